@@ -1,0 +1,108 @@
+/**
+ * The engine: clock, scheduler, seeded rng, stores, accounts and ledgers, rate
+ * limiter, scenarios and journal, composed (DESIGN.md, "Layout", engine/).
+ * Standard JavaScript only, so it can run behind Express, inside a test or in a
+ * browser. Each mock instance owns one engine; nothing is module-level state.
+ */
+import { apiKeyPattern, DEFAULT_KEY_PREFIX } from '../../schemas/common.ts';
+import { Accounts, type AccountSeed } from './accounts.ts';
+import { Clock, type ClockMode } from './clock.ts';
+import { Journal } from './journal.ts';
+import { RateLimiter } from './rate-limiter.ts';
+import { Rng } from './rng.ts';
+import { Scenarios } from './scenarios.ts';
+import { Scheduler } from './scheduler.ts';
+import { OwnedStore } from './store.ts';
+
+/** Default start of the manual clock: 2026-01-01T00:00:00Z. */
+export const DEFAULT_START_TIME = Date.UTC(2026, 0, 1);
+
+export interface EngineOptions {
+  seed?: number;
+  clock?: ClockMode;
+  /** Epoch ms of the clock's start (manual mode; real mode starts here too). */
+  startTime?: number;
+  /** Real mode: virtual ms per wall ms. */
+  speed?: number;
+  /** Real mode: wall-time source (ms). */
+  wallNow?: () => number;
+  /** API key prefix (default mg). */
+  keyPrefix?: string;
+  accounts?: readonly AccountSeed[];
+  /** Base URL of media the mock hosts itself, e.g. http://localhost:4010. */
+  publicUrl?: string;
+  rateLimit?: boolean;
+}
+
+export class Engine {
+  seed: number;
+  readonly clock: Clock;
+  readonly scheduler = new Scheduler();
+  readonly accounts: Accounts;
+  readonly limiter = new RateLimiter();
+  readonly scenarios = new Scenarios();
+  readonly journal = new Journal();
+  readonly keyPrefix: string;
+  readonly keyPattern: RegExp;
+  readonly publicUrl: string;
+  /** Stores by area; services register theirs with `store()`. */
+  private stores = new Map<string, OwnedStore<unknown>>();
+  /** Per-(owner, kind) counters for deterministic ids. */
+  private counters = new Map<string, number>();
+  rng: Rng;
+
+  constructor(opts: EngineOptions = {}) {
+    this.seed = opts.seed ?? 1;
+    this.rng = new Rng(this.seed);
+    this.clock = new Clock({ mode: opts.clock ?? 'manual', startTime: opts.startTime ?? DEFAULT_START_TIME, speed: opts.speed, wallNow: opts.wallNow });
+    this.keyPrefix = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
+    this.keyPattern = apiKeyPattern(this.keyPrefix);
+    this.accounts = new Accounts((k) => this.keyPattern.exec(k)?.[1] ?? k, opts.accounts ?? []);
+    this.publicUrl = (opts.publicUrl ?? 'http://localhost:4010').replace(/\/$/, '');
+    this.limiter.enabled = opts.rateLimit ?? true;
+  }
+
+  /** Virtual now (epoch ms) after running every event due by then. */
+  tick(): number {
+    const now = this.clock.now();
+    this.scheduler.runUntil(now);
+    return now;
+  }
+
+  /** Advances the clock by `ms` and runs every event that came due; returns the new now and the count run. */
+  advance(ms: number): { now: number; eventsRun: number } {
+    const now = this.clock.advance(ms);
+    return { now, eventsRun: this.scheduler.runUntil(now) };
+  }
+
+  /** The named store, created on first use. */
+  store<T>(name: string): OwnedStore<T> {
+    let s = this.stores.get(name);
+    if (!s) this.stores.set(name, (s = new OwnedStore<unknown>()));
+    return s as OwnedStore<T>;
+  }
+
+  /** A deterministic id for the next entity of `kind` owned by `owner`: depends only on (seed, owner, kind, n). */
+  nextId(prefix: string, owner: string, kind: string): string {
+    const key = `${owner}\u0000${kind}`;
+    const n = (this.counters.get(key) ?? 0) + 1;
+    this.counters.set(key, n);
+    return this.rng.id(prefix, owner, kind, n);
+  }
+
+  /** Drops all state; optionally changes the seed. The clock returns to its start. */
+  reset(seed?: number): void {
+    if (seed !== undefined) {
+      this.seed = seed;
+      this.rng = new Rng(seed);
+    }
+    this.clock.reset();
+    this.scheduler.clear();
+    this.accounts.clear();
+    this.limiter.clear();
+    this.scenarios.clear();
+    this.journal.clear();
+    this.stores.clear();
+    this.counters.clear();
+  }
+}

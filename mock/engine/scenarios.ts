@@ -1,0 +1,69 @@
+/**
+ * Scenario rules (DESIGN.md, "Forcing outcomes"): "the next N matching requests
+ * get this forced behaviour". The same `Forcing` is produced by the Prefer
+ * header, so both paths share one implementation downstream.
+ */
+import type { ErrorName } from '../../schemas/errors.ts';
+import type { Scenario } from '../../schemas/control.ts';
+import { errorCatalog } from '../../schemas/errors.ts';
+
+/** What a request is forced to do. */
+export interface Forcing {
+  /** Answer with this declared HTTP status. */
+  code?: number;
+  /** Reject with this catalogued error; with `outcome`, the failure reason. */
+  error?: ErrorName;
+  /** The created task later ends this way. */
+  outcome?: 'failed';
+  /** Answer after this many real ms. */
+  delayMs?: number;
+}
+
+interface Rule {
+  id: string;
+  apiKey: string | null;
+  operationIds: string[] | null;
+  remaining: number;
+  forcing: Forcing;
+}
+
+export class Scenarios {
+  private rules: Rule[] = [];
+  private seq = 0;
+
+  /** Adds a rule; returns its public view. */
+  add(rule: { apiKey?: string; operationIds?: string[]; times: number; forcing: Forcing }): Scenario {
+    const r: Rule = { id: `sc_${++this.seq}`, apiKey: rule.apiKey ?? null, operationIds: rule.operationIds ?? null, remaining: rule.times, forcing: rule.forcing };
+    this.rules.push(r);
+    return view(r);
+  }
+
+  /** The forcing of the first rule matching (apiKey, operationId), consuming one use of it. */
+  take(apiKey: string | null, operationId: string): Forcing | undefined {
+    const i = this.rules.findIndex((r) => (r.apiKey === null || r.apiKey === apiKey) && (r.operationIds === null || r.operationIds.includes(operationId)));
+    if (i < 0) return undefined;
+    const r = this.rules[i];
+    if (--r.remaining <= 0) this.rules.splice(i, 1);
+    return r.forcing;
+  }
+
+  /** Removes every rule; returns how many there were. */
+  clear(): number {
+    const n = this.rules.length;
+    this.rules = [];
+    return n;
+  }
+}
+
+function view(r: Rule): Scenario {
+  return {
+    id: r.id,
+    apiKey: r.apiKey,
+    operationIds: r.operationIds,
+    remaining: r.remaining,
+    code: r.forcing.code ?? null,
+    error: r.forcing.error ? errorCatalog[r.forcing.error].code : null,
+    outcome: r.forcing.outcome ?? null,
+    delay: r.forcing.delayMs ?? null,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The Express adapter (DESIGN.md, "Layout", http/): one mock instance is one
+ * engine plus this app. CORS (preflight with Authorization), the control API,
+ * hosted media, the API router, and envelopes for unknown routes and methods,
+ * malformed or oversized bodies: never a 500 page, never a stack trace.
+ */
+import cors from 'cors';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { Engine, type EngineOptions } from '../engine/engine.ts';
+import { createControlRouter } from './control.ts';
+import { createMediaRouter } from './media.ts';
+import { sendError } from './respond.ts';
+import { createApiRouter, routeTable } from './router.ts';
+
+export interface MockOptions extends EngineOptions {
+  /** Validate every response against its declared schema (on in tests and with --strict). */
+  strict?: boolean;
+  /** Simulated latency: fixed ms or [min, max], drawn from the seeded rng per request. */
+  latency?: number | [number, number];
+  /** Called for every API request when it finishes (the CLI logs with it). */
+  logger?: RequestHandler;
+  /** Called when the mock finds a bug in itself (strict response mismatch, unexpected throw). */
+  onMockBug?: (operationId: string, problem: string) => void;
+}
+
+export interface Mock {
+  app: Express;
+  engine: Engine;
+}
+
+/** Creates a mock instance: its own engine and Express app. */
+export function createMock(opts: MockOptions = {}): Mock {
+  const engine = new Engine(opts);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  if (opts.logger) app.use(opts.logger);
+  app.use(
+    cors({
+      origin: true,
+      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'],
+      exposedHeaders: ['Retry-After'],
+      maxAge: 600,
+    }),
+  );
+  // Journal every API request with its final status.
+  app.use((req, res, next) => {
+    if (req.path.startsWith('/__mock') || req.path.startsWith('/media/')) return next();
+    const at = engine.clock.now();
+    res.on('finish', () =>
+      engine.journal.record({ at, method: req.method, path: req.path, operationId: res.locals.operationId ?? null, keyId: res.locals.keyId ?? null, status: res.statusCode, code: res.locals.envelopeCode ?? null }),
+    );
+    next();
+  });
+  app.use('/', createControlRouter(engine));
+  app.use('/', createMediaRouter(engine));
+  const latency = opts.latency;
+  app.use(
+    '/',
+    createApiRouter(engine, {
+      strict: opts.strict ?? false,
+      onMockBug: opts.onMockBug,
+      latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
+    }),
+  );
+  const routes = routeTable();
+  app.use((req, res) => {
+    const hit = routes.find((r) => r.re.test(req.path));
+    if (hit) return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${hit.methods.join(', ')}`, { Allow: hit.methods.join(', ') });
+    sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`);
+  });
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+    if (res.headersSent) return;
+    const type = (err as { type?: string })?.type;
+    if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `request body is larger than the ${(err as { limit?: number }).limit} bytes this operation accepts`);
+    if (type === 'entity.parse.failed' || type === 'encoding.unsupported' || type === 'charset.unsupported' || type === 'request.aborted' || type === 'request.size.invalid')
+      return sendError(res, 'MALFORMED_JSON', `request body could not be read (${type})`);
+    opts.onMockBug?.('(transport)', (err as Error)?.message ?? String(err));
+    sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
+  };
+  app.use(onError);
+  return { app, engine };
+}

@@ -1,0 +1,94 @@
+/**
+ * Forcing outcomes from a request (DESIGN.md, "Forcing outcomes"): the `Prefer`
+ * header, Prism-compatible (`code=<status>`) and extended (`error=<code or name>`,
+ * `outcome=failed`, `delay=<ms>`), several at once separated by commas; and the
+ * query-string equivalents `__code`, `__error`, `__outcome`, `__delay`.
+ * Unknown Prefer keys (Prism's `example=`, `dynamic=`) are ignored.
+ */
+import { errorCatalog, resolveErrorRef, type ErrorName } from '../../schemas/errors.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
+import { forcedOutcomes } from '../../schemas/control.ts';
+import { ApiError } from '../engine/api-error.ts';
+import type { Forcing } from '../engine/scenarios.ts';
+
+/** Longest accepted `delay`, in ms. */
+export const MAX_DELAY_MS = 60_000;
+
+/** Raw directives: key -> value. */
+export type Directives = Partial<Record<'code' | 'error' | 'outcome' | 'delay', string>>;
+
+const KEYS = ['code', 'error', 'outcome', 'delay'] as const;
+
+/** Reads the Prefer header and the `__` query parameters; undefined when the request forces nothing. */
+export function readDirectives(prefer: string | undefined, query: Record<string, unknown>): Directives | undefined {
+  const out: Directives = {};
+  let any = false;
+  if (prefer) {
+    for (const part of prefer.split(/[,;]/)) {
+      const [k, ...rest] = part.split('=');
+      const key = k.trim().toLowerCase();
+      if ((KEYS as readonly string[]).includes(key)) {
+        out[key as (typeof KEYS)[number]] = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+        any = true;
+      }
+    }
+  }
+  for (const key of KEYS) {
+    const v = query[`__${key}`];
+    if (typeof v === 'string') {
+      out[key] = v;
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}
+
+const invalid = (message: string) => new ApiError('INVALID_PREFER', message);
+
+/** Turns directives into a Forcing checked against what `op` declares. Errors: INVALID_PREFER. */
+export function toForcing(d: Directives, op: OperationDef): Forcing {
+  const f: Forcing = {};
+  if (d.delay !== undefined) {
+    if (!/^\d+$/.test(d.delay) || Number(d.delay) > MAX_DELAY_MS) throw invalid(`Prefer delay=${d.delay}: must be whole milliseconds 0-${MAX_DELAY_MS}`);
+    f.delayMs = Number(d.delay);
+  }
+  if (d.code !== undefined) {
+    const declared = declaredStatuses(op);
+    if (!/^\d{3}$/.test(d.code) || !declared.includes(Number(d.code))) throw invalid(`Prefer code=${d.code}: ${op.operationId} declares ${declared.join(', ')}`);
+    f.code = Number(d.code);
+  }
+  if (d.outcome !== undefined) {
+    if (!(forcedOutcomes as readonly string[]).includes(d.outcome)) throw invalid(`Prefer outcome=${d.outcome}: must be one of ${forcedOutcomes.join(', ')}`);
+    if (!op.failureReasons?.length) throw invalid(`Prefer outcome=${d.outcome}: ${op.operationId} creates no task that can fail`);
+    f.outcome = d.outcome as Forcing['outcome'];
+  }
+  if (d.error !== undefined) {
+    const name = resolveErrorRef(d.error);
+    const allowed: readonly ErrorName[] = f.outcome ? (op.failureReasons ?? []) : op.errors;
+    if (!name || !allowed.includes(name))
+      throw invalid(`Prefer error=${d.error}: ${op.operationId} ${f.outcome ? 'tasks can fail with' : 'can answer with'} ${allowed.map((n) => errorCatalog[n].code).join(', ')}`);
+    f.error = name;
+  }
+  return f;
+}
+
+/** Every HTTP status `op` declares: its success status and those of its errors. */
+export function declaredStatuses(op: OperationDef): number[] {
+  return [...new Set([op.response.status, ...op.errors.map((n) => errorCatalog[n].httpStatus)])].sort((a, b) => a - b);
+}
+
+/** The error a forced `code=<status>` answers with: the validation error when it has that status, else the first declared. */
+export function errorForStatus(op: OperationDef, status: number): ErrorName | undefined {
+  if (errorCatalog[op.validationError].httpStatus === status) return op.validationError;
+  return op.errors.find((n) => errorCatalog[n].httpStatus === status);
+}
+
+/** Parses a scenario's forcing fields the same way as the Prefer header. */
+export function scenarioForcing(s: { code?: number; error?: number | string; outcome?: string; delay?: number }): Directives {
+  return {
+    ...(s.code !== undefined ? { code: String(s.code) } : {}),
+    ...(s.error !== undefined ? { error: String(s.error) } : {}),
+    ...(s.outcome !== undefined ? { outcome: s.outcome } : {}),
+    ...(s.delay !== undefined ? { delay: String(s.delay) } : {}),
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Writing responses: the success envelope, raw bodies and the error envelope
+ * (document 1, "Common response envelope"). Every response records its status
+ * and envelope code for the journal.
+ */
+import type { Response } from 'express';
+import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
+import { ApiError } from '../engine/api-error.ts';
+
+/** Sends JSON with `status`, remembering the envelope code for the journal. */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  res.locals.envelopeCode = typeof body === 'object' && body !== null && 'code' in body && typeof (body as { code: unknown }).code === 'number' ? (body as { code: number }).code : null;
+  res.status(status).json(body);
+}
+
+/** Sends the error envelope of a catalogued error, with Retry-After on 429. */
+export function sendError(res: Response, err: ApiError | ErrorName, message?: string, headers: Record<string, string> = {}): void {
+  const e = typeof err === 'string' ? new ApiError(err, message) : err;
+  const entry = errorCatalog[e.error];
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  if (entry.httpStatus === 429) res.setHeader('Retry-After', String(Math.max(1, e.retryAfterSeconds ?? 60)));
+  sendJson(res, entry.httpStatus, { code: entry.code, message: e.message, data: null });
+}

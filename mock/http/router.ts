@@ -1,0 +1,144 @@
+/**
+ * The API router built from the registry (DESIGN.md, "Request path"): for every
+ * operation, auth -> Prefer/scenario -> rate limit -> body parsing -> validation
+ * -> due events -> handler -> strict response check -> envelope.
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { envelope } from '../../schemas/common.ts';
+import { errorCatalog } from '../../schemas/errors.ts';
+import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
+import { ApiError } from '../engine/api-error.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Forcing } from '../engine/scenarios.ts';
+import { handlers } from '../services/index.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { errorForStatus, readDirectives, scenarioForcing, toForcing } from './prefer.ts';
+import { sendError, sendJson } from './respond.ts';
+import { parseOrThrow } from './validate.ts';
+
+/** Default largest JSON body, in bytes. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface RouterOptions {
+  /** Validate every response against its declared schema; a mismatch is a loud 500 (a mock bug). */
+  strict: boolean;
+  /** Simulated latency in real ms, drawn per request (undefined: none). */
+  latency?: (requestSeq: number) => number;
+  /** Called when strict validation finds a mock bug. */
+  onMockBug?: (operationId: string, problem: string) => void;
+}
+
+/** OpenAPI template -> Express 5 path: `/tasks/{taskId}` -> `/tasks/:taskId`. */
+export function expressPath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ':$1');
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function bearerKey(req: Request, engine: Engine): string {
+  const h = req.headers.authorization;
+  if (!h) throw new ApiError('UNAUTHORIZED', 'Authorization header is missing; send Authorization: Bearer <API_KEY>');
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  if (!m) throw new ApiError('UNAUTHORIZED', 'Authorization header must be "Bearer <API_KEY>"');
+  if (!engine.keyPattern.test(m[1])) throw new ApiError('UNAUTHORIZED', `API key must have the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
+  return m[1];
+}
+
+function forcingToDirectives(f: Forcing) {
+  return scenarioForcing({ code: f.code, error: f.error, outcome: f.outcome, delay: f.delayMs });
+}
+
+function parseJsonBody(req: Request): unknown {
+  const raw = req.body as Buffer | undefined;
+  const hasBody = Buffer.isBuffer(raw) && raw.length > 0;
+  if (!hasBody) return undefined;
+  if (!req.is('application/json') && !req.is('application/*+json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${req.headers['content-type'] ?? '(none)'} is not accepted; send application/json`);
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    throw new ApiError('MALFORMED_JSON', `request body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Builds the router of every operation in the registry, bound to `engine`. */
+export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
+  const router = express.Router();
+  let requestSeq = 0;
+  for (const id of operationIds) {
+    const op = operations[id] as OperationDef;
+    const handler = handlers[id] as unknown as (input: unknown, ctx: ServiceContext) => unknown;
+    const responseSchema = op.response.kind === 'envelope' ? envelope(op.response.schema) : op.response.schema;
+    const bodyParser = express.raw({ type: () => true, limit: op.request.bodyLimitBytes ?? DEFAULT_BODY_LIMIT });
+    const query = op.request.query ?? z.object({});
+    router[op.method](expressPath(op.path), bodyParser, async (req: Request, res: Response) => {
+      const seq = ++requestSeq;
+      res.locals.operationId = id;
+      try {
+        const now = engine.tick();
+        const apiKey = op.auth ? bearerKey(req, engine) : null;
+        if (apiKey) res.locals.keyId = engine.keyPattern.exec(apiKey)?.[1] ?? null;
+        const account = engine.accounts.get(apiKey ?? 'anonymous', now);
+
+        const rawQuery = req.query as Record<string, unknown>;
+        const directives = readDirectives([req.headers.prefer ?? []].flat().join(','), rawQuery);
+        let forcing: Forcing = {};
+        if (directives) forcing = toForcing(directives, op);
+        else {
+          const rule = engine.scenarios.take(apiKey, id);
+          if (rule) forcing = toForcing(forcingToDirectives(rule), op);
+        }
+        const delay = (forcing.delayMs ?? 0) + (opts.latency?.(seq) ?? 0);
+        if (delay > 0) await sleep(delay);
+
+        if (forcing.code !== undefined && forcing.code !== op.response.status) {
+          const name = errorForStatus(op, forcing.code)!;
+          throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, { retryAfterSeconds: op.rateLimit ? Math.ceil(op.rateLimit.windowMs / 1000) : undefined });
+        }
+        if (forcing.error !== undefined && !forcing.outcome) {
+          throw new ApiError(forcing.error, `forced by Prefer error=${errorCatalog[forcing.error].code}: ${errorCatalog[forcing.error].meaning}`, { retryAfterSeconds: op.rateLimit ? Math.ceil(op.rateLimit.windowMs / 1000) : undefined });
+        }
+        if (op.rateLimit && apiKey) {
+          const d = engine.limiter.hit(apiKey, op.rateLimit.bucket, op.rateLimit.limit, op.rateLimit.windowMs, engine.clock.now());
+          if (!d.allowed) {
+            const retryAfterSeconds = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
+            throw new ApiError(op.rateLimit.error, `rate limit: at most ${op.rateLimit.limit} requests per ${op.rateLimit.windowMs / 1000} s across the ${op.rateLimit.bucket} endpoints; retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
+          }
+        }
+
+        const body = op.request.body ? parseOrThrow(op, op.request.body, parseJsonBody(req), 'body') : undefined;
+        const params = op.request.params ? parseOrThrow(op, op.request.params, req.params, 'path') : {};
+        const q = parseOrThrow(op, query, Object.fromEntries(Object.entries(rawQuery).filter(([k]) => !k.startsWith('__'))), 'query');
+
+        const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing, operationId: id as OperationId };
+        const data = handler({ body, params, query: q }, ctx);
+        const out = op.response.kind === 'envelope' ? { code: 0, message: '', data } : data;
+        if (opts.strict) {
+          const check = responseSchema.safeParse(out);
+          if (!check.success) {
+            const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+            opts.onMockBug?.(id, problem);
+            return sendError(res, 'MOCK_INTERNAL_ERROR', `mock bug: the ${id} response does not match its declared schema (${problem})`);
+          }
+        }
+        sendJson(res, op.response.status, out);
+      } catch (e) {
+        if (e instanceof ApiError) return sendError(res, e);
+        opts.onMockBug?.(id, (e as Error)?.message ?? String(e));
+        return sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
+      }
+    });
+  }
+  return router;
+}
+
+/** Regexes of every registry path with its methods, for 404 vs 405. */
+export function routeTable(): { re: RegExp; methods: string[] }[] {
+  const byPath = new Map<string, string[]>();
+  for (const id of operationIds) {
+    const op = operations[id];
+    byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method.toUpperCase()]);
+  }
+  return [...byPath].map(([p, methods]) => ({ re: new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}/?$`), methods }));
+}

@@ -1,0 +1,34 @@
+/**
+ * Request validation with the registry's Zod schemas: turns the first failing
+ * issues into the operation's catalogued error with a message naming each field
+ * and rule (DESIGN.md, "Errors").
+ */
+import type { z } from 'zod';
+import type { ErrorName } from '../../schemas/errors.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
+import { ApiError } from '../engine/api-error.ts';
+
+/** Dotted path of an issue: `content[2].role`; `(body)` for the root. */
+export function issuePath(prefix: string, path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || prefix;
+}
+
+/** The catalogued error of an issue: its own (`params.error`), the field's, else the operation's. */
+function errorOf(op: OperationDef, issue: z.core.$ZodIssue): ErrorName {
+  const own = issue.code === 'custom' ? (issue.params as { error?: ErrorName } | undefined)?.error : undefined;
+  return own ?? op.fieldErrors?.[String(issue.path[0])] ?? op.validationError;
+}
+
+/** Parses `value` with `schema`; throws the operation's ApiError listing up to five issues. */
+export function parseOrThrow<T extends z.ZodType>(op: OperationDef, schema: T, value: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issues = r.error.issues;
+  const message = issues
+    .slice(0, 5)
+    .map((i) => `${issuePath(where, i.path)}: ${i.message}`)
+    .join('; ');
+  throw new ApiError(errorOf(op, issues[0]), issues.length > 5 ? `${message}; and ${issues.length - 5} more` : message);
+}

@@ -1,0 +1,6 @@
+/** Every handler, keyed by operationId; the type requires one per registry entry. */
+import type { Handlers } from './context.ts';
+import { accountHandlers } from './account.ts';
+import { videoHandlers } from './video.ts';
+
+export const handlers: Handlers = { ...videoHandlers, ...accountHandlers };

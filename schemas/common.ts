@@ -1,0 +1,93 @@
+/**
+ * Common parts of the contract: the response envelope, error envelopes,
+ * pagination, timestamps and the API-key scheme.
+ *
+ * Seed: document 1, "Common response envelope", "Authentication".
+ */
+import { z } from './zod.ts';
+import { errorCatalog, type ErrorName } from './errors.ts';
+import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
+
+/** Epoch milliseconds (document 1, "Common response envelope": createdAt, updatedAt, completedAt). */
+export const EpochMs = z.number().int().nonnegative().meta({ description: 'Epoch milliseconds', example: 1767225600000 });
+
+/** Success envelope `{code: 0, message, data}` around `data` (document 1, "Common response envelope"). */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.strictObject({
+    code: z.literal(0).meta({ description: '0 means success' }),
+    message: z.string().meta({ description: 'empty string or short text' }),
+    data,
+  });
+}
+
+/**
+ * Error envelope for one HTTP status of one operation: `code` is restricted to
+ * the catalogued codes the operation can return with that status; `data` is null
+ * (assumed: the seed does not show the payload of an error).
+ */
+export function errorEnvelope(names: readonly ErrorName[]) {
+  const codes = names.map((n) => errorCatalog[n].code);
+  const code = (codes.length === 1 ? z.literal(codes[0]) : z.literal(codes as [number, ...number[]])).meta({
+    description: `Error code: ${names.map((n) => `${errorCatalog[n].code} ${errorCatalog[n].meaning}`).join('; ')}`,
+  });
+  return z.strictObject({
+    code,
+    message: z.string().meta({ description: 'what went wrong, naming the field and the rule' }),
+    data: z.null().meta(provenanceMeta(assumed('the seed does not show the data of an error envelope'), 'always null on errors')),
+  });
+}
+
+/** Generic error envelope (any non-zero code), for documents that list no particular codes. */
+export const ErrorEnvelope = z
+  .strictObject({
+    code: z.number().int().refine((c) => c !== 0, 'an error code is never 0'),
+    message: z.string(),
+    data: z.null(),
+  })
+  .meta({ description: 'Error envelope: non-zero code, a message naming the field and the rule, data null' });
+
+/**
+ * Page query parameters (document 1, "Video: list tasks"): `page` >= 1 (default 1),
+ * `pageSize` 1..`max` (default 20). Query values arrive as strings and are coerced.
+ */
+export function pageQuery(max: number) {
+  return {
+    page: z.coerce.number().int().min(1).default(1).meta({ description: 'page number, from 1' }),
+    pageSize: z.coerce.number().int().min(1).max(max).default(20).meta({ description: `items per page, 1-${max}` }),
+  };
+}
+
+/** A page of `item`: `{items, page, pageSize, total}` (document 1, "Common response envelope"). */
+export function paginated<T extends z.ZodType>(item: T) {
+  return z.strictObject({
+    items: z.array(item),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+    total: z.number().int().nonnegative().meta({ description: 'number of matching items across all pages' }),
+  });
+}
+
+/** API-key format `<prefix>_<keyId>_<secret>` (document 1, "Authentication"); letters and digits in keyId and secret. */
+export const DEFAULT_KEY_PREFIX = 'mg';
+
+/** Matches an API key of the given prefix; group 1 is keyId, group 2 the secret. */
+export function apiKeyPattern(prefix: string = DEFAULT_KEY_PREFIX): RegExp {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}_([A-Za-z0-9]+)_([A-Za-z0-9]+)$`);
+}
+
+/** The security scheme as registered in the spec. */
+export const bearerApiKeyScheme = {
+  name: 'apiKey',
+  scheme: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    bearerFormat: `${DEFAULT_KEY_PREFIX}_<keyId>_<secret>`,
+    description:
+      'Authorization: Bearer <API_KEY>. Keys have the format <key_prefix>_<keyId>_<secret> (document 1, "Authentication"). ' +
+      `The prefix "${DEFAULT_KEY_PREFIX}" is assumed (the seed says the prefix is fixed but does not show it); keyId and secret are letters and digits (assumed).`,
+    'x-provenance': `document 1, "Authentication"`,
+  },
+};
+
+export const seedEnvelope = fromSeed(1, 'Common response envelope');

@@ -1,0 +1,80 @@
+/**
+ * The error catalog: every error the API (and the mock's transport layer) can
+ * return, once. Each entry has the numeric `code` carried in the envelope, the
+ * HTTP status it is answered with, its meaning and its provenance.
+ *
+ * Seed: document 1, "Errors" (family5 codes 32001-32008 and 29998) and
+ * "Authentication". Every other number here is assumed: the seed says the
+ * numeric values of the shared video endpoint and of the common transport
+ * errors are "not shown".
+ */
+import { assumed, fromSeed, type Provenance } from './provenance.ts';
+
+/** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
+export interface CatalogError {
+  code: number;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 413 | 415 | 429 | 500;
+  meaning: string;
+  provenance: Provenance;
+  /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
+  failure?: boolean;
+}
+
+const sharedVideoCodes = assumed('document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range');
+const transport = assumed('document 1 does not number transport-level errors; the 10xxx range is reserved for them');
+
+/** The catalog, keyed by a stable name used in code (the wire carries only `code`). */
+export const errorCatalog = {
+  // ---- transport and auth (every operation) ----
+  UNAUTHORIZED: { code: 10001, httpStatus: 401, meaning: 'missing, malformed or deleted API key', provenance: transport },
+  MALFORMED_JSON: { code: 10002, httpStatus: 400, meaning: 'the request body is not valid JSON', provenance: transport },
+  UNSUPPORTED_MEDIA_TYPE: { code: 10003, httpStatus: 415, meaning: 'the request body must be sent as application/json', provenance: transport },
+  ROUTE_NOT_FOUND: { code: 10004, httpStatus: 404, meaning: 'no operation at this path', provenance: transport },
+  METHOD_NOT_ALLOWED: { code: 10005, httpStatus: 405, meaning: 'the path exists but not with this HTTP method', provenance: transport },
+  PAYLOAD_TOO_LARGE: { code: 10006, httpStatus: 413, meaning: 'the request body is larger than the operation accepts', provenance: transport },
+  INVALID_PREFER: { code: 10007, httpStatus: 400, meaning: 'the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare', provenance: assumed('mock-only: forcing outcomes is a feature of the mock, not of the service') },
+  CONTROL_INVALID_REQUEST: { code: 10008, httpStatus: 400, meaning: 'a control-API request (/__mock) that does not match its schema', provenance: assumed('mock-only: the control API is the mock\'s own') },
+  MOCK_INTERNAL_ERROR: { code: 10500, httpStatus: 500, meaning: 'a bug in the mock (for example a response that does not match its declared schema); never expected', provenance: assumed('mock-only') },
+
+  // ---- shared video endpoints (numbers assumed) ----
+  VIDEO_INVALID_PARAMETERS: { code: 31001, httpStatus: 400, meaning: 'invalid parameters', provenance: sharedVideoCodes },
+  VIDEO_UNSUPPORTED_COMBINATION: { code: 31002, httpStatus: 400, meaning: 'unsupported model, ratio, resolution or duration combination', provenance: sharedVideoCodes },
+  VIDEO_MISSING_MEDIA_DURATION: { code: 31003, httpStatus: 400, meaning: 'missing media duration (inputVideoDuration is required with video input)', provenance: sharedVideoCodes },
+  VIDEO_INSUFFICIENT_CREDITS: { code: 31004, httpStatus: 400, meaning: 'insufficient credits', provenance: sharedVideoCodes },
+  VIDEO_TASK_FORBIDDEN: { code: 31005, httpStatus: 400, meaning: 'the task belongs to another user', provenance: sharedVideoCodes },
+  VIDEO_TASK_NOT_FOUND: { code: 31006, httpStatus: 400, meaning: 'the task does not exist', provenance: sharedVideoCodes },
+  VIDEO_GENERATION_FAILED: { code: 31008, httpStatus: 400, meaning: 'provider error during generation', provenance: sharedVideoCodes, failure: true },
+  VIDEO_CONTENT_REJECTED: { code: 31009, httpStatus: 400, meaning: 'content rejected by moderation', provenance: sharedVideoCodes, failure: true },
+  VIDEO_RATE_LIMITED: { code: 31029, httpStatus: 429, meaning: 'per-user video generate rate limit (5 per minute), answered with HTTP 429 and Retry-After', provenance: sharedVideoCodes },
+
+  // ---- family5 (document 1, "Errors") ----
+  F5_TASK_NOT_FOUND: { code: 32001, httpStatus: 400, meaning: 'task not found', provenance: fromSeed(1, 'Errors') },
+  F5_INSUFFICIENT_CREDITS: { code: 32002, httpStatus: 400, meaning: 'not enough credits', provenance: fromSeed(1, 'Errors') },
+  F5_PROVIDER_ERROR: { code: 32003, httpStatus: 400, meaning: 'provider error during generation', provenance: fromSeed(1, 'Errors'), failure: true },
+  F5_INVALID_PARAMETERS: { code: 32004, httpStatus: 400, meaning: 'invalid parameters or unsupported capability combination', provenance: fromSeed(1, 'Errors') },
+  F5_TASK_FORBIDDEN: { code: 32005, httpStatus: 400, meaning: 'task exists but belongs to another user', provenance: fromSeed(1, 'Errors') },
+  F5_AUDIO_NEEDS_VISUAL: { code: 32006, httpStatus: 400, meaning: 'audio input requires at least one image or video', provenance: fromSeed(1, 'Errors') },
+  F5_PROVIDER_THROTTLED: { code: 32007, httpStatus: 400, meaning: 'upstream provider throttling or video concurrency slots exhausted', provenance: fromSeed(1, 'Errors'), failure: true },
+  F5_CONTENT_REJECTED: { code: 32008, httpStatus: 400, meaning: 'content rejected by moderation', provenance: fromSeed(1, 'Errors'), failure: true },
+  RATE_LIMITED: { code: 29998, httpStatus: 429, meaning: 'per-user request rate limit, answered with a real HTTP 429 and Retry-After', provenance: fromSeed(1, 'Errors') },
+} as const satisfies Record<string, CatalogError>;
+
+/** Stable name of a catalogued error. */
+export type ErrorName = keyof typeof errorCatalog;
+
+/** Every catalogued error name. */
+export const errorNames = Object.keys(errorCatalog) as ErrorName[];
+
+const byCode = new Map<number, ErrorName>(errorNames.map((n) => [errorCatalog[n].code, n]));
+if (byCode.size !== errorNames.length) throw new Error('error catalog: duplicate numeric code');
+
+/** Looks up an error by its numeric wire code; undefined when not catalogued. */
+export function errorNameByCode(code: number): ErrorName | undefined {
+  return byCode.get(code);
+}
+
+/** Resolves a `Prefer: error=` value: a numeric code or a catalog name. */
+export function resolveErrorRef(ref: string): ErrorName | undefined {
+  if (/^\d+$/.test(ref)) return byCode.get(Number(ref));
+  return ref in errorCatalog ? (ref as ErrorName) : undefined;
+}

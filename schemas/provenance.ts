@@ -1,0 +1,31 @@
+/**
+ * Provenance: every field, limit, price and error code says where it comes from
+ * (DESIGN.md, "Provenance"). A seed reference names the document and section; an
+ * assumption gives a one-line reason because the seed says "not shown".
+ */
+
+/** Where a contract fact comes from. Rendered into the spec as `x-provenance`. */
+export type Provenance =
+  | { source: 'seed'; document: 1 | 2 | 3; section: string }
+  | { source: 'assumed'; reason: string };
+
+/** A fact taken from seed document `document`, section `section`. */
+export function fromSeed(document: 1 | 2 | 3, section: string): Provenance {
+  return { source: 'seed', document, section };
+}
+
+/** A fact the mock chose where the seed says "not shown"; `reason` says why. */
+export function assumed(reason: string): Provenance {
+  return { source: 'assumed', reason };
+}
+
+/** One-line rendering, e.g. `document 1, "Video models"` or `assumed: ...`. */
+export function describeProvenance(p: Provenance): string {
+  return p.source === 'seed' ? `document ${p.document}, "${p.section}"` : `assumed: ${p.reason}`;
+}
+
+/** Schema metadata carrying the provenance (`x-provenance`) and, for assumptions, a visible marker in the description. */
+export function provenanceMeta(p: Provenance, description?: string): Record<string, unknown> {
+  const text = p.source === 'assumed' ? `${description ? `${description} ` : ''}(Assumed: ${p.reason})` : description;
+  return { ...(text ? { description: text } : {}), 'x-provenance': describeProvenance(p) };
+}

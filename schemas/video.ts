@@ -1,0 +1,680 @@
+/**
+ * Video generation contract: the shared endpoint (families 1-4) and the dedicated
+ * family5 endpoint, their models, content rules, capability rules, tasks, list
+ * items, estimates, prices and the simulated schedule.
+ *
+ * Seed: document 1, "Video task", "Video models", "Content items (shared video
+ * endpoint)", "Video: create task (shared)", "Video: get task", "Video: list
+ * tasks", "Video: estimate (shared)", "Video: family5 create", "Video: family5
+ * estimate", "Limits". Rules OpenAPI cannot express are the data tables below;
+ * the Zod refinements and the spec descriptions both read them.
+ */
+import { z } from './zod.ts';
+import { EpochMs, pageQuery } from './common.ts';
+import type { ErrorName } from './errors.ts';
+import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
+
+// ---------------------------------------------------------------------------
+// Tables
+// ---------------------------------------------------------------------------
+
+/** Every video resolution the API names (document 1, "Video: create task (shared)" and "Video models"). */
+export const videoResolutions = ['480p', '720p', '1080p', '768p', '2k'] as const;
+/** Every aspect ratio of the shared endpoint (document 1, "Video: create task (shared)"). */
+export const videoRatios = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', '4:5', '5:4'] as const;
+/** Task statuses (document 1, "Video task"). */
+export const videoStatuses = ['pending', 'generating', 'uploading', 'success', 'failed'] as const;
+
+export type VideoResolution = (typeof videoResolutions)[number];
+export type VideoRatio = (typeof videoRatios)[number];
+export type VideoStatus = (typeof videoStatuses)[number];
+
+/** An inclusive integer range in seconds. */
+export interface SecondsRange {
+  min: number;
+  max: number;
+}
+
+/** Everything the shared endpoint knows about one model (document 1, "Video models", "Content items", "Video: create task (shared)"). */
+export interface SharedVideoModel {
+  family: 'family1' | 'family2' | 'family3' | 'family4';
+  resolutions: readonly VideoResolution[];
+  /** Resolution used when the request has none. 720p per the seed; 768p on family3-h3 (assumed: the seed's 720p default is not a family3-h3 resolution). */
+  defaultResolution: VideoResolution;
+  duration: SecondsRange;
+  ratios: readonly VideoRatio[];
+  /** Maximum image_url items (rule 1 of "Content items"). */
+  maxImages: number;
+  /** Maximum characters of the text item. */
+  maxTextLength: number;
+  /** Accepted inputVideoDuration when content has video_url (rule 3 of "Content items"). */
+  videoInput: SecondsRange;
+  /** family2: inputVideoDuration + duration must not exceed this. */
+  maxInputPlusOutput?: number;
+  /** last_frame accepted without a first_frame (family3-h3). */
+  lastFrameAlone: boolean;
+  /** last_frame accepted at all (not on family4). */
+  lastFrame: boolean;
+  /** audio_url accepted at all (not on family4). */
+  audio: boolean;
+  /** audio_url accepted with no image or video item (family2 and family3-h3). */
+  audioAlone: boolean;
+  /** generateAudio and seed are ignored (family3-h3 always has a sound track). */
+  ignoresAudioAndSeed: boolean;
+}
+
+const ALL6: readonly VideoRatio[] = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9'];
+const FIVE: readonly VideoRatio[] = ['16:9', '4:3', '1:1', '3:4', '9:16'];
+
+/** The six models of the shared endpoint (document 1, "Video models" and "Model limits"). */
+export const sharedVideoModels = {
+  'family1-video-2-fast': { family: 'family1', resolutions: ['480p', '720p'], defaultResolution: '720p', duration: { min: 4, max: 15 }, ratios: ALL6, maxImages: 9, maxTextLength: 1500, videoInput: { min: 2, max: 15 }, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: false, ignoresAudioAndSeed: false },
+  'family1-video-2-pro': { family: 'family1', resolutions: ['480p', '720p', '1080p'], defaultResolution: '720p', duration: { min: 4, max: 15 }, ratios: ALL6, maxImages: 9, maxTextLength: 1500, videoInput: { min: 2, max: 15 }, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: false, ignoresAudioAndSeed: false },
+  'family2-video': { family: 'family2', resolutions: ['480p', '720p', '1080p'], defaultResolution: '720p', duration: { min: 2, max: 30 }, ratios: FIVE, maxImages: 9, maxTextLength: 2500, videoInput: { min: 1, max: 15 }, maxInputPlusOutput: 30, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: true, ignoresAudioAndSeed: false },
+  'family2-video-prime': { family: 'family2', resolutions: ['480p', '720p', '1080p'], defaultResolution: '720p', duration: { min: 2, max: 30 }, ratios: FIVE, maxImages: 9, maxTextLength: 2500, videoInput: { min: 1, max: 15 }, maxInputPlusOutput: 30, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: true, ignoresAudioAndSeed: false },
+  'family3-h3': { family: 'family3', resolutions: ['768p', '2k'], defaultResolution: '768p', duration: { min: 4, max: 15 }, ratios: ALL6, maxImages: 5, maxTextLength: 2500, videoInput: { min: 2, max: 15 }, lastFrameAlone: true, lastFrame: true, audio: true, audioAlone: true, ignoresAudioAndSeed: true },
+  'family4-video': { family: 'family4', resolutions: ['720p', '1080p'], defaultResolution: '720p', duration: { min: 3, max: 15 }, ratios: [...ALL6, '4:5', '5:4'], maxImages: 9, maxTextLength: 2500, videoInput: { min: 3, max: 60 }, lastFrameAlone: false, lastFrame: false, audio: false, audioAlone: false, ignoresAudioAndSeed: false },
+} as const satisfies Record<string, SharedVideoModel>;
+
+export type SharedVideoModelId = keyof typeof sharedVideoModels;
+export const sharedVideoModelIds = Object.keys(sharedVideoModels) as [SharedVideoModelId, ...SharedVideoModelId[]];
+/** Default model of the shared endpoint. */
+export const DEFAULT_SHARED_VIDEO_MODEL: SharedVideoModelId = 'family1-video-2-fast';
+
+/** Content limits of the shared endpoint (document 1, "Content items" rule 1 and "Limits"). */
+export const contentLimits = { minItems: 1, maxItems: 16, maxText: 1, maxImages: 9, maxVideos: 3, maxAudios: 3, maxTextLength: 2500 } as const;
+
+/** Roles of content items (document 1, "Content items" rule 2). */
+export const frameRoles = ['first_frame', 'last_frame'] as const;
+export const referenceRoles = ['reference_image', 'reference_video', 'reference_audio'] as const;
+
+/** family5 versions, qualities, ratios and capabilities (document 1, "Video: family5 create"). */
+export const family5Models = ['family5', 'v6', 'v5', 'v4.5'] as const;
+export const family5Qualities = ['360p', '540p', '720p', '1080p'] as const;
+export const family5Ratios = ['9:16', '16:9', '1:1', '4:3', '3:4'] as const;
+export const family5Capabilities = ['text_to_video', 'image_to_video', 'transition', 'multi_transition', 'fusion', 'restyle', 'mimic', 'lip_sync', 'agent'] as const;
+export const family5AgentTypes = ['ad_master', 'promo_mix'] as const;
+export const family5AgentDurations = [20, 30, 60] as const;
+export type Family5Capability = (typeof family5Capabilities)[number];
+export type Family5Quality = (typeof family5Qualities)[number];
+
+/** family5 numeric limits (document 1, "Video: family5 create", "Limits"). */
+export const family5Limits = {
+  promptLength: 2048,
+  duration: { min: 1, max: 60 },
+  images: 10,
+  videos: 2,
+  audios: 1,
+  assetDuration: { min: 0, max: 180 },
+  multiTransition: { min: 2, max: 7, clipDuration: { min: 0, max: 30 } },
+  imageReferences: { min: 1, max: 8 },
+  mimicVideoDuration: { min: 5, max: 30 },
+  lipSyncAudioDuration: { min: 5, max: 60 },
+  promoMixMinImages: 4,
+} as const;
+
+/** Capability rules of family5, one line each, rendered into the spec (document 1, "Capability rules"). */
+export const family5CapabilityRules: Record<Family5Capability, string> = {
+  text_to_video: 'prompt; no assets',
+  image_to_video: 'prompt plus 1-10 images',
+  transition: 'exactly 2 images plus prompt',
+  multi_transition: 'pixverse.multiTransition (2-7 clips); no top-level images, videos or audios; default quality 360p',
+  fusion: 'pixverse.imageReferences (1-8) plus a prompt containing @refName for every entry',
+  restyle: 'sourceTaskId or pixverse.sourceVideoId, plus pixverse.restyleId; no assets',
+  mimic: 'exactly 1 image and 1 video; quality locked to 720p; video duration, if given, 5-30 s',
+  lip_sync: 'one source video (1 video or sourceTaskId) plus exactly one audio source: 1 audio of 5-60 s, or pixverse.tts, not both',
+  agent: 'pixverse.agentType plus product images; quality 720p or 1080p; duration 20, 30 or 60; promo_mix needs at least 4 product images; ad_master needs at least 1 product image and no video',
+};
+
+/** Capabilities whose prompt is required (document 1, "Video: family5 create", prompt row). */
+export const family5PromptRequired: readonly Family5Capability[] = ['text_to_video', 'image_to_video', 'transition', 'fusion', 'agent'];
+
+/** Rate limit of every video generate endpoint (document 1, "Limits"): 5 requests per 60 000 ms per user, both endpoints together. */
+export const videoGenerateRateLimit = { bucket: 'video-generate', limit: 5, windowMs: 60_000 } as const;
+
+// ---------------------------------------------------------------------------
+// Prices and schedule (assumed: the seed gives no numbers)
+// ---------------------------------------------------------------------------
+
+/**
+ * Credits per second of output video, per model and resolution (assumed: the seed
+ * says credits are charged at creation but shows no price). Video input is billed
+ * at `videoInputFactor` of the output rate per input second.
+ */
+export const sharedVideoPrices: Record<SharedVideoModelId, Partial<Record<VideoResolution, number>>> = {
+  'family1-video-2-fast': { '480p': 4, '720p': 8 },
+  'family1-video-2-pro': { '480p': 6, '720p': 12, '1080p': 24 },
+  'family2-video': { '480p': 5, '720p': 10, '1080p': 20 },
+  'family2-video-prime': { '480p': 8, '720p': 15, '1080p': 30 },
+  'family3-h3': { '768p': 12, '2k': 30 },
+  'family4-video': { '720p': 10, '1080p': 20 },
+};
+/** Share of the per-second rate charged for each second of input video (assumed). */
+export const videoInputFactor = 0.5;
+/** family5 credits per output second by quality (assumed). */
+export const family5PricePerSecond: Record<Family5Quality, number> = { '360p': 3, '540p': 4, '720p': 6, '1080p': 12 };
+/** family5 multiplier per capability (assumed). */
+export const family5CapabilityFactor: Record<Family5Capability, number> = { text_to_video: 1, image_to_video: 1, transition: 1, multi_transition: 1.5, fusion: 1.5, restyle: 1.2, mimic: 1.5, lip_sync: 1.2, agent: 2 };
+/** family5 multiplier per version (assumed: older versions are cheaper). */
+export const family5ModelFactor: Record<(typeof family5Models)[number], number> = { family5: 1, v6: 1, v5: 0.8, 'v4.5': 0.6 };
+/** Conversion of credits to the estimate's units (assumed): tokens = credits x 1000; estimatedCostUsd = credits x 0.01. */
+export const videoEstimateUnits = { tokensPerCredit: 1000, usdPerCredit: 0.01 } as const;
+
+/**
+ * Simulated schedule in virtual milliseconds (assumed: the seed shows only that a
+ * create returns generating). generating lasts `generatingBaseMs + generatingPerSecondMs x duration`,
+ * then uploading lasts `uploadingMs`, then success. A forced failure happens when generating would end.
+ */
+export const videoSchedule: Record<SharedVideoModelId | 'family5', { generatingBaseMs: number; generatingPerSecondMs: number; uploadingMs: number }> = {
+  'family1-video-2-fast': { generatingBaseMs: 30_000, generatingPerSecondMs: 5_000, uploadingMs: 5_000 },
+  'family1-video-2-pro': { generatingBaseMs: 45_000, generatingPerSecondMs: 8_000, uploadingMs: 5_000 },
+  'family2-video': { generatingBaseMs: 40_000, generatingPerSecondMs: 6_000, uploadingMs: 5_000 },
+  'family2-video-prime': { generatingBaseMs: 60_000, generatingPerSecondMs: 8_000, uploadingMs: 5_000 },
+  'family3-h3': { generatingBaseMs: 60_000, generatingPerSecondMs: 10_000, uploadingMs: 8_000 },
+  'family4-video': { generatingBaseMs: 50_000, generatingPerSecondMs: 7_000, uploadingMs: 5_000 },
+  family5: { generatingBaseMs: 40_000, generatingPerSecondMs: 4_000, uploadingMs: 5_000 },
+};
+
+/** Milliseconds of generating and uploading for a task of `model` (schedule key) and `durationSeconds`. */
+export function videoPhases(model: keyof typeof videoSchedule, durationSeconds: number): { generatingMs: number; uploadingMs: number } {
+  const s = videoSchedule[model];
+  return { generatingMs: s.generatingBaseMs + s.generatingPerSecondMs * durationSeconds, uploadingMs: s.uploadingMs };
+}
+
+/** Credits for a shared-endpoint task (assumed price table): ceil(rate x (duration + factor x inputVideoDuration)). */
+export function sharedVideoCredits(model: SharedVideoModelId, resolution: VideoResolution, durationSeconds: number, inputVideoSeconds: number): number {
+  const rate = sharedVideoPrices[model][resolution];
+  if (rate === undefined) throw new RangeError(`no price for ${model} at ${resolution}`);
+  return Math.ceil(rate * (durationSeconds + videoInputFactor * inputVideoSeconds));
+}
+
+/** Credits for a family5 task (assumed price table): ceil(rate[quality] x duration x capability factor x model factor). */
+export function family5Credits(capability: Family5Capability, model: (typeof family5Models)[number], quality: Family5Quality, durationSeconds: number): number {
+  return Math.ceil(family5PricePerSecond[quality] * durationSeconds * family5CapabilityFactor[capability] * family5ModelFactor[model]);
+}
+
+/** The estimate endpoints' answer for a price in credits: `{tokens, estimatedCostUsd}`. */
+export function videoEstimateFromCredits(credits: number): { tokens: number; estimatedCostUsd: number } {
+  return { tokens: credits * videoEstimateUnits.tokensPerCredit, estimatedCostUsd: Math.round(credits * videoEstimateUnits.usdPerCredit * 100) / 100 };
+}
+
+// ---------------------------------------------------------------------------
+// Rendering of the tables into spec descriptions
+// ---------------------------------------------------------------------------
+
+function table(head: string[], rows: (string | number)[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** Markdown table of the shared models, their limits and prices, for the spec. */
+export function renderSharedModelTable(): string {
+  return table(
+    ['model', 'resolutions (default)', 'duration s', 'ratios', 'max images', 'max text', 'video input s', 'last_frame', 'audio_url', 'credits/s (assumed)'],
+    sharedVideoModelIds.map((id) => {
+      const m: SharedVideoModel = sharedVideoModels[id];
+      return [
+        id,
+        `${m.resolutions.join(', ')} (${m.defaultResolution})`,
+        `${m.duration.min}-${m.duration.max}`,
+        m.ratios.join(', '),
+        m.maxImages,
+        m.maxTextLength,
+        `${m.videoInput.min}-${m.videoInput.max}${m.maxInputPlusOutput ? `; input + duration <= ${m.maxInputPlusOutput}` : ''}`,
+        !m.lastFrame ? 'no' : m.lastFrameAlone ? 'alone allowed' : 'needs first_frame',
+        !m.audio ? 'no' : m.audioAlone ? 'alone allowed (prompt + audio)' : 'needs an image or video',
+        Object.entries(sharedVideoPrices[id]).map(([r, p]) => `${r}: ${p}`).join(', '),
+      ];
+    }),
+  );
+}
+
+/** Markdown table of family5 capability rules, for the spec. */
+export function renderFamily5RuleTable(): string {
+  return table(['capability', 'required input and constraints', 'credits factor (assumed)'], family5Capabilities.map((c) => [c, family5CapabilityRules[c], family5CapabilityFactor[c]]));
+}
+
+// ---------------------------------------------------------------------------
+// Rule issues: refinements that read the tables
+// ---------------------------------------------------------------------------
+
+/** A rule violation found by a refinement: path, a message naming field and rule, and the catalogued error to answer with. */
+export interface RuleIssue {
+  path: (string | number)[];
+  message: string;
+  error: ErrorName;
+}
+
+function report(ctx: z.RefinementCtx, issues: RuleIssue[]): void {
+  for (const i of issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { error: i.error } });
+}
+
+// ---------------------------------------------------------------------------
+// Shared endpoint: content items and create request
+// ---------------------------------------------------------------------------
+
+const Url = z.url().meta({ description: 'http(s) URL or data: URI of the asset', example: 'https://example.com/cat.png' });
+
+export const TextContentItem = z.object({
+  type: z.literal('text'),
+  text: z.string().min(1).max(contentLimits.maxTextLength).meta({ description: `prompt text, up to ${contentLimits.maxTextLength} characters; family1 models reject more than 1500` }),
+});
+export const ImageContentItem = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: Url }),
+  role: z.enum(['first_frame', 'last_frame', 'reference_image']).optional().meta(provenanceMeta(assumed('the seed does not say what an image without a role means; it counts as reference_image'), 'first_frame, last_frame or reference_image (default reference_image)')),
+});
+export const VideoContentItem = z.object({
+  type: z.literal('video_url'),
+  video_url: z.object({ url: Url }),
+  role: z.literal('reference_video').optional(),
+});
+export const AudioContentItem = z.object({
+  type: z.literal('audio_url'),
+  audio_url: z.object({ url: Url }),
+  role: z.literal('reference_audio').optional(),
+});
+/** One content item of the shared endpoint (document 1, "Content items (shared video endpoint)"). */
+export const ContentItem = z.discriminatedUnion('type', [TextContentItem, ImageContentItem, VideoContentItem, AudioContentItem]).openapi('VideoContentItem');
+export type ContentItem = z.infer<typeof ContentItem>;
+
+/** Effective role of a content item (absent roles default to the reference role, assumed). */
+export function contentRole(item: ContentItem): string | undefined {
+  switch (item.type) {
+    case 'text':
+      return undefined;
+    case 'image_url':
+      return item.role ?? 'reference_image';
+    case 'video_url':
+      return 'reference_video';
+    case 'audio_url':
+      return 'reference_audio';
+  }
+}
+
+const sharedModelField = z.enum(sharedVideoModelIds).meta({ description: 'model id; the shared endpoint does not accept family5' });
+
+const sharedCreateBase = z.object({
+  model: sharedModelField.default(DEFAULT_SHARED_VIDEO_MODEL),
+  content: z.array(ContentItem).min(contentLimits.minItems).max(contentLimits.maxItems).meta({ description: 'content items, 1-16' }),
+  resolution: z.enum(videoResolutions).optional().meta({ description: 'default 720p (768p on family3-h3, assumed); limited per model' }),
+  ratio: z.enum(videoRatios).default('16:9').meta({ description: 'limited per model; family3-h3 ignores it for image-to-video' }),
+  duration: z.number().int().min(2).max(30).default(5).meta({ description: 'seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15' }),
+  generateAudio: z.boolean().default(true).meta({ description: 'ignored by family3-h3 (always has a sound track)' }),
+  seed: z.number().int().min(-1).max(4294967295).default(-1).meta({ description: '-1 means random; ignored by family3-h3' }),
+  inputVideoDuration: z.number().int().min(0).default(0).meta({ description: 'seconds of the input video; required when content has video_url' }),
+  audioSetting: z.enum(['auto', 'origin']).default('auto').meta({ description: 'auto generates audio; origin keeps the source video audio (video-edit workflows)' }),
+});
+type SharedCreateBase = z.infer<typeof sharedCreateBase>;
+
+/** Resolution used for a shared request: the request's, else the model's default. */
+export function effectiveResolution(model: SharedVideoModelId, resolution: VideoResolution | undefined): VideoResolution {
+  return resolution ?? sharedVideoModels[model].defaultResolution;
+}
+
+/** Model limits of resolution, ratio and duration (document 1, "Model limits"). Errors: VIDEO_UNSUPPORTED_COMBINATION. */
+export function checkSharedModelLimits(v: { model: SharedVideoModelId; resolution?: VideoResolution; ratio: VideoRatio; duration: number }): RuleIssue[] {
+  const m: SharedVideoModel = sharedVideoModels[v.model];
+  const out: RuleIssue[] = [];
+  const res = effectiveResolution(v.model, v.resolution);
+  if (!m.resolutions.includes(res)) out.push({ path: ['resolution'], message: `resolution ${res} is not supported by ${v.model} (supported: ${m.resolutions.join(', ')})`, error: 'VIDEO_UNSUPPORTED_COMBINATION' });
+  if (!m.ratios.includes(v.ratio)) out.push({ path: ['ratio'], message: `ratio ${v.ratio} is not supported by ${v.model} (supported: ${m.ratios.join(', ')})`, error: 'VIDEO_UNSUPPORTED_COMBINATION' });
+  if (v.duration < m.duration.min || v.duration > m.duration.max) out.push({ path: ['duration'], message: `duration ${v.duration} is outside ${m.duration.min}-${m.duration.max} for ${v.model}`, error: 'VIDEO_UNSUPPORTED_COMBINATION' });
+  return out;
+}
+
+/** Video input rules (document 1, "Content items" rule 3). Errors: VIDEO_MISSING_MEDIA_DURATION, VIDEO_INVALID_PARAMETERS. */
+export function checkVideoInput(model: SharedVideoModelId, hasVideo: boolean, inputVideoDuration: number, duration: number): RuleIssue[] {
+  if (!hasVideo) return [];
+  const m: SharedVideoModel = sharedVideoModels[model];
+  if (inputVideoDuration <= 0) return [{ path: ['inputVideoDuration'], message: 'inputVideoDuration is required when content has video_url', error: 'VIDEO_MISSING_MEDIA_DURATION' }];
+  if (inputVideoDuration < m.videoInput.min || inputVideoDuration > m.videoInput.max)
+    return [{ path: ['inputVideoDuration'], message: `inputVideoDuration ${inputVideoDuration} is outside ${m.videoInput.min}-${m.videoInput.max} s for ${model}`, error: 'VIDEO_INVALID_PARAMETERS' }];
+  if (m.maxInputPlusOutput !== undefined && inputVideoDuration + duration > m.maxInputPlusOutput)
+    return [{ path: ['inputVideoDuration'], message: `inputVideoDuration + duration = ${inputVideoDuration + duration} exceeds ${m.maxInputPlusOutput} s for ${model}`, error: 'VIDEO_INVALID_PARAMETERS' }];
+  return [];
+}
+
+/** Every content and model rule of a shared create request (document 1, "Content items", "Model limits"). */
+export function checkSharedCreate(v: SharedCreateBase): RuleIssue[] {
+  const m: SharedVideoModel = sharedVideoModels[v.model];
+  const out: RuleIssue[] = [...checkSharedModelLimits(v)];
+  const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'VIDEO_INVALID_PARAMETERS' });
+  const count = { text: 0, image_url: 0, video_url: 0, audio_url: 0 };
+  for (const item of v.content) count[item.type]++;
+  if (count.text > contentLimits.maxText) bad(['content'], `content has ${count.text} text items; at most ${contentLimits.maxText}`);
+  if (count.image_url > m.maxImages) bad(['content'], `content has ${count.image_url} image_url items; ${v.model} accepts at most ${m.maxImages}`);
+  if (count.video_url > contentLimits.maxVideos) bad(['content'], `content has ${count.video_url} video_url items; at most ${contentLimits.maxVideos}`);
+  if (count.audio_url > contentLimits.maxAudios) bad(['content'], `content has ${count.audio_url} audio_url items; at most ${contentLimits.maxAudios}`);
+  v.content.forEach((item, i) => {
+    if (item.type === 'text' && item.text.length > m.maxTextLength) bad(['content', i, 'text'], `text has ${item.text.length} characters; ${v.model} accepts at most ${m.maxTextLength}`);
+  });
+  const roles = v.content.map(contentRole);
+  const frameIdx = roles.findIndex((r) => r === 'first_frame' || r === 'last_frame');
+  const refIdx = roles.findIndex((r) => r !== undefined && (referenceRoles as readonly string[]).includes(r));
+  if (frameIdx >= 0 && refIdx >= 0) bad(['content', refIdx, 'role'], `frame roles (first_frame, last_frame) and reference roles (${roles[refIdx]}) must not be mixed in one request`);
+  const firsts = roles.filter((r) => r === 'first_frame').length;
+  const lasts = roles.filter((r) => r === 'last_frame').length;
+  const lastIdx = roles.indexOf('last_frame');
+  if (firsts > 1) bad(['content'], `content has ${firsts} first_frame images; at most 1 (assumed)`);
+  if (lasts > 1) bad(['content'], `content has ${lasts} last_frame images; at most 1 (assumed)`);
+  if (lasts > 0 && !m.lastFrame) bad(['content', lastIdx, 'role'], `last_frame is not supported by ${v.model}`);
+  else if (lasts > 0 && firsts === 0 && !m.lastFrameAlone) bad(['content', lastIdx, 'role'], `last_frame needs a first_frame on ${v.model} (only family3-h3 accepts it alone)`);
+  if (count.audio_url > 0) {
+    const audioIdx = v.content.findIndex((c) => c.type === 'audio_url');
+    if (!m.audio) bad(['content', audioIdx], `audio_url is not supported by ${v.model}`);
+    else if (count.image_url + count.video_url === 0 && !m.audioAlone) bad(['content', audioIdx], `audio_url needs at least one image_url or video_url item on ${v.model} (only family2 and family3-h3 accept prompt plus audio alone)`);
+  }
+  out.push(...checkVideoInput(v.model, count.video_url > 0, v.inputVideoDuration, v.duration));
+  return out;
+}
+
+/** Body of POST /v1/video-generation/generate (document 1, "Video: create task (shared)"). */
+export const CreateVideoTaskRequest = sharedCreateBase
+  .superRefine((v, ctx) => report(ctx, checkSharedCreate(v)))
+  .openapi('CreateVideoTaskRequest', {
+    description: `Create a video task on the shared endpoint. Per-model limits (document 1, "Video models" and "Model limits"):\n\n${renderSharedModelTable()}\n\nContent rules: 1-16 items; at most 1 text, 9 images (family3-h3: 5), 3 videos, 3 audios; frame roles and reference roles must not be mixed; last_frame needs a first_frame except on family3-h3; audio_url needs an image or video except on family2 and family3-h3; video_url needs inputVideoDuration.`,
+    example: { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'A red fox running through snow at dawn' }], resolution: '720p', ratio: '16:9', duration: 5 },
+  });
+export type CreateVideoTaskRequest = z.infer<typeof CreateVideoTaskRequest>;
+
+/** Body of POST /v1/video-generation/estimate-credits (document 1, "Video: estimate (shared)"). */
+export const EstimateVideoCreditsRequest = z
+  .object({
+    model: sharedModelField,
+    resolution: z.enum(videoResolutions).meta({ description: 'limited per model' }),
+    duration: z.number().int().min(2).max(30).meta({ description: 'seconds, limited per model' }),
+    hasVideoInput: z.boolean().default(false).meta({ description: 'true when the request will include video_url' }),
+    inputVideoDuration: z.number().int().min(0).default(0).meta({ description: 'required when hasVideoInput is true' }),
+    ratio: z.enum(videoRatios).default('16:9'),
+  })
+  .superRefine((v, ctx) => report(ctx, [...checkSharedModelLimits(v), ...checkVideoInput(v.model, v.hasVideoInput, v.inputVideoDuration, v.duration)]))
+  .openapi('EstimateVideoCreditsRequest', { example: { model: 'family1-video-2-pro', resolution: '1080p', duration: 5 } });
+export type EstimateVideoCreditsRequest = z.infer<typeof EstimateVideoCreditsRequest>;
+
+// ---------------------------------------------------------------------------
+// family5
+// ---------------------------------------------------------------------------
+
+const Family5Asset = z.object({
+  url: Url,
+  duration: z.number().min(family5Limits.assetDuration.min).max(family5Limits.assetDuration.max).optional().meta({ description: 'seconds, 0-180' }),
+});
+const IdLike = z.union([z.string().min(1), z.number().int()]);
+
+/** The pixverse options object (document 1, "Video: family5 create", options table). */
+export const Family5Options = z
+  .object({
+    agentType: z.enum(family5AgentTypes).optional().meta({ description: 'agent: ad_master or promo_mix' }),
+    motionMode: z.string().optional().meta({ description: 'motion preset' }),
+    cameraMovement: z.string().optional().meta({ description: 'camera preset' }),
+    templateId: IdLike.optional().meta({ description: 'template id' }),
+    sourceVideoId: IdLike.optional().meta({ description: 'restyle, lip_sync: alternative to sourceTaskId' }),
+    restyleId: IdLike.optional().meta({ description: 'restyle: required style id' }),
+    multiTransition: z
+      .array(z.object({ imageUrl: Url, duration: z.number().min(0).max(30).optional().meta({ description: 'seconds, 0-30' }), prompt: z.string().optional() }))
+      .min(family5Limits.multiTransition.min)
+      .max(family5Limits.multiTransition.max)
+      .optional()
+      .meta({ description: 'multi_transition: 2-7 clips' }),
+    imageReferences: z
+      .array(
+        z.object({
+          type: z.enum(['subject', 'background']),
+          imageUrl: Url,
+          refName: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/).meta({ description: 'must match ^[A-Za-z][A-Za-z0-9_]{0,31}$; the prompt must contain @refName' }),
+        }),
+      )
+      .min(family5Limits.imageReferences.min)
+      .max(family5Limits.imageReferences.max)
+      .optional()
+      .meta({ description: 'fusion: 1-8 references' }),
+    tts: z.object({ speakerId: z.string().min(1), content: z.string().min(1) }).optional().meta({ description: 'lip_sync: text-to-speech audio source' }),
+    soundEffectSwitch: z.boolean().optional(),
+    soundEffectContent: z.string().optional(),
+    lipSyncTtsSwitch: z.boolean().optional(),
+    lipSyncTtsSpeakerId: z.string().optional(),
+    lipSyncTtsContent: z.string().optional(),
+    brandSticker: z.object({ imageUrl: Url, position: z.enum(['up', 'down', 'left', 'right', 'upper_left', 'lower_left', 'upper_right', 'lower_right']) }).optional().meta({ description: 'agent: brand sticker' }),
+    introOutroClip: z.object({ videoUrl: Url, position: z.enum(['start', 'end']) }).optional().meta({ description: 'agent: intro or outro clip' }),
+  })
+  .openapi('Family5Options');
+
+const family5Base = z.object({
+  capability: z.enum(family5Capabilities),
+  model: z.enum(family5Models).default('family5'),
+  language: z.enum(['en', 'zh']).default('en').meta({ description: 'en (international region) or zh (China region)' }),
+  prompt: z.string().max(family5Limits.promptLength).optional().meta({ description: 'up to 2048 characters; required for text_to_video, image_to_video, transition, fusion, agent' }),
+  quality: z.enum(family5Qualities).optional().meta({ description: 'default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p' }),
+  aspectRatio: z.enum(family5Ratios).optional().meta({ description: 'default 16:9; agent defaults to 9:16' }),
+  duration: z.number().int().min(family5Limits.duration.min).max(family5Limits.duration.max).optional().meta({ description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
+  sourceTaskId: z.string().min(1).optional().meta({ description: 'a prior succeeded family5 task of the caller (restyle, lip_sync source video)' }),
+  images: z.array(Family5Asset).max(family5Limits.images).default([]),
+  videos: z.array(Family5Asset).max(family5Limits.videos).default([]),
+  audios: z.array(Family5Asset).max(family5Limits.audios).default([]),
+  pixverse: Family5Options.default({}),
+});
+type Family5Base = z.infer<typeof family5Base>;
+
+/** Defaults that depend on the capability: quality, aspect ratio and duration (document 1, "Video: family5 create"). */
+export function family5Defaults(capability: Family5Capability): { quality: Family5Quality; aspectRatio: (typeof family5Ratios)[number]; duration: number } {
+  return {
+    quality: capability === 'multi_transition' ? '360p' : '720p',
+    aspectRatio: capability === 'agent' ? '9:16' : '16:9',
+    duration: capability === 'agent' ? 30 : 5,
+  };
+}
+
+/** Duration and quality rules shared by family5 create and estimate. */
+function checkFamily5Common(v: { capability: Family5Capability; quality?: Family5Quality; duration?: number; pixverse: { agentType?: string } }): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'F5_INVALID_PARAMETERS' });
+  if (v.capability === 'agent') {
+    if (v.duration !== undefined && !(family5AgentDurations as readonly number[]).includes(v.duration)) bad(['duration'], `duration ${v.duration} is not accepted by agent (20, 30 or 60)`);
+    if (v.quality !== undefined && v.quality !== '720p' && v.quality !== '1080p') bad(['quality'], `quality ${v.quality} is not accepted by agent (720p or 1080p)`);
+    if (!v.pixverse.agentType) bad(['pixverse', 'agentType'], 'pixverse.agentType is required for agent (ad_master or promo_mix)');
+  }
+  if (v.capability === 'mimic' && v.quality !== undefined && v.quality !== '720p') bad(['quality'], `quality is locked to 720p for mimic (got ${v.quality})`);
+  return out;
+}
+
+/** Every capability rule of a family5 create request (document 1, "Capability rules"). Errors: F5_INVALID_PARAMETERS, F5_AUDIO_NEEDS_VISUAL. */
+export function checkFamily5Create(v: Family5Base): RuleIssue[] {
+  const out: RuleIssue[] = [...checkFamily5Common(v)];
+  const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'F5_INVALID_PARAMETERS' });
+  const { capability: cap, images, videos, audios, pixverse: px } = v;
+  const assets = images.length + videos.length + audios.length;
+  const prompt = v.prompt ?? '';
+  if (family5PromptRequired.includes(cap) && prompt.trim() === '') bad(['prompt'], `prompt is required for ${cap}`);
+  const hasSourceVideo = v.sourceTaskId !== undefined || px.sourceVideoId !== undefined;
+  if (audios.length > 0 && images.length + videos.length === 0 && !hasSourceVideo)
+    out.push({ path: ['audios'], message: 'audio input requires at least one image or video', error: 'F5_AUDIO_NEEDS_VISUAL' });
+  switch (cap) {
+    case 'text_to_video':
+      if (assets > 0) bad(['images'], 'text_to_video takes no assets (images, videos, audios must be empty)');
+      break;
+    case 'image_to_video':
+      if (images.length < 1) bad(['images'], 'image_to_video needs 1-10 images');
+      break;
+    case 'transition':
+      if (images.length !== 2) bad(['images'], `transition needs exactly 2 images (got ${images.length})`);
+      break;
+    case 'multi_transition':
+      if (!px.multiTransition) bad(['pixverse', 'multiTransition'], 'multi_transition needs pixverse.multiTransition (2-7 clips)');
+      if (assets > 0) bad(['images'], 'multi_transition takes no top-level images, videos or audios');
+      break;
+    case 'fusion': {
+      if (!px.imageReferences) bad(['pixverse', 'imageReferences'], 'fusion needs pixverse.imageReferences (1-8)');
+      else
+        px.imageReferences.forEach((r, i) => {
+          if (!prompt.includes(`@${r.refName}`)) bad(['pixverse', 'imageReferences', i, 'refName'], `the prompt must contain @${r.refName} for fusion`);
+        });
+      break;
+    }
+    case 'restyle':
+      if (!hasSourceVideo) bad(['sourceTaskId'], 'restyle needs sourceTaskId or pixverse.sourceVideoId');
+      if (px.restyleId === undefined) bad(['pixverse', 'restyleId'], 'restyle needs pixverse.restyleId');
+      if (assets > 0) bad(['images'], 'restyle takes no assets (images, videos, audios must be empty)');
+      break;
+    case 'mimic': {
+      if (images.length !== 1 || videos.length !== 1) bad(['images'], `mimic needs exactly 1 image and 1 video (got ${images.length} images, ${videos.length} videos)`);
+      const d = videos[0]?.duration;
+      const r = family5Limits.mimicVideoDuration;
+      if (d !== undefined && (d < r.min || d > r.max)) bad(['videos', 0, 'duration'], `mimic video duration ${d} is outside ${r.min}-${r.max} s`);
+      break;
+    }
+    case 'lip_sync': {
+      const sources = videos.length + (hasSourceVideo ? 1 : 0);
+      if (sources !== 1) bad(['videos'], `lip_sync needs exactly one source video (1 video or sourceTaskId/pixverse.sourceVideoId), got ${sources}`);
+      const audioSources = audios.length + (px.tts ? 1 : 0);
+      if (audioSources !== 1) bad(['audios'], `lip_sync needs exactly one audio source (1 audio or pixverse.tts, not both), got ${audioSources}`);
+      const d = audios[0]?.duration;
+      const r = family5Limits.lipSyncAudioDuration;
+      if (d !== undefined && (d < r.min || d > r.max)) bad(['audios', 0, 'duration'], `lip_sync audio duration ${d} is outside ${r.min}-${r.max} s`);
+      break;
+    }
+    case 'agent':
+      if (px.agentType === 'promo_mix' && images.length < family5Limits.promoMixMinImages) bad(['images'], `agent promo_mix needs at least ${family5Limits.promoMixMinImages} product images (got ${images.length})`);
+      if (px.agentType === 'ad_master') {
+        if (images.length < 1) bad(['images'], 'agent ad_master needs at least 1 product image');
+        if (videos.length > 0) bad(['videos'], 'agent ad_master takes no video');
+      }
+      break;
+  }
+  return out;
+}
+
+/** Body of POST /v1/video-generation/family5/generate (document 1, "Video: family5 create"). */
+export const CreateFamily5VideoTaskRequest = family5Base
+  .superRefine((v, ctx) => report(ctx, checkFamily5Create(v)))
+  .openapi('CreateFamily5VideoTaskRequest', {
+    description: `Create a family5 task. Capability rules (document 1, "Capability rules"):\n\n${renderFamily5RuleTable()}\n\nRestyle and lip_sync accept a prior succeeded family5 task of the caller as sourceTaskId (32001 unknown, 32005 another user's, 32004 not a succeeded family5 task).`,
+    example: { capability: 'text_to_video', prompt: 'A paper boat drifting down a rainy street', duration: 5 },
+  });
+export type CreateFamily5VideoTaskRequest = z.infer<typeof CreateFamily5VideoTaskRequest>;
+
+/** Body of POST /v1/video-generation/family5/estimate-credits (document 1, "Video: family5 estimate"). */
+export const EstimateFamily5CreditsRequest = z
+  .object({
+    capability: z.enum(family5Capabilities),
+    model: z.enum(family5Models).default('family5'),
+    language: z.enum(['en', 'zh']).default('en'),
+    duration: z.number().int().min(1).max(60).optional().meta({ description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
+    quality: z.enum(family5Qualities).optional().meta({ description: 'default 720p; multi_transition 360p' }),
+    pixverse: z.object({ agentType: z.enum(family5AgentTypes).optional() }).default({}),
+  })
+  .superRefine((v, ctx) => report(ctx, checkFamily5Common(v)))
+  .openapi('EstimateFamily5CreditsRequest', { example: { capability: 'agent', duration: 30, quality: '1080p', pixverse: { agentType: 'promo_mix' } } });
+export type EstimateFamily5CreditsRequest = z.infer<typeof EstimateFamily5CreditsRequest>;
+
+// ---------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------
+
+/** Data of a create call: `{taskId, episodeId, status: "generating"}`. */
+export const CreateVideoTaskData = z
+  .strictObject({ taskId: z.string(), episodeId: z.string(), status: z.literal('generating') })
+  .openapi('CreateVideoTaskData', { example: { taskId: 'vt_1a2b3c4d5e6f7a8b', episodeId: 'ep_1a2b3c4d5e6f7a8b', status: 'generating' } });
+
+/** Data of both estimate endpoints: `{tokens, estimatedCostUsd}`. Credits are not returned. */
+export const VideoEstimateData = z
+  .strictObject({
+    tokens: z.number().int().nonnegative().meta({ description: `estimated tokens (credits x ${videoEstimateUnits.tokensPerCredit}, assumed)` }),
+    estimatedCostUsd: z.number().nonnegative().meta({ description: `estimated cost in USD (credits x ${videoEstimateUnits.usdPerCredit}, assumed)` }),
+  })
+  .openapi('VideoEstimateData', { example: { tokens: 40000, estimatedCostUsd: 0.4 } });
+
+/** Echo of a shared request, resolved (document 1, "Video task", params). */
+export const SharedVideoParams = z.strictObject({
+  content: z.array(ContentItem),
+  resolution: z.enum(videoResolutions),
+  ratio: z.enum(videoRatios),
+  duration: z.number().int(),
+  generateAudio: z.boolean(),
+  seed: z.number().int(),
+});
+/** Echo of a family5 request, resolved (assumed shape: the seed lists params only for the shared endpoint). */
+export const Family5VideoParams = z
+  .strictObject({
+    capability: z.enum(family5Capabilities),
+    model: z.enum(family5Models),
+    language: z.enum(['en', 'zh']),
+    prompt: z.string().optional(),
+    quality: z.enum(family5Qualities),
+    aspectRatio: z.enum(family5Ratios),
+    duration: z.number().int(),
+    sourceTaskId: z.string().optional(),
+    images: z.array(Family5Asset),
+    videos: z.array(Family5Asset),
+    audios: z.array(Family5Asset),
+    pixverse: Family5Options,
+  })
+  .meta(provenanceMeta(assumed('the seed lists params fields only for the shared endpoint'), 'echo of a family5 request'));
+export const VideoParams = z.union([SharedVideoParams, Family5VideoParams]).openapi('VideoTaskParams');
+
+const nullableUrl = (what: string) => z.string().nullable().meta(provenanceMeta(assumed('null until the task succeeds; the seed types it as string'), what));
+const failureFields = {
+  errorCode: z.number().int().nullable().meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'catalog code of the failure when status is failed, else null')),
+  errorMessage: z.string().nullable().meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'failure message when status is failed, else null')),
+};
+
+/** The video task (document 1, "Video task"), for every family. */
+export const VideoTask = z
+  .strictObject({
+    id: z.string(),
+    taskId: z.string().meta({ description: 'same value as id' }),
+    episodeId: z.string(),
+    status: z.enum(videoStatuses),
+    model: z.string().meta({ description: 'model used (the shared model id; for family5 the version sent: family5, v6, v5 or v4.5)' }),
+    params: VideoParams,
+    videoUrl: nullableUrl('stored output, usable when status is success'),
+    coverUrl: nullableUrl('cover image URL'),
+    providerVideoUrl: nullableUrl("URL of the provider's own output"),
+    duration: z.number().int().meta({ description: 'seconds' }),
+    resolution: z.string(),
+    ratio: z.string(),
+    seed: z.number().int(),
+    creditCharged: z.number().int().nonnegative().meta({ description: 'credits charged; 0 once a failed task has been refunded (assumed: net of the refund)' }),
+    enabledShare: z.boolean(),
+    ...failureFields,
+    createdAt: EpochMs,
+    updatedAt: EpochMs,
+  })
+  .openapi('VideoTask');
+export type VideoTask = z.infer<typeof VideoTask>;
+
+/** A list item (document 1, "Video task", list items). */
+export const VideoTaskListItem = z
+  .strictObject({
+    id: z.string(),
+    episodeId: z.string(),
+    status: z.enum(videoStatuses),
+    model: z.string(),
+    title: z.string().meta(provenanceMeta(assumed('the seed does not say how a title is made'), 'the first 60 characters of the prompt, or a generated title when there is none')),
+    prompt: z.string().nullable().meta({ description: 'the text item (shared) or prompt (family5); null when none' }),
+    params: VideoParams,
+    videoUrl: nullableUrl('stored output'),
+    coverUrl: nullableUrl('cover image URL'),
+    providerVideoUrl: nullableUrl("provider's own output"),
+    seed: z.number().int(),
+    creditCharged: z.number().int().nonnegative(),
+    createdAt: EpochMs,
+  })
+  .openapi('VideoTaskListItem');
+export type VideoTaskListItem = z.infer<typeof VideoTaskListItem>;
+
+export const VideoTaskIdParams = z.object({ taskId: z.string().min(1).meta({ param: { description: 'task id' }, example: 'vt_1a2b3c4d5e6f7a8b' }) });
+
+/** Query of GET /v1/video-generation/tasks (document 1, "Video: list tasks"). */
+export const ListVideoTasksQuery = z.object({
+  ...pageQuery(100),
+  status: z.enum(videoStatuses).optional().meta({ description: 'filter by status' }),
+});
+
+export const videoProvenance = {
+  shared: fromSeed(1, 'Video: create task (shared)'),
+  get: fromSeed(1, 'Video: get task'),
+  list: fromSeed(1, 'Video: list tasks'),
+  estimate: fromSeed(1, 'Video: estimate (shared)'),
+  family5: fromSeed(1, 'Video: family5 create'),
+  family5Estimate: fromSeed(1, 'Video: family5 estimate'),
+};

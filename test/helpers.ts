@@ -1,0 +1,83 @@
+/**
+ * Test harness: each test builds its own mock instance (no module-level state),
+ * listening on an ephemeral port, strict response validation on, manual clock.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createMock, type MockOptions } from '../mock/http/app.ts';
+import type { Engine } from '../mock/engine/engine.ts';
+
+export interface CallOptions {
+  /** API key; `null` sends no Authorization header. Default: the harness's key. */
+  key?: string | null;
+  body?: unknown;
+  /** Raw body string (sent as is). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined when the body was not JSON. */
+  json: any;
+  text: string;
+}
+
+export interface TestMock {
+  base: string;
+  engine: Engine;
+  /** Mock bugs reported by strict validation; tests assert it stays empty. */
+  bugs: string[];
+  call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+  /** POST /__mock/clock/advance. */
+  advance(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const KEY = 'mg_test_secret1';
+export const OTHER_KEY = 'mg_other_secret2';
+
+/** Starts a mock (manual clock, seed 1, strict) on an ephemeral port. */
+export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
+  const bugs: string[] = [];
+  const { app, engine } = createMock({ clock: 'manual', seed: 1, strict: true, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...opts });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const key = o.key === undefined ? KEY : o.key;
+    if (key !== null) headers.authorization ??= `Bearer ${key}`;
+    let body: string | undefined = o.raw;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(base + path, { method, headers, body });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+  return {
+    base,
+    engine,
+    bugs,
+    call,
+    async advance(ms) {
+      const r = await call('POST', '/__mock/clock/advance', { key: null, body: { ms } });
+      if (r.status !== 200) throw new Error(`advance failed: ${r.text}`);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
