@@ -8,7 +8,8 @@ import { FreeUsages, plans } from './account.ts';
 
 export const clockModes = ['manual', 'real'] as const;
 /** Outcomes a scenario or `Prefer: outcome=` can force on a created task. */
-export const forcedOutcomes = ['failed'] as const;
+export const forcedOutcomes = ['failed', 'stuck'] as const;
+export type ForcedOutcome = (typeof forcedOutcomes)[number];
 
 export const Health = z.strictObject({ status: z.literal('ok'), seed: z.number().int(), clock: z.strictObject({ now: z.number().int(), mode: z.enum(clockModes) }) });
 export const ResetRequest = z.strictObject({ seed: z.number().int().min(0).max(4294967295).optional().meta({ description: 'new seed; default: keep the current one' }) });

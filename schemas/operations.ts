@@ -61,6 +61,7 @@ export const operations = {
     validationError: 'VIDEO_INVALID_PARAMETERS',
     fieldErrors: videoFieldErrors,
     rateLimit: { ...videoGenerateRateLimit, error: 'VIDEO_RATE_LIMITED' },
+    outcomes: ['failed'],
     failureReasons: ['VIDEO_GENERATION_FAILED', 'VIDEO_CONTENT_REJECTED'],
   },
   createFamily5VideoTask: {
@@ -80,6 +81,7 @@ export const operations = {
     errors: [...transportErrors({ auth: true, body: true }), 'F5_TASK_NOT_FOUND', 'F5_INSUFFICIENT_CREDITS', 'F5_PROVIDER_ERROR', 'F5_INVALID_PARAMETERS', 'F5_TASK_FORBIDDEN', 'F5_AUDIO_NEEDS_VISUAL', 'F5_PROVIDER_THROTTLED', 'F5_CONTENT_REJECTED', 'RATE_LIMITED'],
     validationError: 'F5_INVALID_PARAMETERS',
     rateLimit: { ...videoGenerateRateLimit, error: 'RATE_LIMITED' },
+    outcomes: ['failed'],
     failureReasons: ['F5_PROVIDER_ERROR', 'F5_PROVIDER_THROTTLED', 'F5_CONTENT_REJECTED'],
   },
   getVideoTask: {

@@ -5,6 +5,7 @@
 import type { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';
 import type { Provenance } from './provenance.ts';
+import type { ForcedOutcome } from './control.ts';
 
 /** A per-account sliding-window rate limit on the virtual clock. */
 export interface RateLimitRule {
@@ -52,6 +53,8 @@ export interface OperationDef {
   /** Top-level fields whose schema failures answer with another error than `validationError`. */
   fieldErrors?: Partial<Record<string, ErrorName>>;
   rateLimit?: RateLimitRule;
+  /** Outcomes a created task can be forced to (`Prefer: outcome=`): failed (refunded), stuck (never progresses; timeouts apply). */
+  outcomes?: readonly ForcedOutcome[];
   /** Failure reasons a created task can end with (`Prefer: outcome=failed, error=`); the first is the default. */
   failureReasons?: readonly ErrorName[];
 }

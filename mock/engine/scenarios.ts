@@ -4,7 +4,7 @@
  * header, so both paths share one implementation downstream.
  */
 import type { ErrorName } from '../../schemas/errors.ts';
-import type { Scenario } from '../../schemas/control.ts';
+import type { ForcedOutcome, Scenario } from '../../schemas/control.ts';
 import { errorCatalog } from '../../schemas/errors.ts';
 
 /** What a request is forced to do. */
@@ -14,7 +14,7 @@ export interface Forcing {
   /** Reject with this catalogued error; with `outcome`, the failure reason. */
   error?: ErrorName;
   /** The created task later ends this way. */
-  outcome?: 'failed';
+  outcome?: ForcedOutcome;
   /** Answer after this many real ms. */
   delayMs?: number;
 }

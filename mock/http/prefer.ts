@@ -7,7 +7,6 @@
  */
 import { errorCatalog, resolveErrorRef, type ErrorName } from '../../schemas/errors.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { forcedOutcomes } from '../../schemas/control.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Forcing } from '../engine/scenarios.ts';
 
@@ -58,13 +57,13 @@ export function toForcing(d: Directives, op: OperationDef): Forcing {
     f.code = Number(d.code);
   }
   if (d.outcome !== undefined) {
-    if (!(forcedOutcomes as readonly string[]).includes(d.outcome)) throw invalid(`Prefer outcome=${d.outcome}: must be one of ${forcedOutcomes.join(', ')}`);
-    if (!op.failureReasons?.length) throw invalid(`Prefer outcome=${d.outcome}: ${op.operationId} creates no task that can fail`);
+    const allowed: readonly string[] = op.outcomes ?? [];
+    if (!allowed.includes(d.outcome)) throw invalid(`Prefer outcome=${d.outcome}: ${op.operationId} ${allowed.length ? `accepts outcome=${allowed.join(' or ')}` : 'creates no task whose outcome can be forced'}`);
     f.outcome = d.outcome as Forcing['outcome'];
   }
   if (d.error !== undefined) {
     const name = resolveErrorRef(d.error);
-    const allowed: readonly ErrorName[] = f.outcome ? (op.failureReasons ?? []) : op.errors;
+    const allowed: readonly ErrorName[] = f.outcome === 'failed' ? (op.failureReasons ?? []) : op.errors;
     if (!name || !allowed.includes(name))
       throw invalid(`Prefer error=${d.error}: ${op.operationId} ${f.outcome ? 'tasks can fail with' : 'can answer with'} ${allowed.map((n) => errorCatalog[n].code).join(', ')}`);
     f.error = name;

@@ -96,7 +96,7 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
           const name = errorForStatus(op, forcing.code)!;
           throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, { retryAfterSeconds: op.rateLimit ? Math.ceil(op.rateLimit.windowMs / 1000) : undefined });
         }
-        if (forcing.error !== undefined && !forcing.outcome) {
+        if (forcing.error !== undefined && forcing.outcome !== 'failed') {
           throw new ApiError(forcing.error, `forced by Prefer error=${errorCatalog[forcing.error].code}: ${errorCatalog[forcing.error].meaning}`, { retryAfterSeconds: op.rateLimit ? Math.ceil(op.rateLimit.windowMs / 1000) : undefined });
         }
         if (op.rateLimit && apiKey) {
