@@ -5,6 +5,9 @@
  */
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify } from 'yaml';
+import { errorCatalog, errorNames } from '../schemas/errors.ts';
+import { tableAssumptions } from '../schemas/assumptions.ts';
+import { renderAssumptions } from './assumptions.ts';
 import { buildApiDocument, buildControlDocument } from './spec.ts';
 
 /** Path (relative to the repository root) -> file content. */
@@ -19,5 +22,13 @@ export async function renderArtifacts(): Promise<Record<string, string>> {
     'spec/openapi.yaml': stringify(api, { lineWidth: 0 }),
     'spec/mock-control.openapi.yaml': stringify(control, { lineWidth: 0 }),
     'generated/api.d.ts': types,
+    'docs/assumptions.md': renderAssumptions(
+      api,
+      errorNames.flatMap((n) => {
+        const e = errorCatalog[n];
+        return e.provenance.source === 'assumed' ? [{ code: e.code, meaning: e.meaning, reason: e.provenance.reason }] : [];
+      }),
+      tableAssumptions,
+    ),
   };
 }
