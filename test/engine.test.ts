@@ -1,0 +1,312 @@
+/**
+ * Unit tests of the engine pieces (mock/engine/*): scheduler, clock, rate
+ * limiter, owned store, accounts and ledgers, seeded randomness.
+ */
+import { describe, expect, it } from 'vitest';
+import { Accounts } from '../mock/engine/accounts.ts';
+import { Clock } from '../mock/engine/clock.ts';
+import { RateLimiter } from '../mock/engine/rate-limiter.ts';
+import { hash32, Rng } from '../mock/engine/rng.ts';
+import { Scheduler } from '../mock/engine/scheduler.ts';
+import { OwnedStore } from '../mock/engine/store.ts';
+
+describe('Scheduler', () => {
+  it('runs events by due time, then by insertion order', () => {
+    const s = new Scheduler();
+    const ran: string[] = [];
+    s.at(30, () => ran.push('c30'));
+    s.at(10, () => ran.push('a10'));
+    s.at(20, () => ran.push('b20-1'));
+    s.at(20, () => ran.push('b20-2'));
+    s.at(10, () => ran.push('a10-2'));
+    s.at(20, () => ran.push('b20-3'));
+    expect(s.runUntil(20)).toBe(5);
+    expect(ran).toEqual(['a10', 'a10-2', 'b20-1', 'b20-2', 'b20-3']);
+    expect(s.size).toBe(1);
+    expect(s.runUntil(29)).toBe(0);
+    expect(s.runUntil(30)).toBe(1);
+    expect(ran.at(-1)).toBe('c30');
+  });
+
+  it('keeps order for many events inserted in random order (heap property)', () => {
+    const s = new Scheduler();
+    const dues = Array.from({ length: 200 }, (_, i) => (i * 7919) % 97);
+    const ran: [number, number][] = [];
+    dues.forEach((d, i) => s.at(d, (at) => ran.push([at, i])));
+    expect(s.runUntil(1000)).toBe(200);
+    const expected = dues.map((d, i) => [d, i] as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    expect(ran).toEqual(expected);
+  });
+
+  it('passes the due time to the action, and events scheduled by events run in the same runUntil if due', () => {
+    const s = new Scheduler();
+    const ran: string[] = [];
+    s.at(10, (at) => {
+      ran.push(`first@${at}`);
+      s.at(at + 5, (at2) => {
+        ran.push(`child@${at2}`);
+        s.at(at2 + 100, () => ran.push('grandchild-late'));
+      });
+      s.at(at, (at3) => ran.push(`same-time@${at3}`));
+    });
+    s.at(12, () => ran.push('other@12'));
+    expect(s.runUntil(20)).toBe(4);
+    expect(ran).toEqual(['first@10', 'same-time@10', 'other@12', 'child@15']);
+    expect(s.size).toBe(1);
+    s.clear();
+    expect(s.size).toBe(0);
+    expect(s.runUntil(1e9)).toBe(0);
+  });
+});
+
+describe('Clock', () => {
+  it('manual: time moves only when advanced; reset returns to the start', () => {
+    const c = new Clock({ mode: 'manual', startTime: 1000 });
+    expect(c.now()).toBe(1000);
+    expect(c.now()).toBe(1000);
+    expect(c.advance(250)).toBe(1250);
+    expect(c.now()).toBe(1250);
+    c.reset();
+    expect(c.now()).toBe(1000);
+  });
+
+  it('rejects negative or non-finite advances', () => {
+    const c = new Clock({ mode: 'manual', startTime: 0 });
+    expect(() => c.advance(-1)).toThrow(RangeError);
+    expect(() => c.advance(Number.NaN)).toThrow(RangeError);
+    expect(c.now()).toBe(0);
+  });
+
+  it('real: follows the injected wall source times speed, plus advances', () => {
+    let wall = 5_000;
+    const c = new Clock({ mode: 'real', startTime: 1_000_000, speed: 10, wallNow: () => wall });
+    expect(c.now()).toBe(1_000_000);
+    wall += 100;
+    expect(c.now()).toBe(1_001_000);
+    c.advance(7);
+    expect(c.now()).toBe(1_001_007);
+    wall += 1;
+    expect(c.now()).toBe(1_001_017);
+    c.reset();
+    expect(c.now()).toBe(1_000_000);
+    wall += 3;
+    expect(c.now()).toBe(1_000_030);
+  });
+
+  it('real: speed 1 by default; integer ms', () => {
+    let wall = 0;
+    const c = new Clock({ mode: 'real', startTime: 0, wallNow: () => wall });
+    wall = 12.7;
+    expect(c.now()).toBe(12);
+  });
+
+  it('real mode without a wall source is refused', () => {
+    expect(() => new Clock({ mode: 'real', startTime: 0 })).toThrow();
+  });
+});
+
+describe('RateLimiter (sliding window)', () => {
+  it('allows `limit` per window, then refuses with the ms until the oldest leaves', () => {
+    const r = new RateLimiter();
+    const at = [0, 10, 20, 30, 40];
+    for (const t of at) expect(r.hit('k', 'b', 5, 60_000, t)).toEqual({ allowed: true, retryAfterMs: 0 });
+    expect(r.hit('k', 'b', 5, 60_000, 50)).toEqual({ allowed: false, retryAfterMs: 59_950 });
+    // a refused request does not count: at 60_000 the first (t=0) has left.
+    expect(r.hit('k', 'b', 5, 60_000, 59_999)).toEqual({ allowed: false, retryAfterMs: 1 });
+    expect(r.hit('k', 'b', 5, 60_000, 60_000).allowed).toBe(true);
+    expect(r.hit('k', 'b', 5, 60_000, 60_001)).toEqual({ allowed: false, retryAfterMs: 60_010 - 60_001 });
+    expect(r.hit('k', 'b', 5, 60_000, 60_010).allowed).toBe(true);
+  });
+
+  it('windows are per account and per bucket', () => {
+    const r = new RateLimiter();
+    expect(r.hit('a', 'b', 1, 1000, 0).allowed).toBe(true);
+    expect(r.hit('a', 'b', 1, 1000, 0).allowed).toBe(false);
+    expect(r.hit('other', 'b', 1, 1000, 0).allowed).toBe(true);
+    expect(r.hit('a', 'other', 1, 1000, 0).allowed).toBe(true);
+  });
+
+  it('disabled: always allowed; clear forgets the windows', () => {
+    const r = new RateLimiter();
+    expect(r.hit('a', 'b', 1, 1000, 0).allowed).toBe(true);
+    expect(r.hit('a', 'b', 1, 1000, 0).allowed).toBe(false);
+    r.clear();
+    expect(r.hit('a', 'b', 1, 1000, 0).allowed).toBe(true);
+    r.enabled = false;
+    for (let i = 0; i < 10; i++) expect(r.hit('a', 'b', 1, 1000, 0)).toEqual({ allowed: true, retryAfterMs: 0 });
+  });
+});
+
+describe('OwnedStore', () => {
+  const fill = () => {
+    const s = new OwnedStore<{ id: string; n: number }>();
+    for (let n = 1; n <= 7; n++) s.insert('alice', `a${n}`, { id: `a${n}`, n });
+    for (let n = 1; n <= 2; n++) s.insert('bob', `b${n}`, { id: `b${n}`, n });
+    return s;
+  };
+
+  it('pages newest first with the total', () => {
+    const s = fill();
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    expect(ids(s.pageNewestFirst('alice', 1, 3))).toEqual(['a7', 'a6', 'a5']);
+    expect(ids(s.pageNewestFirst('alice', 2, 3))).toEqual(['a4', 'a3', 'a2']);
+    expect(ids(s.pageNewestFirst('alice', 3, 3))).toEqual(['a1']);
+    expect(s.pageNewestFirst('alice', 4, 3)).toEqual({ items: [], total: 7 });
+    expect(s.pageNewestFirst('alice', 1, 3).total).toBe(7);
+    expect(s.pageNewestFirst('nobody', 1, 3)).toEqual({ items: [], total: 0 });
+    expect(ids(s.pageNewestFirst('bob', 1, 20))).toEqual(['b2', 'b1']);
+  });
+
+  it('pages a filter newest first; total counts every match', () => {
+    const s = fill();
+    const even = (r: { n: number }) => r.n % 2 === 0;
+    const p1 = s.pageNewestFirst('alice', 1, 2, even);
+    expect(p1.items.map((i) => i.id)).toEqual(['a6', 'a4']);
+    expect(p1.total).toBe(3);
+    const p2 = s.pageNewestFirst('alice', 2, 2, even);
+    expect(p2.items.map((i) => i.id)).toEqual(['a2']);
+    expect(p2.total).toBe(3);
+    expect(s.pageNewestFirst('alice', 3, 2, even)).toEqual({ items: [], total: 3 });
+  });
+
+  it('looks up by id with the owner; refuses duplicate ids; mutations are visible', () => {
+    const s = fill();
+    expect(s.size).toBe(9);
+    expect(s.get('b1')).toEqual({ owner: 'bob', record: { id: 'b1', n: 1 } });
+    expect(s.get('zz')).toBeUndefined();
+    expect(() => s.insert('bob', 'a1', { id: 'a1', n: 0 })).toThrow();
+    s.get('a7')!.record.n = 100;
+    expect(s.pageNewestFirst('alice', 1, 1).items[0].n).toBe(100);
+    s.clear();
+    expect(s.size).toBe(0);
+    expect(s.pageNewestFirst('alice', 1, 10).total).toBe(0);
+  });
+});
+
+describe('Accounts and ledgers', () => {
+  const make = () => new Accounts((k) => k.split('_')[1] ?? k, [{ apiKey: 'mg_rich_x', credits: 50, plan: 'free' }]);
+  const sum = (a: { ledger: { amount: number }[] }) => a.ledger.reduce((s, e) => s + e.amount, 0);
+  const invariant = (a: { credits: number; ledger: { amount: number; balance: number }[] }) => {
+    expect(a.credits).toBeGreaterThanOrEqual(0);
+    expect(sum(a)).toBe(a.credits);
+    let running = 0;
+    for (const e of a.ledger) {
+      running += e.amount;
+      expect(e.balance).toBe(running);
+      expect(e.balance).toBeGreaterThanOrEqual(0);
+    }
+  };
+
+  it('creates an account on first use with an opening entry; preloads apply', () => {
+    const acc = make();
+    const a = acc.get('mg_a_1', 5);
+    expect(a).toMatchObject({ keyId: 'a', credits: 10_000, plan: 'paid', everPaid: true, freeUsages: {} });
+    expect(a.ledger).toEqual([{ seq: 1, at: 5, type: 'adjust', amount: 10_000, balance: 10_000, taskId: null, note: expect.any(String) }]);
+    expect(acc.get('mg_a_1', 99)).toBe(a);
+    const r = acc.get('mg_rich_x', 0);
+    expect(r).toMatchObject({ credits: 50, plan: 'free', everPaid: false });
+    invariant(a);
+    invariant(r);
+  });
+
+  it('reserve refuses when short and changes nothing', () => {
+    const acc = make();
+    const a = acc.get('mg_rich_x', 0);
+    const before = structuredClone(a);
+    expect(acc.reserve(a, 't1', 51, 1, 'too much')).toBe(false);
+    expect(a).toEqual(before);
+    // the task id is still free: a later, affordable reserve works
+    expect(acc.reserve(a, 't1', 50, 1, 'exact')).toBe(true);
+    expect(a.credits).toBe(0);
+    invariant(a);
+    expect(acc.reserve(a, 't2', 1, 1, 'nothing left')).toBe(false);
+    expect(a.credits).toBe(0);
+  });
+
+  it('refuses a second hold for the same task and amounts that are not whole non-negative', () => {
+    const acc = make();
+    const a = acc.get('mg_a_1', 0);
+    expect(acc.reserve(a, 't', 10, 0, 'x')).toBe(true);
+    expect(() => acc.reserve(a, 't', 10, 0, 'x')).toThrow();
+    expect(() => acc.reserve(a, 'u', -1, 0, 'x')).toThrow(RangeError);
+    expect(() => acc.reserve(a, 'v', 1.5, 0, 'x')).toThrow(RangeError);
+    expect(a.credits).toBe(9_990);
+    invariant(a);
+  });
+
+  it('release refunds exactly once; capture after release is a no-op', () => {
+    const acc = make();
+    const a = acc.get('mg_a_1', 0);
+    acc.reserve(a, 't', 123, 1, 'hold');
+    expect(acc.release('t', 2, 'failed')).toBe(123);
+    expect(a.credits).toBe(10_000);
+    expect(acc.release('t', 3, 'again')).toBe(0);
+    acc.capture('t', 4);
+    expect(a.credits).toBe(10_000);
+    expect(a.ledger.map((e) => e.type)).toEqual(['adjust', 'reserve', 'release']);
+    expect(a.ledger[2]).toMatchObject({ amount: 123, taskId: 't', at: 2 });
+    invariant(a);
+  });
+
+  it('capture at most once; release after capture refunds nothing', () => {
+    const acc = make();
+    const a = acc.get('mg_a_1', 0);
+    acc.reserve(a, 't', 100, 1, 'hold');
+    acc.capture('t', 2);
+    acc.capture('t', 3);
+    expect(acc.release('t', 4, 'late')).toBe(0);
+    expect(a.credits).toBe(9_900);
+    expect(a.ledger.map((e) => e.type)).toEqual(['adjust', 'reserve', 'capture']);
+    expect(acc.release('unknown', 5, 'x')).toBe(0);
+    acc.capture('unknown', 5);
+    expect(a.ledger).toHaveLength(3);
+    invariant(a);
+  });
+
+  it('update records a credits change as an adjust entry; the ledger sums to the balance', () => {
+    const acc = make();
+    const a = acc.update('mg_a_1', { credits: 40, plan: 'free', everPaid: false, freeUsages: { m: 2 } }, 7);
+    expect(a).toMatchObject({ credits: 40, plan: 'free', everPaid: false, freeUsages: { m: 2 } });
+    expect(a.ledger.at(-1)).toMatchObject({ type: 'adjust', amount: -9_960, balance: 40, at: 7, taskId: null });
+    acc.update('mg_a_1', { credits: 40 }, 8);
+    expect(a.ledger).toHaveLength(2);
+    acc.update('mg_a_1', { plan: 'paid' }, 9);
+    expect(a.everPaid).toBe(true);
+    invariant(a);
+    acc.clear();
+    expect(acc.all()).toEqual([]);
+  });
+});
+
+describe('Rng', () => {
+  it('same seed and parts give the same values; different seed or parts differ', () => {
+    const a = new Rng(1);
+    const b = new Rng(1);
+    const c = new Rng(2);
+    expect(a.id('vt', 'owner', 'video', 1)).toBe(b.id('vt', 'owner', 'video', 1));
+    expect(a.id('vt', 'owner', 'video', 1)).toMatch(/^vt_[0-9a-f]{16}$/);
+    expect(a.id('vt', 'owner', 'video', 1)).not.toBe(c.id('vt', 'owner', 'video', 1));
+    expect(a.id('vt', 'owner', 'video', 1)).not.toBe(a.id('vt', 'owner', 'video', 2));
+    expect(a.int(0, 1e9, 'x')).toBe(b.int(0, 1e9, 'x'));
+    expect(a.int(0, 1e9, 'x')).not.toBe(c.int(0, 1e9, 'x'));
+    const s1 = a.for('stream');
+    const s2 = b.for('stream');
+    const xs = Array.from({ length: 5 }, () => s1());
+    expect(Array.from({ length: 5 }, () => s2())).toEqual(xs);
+    for (const x of xs) expect(x >= 0 && x < 1).toBe(true);
+    expect(hash32('a', 'b')).toBe(hash32('a', 'b'));
+    expect(hash32('a', 'b')).not.toBe(hash32('ab'));
+  });
+
+  it('int stays within [min, max] and covers the range', () => {
+    const r = new Rng(7);
+    const seen = new Set<number>();
+    for (let i = 0; i < 500; i++) {
+      const v = r.int(3, 6, 'k', i);
+      expect(v).toBeGreaterThanOrEqual(3);
+      expect(v).toBeLessThanOrEqual(6);
+      seen.add(v);
+    }
+    expect([...seen].sort()).toEqual([3, 4, 5, 6]);
+  });
+});
