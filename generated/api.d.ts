@@ -764,7 +764,7 @@ export interface operations {
                          * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input); 31004 insufficient credits
                          * @enum {number}
                          */
-                        code: 10002;
+                        code: 10002 | 10007 | 31001 | 31002 | 31003 | 31004;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -905,7 +905,7 @@ export interface operations {
                          * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32001 task not found; 32002 not enough credits; 32003 provider error during generation; 32004 invalid parameters or unsupported capability combination; 32005 task exists but belongs to another user; 32006 audio input requires at least one image or video; 32007 upstream provider throttling or video concurrency slots exhausted; 32008 content rejected by moderation
                          * @enum {number}
                          */
-                        code: 10002;
+                        code: 10002 | 10007 | 32001 | 32002 | 32003 | 32004 | 32005 | 32006 | 32007 | 32008;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1039,7 +1039,7 @@ export interface operations {
                          * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
                          * @enum {number}
                          */
-                        code: 10007;
+                        code: 10007 | 31001 | 31006 | 31005;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1122,7 +1122,7 @@ export interface operations {
                          * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters
                          * @enum {number}
                          */
-                        code: 10007;
+                        code: 10007 | 31001;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1199,7 +1199,7 @@ export interface operations {
                          * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input)
                          * @enum {number}
                          */
-                        code: 10002;
+                        code: 10002 | 10007 | 31001 | 31002 | 31003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1312,7 +1312,7 @@ export interface operations {
                          * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32004 invalid parameters or unsupported capability combination
                          * @enum {number}
                          */
-                        code: 10002;
+                        code: 10002 | 10007 | 32004;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

@@ -27,6 +27,18 @@ function describeErrors(names: readonly ErrorName[]): string {
   return names.map((n) => `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning} (${describeProvenance(errorCatalog[n].provenance)})`).join('\n');
 }
 
+/**
+ * The error envelope as emitted. zod-to-openapi 9.1.0 emits a multi-value
+ * `z.literal([a, b, ...])` as `enum: [a]` (its LiteralTransformer keeps only the
+ * first value), so a 400 listing several codes would allow only the first one;
+ * state the full list explicitly.
+ */
+function specErrorEnvelope(names: readonly ErrorName[]) {
+  const env = errorEnvelope(names);
+  const codes = [...new Set(names.map((n) => errorCatalog[n].code))];
+  return codes.length > 1 ? env.extend({ code: env.shape.code.openapi({ enum: codes }) }) : env;
+}
+
 function routeConfig(op: OperationDef): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [op.response.status]: {
@@ -38,7 +50,7 @@ function routeConfig(op: OperationDef): RouteConfig {
     responses[status] = {
       description: describeErrors(names),
       ...(status === 429 ? { headers: RetryAfter } : {}),
-      content: { 'application/json': { schema: errorEnvelope(names) } },
+      content: { 'application/json': { schema: specErrorEnvelope(names) } },
     };
   }
   const failures = op.failureReasons?.length ? `\n\nA created task can fail with: ${op.failureReasons.map((n) => `${errorCatalog[n].code} (${errorCatalog[n].meaning})`).join(', ')}.` : '';
