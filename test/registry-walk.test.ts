@@ -1,0 +1,393 @@
+/**
+ * Walks the operation registry (schemas/operations.ts): for EVERY operation,
+ * every declared HTTP status and every declared error code can actually be
+ * produced (DESIGN.md, "Habits we keep": "every declared status and error code
+ * can actually be produced, and a test walks the registry to prove it"),
+ * through `Prefer: error=` / `Prefer: code=` and the query equivalents
+ * `__error` / `__code`, and each answer matches both the Zod schema and the
+ * emitted spec/openapi.json. Also: handlers <-> registry, failure reasons,
+ * Prefer validation, and the natural 401 and success answers.
+ *
+ * New operations are covered automatically; an operation whose minimal valid
+ * request cannot be derived from its schema examples needs an entry in
+ * `setups` below, and the walk fails loudly until it has one.
+ */
+import { readFileSync } from 'node:fs';
+import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
+import { afterEach, describe, expect, it } from 'vitest';
+import { envelope, errorEnvelope } from '../schemas/common.ts';
+import { errorCatalog, errorNames, type ErrorName } from '../schemas/errors.ts';
+import { operationIds, operations } from '../schemas/operations.ts';
+import type { OperationDef } from '../schemas/registry-types.ts';
+import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/http/prefer.ts';
+import { handlers } from '../mock/services/index.ts';
+import { startMock, type CallResult, type TestMock } from './helpers.ts';
+
+const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
+const ops = operationIds.map((id) => operations[id] as OperationDef);
+
+let mocks: TestMock[] = [];
+async function mock(): Promise<TestMock> {
+  const m = await startMock();
+  mocks.push(m);
+  return m;
+}
+afterEach(async () => {
+  for (const m of mocks) expect(m.bugs, 'strict-mode mock bugs').toEqual([]);
+  await Promise.all(mocks.map((m) => m.close()));
+  mocks = [];
+});
+
+// ---------------------------------------------------------------------------
+// Minimal valid requests
+// ---------------------------------------------------------------------------
+
+interface Built {
+  path: string;
+  body?: unknown;
+}
+
+/** The `.openapi(..., {example})` of a schema, if any. */
+function exampleOf(schema: unknown): unknown {
+  return (getOpenApiMetadata(schema as never) as { example?: unknown } | undefined)?.example;
+}
+
+/** The example body of an operation, checked against its own schema. */
+function exampleBody(id: string): unknown {
+  const op = operations[id as keyof typeof operations] as OperationDef;
+  const ex = exampleOf(op.request.body);
+  if (ex === undefined) throw new Error(`${id}: its body schema has no .openapi({example}); add an entry to setups in test/registry-walk.test.ts`);
+  const r = op.request.body!.safeParse(ex);
+  if (!r.success) throw new Error(`${id}: its body example does not parse with its own schema: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return ex;
+}
+
+/** Fills a path template from a record. */
+function fill(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? `unknown-${k}`));
+}
+
+/**
+ * Operations whose minimal valid request needs state (a path parameter naming
+ * something that must exist) or whose body has no usable example. Keyed by
+ * operationId; an operation with path params and no entry fails the walk.
+ */
+const setups: Record<string, (m: TestMock) => Promise<Built>> = {
+  async getVideoTask(m) {
+    const r = await m.call('POST', operations.createVideoTask.path, { body: exampleBody('createVideoTask') });
+    expect(r.status, r.text).toBe(200);
+    return { path: fill(operations.getVideoTask.path, { taskId: r.json.data.taskId }) };
+  },
+};
+
+/** A minimal valid request of `op`, from the setups table or the schema examples; throws naming what is missing. */
+async function minimalRequest(m: TestMock, op: OperationDef): Promise<Built> {
+  const setup = setups[op.operationId];
+  if (setup) return setup(m);
+  if (op.request.params) throw new Error(`${op.operationId}: has path parameters; add an entry to setups in test/registry-walk.test.ts that creates what they name`);
+  if (op.request.query) {
+    const q = op.request.query.safeParse({});
+    if (!q.success) throw new Error(`${op.operationId}: its query has required parameters; add an entry to setups in test/registry-walk.test.ts`);
+  }
+  return { path: op.path, ...(op.request.body ? { body: exampleBody(op.operationId) } : {}) };
+}
+
+/** Any concrete path of `op` (for forced answers, which precede parameter validation). */
+function anyPath(op: OperationDef): string {
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(op.request.params?.shape ?? {})) {
+    const ex = (v as { meta?: () => { example?: unknown } | undefined }).meta?.()?.example;
+    params[k] = typeof ex === 'string' ? ex : `x${k}`;
+  }
+  return fill(op.path, params);
+}
+
+function send(m: TestMock, op: OperationDef, path: string, opts: { prefer?: string; body?: unknown; key?: string | null } = {}): Promise<CallResult> {
+  return m.call(op.method.toUpperCase(), path, {
+    ...(opts.body !== undefined ? { body: opts.body } : {}),
+    ...(opts.key !== undefined ? { key: opts.key } : {}),
+    headers: opts.prefer ? { prefer: opts.prefer } : {},
+  });
+}
+
+const withQuery = (path: string, q: Record<string, string>) => `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams(q)}`;
+
+// ---------------------------------------------------------------------------
+// Assertions
+// ---------------------------------------------------------------------------
+
+/** Names the operation declares with `status`. */
+const namesWithStatus = (op: OperationDef, status: number) => op.errors.filter((n) => errorCatalog[n].httpStatus === status);
+
+/** The spec's response object of (op, status). */
+function specResponse(op: OperationDef, status: number) {
+  return spec.paths?.[op.path]?.[op.method]?.responses?.[String(status)];
+}
+
+/** Asserts `res` is the error envelope of `name` for `op`, per the Zod schema and the emitted spec. */
+function expectError(res: CallResult, op: OperationDef, name: ErrorName) {
+  const entry = errorCatalog[name];
+  const where = `${op.operationId} ${name}: ${res.text}`;
+  expect(res.status, where).toBe(entry.httpStatus);
+  expect(res.json?.code, where).toBe(entry.code);
+  expect(res.json?.data, where).toBeNull();
+  expect(typeof res.json?.message, where).toBe('string');
+  expect(res.json.message.length, where).toBeGreaterThan(0);
+  if (entry.httpStatus === 429) {
+    expect(res.headers.get('retry-after'), where).toMatch(/^[1-9]\d*$/);
+  }
+  // the Zod error envelope of this status (the same source the spec is emitted from)
+  const schema = errorEnvelope(namesWithStatus(op, entry.httpStatus));
+  expect(schema.safeParse(res.json).success, `${where} does not match errorEnvelope`).toBe(true);
+  // the emitted spec
+  const sr = specResponse(op, entry.httpStatus);
+  expect(sr, `${where}: spec/openapi.json has no ${entry.httpStatus} response`).toBeDefined();
+  const s = sr.content['application/json'].schema;
+  const codeSchema = s.properties.code;
+  const allowed: number[] = codeSchema.enum ?? (codeSchema.const !== undefined ? [codeSchema.const] : []);
+  expect(allowed, `${where}: spec ${entry.httpStatus} code enum`).toContain(entry.code);
+  expect(new Set(s.required)).toEqual(new Set(['code', 'message', 'data']));
+  expect(Object.keys(res.json).sort()).toEqual(['code', 'data', 'message']);
+  if (entry.httpStatus === 429) expect(sr.headers?.['Retry-After'], `${where}: spec declares Retry-After`).toBeDefined();
+}
+
+/** Asserts `res` is the declared success answer of `op`. */
+function expectSuccess(res: CallResult, op: OperationDef) {
+  const where = `${op.operationId}: ${res.text}`;
+  expect(res.status, where).toBe(op.response.status);
+  const schema = op.response.kind === 'envelope' ? envelope(op.response.schema) : op.response.schema;
+  const r = schema.safeParse(res.json);
+  expect(r.success, `${where} does not match its declared schema: ${r.error?.message}`).toBe(true);
+  expect(specResponse(op, op.response.status), `${where}: spec has no ${op.response.status} response`).toBeDefined();
+}
+
+// ---------------------------------------------------------------------------
+// Registry <-> handlers, catalog
+// ---------------------------------------------------------------------------
+
+describe('registry', () => {
+  it('has operations, each with a unique (method, path) and its own operationId', () => {
+    expect(ops.length).toBeGreaterThan(0);
+    const seen = new Set<string>();
+    for (const id of operationIds) {
+      const op = operations[id] as OperationDef;
+      expect(op.operationId).toBe(id);
+      const k = `${op.method} ${op.path}`;
+      expect(seen.has(k), `duplicate route ${k}`).toBe(false);
+      seen.add(k);
+    }
+  });
+
+  it('every registry entry has a handler and every handler a registry entry', () => {
+    expect(Object.keys(handlers).sort()).toEqual([...operationIds].sort());
+    for (const id of operationIds) expect(typeof (handlers as Record<string, unknown>)[id], id).toBe('function');
+  });
+
+  it('every operation is in spec/openapi.json with every declared status', () => {
+    for (const op of ops) {
+      const o = spec.paths?.[op.path]?.[op.method];
+      expect(o, `${op.operationId} missing from spec/openapi.json`).toBeDefined();
+      expect(o.operationId).toBe(op.operationId);
+      expect(Object.keys(o.responses).map(Number).sort((a, b) => a - b)).toEqual(declaredStatuses(op));
+    }
+  });
+
+  it.each(ops.map((op) => [op.operationId, op] as const))('%s: errors, validation error and failure reasons are catalogued', (_id, op) => {
+    for (const n of op.errors) expect(errorCatalog[n], n).toBeDefined();
+    expect(new Set(op.errors).size, 'no duplicate errors').toBe(op.errors.length);
+    expect(op.errors, 'the validation error is declared').toContain(op.validationError);
+    for (const n of Object.values(op.fieldErrors ?? {})) expect(op.errors, `field error ${n} is declared`).toContain(n!);
+    if (op.rateLimit) {
+      expect(op.errors).toContain(op.rateLimit.error);
+      expect(errorCatalog[op.rateLimit.error].httpStatus).toBe(429);
+    }
+    for (const n of op.failureReasons ?? []) {
+      expect(errorCatalog[n], n).toBeDefined();
+      expect((errorCatalog[n] as { failure?: boolean }).failure, `${n} is catalogued with failure: true`).toBe(true);
+    }
+    if (op.failureReasons?.length) expect(op.outcomes ?? [], 'failure reasons imply outcome=failed').toContain('failed');
+    if (op.auth) expect(op.errors).toContain('UNAUTHORIZED');
+    expect(op.errors).toContain('INVALID_PREFER');
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The walk
+// ---------------------------------------------------------------------------
+
+describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
+  const errorCases = op.errors.map((n) => [n, errorCatalog[n].code] as const);
+
+  it.each(errorCases)('Prefer: error=%s (%i) and __error produce it', async (name, code) => {
+    const m = await mock();
+    const path = anyPath(op);
+    expectError(await send(m, op, path, { prefer: `error=${code}` }), op, name);
+    expectError(await send(m, op, path, { prefer: `error=${name}` }), op, name);
+    expectError(await send(m, op, withQuery(path, { __error: String(code) })), op, name);
+    expectError(await send(m, op, withQuery(path, { __error: name })), op, name);
+  });
+
+  const errorStatuses = declaredStatuses(op).filter((s) => s !== op.response.status);
+  it.each(errorStatuses)('Prefer: code=%i and __code produce it', async (status) => {
+    const m = await mock();
+    const name = errorForStatus(op, status);
+    expect(name, `no declared error has status ${status}`).toBeDefined();
+    const path = anyPath(op);
+    expectError(await send(m, op, path, { prefer: `code=${status}` }), op, name!);
+    expectError(await send(m, op, withQuery(path, { __code: String(status) })), op, name!);
+  });
+
+  it(`Prefer: code=${op.response.status} (success) and __code with a minimal valid request`, async () => {
+    const m = await mock();
+    const req = await minimalRequest(m, op);
+    expectSuccess(await send(m, op, req.path, { prefer: `code=${op.response.status}`, body: req.body }), op);
+    const again = await minimalRequest(m, op);
+    expectSuccess(await send(m, op, withQuery(again.path, { __code: String(op.response.status) }), { body: again.body }), op);
+  });
+
+  it('natural success with a minimal valid request (no forcing)', async () => {
+    const m = await mock();
+    const req = await minimalRequest(m, op);
+    expectSuccess(await send(m, op, req.path, { body: req.body }), op);
+  });
+
+  it.skipIf(!op.auth)('natural 401 without a key', async () => {
+    const m = await mock();
+    const req = await minimalRequest(m, op);
+    expectError(await send(m, op, req.path, { body: req.body, key: null }), op, 'UNAUTHORIZED');
+    expectError(await send(m, op, req.path, { body: req.body, key: 'mg_bad' }), op, 'UNAUTHORIZED');
+  });
+
+  it.skipIf(!op.rateLimit)('natural 429 with Retry-After once the rate limit is used up', async () => {
+    const m = await mock();
+    const rl = op.rateLimit!;
+    for (let i = 0; i < rl.limit; i++) {
+      const req = await minimalRequest(m, op);
+      expectSuccess(await send(m, op, req.path, { body: req.body }), op);
+    }
+    const req = await minimalRequest(m, op);
+    const res = await send(m, op, req.path, { body: req.body });
+    expectError(res, op, rl.error);
+    expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(Math.ceil(rl.windowMs / 1000));
+    await m.advance(rl.windowMs);
+    const after = await minimalRequest(m, op);
+    expectSuccess(await send(m, op, after.path, { body: after.body }), op);
+  });
+
+  it.skipIf(!op.request.body)('natural 400 malformed JSON, 415 wrong content type, 413 oversized, 400 validation', async () => {
+    const m = await mock();
+    const path = (await minimalRequest(m, op)).path;
+    const M = op.method.toUpperCase();
+    expectError(await m.call(M, path, { raw: '{"model": ', headers: { 'content-type': 'application/json' } }), op, 'MALFORMED_JSON');
+    expectError(await m.call(M, path, { raw: 'model=x', headers: { 'content-type': 'text/plain' } }), op, 'UNSUPPORTED_MEDIA_TYPE');
+    const limit = op.request.bodyLimitBytes ?? 1024 * 1024;
+    expectError(await m.call(M, path, { raw: JSON.stringify({ pad: 'x'.repeat(limit) }), headers: { 'content-type': 'application/json' } }), op, 'PAYLOAD_TOO_LARGE');
+    const invalid = await m.call(M, path, { body: { definitelyNotAField: true } });
+    expect(invalid.status, invalid.text).toBe(400);
+    const name = errorNames.find((n) => errorCatalog[n].code === invalid.json?.code);
+    expect(name && op.errors.includes(name), `validation code ${invalid.json?.code} is declared by ${op.operationId}`).toBe(true);
+    expectError(invalid, op, name!);
+  });
+
+  const outcomeCases = (op.outcomes ?? []).flatMap((o) => [[o, '(default reason)'] as const, ...(o === 'failed' ? (op.failureReasons ?? []).map((n) => [o, n] as const) : [])]);
+  it.skipIf(outcomeCases.length === 0).each(outcomeCases)('Prefer: outcome=%s, error=%s is accepted (task created)', async (outcome, r) => {
+    const reason = r === '(default reason)' ? undefined : r;
+    const m = await mock();
+    const req = await minimalRequest(m, op);
+    const prefer = reason ? `outcome=${outcome}, error=${errorCatalog[reason].code}` : `outcome=${outcome}`;
+    expectSuccess(await send(m, op, req.path, { prefer, body: req.body }), op);
+    const q: Record<string, string> = { __outcome: outcome, ...(reason ? { __error: reason } : {}) };
+    const again = await minimalRequest(m, op);
+    expectSuccess(await send(m, op, withQuery(again.path, q), { body: again.body }), op);
+  });
+
+  it.skipIf(!op.outcomes?.includes('failed')).each([['an error that is not a failure reason']])('Prefer: outcome=failed with %s -> 10007', async () => {
+    const m = await mock();
+    const notReason = op.errors.find((n) => !(op.failureReasons ?? []).includes(n))!;
+    const res = await send(m, op, anyPath(op), { prefer: `outcome=failed, error=${errorCatalog[notReason].code}` });
+    expectError(res, op, 'INVALID_PREFER');
+    for (const n of op.failureReasons ?? []) expect(res.json.message).toContain(String(errorCatalog[n].code));
+  });
+
+  describe('Prefer validation', () => {
+    it('an error code the operation does not declare -> 10007 naming what is declared', async () => {
+      const m = await mock();
+      const undeclared = errorNames.find((n) => !op.errors.includes(n))!;
+      for (const ref of [String(errorCatalog[undeclared].code), undeclared, '99999', 'NOT_A_NAME']) {
+        for (const res of [await send(m, op, anyPath(op), { prefer: `error=${ref}` }), await send(m, op, withQuery(anyPath(op), { __error: ref }))]) {
+          expectError(res, op, 'INVALID_PREFER');
+          expect(res.json.message).toContain(ref);
+          for (const n of op.errors) expect(res.json.message, 'names every declared code').toContain(String(errorCatalog[n].code));
+        }
+      }
+    });
+
+    it('code=<undeclared status> -> 10007 naming the declared statuses', async () => {
+      const m = await mock();
+      const undeclared = [402, 403, 404, 405, 413, 415, 418, 429, 500, 201, 204].filter((s) => !declaredStatuses(op).includes(s));
+      for (const s of [...undeclared, 'abc', '20']) {
+        for (const res of [await send(m, op, anyPath(op), { prefer: `code=${s}` }), await send(m, op, withQuery(anyPath(op), { __code: String(s) }))]) {
+          expectError(res, op, 'INVALID_PREFER');
+          for (const d of declaredStatuses(op)) expect(res.json.message).toContain(String(d));
+        }
+      }
+    });
+
+    it('an outcome the operation does not accept -> 10007', async () => {
+      const m = await mock();
+      const bad = ['failed', 'stuck', 'weird'].filter((o) => !(op.outcomes ?? ([] as readonly string[])).includes(o));
+      for (const o of bad) {
+        expectError(await send(m, op, anyPath(op), { prefer: `outcome=${o}` }), op, 'INVALID_PREFER');
+        expectError(await send(m, op, withQuery(anyPath(op), { __outcome: o })), op, 'INVALID_PREFER');
+      }
+    });
+
+    it('delay out of range or not whole ms -> 10007', async () => {
+      const m = await mock();
+      for (const d of [String(MAX_DELAY_MS + 1), '-5', '1.5', 'abc', '']) {
+        expectError(await send(m, op, anyPath(op), { prefer: `delay=${d}` }), op, 'INVALID_PREFER');
+        expectError(await send(m, op, withQuery(anyPath(op), { __delay: d })), op, 'INVALID_PREFER');
+      }
+    });
+
+    it('several directives separated by commas; Prism-style unknown keys are ignored', async () => {
+      const m = await mock();
+      const last = op.errors.at(-1)!;
+      expectError(await send(m, op, anyPath(op), { prefer: `example=foo, delay=0, dynamic=true, error=${errorCatalog[last].code}` }), op, last);
+      // an invalid directive among valid ones is still refused
+      expectError(await send(m, op, anyPath(op), { prefer: `error=${errorCatalog[last].code}, delay=999999` }), op, 'INVALID_PREFER');
+      // header and query combine
+      expectError(await send(m, op, withQuery(anyPath(op), { __error: String(errorCatalog[last].code) }), { prefer: 'delay=0' }), op, last);
+      const req = await minimalRequest(m, op);
+      expectSuccess(await send(m, op, req.path, { prefer: 'example=default, dynamic=true', body: req.body }), op);
+    });
+  });
+});
+
+describe('Prefer: delay', () => {
+  it.each([
+    ['header', (p: string) => ({ path: p, prefer: 'delay=150' })],
+    ['query', (p: string) => ({ path: withQuery(p, { __delay: '150' }), prefer: undefined })],
+  ])('delay=150 (%s) really delays the answer by about 150 ms', async (_how, shape) => {
+    const m = await mock();
+    const op = operations.getSubscription as OperationDef;
+    const base = performance.now();
+    await send(m, op, op.path);
+    const plain = performance.now() - base;
+    const { path, prefer } = shape(op.path);
+    const t0 = performance.now();
+    const res = await send(m, op, path, { prefer });
+    const took = performance.now() - t0;
+    expectSuccess(res, op);
+    expect(took).toBeGreaterThanOrEqual(140);
+    expect(took).toBeLessThan(150 + 2000 + plain);
+  });
+
+  it('delay applies before a forced error too', async () => {
+    const m = await mock();
+    const op = operations.getSubscription as OperationDef;
+    const t0 = performance.now();
+    expectError(await send(m, op, op.path, { prefer: 'delay=150, code=401' }), op, 'UNAUTHORIZED');
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+  });
+});
