@@ -126,11 +126,11 @@ function createTask(ctx: ServiceContext, t: NewTask) {
   return { taskId, episodeId: task.episodeId, status: 'generating' as const };
 }
 
-/** Looks up a task of the caller; unknown and foreign ids get their catalogued errors. */
-function ownTask(ctx: ServiceContext, taskId: string, errors: { notFound: ErrorName; forbidden: ErrorName }): StoredVideoTask {
+/** Looks up a task of the caller; unknown and foreign ids get their catalogued errors, with a message naming `field`. */
+function ownTask(ctx: ServiceContext, taskId: string, errors: { notFound: ErrorName; forbidden: ErrorName }, field = 'taskId'): StoredVideoTask {
   const hit = ctx.engine.store<StoredVideoTask>(STORE).get(taskId);
-  if (!hit) throw new ApiError(errors.notFound, `taskId ${taskId}: task not found`);
-  if (hit.owner !== ctx.account.apiKey) throw new ApiError(errors.forbidden, `taskId ${taskId}: the task belongs to another user`);
+  if (!hit) throw new ApiError(errors.notFound, `${field} ${taskId}: task not found`);
+  if (hit.owner !== ctx.account.apiKey) throw new ApiError(errors.forbidden, `${field} ${taskId}: the task belongs to another user`);
   return hit.record;
 }
 
@@ -174,7 +174,7 @@ export const videoHandlers: Handlers<'createVideoTask' | 'createFamily5VideoTask
 
   createFamily5VideoTask({ body }, ctx) {
     if (body.sourceTaskId !== undefined) {
-      const src = ownTask(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN' });
+      const src = ownTask(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN' }, 'sourceTaskId');
       if (!('capability' in src.task.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
       if (src.task.status !== 'success') throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.task.status}; a succeeded family5 task is required`);
     }
