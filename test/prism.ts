@@ -40,7 +40,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
+import type { OperationDef } from '../schemas/registry-types.ts';
 import { createMock, type MockOptions } from '../mock/http/app.ts';
+import { declaredStatuses, errorForStatus } from '../mock/http/prefer.ts';
 import type { Engine } from '../mock/engine/engine.ts';
 import { KEY, type CallOptions, type CallResult } from './helpers.ts';
 
@@ -378,4 +381,29 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
     close: cleanup,
   };
   return harness;
+}
+
+/** One forced answer of an operation: the Prefer header to send and the error it must produce. */
+export interface ForcedCase {
+  prefer: string;
+  status: number;
+  error: ErrorName;
+  code: number;
+}
+
+/**
+ * Every forced answer an operation declares: `Prefer: code=<status>` for each
+ * declared non-success status (answered with `errorForStatus`), and
+ * `Prefer: error=<code>` for each declared error. Send each through Prism with
+ * any valid-looking request (forcing precedes parameter validation).
+ */
+export function forcedCases(op: OperationDef): ForcedCase[] {
+  const out: ForcedCase[] = [];
+  for (const status of declaredStatuses(op)) {
+    if (status === op.response.status) continue;
+    const error = errorForStatus(op, status)!;
+    out.push({ prefer: `code=${status}`, status, error, code: errorCatalog[error].code });
+  }
+  for (const error of op.errors) out.push({ prefer: `error=${errorCatalog[error].code}`, status: errorCatalog[error].httpStatus, error, code: errorCatalog[error].code });
+  return out;
 }
