@@ -288,11 +288,27 @@ describe('forced failures', () => {
     expect((await task(next)).status).toBe('success');
   });
 
-  it('scenario rule on both endpoints with 32008 (the control API example): the next video task of the key fails', async () => {
+  it('scenario rule on both endpoints with 32008: a shared create passes untouched (32008 is not one of its failure reasons) and the rule waits for the next family5 task', async () => {
     mock = await startMock();
     const s = await mock.call('POST', '/__mock/scenarios', { key: null, body: { apiKey: KEY, operationId: ['createVideoTask', 'createFamily5VideoTask'], outcome: 'failed', error: 32008 } });
     expect(s.status, s.text).toBe(200);
+    const shared = await create(SHARED, { content: [text()] });
+    await mock.advance(3_600_000);
+    expect((await task(shared)).status).toBe('success');
     await expectFailsRefunded(F5, t2v(), 'family5', 5, 32008);
+  });
+
+  it('a scenario rule that none of its operations declares is refused with 10008', async () => {
+    mock = await startMock();
+    for (const body of [
+      { operationId: 'createVideoTask', outcome: 'failed', error: 32008 },
+      { operationId: 'getVideoTask', outcome: 'failed' },
+      { operationId: 'noSuchOperation', outcome: 'failed' },
+    ]) {
+      const s = await mock.call('POST', '/__mock/scenarios', { key: null, body });
+      expect(s.status, JSON.stringify(body)).toBe(400);
+      expect(s.json.code).toBe(code('CONTROL_INVALID_REQUEST'));
+    }
   });
 });
 

@@ -169,7 +169,7 @@ const sharedRows: Row[] = [
   { name: 'seed 4294967296', input: { content: [text()], seed: 4294967296 }, expect: [INVALID, 'seed'] },
   { name: 'seed -2', input: { content: [text()], seed: -2 }, expect: [INVALID, 'seed'] },
   { name: 'seed 1.5', input: { content: [text()], seed: 1.5 }, expect: [INVALID, 'seed'] },
-  { name: 'duration 5.5', input: { content: [text()], duration: 5.5 }, expect: [COMBO, 'duration'] },
+  { name: 'duration 5.5', input: { content: [text()], duration: 5.5 }, expect: [INVALID, 'duration'] },
   { name: 'generateAudio false', input: { content: [text()], generateAudio: false }, expect: ok },
   { name: 'generateAudio "yes"', input: { content: [text()], generateAudio: 'yes' }, expect: [INVALID, 'generateAudio'] },
   { name: 'audioSetting auto', input: { content: [text()], audioSetting: 'auto' }, expect: ok },
@@ -366,9 +366,9 @@ const family5Rows: Row[] = [
 
 const estimateRows: Row[] = [
   { name: 'all required fields', input: { model: 'family1-video-2-pro', resolution: '1080p', duration: 5 }, expect: ok },
-  { name: 'model missing', input: { resolution: '720p', duration: 5 }, expect: [COMBO, 'model'] },
-  { name: 'resolution missing', input: { model: 'family1-video-2-fast', duration: 5 }, expect: [COMBO, 'resolution'] },
-  { name: 'duration missing', input: { model: 'family1-video-2-fast', resolution: '720p' }, expect: [COMBO, 'duration'] },
+  { name: 'model missing', input: { resolution: '720p', duration: 5 }, expect: [INVALID, 'model'] },
+  { name: 'resolution missing', input: { model: 'family1-video-2-fast', duration: 5 }, expect: [INVALID, 'resolution'] },
+  { name: 'duration missing', input: { model: 'family1-video-2-fast', resolution: '720p' }, expect: [INVALID, 'duration'] },
   { name: 'model family5', input: { model: 'family5', resolution: '720p', duration: 5 }, expect: [COMBO, 'model'] },
   { name: 'family1-video-2-fast 1080p', input: { model: 'family1-video-2-fast', resolution: '1080p', duration: 5 }, expect: [COMBO, 'resolution'] },
   { name: 'family3-h3 720p', input: { model: 'family3-h3', resolution: '720p', duration: 5 }, expect: [COMBO, 'resolution'] },

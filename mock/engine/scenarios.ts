@@ -38,9 +38,14 @@ export class Scenarios {
     return view(r);
   }
 
-  /** The forcing of the first rule matching (apiKey, operationId), consuming one use of it. */
-  take(apiKey: string | null, operationId: string): Forcing | undefined {
-    const i = this.rules.findIndex((r) => (r.apiKey === null || r.apiKey === apiKey) && (r.operationIds === null || r.operationIds.includes(operationId)));
+  /**
+   * The forcing of the first rule matching (apiKey, operationId) whose forcing
+   * `applies` to that operation, consuming one use of it. A rule that does not
+   * apply (say, failure reason 32008 on the shared video endpoint) is left for a
+   * later request.
+   */
+  take(apiKey: string | null, operationId: string, applies: (f: Forcing) => boolean = () => true): Forcing | undefined {
+    const i = this.rules.findIndex((r) => (r.apiKey === null || r.apiKey === apiKey) && (r.operationIds === null || r.operationIds.includes(operationId)) && applies(r.forcing));
     if (i < 0) return undefined;
     const r = this.rules[i];
     if (--r.remaining <= 0) this.rules.splice(i, 1);

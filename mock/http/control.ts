@@ -10,7 +10,9 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Account } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
 import { sendError, sendJson } from './respond.ts';
-import { expressPath } from './router.ts';
+import { expressPath, forcingApplies } from './router.ts';
+import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
 
 type Ops = typeof controlOperations;
 
@@ -64,7 +66,13 @@ export function createControlRouter(engine: Engine): Router {
       const error = b.error === undefined ? undefined : resolveErrorRef(String(b.error));
       if (b.error !== undefined && !error) throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code or name`);
       const ids = b.operationId === undefined ? undefined : [b.operationId].flat();
-      return engine.scenarios.add({ apiKey: b.apiKey, operationIds: ids, times: b.times, forcing: { code: b.code, error, outcome: b.outcome, delayMs: b.delay } });
+      const unknown = ids?.filter((i) => !(i in operations));
+      if (unknown?.length) throw new ApiError('CONTROL_INVALID_REQUEST', `operationId: ${unknown.join(', ')} is not an operation of the API`);
+      const forcing = { code: b.code, error, outcome: b.outcome, delayMs: b.delay };
+      const targets = (ids ?? operationIds) as OperationId[];
+      if (!targets.some((i) => forcingApplies(forcing, operations[i] as OperationDef)))
+        throw new ApiError('CONTROL_INVALID_REQUEST', `the rule can never apply: none of ${ids ? ids.join(', ') : 'the operations'} declares that code, error or outcome`);
+      return engine.scenarios.add({ apiKey: b.apiKey, operationIds: ids, times: b.times, forcing });
     },
     clearScenarios: () => ({ removed: engine.scenarios.clear() }),
     requests: () => ({ items: engine.journal.list() }),

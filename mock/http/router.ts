@@ -50,6 +50,16 @@ function forcingToDirectives(f: Forcing) {
   return scenarioForcing({ code: f.code, error: f.error, outcome: f.outcome, delay: f.delayMs });
 }
 
+/** True when a scenario's forcing is something `op` declares (see toForcing). */
+export function forcingApplies(f: Forcing, op: OperationDef): boolean {
+  try {
+    toForcing(forcingToDirectives(f), op);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function parseJsonBody(req: Request): unknown {
   const raw = req.body as Buffer | undefined;
   const hasBody = Buffer.isBuffer(raw) && raw.length > 0;
@@ -86,7 +96,7 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
         let forcing: Forcing = {};
         if (directives) forcing = toForcing(directives, op);
         else {
-          const rule = engine.scenarios.take(apiKey, id);
+          const rule = engine.scenarios.take(apiKey, id, (f) => forcingApplies(f, op));
           if (rule) forcing = toForcing(forcingToDirectives(rule), op);
         }
         const delay = (forcing.delayMs ?? 0) + (opts.latency?.(seq) ?? 0);

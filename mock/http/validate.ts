@@ -15,10 +15,16 @@ export function issuePath(prefix: string, path: readonly PropertyKey[]): string 
   return out || prefix;
 }
 
-/** The catalogued error of an issue: its own (`params.error`), the field's, else the operation's. */
-function errorOf(op: OperationDef, issue: z.core.$ZodIssue): ErrorName {
+/**
+ * The catalogued error of an issue: its own (`params.error`), else the field's
+ * (`fieldErrors`, for a value out of its set or range), else the operation's. A
+ * missing or wrongly typed field is always the operation's validation error.
+ */
+function errorOf(op: OperationDef, issue: z.core.$ZodIssue, value: unknown): ErrorName {
   const own = issue.code === 'custom' ? (issue.params as { error?: ErrorName } | undefined)?.error : undefined;
-  return own ?? op.fieldErrors?.[String(issue.path[0])] ?? op.validationError;
+  const missing = typeof value !== 'object' || value === null || !(String(issue.path[0]) in value);
+  const field = issue.code === 'invalid_type' || missing ? undefined : op.fieldErrors?.[String(issue.path[0])];
+  return own ?? field ?? op.validationError;
 }
 
 /** Parses `value` with `schema`; throws the operation's ApiError listing up to five issues. */
@@ -30,5 +36,5 @@ export function parseOrThrow<T extends z.ZodType>(op: OperationDef, schema: T, v
     .slice(0, 5)
     .map((i) => `${issuePath(where, i.path)}: ${i.message}`)
     .join('; ');
-  throw new ApiError(errorOf(op, issues[0]), issues.length > 5 ? `${message}; and ${issues.length - 5} more` : message);
+  throw new ApiError(errorOf(op, issues[0], value), issues.length > 5 ? `${message}; and ${issues.length - 5} more` : message);
 }
