@@ -181,6 +181,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/images/generation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate an image synchronously (raw model output)
+         * @description Blocks until the image is generated and returns the raw model output without the envelope: candidates[].content.parts[].inlineData {mimeType, data} with data the base64 bytes of the image (image/png, assumed), whose pixel size matches the resolved size and ratio. Errors use the envelope (assumed: the seed says the error body of this endpoint is not shown). Charges the same credits as the estimate (or one free generation, see imageFreeAllowance); no task is created (assumed). Rate limit (assumed numbers): 60 generate requests per minute per user, sync and async together; 10 per minute for requests carrying base64 reference images (HTTP 429 with Retry-After). Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's 2 slots are taken. JSON body up to 25 MB (413 above).
+         *
+         *     Pixel sizes (assumed: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):
+         *
+         *     | ratio | 1K | 2K | 4K |
+         *     |---|---|---|---|
+         *     | 1:1 | 1024x1024 | 2048x2048 | 4096x4096 |
+         *     | 2:3 | 682x1023 | 1364x2046 | 2730x4095 |
+         *     | 3:2 | 1023x682 | 2046x1364 | 4095x2730 |
+         *     | 3:4 | 768x1024 | 1536x2048 | 3072x4096 |
+         *     | 4:3 | 1024x768 | 2048x1536 | 4096x3072 |
+         *     | 4:5 | 816x1020 | 1636x2045 | 3276x4095 |
+         *     | 5:4 | 1020x816 | 2045x1636 | 4095x3276 |
+         *     | 9:16 | 576x1024 | 1152x2048 | 2304x4096 |
+         *     | 16:9 | 1024x576 | 2048x1152 | 4096x2304 |
+         *     | 21:9 | 1022x438 | 2044x876 | 4095x1755 |
+         *     | 1:4 | 256x1024 | 512x2048 | 1024x4096 |
+         *     | 4:1 | 1024x256 | 2048x512 | 4096x1024 |
+         *     | 1:8 | 128x1024 | 256x2048 | 512x4096 |
+         *     | 8:1 | 1024x128 | 2048x256 | 4096x512 |
+         *
+         *     Source: document 1, "Image: synchronous generate".
+         */
+        post: operations["generateImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/generation/async": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an image task (asynchronous)
+         * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (served by the mock). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
+         *
+         *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out (force with Prefer: outcome=stuck).
+         *
+         *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=26030 (busy) or error=26031 (timeout). Paid or previously paid accounts are never restricted.
+         *
+         *     A created task can fail with: 26008 (provider error during image generation), 26030 (free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later), 26031 (free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later).
+         *
+         *     Source: document 1, "Image: asynchronous generate".
+         */
+        post: operations["createImageTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/generation/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an image task
+         * @description Returns the image task. Poll until status is success or fail. An unknown task, or one of another user, answers 404 (26006, assumed).
+         *
+         *     Source: document 1, "Image: get task".
+         */
+        get: operations["getImageTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/generation/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's image tasks, newest first
+         * @description The current API user's image tasks (asynchronous endpoint), newest first, optionally filtered by status. page >= 1, pageSize 1-100.
+         *
+         *     Source: document 1, "Image: list tasks".
+         */
+        get: operations["listImageTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/generation/estimate-credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate an image generation
+         * @description Same body (provider optional, prompt optional or empty); the same rules and errors. Spends nothing, calls no model and creates no task. credits is the full price, never reduced by the free allowance, and equals what a generation of the same body charges. Most models are priced at a fixed credit cost per size (mode fixed); image-a-2-official from estimated tokens (mode token-estimate), growing with prompt length, output size, quality and reference image count.
+         *
+         *     Source: document 1, "Image: estimate credits".
+         */
+        post: operations["estimateImageCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -705,6 +840,320 @@ export interface components {
              * @enum {string}
              */
             plan: "free" | "paid";
+        };
+        /** @description Raw model output (no envelope). Other fields of the raw output are not shown by the seed and may be present. */
+        ImageGenerationOutput: {
+            /** @description model candidates (Assumed: the seed shows candidates[].content.parts[].inlineData only; the mock returns one candidate with one part) */
+            candidates: {
+                content: {
+                    parts: {
+                        inlineData: {
+                            /**
+                             * @description mime type of the image (Assumed: the seed does not say which type the models return; the mock returns image/png)
+                             * @enum {string}
+                             */
+                            mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
+                            /** @description base64 image bytes (a decodable image of mimeType whose pixel size matches the resolved size and ratio) */
+                            data: string;
+                        };
+                    }[];
+                };
+            }[];
+        };
+        /**
+         * @description Generate an image. provider and prompt are required.
+         *
+         *     Models (document 1, "Image models"):
+         *
+         *     | model | family | sizes | ratios | max reference images | unsupported ratio | credits (assumed) | legacy ids (assumed) |
+         *     |---|---|---|---|---|---|---|---|
+         *     | image-a-2 (default) | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | 1K: 4, 2K: 6, 4K: 12 | image-a-2-preview |
+         *     | image-a-2.5-flare | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | 1K: 5, 2K: 8, 4K: 16 | image-a-2.5-flare-preview |
+         *     | image-a-2.5-sunburst | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | 1K: 6, 2K: 10, 4K: 20 | image-a-2.5-sunburst-preview |
+         *     | image-a-2-official | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | token estimate | - |
+         *     | image-b-3-pro | image-b | 1K, 2K, 4K | 10 standard | 14 | 400, code 29003 | 1K: 10, 2K: 15, 4K: 30 | image-b-3-pro-preview |
+         *     | image-b-3.1-flash | image-b | 1K, 2K, 4K | all 14 | 14 | 400, code 29003 | 1K: 4, 2K: 6, 4K: 12 | image-b-3.1-flash-preview |
+         *     | image-c-5-0-pro | image-c | 1K, 2K | all 14 | 10 | any ratio accepted (size validated only) | 1K: 8, 2K: 12 | image-c-5-0-pro-preview |
+         *     | image-d-2.7 | image-d | 1K, 2K | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 5, 2K: 8 | image-d-2.7-preview |
+         *     | image-d-2.7-pro | image-d | 1K, 2K, 4K (4K only for text-to-image) | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 8, 2K: 12, 4K: 24 | - |
+         *
+         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the mock renders 1:1, assumed). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
+         *
+         *     Size rules: image-c-5-0-pro and image-d-2.7 answer 400 (code 26002) for 4K; image-d-2.7-pro answers 400 (26002) for 4K when reference images are present. More reference images than the family allows: 400 (26003), the message names the limit. Only image-a-2-official honours quality.
+         * @example {
+         *       "provider": "vendor_a",
+         *       "model": "image-a-2",
+         *       "prompt": "A lighthouse on a cliff at sunset, watercolor",
+         *       "imageConfig": {
+         *         "imageSize": "1K",
+         *         "aspectRatio": "16:9"
+         *       }
+         *     }
+         */
+        ImageGenerationRequest: {
+            /**
+             * @description vendor_b, vendor_a, vendor_c, vendor_d or vendor_e; validated but not used for routing (the model decides)
+             * @enum {string}
+             */
+            provider: "vendor_b" | "vendor_a" | "vendor_c" | "vendor_d" | "vendor_e";
+            /** @description text description; required */
+            prompt: string;
+            /**
+             * @description default image-a-2; one of image-a-2, image-a-2.5-flare, image-a-2.5-sunburst, image-a-2-official, image-b-3-pro, image-b-3.1-flash, image-c-5-0-pro, image-d-2.7, image-d-2.7-pro; legacy preview ids (image-a-2-preview, image-a-2.5-flare-preview, image-a-2.5-sunburst-preview, image-b-3-pro-preview, image-b-3.1-flash-preview, image-c-5-0-pro-preview, image-d-2.7-preview; assumed) are normalised to their current ids
+             * @default image-a-2
+             * @enum {string}
+             */
+            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro" | "image-a-2-preview" | "image-a-2.5-flare-preview" | "image-a-2.5-sunburst-preview" | "image-b-3-pro-preview" | "image-b-3.1-flash-preview" | "image-c-5-0-pro-preview" | "image-d-2.7-preview";
+            /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
+            referenceImages?: components["schemas"]["ImageReferenceImage"][];
+            imageConfig?: components["schemas"]["ImageConfig"];
+        };
+        /** @description carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; the mock counts it once) */
+        ImageReferenceImage: {
+            fileData?: components["schemas"]["ImageFileData"];
+            inlineData?: components["schemas"]["ImageInlineData"];
+        };
+        ImageFileData: {
+            /**
+             * @description URL of the image; scheme http, https or gs
+             * @example https://example.com/cat.png
+             */
+            fileUri: string;
+            /**
+             * @description image/png, image/jpeg, image/webp, image/heic or image/heif
+             * @enum {string}
+             */
+            mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
+        };
+        ImageInlineData: {
+            /** @description base64 image bytes (standard alphabet, no line breaks); base64 inflates by about one third, keep inlined originals under about 18 MB in total */
+            data: string;
+            /**
+             * @description image/png, image/jpeg, image/webp, image/heic or image/heif
+             * @enum {string}
+             */
+            mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
+        };
+        /** @description default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description) */
+        ImageConfig: {
+            /**
+             * @description 1K, 2K (default), 4K; per model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only without reference images)
+             * @default 2K
+             * @enum {string}
+             */
+            imageSize: "1K" | "2K" | "4K";
+            /**
+             * @description W:H; schema default 1:1 once an imageConfig object is sent; per model (see the model table)
+             * @default 1:1
+             * @example 16:9
+             */
+            aspectRatio: string;
+            /**
+             * @description low, medium, high; honoured only by image-a-2-official (default medium, assumed); every other model drops it silently
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+        };
+        /**
+         * @example {
+         *       "taskId": "img_1a2b3c4d5e6f7a8b",
+         *       "status": "pending"
+         *     }
+         */
+        CreateImageTaskData: {
+            taskId: string;
+            /** @enum {string} */
+            status: "pending";
+        };
+        /**
+         * @example {
+         *       "taskId": "img_1a2b3c4d5e6f7a8b",
+         *       "status": "success",
+         *       "model": "image-a-2",
+         *       "images": [
+         *         {
+         *           "url": "http://localhost:4010/media/images/img_1a2b3c4d5e6f7a8b/0.png",
+         *           "mimeType": "image/png"
+         *         }
+         *       ],
+         *       "createdAt": 1767225600000,
+         *       "completedAt": 1767225609000
+         *     }
+         */
+        ImageTask: {
+            taskId: string;
+            /** @enum {string} */
+            status: "pending" | "generating" | "success" | "fail";
+            /**
+             * @description normalised model id (Assumed: the seed does not list model on the task; the normalised model id is returned for lists)
+             * @enum {string}
+             */
+            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro";
+            /** @description present on success; one image per task (assumed) */
+            images?: {
+                /** @description hosted image URL (Assumed: the seed says images are persisted as hosted URLs; the mock serves them itself at /media/images/{taskId}/{n}.png) */
+                url: string;
+                /** @enum {string} */
+                mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
+            }[];
+            /** @description failure message when status is fail (a timeout says it timed out) */
+            failMsg?: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /**
+             * @description ms, when finished (success or fail)
+             * @example 1767225600000
+             */
+            completedAt?: number;
+            /**
+             * @description free_relax_busy or free_relax_timeout, on failures of the restricted free lane
+             * @enum {string}
+             */
+            failReason?: "free_relax_busy" | "free_relax_timeout";
+            /** @description true for the free-lane failures (Assumed: the seed gives retryable only for free-lane failures; the mock sets it on every failure (true for timeouts, provider errors and the free lane)) */
+            retryable?: boolean;
+            /** @description true when the free allowance was returned (Assumed: set on every failure, true when a free allowance was consumed and returned) */
+            freeUsageRolledBack?: boolean;
+            /** @description localizable user-facing text (Assumed: wording is the mock's; present on every failure) */
+            userMessage?: string;
+        };
+        /**
+         * @example {
+         *       "model": "image-a-2-official",
+         *       "imageSize": "2K",
+         *       "aspectRatio": "1:1",
+         *       "quality": "high",
+         *       "pixels": {
+         *         "width": 2048,
+         *         "height": 2048,
+         *         "size": "2048x2048"
+         *       },
+         *       "credits": 17,
+         *       "canGenerate": true,
+         *       "requiresSubscription": true,
+         *       "pricing": {
+         *         "pricingVersion": "mock-2026-01",
+         *         "mode": "token-estimate",
+         *         "promptTokens": 9,
+         *         "referenceImageTokens": 0,
+         *         "outputTokens": 4000,
+         *         "inputCreditsPer1kTokens": 2,
+         *         "outputCreditsPer1kTokens": 4,
+         *         "qualityFactor": 2
+         *       },
+         *       "warnings": []
+         *     }
+         */
+        ImageEstimateData: {
+            /**
+             * @description normalised model id
+             * @enum {string}
+             */
+            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro";
+            /**
+             * @description resolved size
+             * @enum {string}
+             */
+            imageSize: "1K" | "2K" | "4K";
+            /** @description resolved ratio; absent when the model auto-selects */
+            aspectRatio?: string;
+            /**
+             * @description resolved quality; absent when not applicable (every model but image-a-2-official)
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /** @description { width, height, size } as WxH, when resolved (Assumed: pixel table: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; absent when the model auto-selects the ratio) */
+            pixels?: {
+                width: number;
+                height: number;
+                /**
+                 * @description WxH
+                 * @example 2048x1152
+                 */
+                size: string;
+            };
+            /** @description full credit price of the configuration; never reduced by the free allowance */
+            credits: number;
+            /** @description whether the effective balance suffices: a free allowance that applies, or enough credits (and a subscription where required, assumed) */
+            canGenerate: boolean;
+            /** @description true only for image-a-2-official at 4K or quality high */
+            requiresSubscription: boolean;
+            /** @description pricingVersion, mode (token-estimate or fixed), rate inputs (Assumed: the seed names pricingVersion, mode and "rate inputs"; the rate inputs and numbers are the mock's) */
+            pricing: {
+                pricingVersion: string;
+                /** @enum {string} */
+                mode: "fixed";
+                /** @enum {string} */
+                imageSize: "1K" | "2K" | "4K";
+                /** @description fixed credits of one image at this size (assumed table) */
+                creditsPerImage: number;
+            } | {
+                pricingVersion: string;
+                /** @enum {string} */
+                mode: "token-estimate";
+                /** @description ceil(prompt characters / 4) */
+                promptTokens: number;
+                /** @description 258 per reference image (flat) */
+                referenceImageTokens: number;
+                /** @description output tokens by size x quality factor */
+                outputTokens: number;
+                inputCreditsPer1kTokens: number;
+                outputCreditsPer1kTokens: number;
+                qualityFactor: number;
+            };
+            /** @description advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed) */
+            warnings: ("quality_ignored_for_image_a_2_lite" | "reference_image_input_tokens_not_included")[];
+        };
+        /**
+         * @description Estimate an image generation. provider is optional; prompt is optional or empty.
+         *
+         *     Models (document 1, "Image models"):
+         *
+         *     | model | family | sizes | ratios | max reference images | unsupported ratio | credits (assumed) | legacy ids (assumed) |
+         *     |---|---|---|---|---|---|---|---|
+         *     | image-a-2 (default) | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | 1K: 4, 2K: 6, 4K: 12 | image-a-2-preview |
+         *     | image-a-2.5-flare | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | 1K: 5, 2K: 8, 4K: 16 | image-a-2.5-flare-preview |
+         *     | image-a-2.5-sunburst | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | 1K: 6, 2K: 10, 4K: 20 | image-a-2.5-sunburst-preview |
+         *     | image-a-2-official | image-a | 1K, 2K, 4K | 10 standard | 4 | 400, code 26019 | token estimate | - |
+         *     | image-b-3-pro | image-b | 1K, 2K, 4K | 10 standard | 14 | 400, code 29003 | 1K: 10, 2K: 15, 4K: 30 | image-b-3-pro-preview |
+         *     | image-b-3.1-flash | image-b | 1K, 2K, 4K | all 14 | 14 | 400, code 29003 | 1K: 4, 2K: 6, 4K: 12 | image-b-3.1-flash-preview |
+         *     | image-c-5-0-pro | image-c | 1K, 2K | all 14 | 10 | any ratio accepted (size validated only) | 1K: 8, 2K: 12 | image-c-5-0-pro-preview |
+         *     | image-d-2.7 | image-d | 1K, 2K | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 5, 2K: 8 | image-d-2.7-preview |
+         *     | image-d-2.7-pro | image-d | 1K, 2K, 4K (4K only for text-to-image) | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 8, 2K: 12, 4K: 24 | - |
+         *
+         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the mock renders 1:1, assumed). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
+         *
+         *     Size rules: image-c-5-0-pro and image-d-2.7 answer 400 (code 26002) for 4K; image-d-2.7-pro answers 400 (26002) for 4K when reference images are present. More reference images than the family allows: 400 (26003), the message names the limit. Only image-a-2-official honours quality.
+         * @example {
+         *       "model": "image-a-2-official",
+         *       "prompt": "A lighthouse on a cliff at sunset",
+         *       "imageConfig": {
+         *         "imageSize": "2K",
+         *         "aspectRatio": "1:1",
+         *         "quality": "high"
+         *       }
+         *     }
+         */
+        EstimateImageCreditsRequest: {
+            /**
+             * @description vendor_b, vendor_a, vendor_c, vendor_d or vendor_e; validated but not used for routing (the model decides)
+             * @enum {string}
+             */
+            provider?: "vendor_b" | "vendor_a" | "vendor_c" | "vendor_d" | "vendor_e";
+            /** @description text description; optional or empty on estimate (its length drives the token estimate of image-a-2-official) */
+            prompt?: string;
+            /**
+             * @description default image-a-2; one of image-a-2, image-a-2.5-flare, image-a-2.5-sunburst, image-a-2-official, image-b-3-pro, image-b-3.1-flash, image-c-5-0-pro, image-d-2.7, image-d-2.7-pro; legacy preview ids (image-a-2-preview, image-a-2.5-flare-preview, image-a-2.5-sunburst-preview, image-b-3-pro-preview, image-b-3.1-flash-preview, image-c-5-0-pro-preview, image-d-2.7-preview; assumed) are normalised to their current ids
+             * @default image-a-2
+             * @enum {string}
+             */
+            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro" | "image-a-2-preview" | "image-a-2.5-flare-preview" | "image-a-2.5-sunburst-preview" | "image-b-3-pro-preview" | "image-b-3.1-flash-preview" | "image-c-5-0-pro-preview" | "image-d-2.7-preview";
+            /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
+            referenceImages?: components["schemas"]["ImageReferenceImage"][];
+            imageConfig?: components["schemas"]["ImageConfig"];
         };
     };
     responses: never;
@@ -1437,6 +1886,614 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    generateImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageGenerationRequest"];
+            };
+        };
+        responses: {
+            /** @description raw model output (no envelope) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageGenerationOutput"];
+                };
+            };
+            /**
+             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
+             *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
+             *     - `26008` provider error during image generation (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model; 26008 provider error during image generation
+                         * @enum {number}
+                         */
+                        code: 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003 | 26008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `26004` insufficient credits for the image generation (HTTP 402 per document 1) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26005` image-a-2-official at 4K or quality high requires a subscription (plan paid) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 26004 insufficient credits for the image generation (HTTP 402 per document 1); 26005 image-a-2-official at 4K or quality high requires a subscription (plan paid)
+                         * @enum {number}
+                         */
+                        code: 26004 | 26005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `26029` per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26030` free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26031` free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 26029 per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After; 26030 free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later; 26031 free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later
+                         * @enum {number}
+                         */
+                        code: 26029 | 26030 | 26031;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createImageTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageGenerationRequest"];
+            };
+        };
+        responses: {
+            /** @description task created, status pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateImageTaskData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
+             *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
+                         * @enum {number}
+                         */
+                        code: 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `26004` insufficient credits for the image generation (HTTP 402 per document 1) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26005` image-a-2-official at 4K or quality high requires a subscription (plan paid) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 26004 insufficient credits for the image generation (HTTP 402 per document 1); 26005 image-a-2-official at 4K or quality high requires a subscription (plan paid)
+                         * @enum {number}
+                         */
+                        code: 26004 | 26005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `26029` per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 26029 per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After
+                         * @enum {number}
+                         */
+                        code: 26029;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getImageTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["ImageTask"];
+                    };
+                };
+            };
+            /**
+             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
+                         * @enum {number}
+                         */
+                        code: 10007 | 26001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `26006` image task not found (or it belongs to another user) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 26006 image task not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 26006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    listImageTasks: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+                /** @description filter by status */
+                status?: "pending" | "generating" | "success" | "fail";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of tasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: {
+                            items: components["schemas"]["ImageTask"][];
+                            page: number;
+                            pageSize: number;
+                            /** @description number of matching items across all pages */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
+                         * @enum {number}
+                         */
+                        code: 10007 | 26001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    estimateImageCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EstimateImageCreditsRequest"];
+            };
+        };
+        responses: {
+            /** @description the estimate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["ImageEstimateData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
+             *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
+                         * @enum {number}
+                         */
+                        code: 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @enum {number}
+                         */
+                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

@@ -4,6 +4,8 @@
  * schedules, defaults). Field-level assumptions carry `x-provenance` in the
  * spec; both are listed in docs/assumptions.md.
  */
+import { imageTableAssumptions } from './image.ts';
+
 export interface TableAssumption {
   /** What is assumed, naming the table or rule in schemas/. */
   subject: string;
@@ -23,4 +25,5 @@ export const tableAssumptions: TableAssumption[] = [
   { subject: 'a new key\'s account: 10000 credits, plan paid, everPaid true, freeUsages {}', reason: 'the seeds show no account defaults' },
   { subject: 'API key prefix "mg"', reason: 'document 1 says keys have a fixed prefix but does not show it' },
   { subject: 'rate-limit window counts every generate request that passes auth, including ones that then fail validation', reason: 'document 1 gives the limit (5 per minute per user) but not what counts' },
+  ...imageTableAssumptions,
 ];

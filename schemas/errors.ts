@@ -22,6 +22,7 @@ export interface CatalogError {
 
 const sharedVideoCodes = assumed('document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range');
 const transport = assumed('document 1 does not number transport-level errors; the 10xxx range is reserved for them');
+const imageCodes = assumed('document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019');
 
 /** The catalog, keyed by a stable name used in code (the wire carries only `code`). */
 export const errorCatalog = {
@@ -57,6 +58,20 @@ export const errorCatalog = {
   F5_PROVIDER_THROTTLED: { code: 32007, httpStatus: 400, meaning: 'upstream provider throttling or video concurrency slots exhausted', provenance: fromSeed(1, 'Errors'), failure: true },
   F5_CONTENT_REJECTED: { code: 32008, httpStatus: 400, meaning: 'content rejected by moderation', provenance: fromSeed(1, 'Errors'), failure: true },
   RATE_LIMITED: { code: 29998, httpStatus: 429, meaning: 'per-user request rate limit, answered with a real HTTP 429 and Retry-After', provenance: fromSeed(1, 'Errors') },
+
+  // ---- image endpoints (document 1, "Errors": 29003 and 26019 shown; every other number assumed) ----
+  IMAGE_INVALID_PARAMETERS: { code: 26001, httpStatus: 400, meaning: 'invalid image request parameters', provenance: imageCodes },
+  IMAGE_UNSUPPORTED_SIZE: { code: 26002, httpStatus: 400, meaning: 'imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image)', provenance: imageCodes },
+  IMAGE_TOO_MANY_REFERENCE_IMAGES: { code: 26003, httpStatus: 400, meaning: 'more reference images than the model family allows (the message names the limit)', provenance: imageCodes },
+  IMAGE_INSUFFICIENT_CREDITS: { code: 26004, httpStatus: 402, meaning: 'insufficient credits for the image generation (HTTP 402 per document 1)', provenance: imageCodes },
+  IMAGE_SUBSCRIPTION_REQUIRED: { code: 26005, httpStatus: 402, meaning: 'image-a-2-official at 4K or quality high requires a subscription (plan paid)', provenance: imageCodes },
+  IMAGE_TASK_NOT_FOUND: { code: 26006, httpStatus: 404, meaning: 'image task not found (or it belongs to another user)', provenance: imageCodes },
+  IMAGE_GENERATION_FAILED: { code: 26008, httpStatus: 400, meaning: 'provider error during image generation', provenance: imageCodes, failure: true },
+  IMAGE_UNSUPPORTED_RATIO: { code: 26019, httpStatus: 400, meaning: 'aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios', provenance: fromSeed(1, 'Image: request schema') },
+  IMAGE_RATE_LIMITED: { code: 26029, httpStatus: 429, meaning: 'per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After', provenance: imageCodes },
+  IMAGE_FREE_RELAX_BUSY: { code: 26030, httpStatus: 429, meaning: 'free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later', provenance: imageCodes, failure: true },
+  IMAGE_FREE_RELAX_TIMEOUT: { code: 26031, httpStatus: 429, meaning: 'free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later', provenance: imageCodes, failure: true },
+  IMAGE_B_UNSUPPORTED_RATIO: { code: 29003, httpStatus: 400, meaning: 'aspect ratio not supported by the image-b model', provenance: fromSeed(1, 'Image: request schema') },
 } as const satisfies Record<string, CatalogError>;
 
 /** Stable name of a catalogued error. */

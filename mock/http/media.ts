@@ -9,6 +9,7 @@ import express, { type Router } from 'express';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { StoredVideoTask } from '../services/video.ts';
+import { hostedImage } from '../services/image.ts';
 import { encodePng, type Rgb } from './png.ts';
 import { sendError } from './respond.ts';
 
@@ -38,6 +39,14 @@ export function createMediaRouter(engine: Engine): Router {
     const task = m ? videoTask(m[1]) : undefined;
     if (!task || task.providerVideoUrl === null) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path}`);
     res.type('video/mp4').send(SAMPLE_MP4);
+  });
+  // Generated images of succeeded image tasks: /media/images/<taskId>/<n>.png (assumed path; no auth).
+  router.get('/media/images/:taskId/:file', (req, res) => {
+    engine.tick();
+    const m = /^(\d+)\.png$/.exec(req.params.file);
+    const bytes = m ? hostedImage(engine, req.params.taskId, Number(m[1])) : undefined;
+    if (!bytes) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path}`);
+    res.type('image/png').send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
   return router;
 }

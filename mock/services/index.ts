@@ -2,5 +2,6 @@
 import type { Handlers } from './context.ts';
 import { accountHandlers } from './account.ts';
 import { videoHandlers } from './video.ts';
+import { imageHandlers } from './image.ts';
 
-export const handlers: Handlers = { ...videoHandlers, ...accountHandlers };
+export const handlers: Handlers = { ...videoHandlers, ...accountHandlers, ...imageHandlers };
