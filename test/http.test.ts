@@ -202,6 +202,36 @@ describe('routes and methods', () => {
   });
 });
 
+describe('hostile transport input is never a 500 (regressions)', () => {
+  it.each([
+    ['an API path parameter', '/v1/video-generation/tasks/%E0%A4%A'],
+    ['a control path parameter', '/__mock/accounts/%E0%A4%A'],
+    ['an unknown path', '/nope/%E0%A4%A'],
+  ])('bad percent-encoding in %s -> 404 code 10004, not a reported mock bug', async (_n, path) => {
+    const m = await mock();
+    expectEnvelope(await m.call('GET', path), 'ROUTE_NOT_FOUND');
+    expect(m.bugs).toEqual([]);
+  });
+
+  it.each([
+    ['gzip', 'gzip'],
+    ['deflate', 'deflate'],
+    ['an unsupported encoding', 'compress'],
+  ])('a body with a corrupt or unsupported Content-Encoding (%s) -> 400 code 10002', async (_n, enc) => {
+    const m = await mock();
+    const res = await m.call('POST', CREATE, { raw: 'not compressed', headers: { 'content-type': 'application/json', 'content-encoding': enc } });
+    expectEnvelope(res, 'MALFORMED_JSON');
+    expect(m.bugs).toEqual([]);
+  });
+
+  it('HEAD on a POST-only path -> 405 with Allow', async () => {
+    const m = await mock();
+    const res = await m.call('HEAD', CREATE);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
 describe('CORS', () => {
   const origin = 'http://localhost:5173';
 
@@ -247,7 +277,7 @@ describe('validation errors name the field, with the operation catalog code', ()
     ['unknown model', 'POST', CREATE, { ...validVideo, model: 'nope' }, 'VIDEO_UNSUPPORTED_COMBINATION', ['model']],
     ['nested content field', 'POST', CREATE, { ...validVideo, content: [{ type: 'text', text: 5 }] }, 'VIDEO_INVALID_PARAMETERS', ['content[0]']],
     ['missing required field', 'POST', CREATE, { ...validVideo, content: undefined }, 'VIDEO_INVALID_PARAMETERS', ['content']],
-    ['estimate duration type', 'POST', operations.estimateVideoCredits.path, { model: 'family1-video-2-pro', resolution: '1080p', duration: 'five' }, 'VIDEO_UNSUPPORTED_COMBINATION', ['duration']],
+    ['estimate duration out of range', 'POST', operations.estimateVideoCredits.path, { model: 'family1-video-2-pro', resolution: '1080p', duration: 100 }, 'VIDEO_UNSUPPORTED_COMBINATION', ['duration']],
     ['family5 capability', 'POST', operations.createFamily5VideoTask.path, { capability: 'teleport', prompt: 'x' }, 'F5_INVALID_PARAMETERS', ['capability']],
     ['list pageSize', 'GET', `${LIST}?pageSize=0`, undefined, 'VIDEO_INVALID_PARAMETERS', ['pageSize']],
     ['list page', 'GET', `${LIST}?page=abc`, undefined, 'VIDEO_INVALID_PARAMETERS', ['page']],
