@@ -72,18 +72,26 @@ function fill(template: string, params: Record<string, string>): string {
  * something that must exist) or whose body has no usable example. Keyed by
  * operationId; an operation with path params and no entry fails the walk.
  */
-const setups: Record<string, (m: TestMock) => Promise<Built>> = {
-  async getVideoTask(m) {
-    const r = await m.call('POST', operations.createVideoTask.path, { body: exampleBody('createVideoTask') });
-    expect(r.status, r.text).toBe(200);
-    return { path: fill(operations.getVideoTask.path, { taskId: r.json.data.taskId }) };
-  },
+const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> = {
+  getVideoTask: createThenGet('createVideoTask', 'taskId'),
+  getImageTask: createThenGet('createImageTask', 'taskId'),
 };
+
+/** A setup that creates an entity with `createId`'s example body and fills `param` of the operation's path with the id. */
+function createThenGet(createId: string, param: string) {
+  return async (m: TestMock, op: OperationDef): Promise<Built> => {
+    const create = (operations as Record<string, OperationDef>)[createId];
+    if (!create) throw new Error(`setup of ${op.operationId}: no operation ${createId} in the registry`);
+    const r = await m.call(create.method.toUpperCase(), create.path, { body: exampleBody(createId) });
+    expect(r.status, `setup ${createId}: ${r.text}`).toBe(create.response.status);
+    return { path: fill(op.path, { [param]: r.json.data[param] }) };
+  };
+}
 
 /** A minimal valid request of `op`, from the setups table or the schema examples; throws naming what is missing. */
 async function minimalRequest(m: TestMock, op: OperationDef): Promise<Built> {
   const setup = setups[op.operationId];
-  if (setup) return setup(m);
+  if (setup) return setup(m, op);
   if (op.request.params) throw new Error(`${op.operationId}: has path parameters; add an entry to setups in test/registry-walk.test.ts that creates what they name`);
   if (op.request.query) {
     const q = op.request.query.safeParse({});
@@ -282,7 +290,10 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     expectError(await m.call(M, path, { raw: 'model=x', headers: { 'content-type': 'text/plain' } }), op, 'UNSUPPORTED_MEDIA_TYPE');
     const limit = op.request.bodyLimitBytes ?? 1024 * 1024;
     expectError(await m.call(M, path, { raw: JSON.stringify({ pad: 'x'.repeat(limit) }), headers: { 'content-type': 'application/json' } }), op, 'PAYLOAD_TOO_LARGE');
-    const invalid = await m.call(M, path, { body: { definitelyNotAField: true } });
+    // the first of a few bodies the schema rejects (a body of only optional fields accepts an unknown key)
+    const bad = [{ definitelyNotAField: true }, [], 42, 'text'].find((b) => !op.request.body!.safeParse(b).success);
+    expect(bad, 'some JSON value is not a valid body').toBeDefined();
+    const invalid = await m.call(M, path, { body: bad });
     expect(invalid.status, invalid.text).toBe(400);
     const name = errorNames.find((n) => errorCatalog[n].code === invalid.json?.code);
     expect(name && op.errors.includes(name), `validation code ${invalid.json?.code} is declared by ${op.operationId}`).toBe(true);
