@@ -563,7 +563,8 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     { name: 'duration above the schema maximum', method: 'POST', path: P.create, body: { duration: 31, content: [text] }, prismStatus: 422, location: ['body', 'duration'], mock: 'VIDEO_UNSUPPORTED_COMBINATION' },
     { name: 'content item of an unknown type', method: 'POST', path: P.create, body: { content: [{ type: 'gif_url', gif_url: { url: IMG(1) } }] }, prismStatus: 422, mock: 'VIDEO_INVALID_PARAMETERS' },
     { name: 'image URL that is not a URL', method: 'POST', path: P.create, body: { content: [{ type: 'image_url', image_url: { url: 'not a url' } }] }, prismStatus: 422, mock: 'VIDEO_INVALID_PARAMETERS' },
-    { name: 'estimate without resolution', method: 'POST', path: P.estimate, body: { model: 'family1-video-2-fast', duration: 5 }, prismStatus: 422, location: ['body'], mock: 'VIDEO_UNSUPPORTED_COMBINATION' },
+    // a missing field is the operation's validation error, not the field's combination error
+    { name: 'estimate without resolution', method: 'POST', path: P.estimate, body: { model: 'family1-video-2-fast', duration: 5 }, prismStatus: 422, location: ['body'], mock: 'VIDEO_INVALID_PARAMETERS' },
     { name: 'family5 without capability', method: 'POST', path: P.createF5, body: { prompt: 'x' }, prismStatus: 422, location: ['body'], mock: 'F5_INVALID_PARAMETERS' },
     { name: 'family5 estimate with an unknown quality', method: 'POST', path: P.estimateF5, body: { capability: 'text_to_video', quality: '4k' }, prismStatus: 422, location: ['body', 'quality'], mock: 'F5_INVALID_PARAMETERS' },
     { name: 'list page=0', method: 'GET', path: `${P.list}?page=0`, prismStatus: 422, location: ['query', 'page'], mock: 'VIDEO_INVALID_PARAMETERS' },
