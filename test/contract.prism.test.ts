@@ -60,6 +60,8 @@ function alteredSpec() {
   est400.properties.code.enum = est400.properties.code.enum.slice(0, 1);
   // 3. a required response header the mock does not send
   doc.paths[P.list].get.responses['200'].headers = { 'X-Contract-Required': { required: true, schema: { type: 'string' } } };
+  // 4. a status the mock answers but the document does not declare
+  delete doc.paths['/v1/video-generation/tasks/{taskId}'].get.responses['400'];
   return doc;
 }
 
@@ -197,9 +199,23 @@ describe('harness self-checks', () => {
   it('response direction: a missing required response header is reported', async () => {
     altered.useMock();
     const r = await altered.call('GET', P.list, { allowViolations: true });
+    expect(r.status).toBe(500);
     expect(r.upstream?.status).toBe(200);
     expect(r.violations.length).toBeGreaterThan(0);
     expect(r.violations.some((v) => v.direction === 'response' && v.validation.some((x) => (x.location ?? []).join('.').startsWith('response.header')))).toBe(true);
+  });
+
+  it('response direction: an undeclared status is only a Warning for Prism (forwarded as is), caught through the sl-violations header', async () => {
+    altered.useMock();
+    const r = await altered.call('GET', P.task('vt_0000000000000000'), { allowViolations: true });
+    // Prism forwards the mock's 400 unchanged: no problem+json, no 500
+    expect(r.status).toBe(400);
+    expect(r.forwarded).toBe(true);
+    expect(r.json.code).toBe(errorCatalog.VIDEO_TASK_NOT_FOUND.code);
+    expect(r.violations).toHaveLength(1);
+    expect(r.violations[0]).toMatchObject({ direction: 'response', via: 'sl-violations' });
+    expect(r.violations[0].validation[0]).toMatchObject({ location: ['response'], severity: 'Warning' });
+    expect(r.violations[0].text).toMatch(/Unable to match the returned status code/);
   });
 });
 

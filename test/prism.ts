@@ -16,8 +16,11 @@
  *   problem+json `#VIOLATIONS` ("Request/Response not valid") with the
  *   `validation` array of the Error-severity violations, AND an `sl-violations`
  *   header holding the JSON array of every violation (locations prefixed with
- *   `response`). Warnings only get the `sl-violations` header on the forwarded
- *   response.
+ *   `response`). Missing required response headers are Errors too. Warnings
+ *   only get the `sl-violations` header on the forwarded response, unchanged
+ *   otherwise: notably a status the operation does not declare ("Unable to match
+ *   the returned status code with those defined in the document", severity
+ *   Warning), whose body Prism then does not validate at all.
  * - Routes the spec does not have: 404 `#NO_PATH_MATCHED_ERROR`, 405
  *   `#NO_METHOD_MATCHED_ERROR`. A body Prism cannot parse as JSON: Prism's own
  *   400 `{"error":{"code":"invalid_json",...}}`, not forwarded.
