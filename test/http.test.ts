@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
+import { ApiError } from '../mock/engine/api-error.ts';
 import { createMock, type MockOptions } from '../mock/http/app.ts';
 import { DEFAULT_BODY_LIMIT } from '../mock/http/router.ts';
 import { handlers } from '../mock/services/index.ts';
@@ -381,6 +382,31 @@ describe('strict mode', () => {
       expect(list.status).toBe(200);
     } finally {
       await m.close();
+    }
+  });
+
+  it('strict on: a catalogued error the operation does not declare is a 500 code 10500 and is reported; strict off sends it', async () => {
+    const undeclared = () => {
+      throw new ApiError('F5_TASK_NOT_FOUND', 'task not found');
+    };
+    const on = await withPatchedHandler('getSubscription', undeclared, { strict: true });
+    try {
+      const res = await get(on.base);
+      expect(res.status).toBe(500);
+      expect(res.json.code).toBe(errorCatalog.MOCK_INTERNAL_ERROR.code);
+      expect(on.bugs).toHaveLength(1);
+      expect(on.bugs[0]).toContain(String(errorCatalog.F5_TASK_NOT_FOUND.code));
+    } finally {
+      await on.close();
+    }
+    const off = await withPatchedHandler('getSubscription', undeclared, { strict: false });
+    try {
+      const res = await get(off.base);
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe(errorCatalog.F5_TASK_NOT_FOUND.code);
+      expect(off.bugs).toEqual([]);
+    } finally {
+      await off.close();
     }
   });
 

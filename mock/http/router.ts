@@ -134,7 +134,14 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
         }
         sendJson(res, op.response.status, out);
       } catch (e) {
-        if (e instanceof ApiError) return sendError(res, e);
+        if (e instanceof ApiError) {
+          // strict: an error the operation does not declare is not in its spec either (a mock bug)
+          if (opts.strict && !(op.errors as readonly string[]).includes(e.error)) {
+            opts.onMockBug?.(id, `answered ${e.code} (${e.error}), which ${id} does not declare`);
+            return sendError(res, 'MOCK_INTERNAL_ERROR', `mock bug: ${id} answered ${e.code}, which it does not declare`);
+          }
+          return sendError(res, e);
+        }
         opts.onMockBug?.(id, (e as Error)?.message ?? String(e));
         return sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
       }
