@@ -1,0 +1,209 @@
+/**
+ * Image task lifecycle on the manual clock (document 1, "Image task", "States and
+ * transitions", "Image: get task", "Image: list tasks"): pending -> generating ->
+ * success with hosted images; the 30-minute timeout sweep; forced failures with
+ * refunds; owner scoping; list order, filter and paging; the hosted image route.
+ */
+import { PNG } from 'pngjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorCatalog } from '../schemas/errors.ts';
+import { IMAGE_TASK_TIMEOUT_MS, imageFixedPrices, imageGeneratingMs, imagePixels, imageSchedule, type ImageModelId, type ImageSize } from '../schemas/image.ts';
+import { KEY, OTHER_KEY, startMock, type TestMock } from './helpers.ts';
+
+const ASYNC = '/v1/images/generation/async';
+const TASKS = '/v1/images/generation/tasks';
+const task = (id: string) => `${TASKS}/${encodeURIComponent(id)}`;
+
+let m: TestMock;
+beforeEach(async () => {
+  m = await startMock();
+});
+afterEach(async () => {
+  expect(m.bugs).toEqual([]);
+  await m.close();
+});
+
+const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({ provider: 'vendor_b', model, prompt: 'a paper crane', imageConfig: { imageSize }, ...extra });
+
+async function create(b: unknown, headers: Record<string, string> = {}, key = KEY): Promise<string> {
+  const r = await m.call('POST', ASYNC, { body: b, headers, key });
+  expect(r.status, r.text).toBe(202);
+  expect(r.json).toEqual({ code: 0, message: '', data: { taskId: expect.any(String), status: 'pending' } });
+  return r.json.data.taskId;
+}
+const get = async (id: string, key = KEY) => (await m.call('GET', task(id), { key })).json.data;
+const balance = async (key = KEY) => (await m.call('GET', '/v1/user/subscription', { key })).json.data.balance;
+/** Fetches a hosted URL from this mock (the task carries the public base URL). */
+const fetchHosted = (url: string) => fetch(url.replace(m.engine.publicUrl, m.base));
+
+describe('lifecycle', () => {
+  it.each([
+    ['image-a-2', '1K'],
+    ['image-a-2-official', '2K'],
+    ['image-b-3.1-flash', '4K'],
+    ['image-c-5-0-pro', '2K'],
+    ['image-d-2.7-pro', '1K'],
+  ] as [ImageModelId, ImageSize][])('%s %s: pending -> generating -> success on schedule', async (model, size) => {
+    const t0 = m.engine.clock.now();
+    const id = await create(body(model, size));
+    expect(await get(id)).toEqual({ taskId: id, status: 'pending', model, createdAt: t0 });
+    await m.advance(imageSchedule.pendingMs - 1);
+    expect((await get(id)).status).toBe('pending');
+    await m.advance(1);
+    expect((await get(id)).status).toBe('generating');
+    const gen = imageGeneratingMs(model, size);
+    await m.advance(gen - 1);
+    expect((await get(id)).status).toBe('generating');
+    await m.advance(1);
+    const done = await get(id);
+    expect(done).toEqual({
+      taskId: id,
+      status: 'success',
+      model,
+      createdAt: t0,
+      completedAt: t0 + imageSchedule.pendingMs + gen,
+      images: [{ url: `${m.engine.publicUrl}/media/images/${id}/0.png`, mimeType: 'image/png' }],
+    });
+    // the hosted URL serves the image bytes, of the resolved pixel size
+    const res = await fetchHosted(done.images[0].url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/png/);
+    const png = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
+    expect({ width: png.width, height: png.height }).toEqual(imagePixels(size, '1:1'));
+  });
+
+  it('a create call returns pending and the ledger holds the credits until success', async () => {
+    const id = await create(body('image-a-2', '2K'));
+    const price = imageFixedPrices['image-a-2']['2K']!;
+    expect(await balance()).toBe(10_000 - price);
+    await m.advance(60_000);
+    expect((await get(id)).status).toBe('success');
+    expect(await balance()).toBe(10_000 - price);
+    const acc = (await m.call('GET', `/__mock/accounts/${KEY}`, { key: null })).json;
+    expect(acc.ledger.filter((e: { taskId: string }) => e.taskId === id).map((e: { type: string; amount: number }) => [e.type, e.amount])).toEqual([
+      ['reserve', -price],
+      ['capture', 0],
+    ]);
+  });
+
+  it('Prefer: outcome=stuck keeps the task generating; after more than 30 minutes the sweep fails it with a timeout failMsg and refunds', async () => {
+    const t0 = m.engine.clock.now();
+    const id = await create(body('image-b-3-pro', '2K'), { prefer: 'outcome=stuck' });
+    expect(await balance()).toBe(10_000 - imageFixedPrices['image-b-3-pro']['2K']!);
+    await m.advance(IMAGE_TASK_TIMEOUT_MS);
+    expect((await get(id)).status).toBe('generating');
+    await m.advance(1);
+    const t = await get(id);
+    expect(t.status).toBe('fail');
+    expect(t.failMsg).toMatch(/timed out/);
+    expect(t.completedAt).toBe(t0 + IMAGE_TASK_TIMEOUT_MS + 1);
+    expect(t.retryable).toBe(true);
+    expect(t.freeUsageRolledBack).toBe(false);
+    expect(typeof t.userMessage).toBe('string');
+    expect(t.failReason).toBeUndefined();
+    expect(t.images).toBeUndefined();
+    expect(await balance()).toBe(10_000);
+  });
+
+  it.each([
+    ['outcome=failed', 'provider error during generation'],
+    ['outcome=failed, error=26008', 'provider error during generation'],
+  ])('Prefer: %s fails the task when it would start generating, refunded', async (prefer, msg) => {
+    const t0 = m.engine.clock.now();
+    const id = await create(body('image-a-2', '1K'), { prefer });
+    expect(await balance()).toBe(10_000 - imageFixedPrices['image-a-2']['1K']!);
+    await m.advance(imageSchedule.pendingMs);
+    const t = await get(id);
+    expect(t).toMatchObject({ status: 'fail', failMsg: msg, completedAt: t0 + imageSchedule.pendingMs, retryable: true, freeUsageRolledBack: false });
+    expect(t.failReason).toBeUndefined();
+    expect(await balance()).toBe(10_000);
+    // a failed task has no hosted image
+    expect((await fetch(`${m.base}/media/images/${id}/0.png`)).status).toBe(404);
+  });
+
+  it('a control-API scenario forces the next image task to fail', async () => {
+    const r = await m.call('POST', '/__mock/scenarios', { key: null, body: { apiKey: KEY, operationId: 'createImageTask', outcome: 'failed' } });
+    expect(r.status).toBe(200);
+    const a = await create(body('image-a-2'));
+    const b = await create(body('image-a-2'));
+    await m.advance(60_000);
+    expect((await get(a)).status).toBe('fail');
+    expect((await get(b)).status).toBe('success');
+  });
+});
+
+describe('get and list', () => {
+  it('an unknown task and another user\'s task answer 404 (26006)', async () => {
+    const id = await create(body('image-a-2'));
+    for (const r of [await m.call('GET', task('img_nope')), await m.call('GET', task(id), { key: OTHER_KEY })]) {
+      expect(r.status).toBe(404);
+      expect(r.json).toEqual({ code: errorCatalog.IMAGE_TASK_NOT_FOUND.code, message: expect.any(String), data: null });
+    }
+  });
+
+  it('lists the caller\'s tasks newest first, with paging and a status filter', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(await create(body('image-a-2', '1K'), i === 1 ? { prefer: 'outcome=failed' } : {}));
+      await m.advance(10);
+    }
+    await create(body('image-a-2'), {}, OTHER_KEY);
+    let r = await m.call('GET', TASKS);
+    expect(r.json.data).toMatchObject({ page: 1, pageSize: 20, total: 5 });
+    expect(r.json.data.items.map((t: { taskId: string }) => t.taskId)).toEqual([...ids].reverse());
+    r = await m.call('GET', `${TASKS}?page=2&pageSize=2`);
+    expect(r.json.data.items.map((t: { taskId: string }) => t.taskId)).toEqual([ids[2], ids[1]]);
+    expect(r.json.data).toMatchObject({ page: 2, pageSize: 2, total: 5 });
+    r = await m.call('GET', `${TASKS}?status=pending`);
+    expect(r.json.data.total).toBe(5);
+    r = await m.call('GET', `${TASKS}?status=success`);
+    expect(r.json.data).toMatchObject({ items: [], total: 0 });
+    await m.advance(60_000);
+    r = await m.call('GET', `${TASKS}?status=success`);
+    expect(r.json.data.total).toBe(4);
+    r = await m.call('GET', `${TASKS}?status=fail`);
+    expect(r.json.data.items.map((t: { taskId: string }) => t.taskId)).toEqual([ids[1]]);
+    r = await m.call('GET', `${TASKS}?page=9`);
+    expect(r.json.data).toMatchObject({ items: [], total: 5 });
+  });
+
+  it.each(['page=0', 'pageSize=0', 'pageSize=101', 'status=failed', 'status=done', 'page=x'])('list query %s -> 400 (26001)', async (q) => {
+    const r = await m.call('GET', `${TASKS}?${q}`);
+    expect(r.status).toBe(400);
+    expect(r.json.code).toBe(errorCatalog.IMAGE_INVALID_PARAMETERS.code);
+  });
+
+  it.each(['pageSize=1', 'pageSize=100', 'page=1&status=generating'])('list query %s is accepted', async (q) => {
+    expect((await m.call('GET', `${TASKS}?${q}`)).status).toBe(200);
+  });
+});
+
+describe('hosted images', () => {
+  it('serve only existing succeeded tasks, without auth', async () => {
+    const id = await create(body('image-a-2', '1K'));
+    expect((await fetch(`${m.base}/media/images/${id}/0.png`)).status).toBe(404); // pending
+    await m.advance(60_000);
+    expect((await fetch(`${m.base}/media/images/${id}/0.png`)).status).toBe(200);
+    expect((await fetch(`${m.base}/media/images/${id}/1.png`)).status).toBe(404);
+    expect((await fetch(`${m.base}/media/images/${id}/0.jpg`)).status).toBe(404);
+    expect((await fetch(`${m.base}/media/images/img_unknown/0.png`)).status).toBe(404);
+  });
+
+  it('are byte-identical across fetches and across mocks with the same seed', async () => {
+    const id = await create(body('image-c-5-0-pro', '1K'));
+    await m.advance(60_000);
+    const a = Buffer.from(await (await fetch(`${m.base}/media/images/${id}/0.png`)).arrayBuffer());
+    const b = Buffer.from(await (await fetch(`${m.base}/media/images/${id}/0.png`)).arrayBuffer());
+    expect(a.equals(b)).toBe(true);
+    const other = await startMock();
+    try {
+      const r = await other.call('POST', ASYNC, { body: body('image-c-5-0-pro', '1K') });
+      expect(r.json.data.taskId).toBe(id);
+      await other.advance(60_000);
+      const c = Buffer.from(await (await fetch(`${other.base}/media/images/${id}/0.png`)).arrayBuffer());
+      expect(c.equals(a)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});
