@@ -195,6 +195,9 @@ describe('routes and methods', () => {
     ['PATCH', LIST, 'GET'],
     ['GET', CREATE, 'POST'],
     ['DELETE', '/v1/video-generation/tasks/vt_0000000000000000', 'GET'],
+    // Express routes case-insensitively (GET /V1/USER/SUBSCRIPTION is served), so 405 must match the same way
+    ['DELETE', '/V1/User/Subscription', 'GET'],
+    ['DELETE', `${SUB}/`, 'GET'],
   ])('%s %s -> 405 code 10005 with Allow: %s', async (method, path, allow) => {
     const m = await mock();
     const res = await m.call(method, path);

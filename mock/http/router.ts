@@ -157,5 +157,5 @@ export function routeTable(): { re: RegExp; methods: string[] }[] {
     const op = operations[id];
     byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method.toUpperCase()]);
   }
-  return [...byPath].map(([p, methods]) => ({ re: new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}/?$`), methods }));
+  return [...byPath].map(([p, methods]) => ({ re: new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i'), methods }));
 }
