@@ -20,7 +20,7 @@ export const AdvanceResponse = z.strictObject({ now: z.number().int(), eventsRun
 
 /** One movement of credits (DESIGN.md, "Credits"): reserve at submission, capture on success, release on failure, adjust from the control API. */
 export const LedgerEntry = z.strictObject({
-  seq: z.number().int().positive(),
+  seq: z.number().int().positive().meta({ description: 'position in this account\'s ledger, from 1' }),
   at: z.number().int().meta({ description: 'virtual time, epoch ms' }),
   type: z.enum(['reserve', 'capture', 'release', 'adjust']),
   amount: z.number().int().meta({ description: 'credits; negative when taken from the balance' }),

@@ -91,5 +91,5 @@ export function errorNameByCode(code: number): ErrorName | undefined {
 /** Resolves a `Prefer: error=` value: a numeric code or a catalog name. */
 export function resolveErrorRef(ref: string): ErrorName | undefined {
   if (/^\d+$/.test(ref)) return byCode.get(Number(ref));
-  return ref in errorCatalog ? (ref as ErrorName) : undefined;
+  return Object.hasOwn(errorCatalog, ref) ? (ref as ErrorName) : undefined;
 }

@@ -36,7 +36,6 @@ interface Hold {
 export class Accounts {
   private accounts = new Map<string, Account>();
   private holds = new Map<string, Hold>();
-  private seq = 0;
 
   constructor(
     private readonly keyIdOf: (apiKey: string) => string,
@@ -111,13 +110,12 @@ export class Accounts {
   clear(): void {
     this.accounts.clear();
     this.holds.clear();
-    this.seq = 0;
   }
 
   private entry(acc: Account, at: number, type: LedgerEntry['type'], amount: number, taskId: string | null, note: string): void {
     const balance = acc.credits + amount;
     if (balance < 0) throw new Error(`ledger would go negative for ${acc.keyId}`);
     acc.credits = balance;
-    acc.ledger.push({ seq: ++this.seq, at, type, amount, balance, taskId, note });
+    acc.ledger.push({ seq: acc.ledger.length + 1, at, type, amount, balance, taskId, note });
   }
 }
