@@ -189,6 +189,18 @@ describe('accounts', () => {
     });
   });
 
+  it.each([
+    ['GET', 'notakey'],
+    ['GET', 'mg_only_'],
+    ['PUT', 'xx_demo_secret1'],
+  ])('%s /__mock/accounts/%s: a malformed key is a control error (10008), not a new account', async (method, key) => {
+    const m = await mock();
+    const res = await m.call(method, `/__mock/accounts/${key}`, { key: null, ...(method === 'PUT' ? { body: { credits: 5 } } : {}) });
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe(errorCatalog.CONTROL_INVALID_REQUEST.code);
+    expect(m.engine.accounts.all()).toHaveLength(0);
+  });
+
   it('PUT sets credits (an adjust entry), plan, everPaid and freeUsages; the ledger sums to the balance', async () => {
     const m = await mock();
     const put = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountView, { credits: 250, plan: 'free', everPaid: false, freeUsages: { 'image-a-2': 3 } });

@@ -53,11 +53,11 @@ export function createControlRouter(engine: Engine): Router {
       return engine.advance(b.ms);
     },
     getAccount: (req) => {
-      const { apiKey } = parse(controlOperations.getAccount.params, req.params);
+      const { apiKey } = keyParams(parse(controlOperations.getAccount.params, req.params));
       return view(engine.accounts.get(apiKey, engine.tick()));
     },
     putAccount: (req) => {
-      const { apiKey } = parse(controlOperations.putAccount.params, req.params);
+      const { apiKey } = keyParams(parse(controlOperations.putAccount.params, req.params));
       const b = parse(controlOperations.putAccount.body, body(req, true));
       return view(engine.accounts.update(apiKey, b, engine.tick()));
     },
@@ -77,6 +77,11 @@ export function createControlRouter(engine: Engine): Router {
     clearScenarios: () => ({ removed: engine.scenarios.clear() }),
     requests: () => ({ items: engine.journal.list() }),
   };
+  /** An account exists only for a well-formed key: anything else is a control error, not a new account. */
+  function keyParams(p: { apiKey: string }): { apiKey: string } {
+    if (!engine.keyPattern.test(p.apiKey)) throw new ApiError('CONTROL_INVALID_REQUEST', `apiKey: ${p.apiKey} is not of the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
+    return p;
+  }
   const raw = express.raw({ type: () => true, limit: 1024 * 1024 });
   for (const [name, op] of Object.entries(controlOperations) as [keyof Ops, ControlOperation][]) {
     router[op.method](expressPath(op.path), raw, (req: Request, res: Response) => {
