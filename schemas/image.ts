@@ -352,7 +352,8 @@ function report(ctx: z.RefinementCtx, issues: RuleIssue[]): void {
 }
 
 const ImageMimeType = z.enum(imageMimeTypes).meta({ description: 'image/png, image/jpeg, image/webp, image/heic or image/heif' });
-const FILE_URI = /^(https?|gs):\/\/\S+$/i;
+/** http, https or gs, scheme case-insensitive (no regex flags: JSON Schema patterns carry none). */
+const FILE_URI = /^([hH][tT][tT][pP][sS]?|[gG][sS]):\/\/\S+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const RATIO = /^[1-9][0-9]?:[1-9][0-9]?$/;
 
