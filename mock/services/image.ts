@@ -410,6 +410,7 @@ export function hostedImage(engine: Engine, taskId: string, n: number): Uint8Arr
 // Handlers
 // ---------------------------------------------------------------------------
 
+/** Resolves a generation request, prices it, and applies the tighter limit of base64 references. */
 function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
   const r = resolveImageRequest(body);
   const { credits } = imagePrice(r, body.prompt.length);
@@ -418,6 +419,10 @@ function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
   return { r, credits, width, height, lane: inFreeLane(r.model, ctx.account) };
 }
 
+/**
+ * The five image operations. Errors: the request rules of schemas/image.ts (26001-26003, 26019, 29003), 402 (26004, 26005),
+ * 404 (26006), 429 (26029 base64 references; 26030 free lane full on the sync endpoint).
+ */
 export const imageHandlers: Handlers<'generateImage' | 'createImageTask' | 'getImageTask' | 'listImageTasks' | 'estimateImageCredits'> = {
   generateImage({ body }, ctx) {
     const { engine, account, now } = ctx;
