@@ -8,7 +8,7 @@ import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_RATIO_OUTPUT, allImageRatios, imageLongSide, imagePixels, imageSizes, type ImageSize } from '../schemas/image.ts';
-import { encodeImagePng, toBase64 } from '../mock/services/image.ts';
+import { encodePng as encodeImagePng, toBase64 } from '../mock/services/png.ts';
 import { startMock, type TestMock } from './helpers.ts';
 
 let m: TestMock;

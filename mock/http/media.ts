@@ -7,19 +7,12 @@
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
 import type { Engine } from '../engine/engine.ts';
-import { hash32 } from '../engine/rng.ts';
 import type { StoredVideoTask } from '../services/video.ts';
 import { hostedImage } from '../services/image.ts';
-import { encodePng, type Rgb } from './png.ts';
+import { colourFor, encodePng } from '../services/png.ts';
 import { sendError } from './respond.ts';
 
 const SAMPLE_MP4 = readFileSync(new URL('./fixtures/sample.mp4', import.meta.url));
-
-/** A colour derived from (seed, id, purpose). */
-export function colorFor(seed: number, id: string, purpose: string): Rgb {
-  const h = hash32(seed, id, purpose);
-  return [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
-}
 
 /** The media router, bound to `engine`. */
 export function createMediaRouter(engine: Engine): Router {
@@ -31,7 +24,7 @@ export function createMediaRouter(engine: Engine): Router {
     const task = m ? videoTask(m[1]) : undefined;
     if (!m || !task || task.status !== 'success') return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path}`);
     if (m[2] === 'mp4') return res.type('video/mp4').send(SAMPLE_MP4);
-    res.type('image/png').send(encodePng(640, 360, colorFor(engine.seed, task.id, 'cover-bg'), colorFor(engine.seed, task.id, 'cover-fg')));
+    res.type('image/png').send(Buffer.from(encodePng(640, 360, colourFor(engine.seed, task.id, 'cover-bg'), colourFor(engine.seed, task.id, 'cover-fg'))));
   });
   router.get('/media/provider/:file', (req, res) => {
     engine.tick();

@@ -11,9 +11,8 @@
  *   pending or generating for more than 30 minutes --(timeout event)--> fail
  *
  * The restricted free lane (image-b-3-pro, never-paid accounts) is simulated
- * with `freeLane` of schemas/image.ts. Standard JavaScript only: the PNG
- * encoder below is pure (fixed-Huffman deflate with run-length matches), so the
- * service runs outside Node too.
+ * with `freeLane` of schemas/image.ts. Standard JavaScript only (images come
+ * from ./png.ts), so the service runs outside Node too.
  */
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import {
@@ -37,9 +36,9 @@ import {
   type ResolvedImageRequest,
 } from '../../schemas/image.ts';
 import { ApiError } from '../engine/api-error.ts';
+import { colourFor, encodePng, toBase64 } from './png.ts';
 import type { Account } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
-import { hash32 } from '../engine/rng.ts';
 import type { Handlers, ServiceContext } from './context.ts';
 
 /** A stored task: the wire object plus what the service needs. */
@@ -198,205 +197,12 @@ function admitToLane(engine: Engine, st: StoredImageTask, now: number): void {
 }
 
 // ---------------------------------------------------------------------------
-// Images: a pure-JS PNG encoder (palette, 1 bit per pixel)
+// Images
 // ---------------------------------------------------------------------------
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function adler32(b: Uint8Array): number {
-  let a = 1;
-  let s = 0;
-  for (let i = 0; i < b.length; ) {
-    const end = Math.min(b.length, i + 5552);
-    for (; i < end; i++) {
-      a += b[i];
-      s += a;
-    }
-    a %= 65521;
-    s %= 65521;
-  }
-  return ((s << 16) | a) >>> 0;
-}
-
-/** A growable byte buffer with an LSB-first bit writer (RFC 1951 bit order). */
-class ByteWriter {
-  buf: Uint8Array;
-  len = 0;
-  private acc = 0;
-  private bits = 0;
-  constructor(capacity: number) {
-    this.buf = new Uint8Array(capacity);
-  }
-  byte(b: number): void {
-    if (this.len === this.buf.length) {
-      const next = new Uint8Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
-    this.buf[this.len++] = b & 0xff;
-  }
-  u32(v: number): void {
-    this.byte(v >>> 24);
-    this.byte(v >>> 16);
-    this.byte(v >>> 8);
-    this.byte(v);
-  }
-  bytes(b: Uint8Array | number[]): void {
-    for (const x of b) this.byte(x);
-  }
-  /** Writes `n` bits of `v`, least significant first. */
-  put(v: number, n: number): void {
-    this.acc |= v << this.bits;
-    this.bits += n;
-    while (this.bits >= 8) {
-      this.byte(this.acc & 0xff);
-      this.acc >>>= 8;
-      this.bits -= 8;
-    }
-  }
-  /** Writes a Huffman code of `n` bits, most significant first. */
-  code(c: number, n: number): void {
-    let r = 0;
-    for (let i = 0; i < n; i++) r = (r << 1) | ((c >>> i) & 1);
-    this.put(r, n);
-  }
-  flushBits(): void {
-    if (this.bits > 0) this.byte(this.acc & 0xff);
-    this.acc = 0;
-    this.bits = 0;
-  }
-  result(): Uint8Array {
-    return this.buf.subarray(0, this.len);
-  }
-}
-
-const LEN_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
-const LEN_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-
-/** A literal/length symbol with the fixed Huffman code (RFC 1951, 3.2.6). */
-function symbol(w: ByteWriter, s: number): void {
-  if (s < 144) w.code(0x30 + s, 8);
-  else if (s < 256) w.code(0x190 + s - 144, 9);
-  else if (s < 280) w.code(s - 256, 7);
-  else w.code(0xc0 + s - 280, 8);
-}
-
-/** A match of `len` (3-258) at distance 1. */
-function repeat(w: ByteWriter, len: number): void {
-  let i = 28;
-  if (len < 258) {
-    i = 27;
-    while (LEN_BASE[i] > len) i--;
-  }
-  symbol(w, 257 + i);
-  if (LEN_EXTRA[i]) w.put(len - LEN_BASE[i], LEN_EXTRA[i]);
-  w.code(0, 5); // distance code 0 = distance 1
-}
-
-/** zlib stream of `data`: one fixed-Huffman block of literals and distance-1 runs. */
-function zlib(data: Uint8Array): Uint8Array {
-  const w = new ByteWriter(Math.max(1024, data.length >> 4));
-  w.byte(0x78);
-  w.byte(0x01);
-  w.put(1, 1); // BFINAL
-  w.put(1, 2); // BTYPE 01: fixed Huffman
-  for (let i = 0; i < data.length; ) {
-    const b = data[i++];
-    symbol(w, b);
-    let run = 0;
-    while (i + run < data.length && run < 258 && data[i + run] === b) run++;
-    if (run >= 3) {
-      repeat(w, run);
-      i += run;
-    }
-  }
-  symbol(w, 256);
-  w.flushBits();
-  w.u32(adler32(data));
-  return w.result();
-}
-
-function chunk(w: ByteWriter, type: string, data: Uint8Array): void {
-  const td = new Uint8Array(4 + data.length);
-  for (let i = 0; i < 4; i++) td[i] = type.charCodeAt(i);
-  td.set(data, 4);
-  w.u32(data.length);
-  w.bytes(td);
-  w.u32(crc32(td));
-}
-
-/** An RGB colour, 0-255 each. */
-export type Rgb = [number, number, number];
-
-/**
- * A `width` x `height` PNG (palette, 1 bit per pixel): background `bg` with a diagonal band of `fg`.
- * Pure JavaScript; a 4096x4096 image encodes to about 50 KB. Throws RangeError outside 1-16384.
- */
-export function encodeImagePng(width: number, height: number, bg: Rgb, fg: Rgb): Uint8Array {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 16384 || height > 16384) throw new RangeError(`bad PNG size ${width}x${height}`);
-  const stride = Math.ceil(width / 8);
-  const raw = new Uint8Array((stride + 1) * height);
-  const band = Math.max(1, Math.floor(Math.min(width, height) / 8));
-  for (let y = 0; y < height; y++) {
-    const row = y * (stride + 1) + 1;
-    const center = Math.floor((y * width) / height);
-    for (let x = Math.max(0, center - band); x < Math.min(width, center + band); x++) raw[row + (x >> 3)] |= 0x80 >> (x & 7);
-  }
-  const ihdr = new Uint8Array(13);
-  const dv = new DataView(ihdr.buffer);
-  dv.setUint32(0, width);
-  dv.setUint32(4, height);
-  ihdr[8] = 1; // bit depth
-  ihdr[9] = 3; // palette
-  const w = new ByteWriter(1024);
-  w.bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  chunk(w, 'IHDR', ihdr);
-  chunk(w, 'PLTE', new Uint8Array([...bg, ...fg]));
-  chunk(w, 'IDAT', zlib(raw));
-  chunk(w, 'IEND', new Uint8Array(0));
-  return w.result();
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 of `bytes`. */
-export function toBase64(bytes: Uint8Array): string {
-  const out: string[] = [];
-  let line = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    line += B64[(n >>> 18) & 63] + B64[(n >>> 12) & 63] + (i + 1 < bytes.length ? B64[(n >>> 6) & 63] : '=') + (i + 2 < bytes.length ? B64[n & 63] : '=');
-    if (line.length >= 4096) {
-      out.push(line);
-      line = '';
-    }
-  }
-  out.push(line);
-  return out.join('');
-}
-
-function colour(seed: number, id: string, purpose: string): Rgb {
-  const h = hash32(seed, id, purpose);
-  return [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
-}
 
 /** The bytes of image `n` of generation `id` (deterministic in (seed, id, n)). */
 export function renderImage(seed: number, id: string, n: number, width: number, height: number): Uint8Array {
-  return encodeImagePng(width, height, colour(seed, `${id}/${n}`, 'image-bg'), colour(seed, `${id}/${n}`, 'image-fg'));
+  return encodePng(width, height, colourFor(seed, `${id}/${n}`, 'image-bg'), colourFor(seed, `${id}/${n}`, 'image-fg'));
 }
 
 /** The PNG of image `n` of a succeeded task, for the media route; undefined when there is none. */
