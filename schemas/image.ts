@@ -12,6 +12,7 @@
  * the service and the spec descriptions all read them.
  */
 import { z } from './zod.ts';
+import { report, type RuleIssue } from './rules.ts';
 import { EpochMs, pageQuery } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
@@ -340,16 +341,6 @@ export const aspectRatioRules =
 // Request
 // ---------------------------------------------------------------------------
 
-/** A rule violation found by a refinement: path, a message naming field and rule, and the catalogued error to answer with. */
-export interface RuleIssue {
-  path: (string | number)[];
-  message: string;
-  error: ErrorName;
-}
-
-function report(ctx: z.RefinementCtx, issues: RuleIssue[]): void {
-  for (const i of issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { error: i.error } });
-}
 
 const ImageMimeType = z.enum(imageMimeTypes).meta({ description: 'image/png, image/jpeg, image/webp, image/heic or image/heif' });
 /** http, https or gs, scheme case-insensitive (no regex flags: JSON Schema patterns carry none). */

@@ -10,6 +10,7 @@
  * the Zod refinements and the spec descriptions both read them.
  */
 import { z } from './zod.ts';
+import { report, type RuleIssue } from './rules.ts';
 import { EpochMs, pageQuery } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
@@ -237,16 +238,6 @@ export function renderFamily5RuleTable(): string {
 // Rule issues: refinements that read the tables
 // ---------------------------------------------------------------------------
 
-/** A rule violation found by a refinement: path, a message naming field and rule, and the catalogued error to answer with. */
-export interface RuleIssue {
-  path: (string | number)[];
-  message: string;
-  error: ErrorName;
-}
-
-function report(ctx: z.RefinementCtx, issues: RuleIssue[]): void {
-  for (const i of issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { error: i.error } });
-}
 
 // ---------------------------------------------------------------------------
 // Shared endpoint: content items and create request

@@ -4,7 +4,7 @@
  * the request journal; and its own document, spec/mock-control.openapi.yaml.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { AccountView, AdvanceResponse, ClockState, controlOperations, Health, Journal, ResetResponse, Scenario, ScenariosCleared } from '../schemas/control.ts';
@@ -12,19 +12,9 @@ import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 import { videoPhases } from '../schemas/video.ts';
 import { DEFAULT_START_TIME } from '../mock/engine/engine.ts';
-import { KEY, OTHER_KEY, startMock, type CallResult, type TestMock } from './helpers.ts';
+import { KEY, OTHER_KEY, type CallResult, type TestMock, useMocks } from './helpers.ts';
 
-let mocks: TestMock[] = [];
-async function mock(): Promise<TestMock> {
-  const m = await startMock();
-  mocks.push(m);
-  return m;
-}
-afterEach(async () => {
-  for (const m of mocks) expect(m.bugs, 'strict-mode mock bugs').toEqual([]);
-  await Promise.all(mocks.map((m) => m.close()));
-  mocks = [];
-});
+const mock = useMocks();
 
 const SUB = operations.getSubscription.path;
 const CREATE = operations.createVideoTask.path;

@@ -11,21 +11,12 @@
  * response is recorded as "METHOD path -> status [Retry-After]" plus its raw body
  * text, and the records are compared exactly.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { videoGenerateRateLimit } from '../schemas/video.ts';
-import { KEY, OTHER_KEY, startMock, type CallOptions, type TestMock } from './helpers.ts';
+import { KEY, OTHER_KEY, type CallOptions, type TestMock, useMocks } from './helpers.ts';
 
-let mocks: TestMock[] = [];
-async function mock(seed: number): Promise<TestMock> {
-  const m = await startMock({ seed });
-  mocks.push(m);
-  return m;
-}
-afterEach(async () => {
-  for (const m of mocks) expect(m.bugs, 'strict-mode mock bugs').toEqual([]);
-  await Promise.all(mocks.map((m) => m.close()));
-  mocks = [];
-});
+const start = useMocks();
+const mock = (seed: number): Promise<TestMock> => start({ seed });
 
 type Recorder = (method: string, path: string, opts?: CallOptions) => Promise<{ status: number; json: any; text: string }>;
 

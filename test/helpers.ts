@@ -3,6 +3,7 @@
  * listening on an ephemeral port, strict response validation on, manual clock.
  */
 import type { AddressInfo } from 'node:net';
+import { afterEach, expect } from 'vitest';
 import type { Server } from 'node:http';
 import { createMock, type MockOptions } from '../mock/http/app.ts';
 import type { Engine } from '../mock/engine/engine.ts';
@@ -79,5 +80,25 @@ export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For a test file: returns a starter of mocks (options merged over `defaults`)
+ * and registers an afterEach that asserts no strict-mode mock bug was reported
+ * and closes every mock started.
+ */
+export function useMocks(defaults: MockOptions = {}): (opts?: MockOptions) => Promise<TestMock> {
+  let mocks: TestMock[] = [];
+  afterEach(async () => {
+    const started = mocks;
+    mocks = [];
+    await Promise.all(started.map((m) => m.close()));
+    for (const m of started) expect(m.bugs, 'strict-mode mock bugs').toEqual([]);
+  });
+  return async (opts = {}) => {
+    const m = await startMock({ ...defaults, ...opts });
+    mocks.push(m);
+    return m;
   };
 }

@@ -14,29 +14,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envelope, errorEnvelope } from '../schemas/common.ts';
 import { errorCatalog, errorNames, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/http/prefer.ts';
 import { handlers } from '../mock/services/index.ts';
-import { startMock, type CallResult, type TestMock } from './helpers.ts';
+import { type CallResult, type TestMock, useMocks } from './helpers.ts';
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
 const ops = operationIds.map((id) => operations[id] as OperationDef);
 
-let mocks: TestMock[] = [];
-async function mock(): Promise<TestMock> {
-  const m = await startMock();
-  mocks.push(m);
-  return m;
-}
-afterEach(async () => {
-  for (const m of mocks) expect(m.bugs, 'strict-mode mock bugs').toEqual([]);
-  await Promise.all(mocks.map((m) => m.close()));
-  mocks = [];
-});
+const mock = useMocks();
 
 // ---------------------------------------------------------------------------
 // Minimal valid requests
