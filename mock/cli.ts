@@ -115,7 +115,12 @@ const { app, engine } = createMock({
   onMockBug: (id, problem) => console.error(`MOCK BUG in ${id}: ${problem}`),
 });
 
-const server = app.listen(o.port, o.host, () => {
+// Express 5 calls the listen callback with the error too (port in use, bad host): report it and exit.
+const server = app.listen(o.port, o.host, (err?: Error) => {
+  if (err) {
+    console.error(`mediagen-mock: cannot listen on ${o.host}:${o.port}: ${(err as NodeJS.ErrnoException).code ?? err.message}`);
+    process.exit(1);
+  }
   const port = (server.address() as AddressInfo).port;
   const base = `http://${displayHost}:${port}`;
   const key = accounts[0]?.apiKey ?? `${o.keyPrefix}_demo_secret1`;
@@ -123,10 +128,6 @@ const server = app.listen(o.port, o.host, () => {
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);
   console.log(`  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`);
   console.log(`  try:      curl -H 'Authorization: Bearer ${key}' ${base}/v1/user/subscription`);
-});
-server.on('error', (e: NodeJS.ErrnoException) => {
-  console.error(`mediagen-mock: cannot listen on ${o.host}:${o.port}: ${e.code ?? e.message}`);
-  process.exit(1);
 });
 
 let closing = false;

@@ -7,10 +7,18 @@ import type { Response } from 'express';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { ApiError } from '../engine/api-error.ts';
 
-/** Sends JSON with `status`, remembering the envelope code for the journal. */
+/**
+ * Sends JSON with `status`, remembering the envelope code for the journal.
+ * Written straight to the socket (the same bytes and headers as Express's
+ * res.json, without its per-call option lookups: this is the hot path).
+ */
 export function sendJson(res: Response, status: number, body: unknown): void {
   res.locals.envelopeCode = typeof body === 'object' && body !== null && 'code' in body && typeof (body as { code: unknown }).code === 'number' ? (body as { code: number }).code : null;
-  res.status(status).json(body);
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(res.req.method === 'HEAD' ? undefined : json);
 }
 
 /** Sends the error envelope of a catalogued error, with Retry-After on 429. */
