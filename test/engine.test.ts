@@ -140,7 +140,7 @@ describe('RateLimiter (sliding window)', () => {
 describe('OwnedStore', () => {
   const fill = () => {
     const s = new OwnedStore<{ id: string; n: number }>();
-    for (let n = 1; n <= 7; n++) s.insert('alice', `a${n}`, { id: `a${n}`, n });
+    for (let n = 1; n <= 7; n++) s.insert('alice', `a${n}`, { id: `a${n}`, n }, n % 2 === 0 ? 'even' : 'odd');
     for (let n = 1; n <= 2; n++) s.insert('bob', `b${n}`, { id: `b${n}`, n });
     return s;
   };
@@ -157,16 +157,28 @@ describe('OwnedStore', () => {
     expect(ids(s.pageNewestFirst('bob', 1, 20))).toEqual(['b2', 'b1']);
   });
 
-  it('pages a filter newest first; total counts every match', () => {
+  it('pages a group newest first; total counts the group', () => {
     const s = fill();
-    const even = (r: { n: number }) => r.n % 2 === 0;
-    const p1 = s.pageNewestFirst('alice', 1, 2, even);
+    const p1 = s.pageNewestFirst('alice', 1, 2, 'even');
     expect(p1.items.map((i) => i.id)).toEqual(['a6', 'a4']);
     expect(p1.total).toBe(3);
-    const p2 = s.pageNewestFirst('alice', 2, 2, even);
+    const p2 = s.pageNewestFirst('alice', 2, 2, 'even');
     expect(p2.items.map((i) => i.id)).toEqual(['a2']);
     expect(p2.total).toBe(3);
-    expect(s.pageNewestFirst('alice', 3, 2, even)).toEqual({ items: [], total: 3 });
+    expect(s.pageNewestFirst('alice', 3, 2, 'even')).toEqual({ items: [], total: 3 });
+    expect(s.pageNewestFirst('bob', 1, 2, 'even')).toEqual({ items: [], total: 0 });
+  });
+
+  it('regroup moves a record between groups and keeps creation order in each', () => {
+    const s = fill();
+    s.regroup('a3', 'even');
+    s.regroup('a6', 'odd');
+    s.regroup('a6', 'odd'); // no-op
+    expect(s.pageNewestFirst('alice', 1, 10, 'even').items.map((i) => i.id)).toEqual(['a4', 'a3', 'a2']);
+    expect(s.pageNewestFirst('alice', 1, 10, 'odd').items.map((i) => i.id)).toEqual(['a7', 'a6', 'a5', 'a1']);
+    s.regroup('b1', 'done');
+    expect(s.pageNewestFirst('bob', 1, 10, 'done')).toEqual({ items: [{ id: 'b1', n: 1 }], total: 1 });
+    expect(s.pageNewestFirst('alice', 1, 10).total).toBe(7);
   });
 
   it('looks up by id with the owner; refuses duplicate ids; mutations are visible', () => {

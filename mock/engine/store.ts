@@ -1,61 +1,100 @@
 /**
  * In-memory store of owned records (DESIGN.md, "engine/store"): lookup by id,
- * and per-owner lists in creation order, read newest first with an optional
- * filter. Records are mutated in place by the services, so a status change
- * needs no re-indexing. A page without a filter costs O(pageSize); with a
- * filter, one pass over the owner's records.
+ * and per-owner lists in creation order, read newest first. Records may carry a
+ * group (a task's status): per (owner, group) lists are kept in creation order
+ * too, so a page filtered by group costs O(pageSize) like an unfiltered one,
+ * whatever the number of records. Records are mutated in place by the
+ * services; a change of group is reported with `regroup`.
  */
 export interface Page<T> {
   items: T[];
   total: number;
 }
 
+interface Entry<T> {
+  seq: number;
+  owner: string;
+  group: string | undefined;
+  record: T;
+}
+
+/** Index of the entry with `seq` in a list sorted by seq, or where it would go. */
+function search<T>(list: Entry<T>[], seq: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function pageOf<T>(list: readonly Entry<T>[], page: number, pageSize: number): Page<T> {
+  const end = list.length - (page - 1) * pageSize;
+  const start = Math.max(0, end - pageSize);
+  const items: T[] = [];
+  for (let i = end - 1; i >= start; i--) items.push(list[i].record);
+  return { items, total: list.length };
+}
+
 export class OwnedStore<T> {
-  private byId = new Map<string, { owner: string; record: T }>();
-  private byOwner = new Map<string, T[]>();
+  private byId = new Map<string, Entry<T>>();
+  private byOwner = new Map<string, Entry<T>[]>();
+  private byOwnerGroup = new Map<string, Entry<T>[]>();
+  private seq = 0;
 
   /** Number of records stored. */
   get size(): number {
     return this.byId.size;
   }
 
-  /** Adds a record; throws on a duplicate id (a mock bug). */
-  insert(owner: string, id: string, record: T): T {
+  /** Adds a record, optionally in `group`; throws on a duplicate id (a mock bug). */
+  insert(owner: string, id: string, record: T, group?: string): T {
     if (this.byId.has(id)) throw new Error(`duplicate id ${id}`);
-    this.byId.set(id, { owner, record });
-    let list = this.byOwner.get(owner);
-    if (!list) this.byOwner.set(owner, (list = []));
-    list.push(record);
+    const e: Entry<T> = { seq: ++this.seq, owner, group, record };
+    this.byId.set(id, e);
+    this.list(this.byOwner, owner).push(e);
+    if (group !== undefined) this.list(this.byOwnerGroup, `${owner}\u0000${group}`).push(e);
     return record;
+  }
+
+  /** Moves record `id` to `group` (say, after its status changed). No-op when it is already there. */
+  regroup(id: string, group: string): void {
+    const e = this.byId.get(id);
+    if (!e || e.group === group) return;
+    if (e.group !== undefined) {
+      const from = this.list(this.byOwnerGroup, `${e.owner}\u0000${e.group}`);
+      from.splice(search(from, e.seq), 1);
+    }
+    const to = this.list(this.byOwnerGroup, `${e.owner}\u0000${group}`);
+    to.splice(search(to, e.seq), 0, e);
+    e.group = group;
   }
 
   /** The record and its owner, or undefined. */
   get(id: string): { owner: string; record: T } | undefined {
-    return this.byId.get(id);
+    const e = this.byId.get(id);
+    return e && { owner: e.owner, record: e.record };
   }
 
-  /** A page (1-based) of the owner's records, newest first, optionally filtered. */
-  pageNewestFirst(owner: string, page: number, pageSize: number, filter?: (r: T) => boolean): Page<T> {
-    const list = this.byOwner.get(owner) ?? [];
-    const skip = (page - 1) * pageSize;
-    if (!filter) {
-      const end = list.length - skip;
-      const start = Math.max(0, end - pageSize);
-      return { items: end > 0 ? list.slice(start, end).reverse() : [], total: list.length };
-    }
-    const items: T[] = [];
-    let total = 0;
-    for (let i = list.length - 1; i >= 0; i--) {
-      if (!filter(list[i])) continue;
-      if (total >= skip && items.length < pageSize) items.push(list[i]);
-      total++;
-    }
-    return { items, total };
+  /** A page (1-based) of the owner's records, newest first, optionally only those of `group`. */
+  pageNewestFirst(owner: string, page: number, pageSize: number, group?: string): Page<T> {
+    const list = group === undefined ? this.byOwner.get(owner) : this.byOwnerGroup.get(`${owner}\u0000${group}`);
+    return pageOf(list ?? [], page, pageSize);
   }
 
   /** Drops everything. */
   clear(): void {
     this.byId.clear();
     this.byOwner.clear();
+    this.byOwnerGroup.clear();
+    this.seq = 0;
+  }
+
+  private list(map: Map<string, Entry<T>[]>, key: string): Entry<T>[] {
+    let l = map.get(key);
+    if (!l) map.set(key, (l = []));
+    return l;
   }
 }

@@ -157,6 +157,7 @@ function fail(engine: Engine, st: StoredImageTask, at: number, kind: keyof typeo
     freeUsageRolledBack: rolledBack,
     userMessage: f.userMessage,
   } satisfies Partial<ImageTask>);
+  store(engine).regroup(st.task.taskId, 'fail');
   leaveLane(engine, st, at);
 }
 
@@ -164,6 +165,7 @@ function succeed(engine: Engine, st: StoredImageTask, at: number): void {
   if (st.task.status !== 'generating') return;
   engine.accounts.capture(st.task.taskId, at);
   st.task.status = 'success';
+  store(engine).regroup(st.task.taskId, 'success');
   st.task.images = [{ url: imageUrl(engine, st.task.taskId, 0), mimeType: OUTPUT_MIME_TYPE }];
   st.task.completedAt = at;
   leaveLane(engine, st, at);
@@ -174,6 +176,7 @@ function startGenerating(engine: Engine, st: StoredImageTask, at: number): void 
   engine.scheduler.at(at, (t) => {
     if (st.task.status !== 'pending') return;
     st.task.status = 'generating';
+    store(engine).regroup(st.task.taskId, 'generating');
     if (st.stuck) return;
     engine.scheduler.at(t + imageGeneratingMs(st.task.model, st.imageSize), (done) => succeed(engine, st, done));
   });
@@ -259,7 +262,7 @@ export const imageHandlers: Handlers<'generateImage' | 'createImageTask' | 'getI
       lane: p.lane,
       stuck: forcing.outcome === 'stuck',
     };
-    store(engine).insert(account.apiKey, taskId, st);
+    store(engine).insert(account.apiKey, taskId, st, st.task.status);
     // The background sweep: more than 30 minutes pending or generating -> fail.
     engine.scheduler.at(now + IMAGE_TASK_TIMEOUT_MS + 1, (t) => fail(engine, st, t, 'timeout'));
     if (failWith !== undefined) {
@@ -280,7 +283,7 @@ export const imageHandlers: Handlers<'generateImage' | 'createImageTask' | 'getI
 
   listImageTasks({ query }, ctx) {
     const status = query.status;
-    const page = store(ctx.engine).pageNewestFirst(ctx.account.apiKey, query.page, query.pageSize, status ? (r) => r.task.status === status : undefined);
+    const page = store(ctx.engine).pageNewestFirst(ctx.account.apiKey, query.page, query.pageSize, status);
     return { items: page.items.map((r) => r.task), page: query.page, pageSize: query.pageSize, total: page.total };
   },
 

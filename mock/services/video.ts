@@ -98,29 +98,33 @@ function createTask(ctx: ServiceContext, t: NewTask) {
     createdAt: now,
     updatedAt: now,
   };
-  engine.store<StoredVideoTask>(STORE).insert(account.apiKey, taskId, { task, title: titleFor(engine, taskId, t.prompt), prompt: t.prompt });
+  const store = engine.store<StoredVideoTask>(STORE);
+  store.insert(account.apiKey, taskId, { task, title: titleFor(engine, taskId, t.prompt), prompt: t.prompt }, task.status);
+  const moveTo = (status: VideoTask['status'], at: number) => {
+    task.status = status;
+    task.updatedAt = at;
+    store.regroup(taskId, status);
+  };
 
   const { generatingMs, uploadingMs } = videoPhases(t.scheduleKey, t.duration);
   const urls = videoMediaUrls(engine, taskId);
   const failWith = ctx.forcing.outcome === 'failed' ? (ctx.forcing.error ?? t.failureReasons[0]) : undefined;
   engine.scheduler.at(now + generatingMs, (at) => {
-    task.updatedAt = at;
     if (failWith) {
       const refunded = engine.accounts.release(taskId, at, `refund: ${errorCatalog[failWith].meaning}`);
-      task.status = 'failed';
+      moveTo('failed', at);
       task.errorCode = errorCatalog[failWith].code;
       task.errorMessage = errorCatalog[failWith].meaning;
       task.creditCharged -= refunded;
       return;
     }
-    task.status = 'uploading';
+    moveTo('uploading', at);
     task.providerVideoUrl = urls.providerVideoUrl;
     engine.scheduler.at(at + uploadingMs, (done) => {
       engine.accounts.capture(taskId, done);
-      task.status = 'success';
+      moveTo('success', done);
       task.videoUrl = urls.videoUrl;
       task.coverUrl = urls.coverUrl;
-      task.updatedAt = done;
     });
   });
   return { taskId, episodeId: task.episodeId, status: 'generating' as const };
@@ -200,7 +204,7 @@ export const videoHandlers: Handlers<'createVideoTask' | 'createFamily5VideoTask
 
   listVideoTasks({ query }, ctx) {
     const status = query.status;
-    const page = ctx.engine.store<StoredVideoTask>(STORE).pageNewestFirst(ctx.account.apiKey, query.page, query.pageSize, status ? (r) => r.task.status === status : undefined);
+    const page = ctx.engine.store<StoredVideoTask>(STORE).pageNewestFirst(ctx.account.apiKey, query.page, query.pageSize, status);
     return {
       items: page.items.map(({ task, title, prompt }): VideoTaskListItem => ({
         id: task.id,
