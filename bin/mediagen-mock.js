@@ -1,6 +1,34 @@
 #!/usr/bin/env node
-// The mediagen-mock command: runs mock/cli.ts through tsx's loader.
-import { register } from 'tsx/esm/api';
+// The mediagen-mock command (and `npm start`). Runs the precompiled
+// dist/cli.js (built by `npm run bundle`, which `npm ci` and `npm install` run
+// through `prepare`) when it is newer than every source file of mock/ and
+// schemas/; otherwise runs the TypeScript sources through tsx, so an edited
+// checkout never runs stale code.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('../mock/cli.ts');
+const root = new URL('../', import.meta.url);
+const compiled = new URL('dist/cli.js', root);
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = `${dir}/${e.name}`;
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function compiledIsFresh() {
+  if (!existsSync(compiled)) return false;
+  const built = statSync(compiled).mtimeMs;
+  return ['mock', 'schemas'].every((d) => newestSource(fileURLToPath(new URL(d, root))) <= built);
+}
+
+if (compiledIsFresh()) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../mock/cli.ts');
+}

@@ -23,7 +23,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -181,38 +181,13 @@ interface ColdVariant {
   target: boolean;
 }
 
-/** Bundles mock/cli.ts with esbuild (tsx's own dependency) to measure what precompiling would give; nothing is written in the project but node_modules/.cache. */
-async function buildBundles(): Promise<{ external: string; all: string } | null> {
-  try {
-    const esbuild = await import('esbuild');
-    const dir = join(ROOT, 'node_modules/.cache/mediagen-bench');
-    mkdirSync(dir, { recursive: true });
-    // mock/http/media.ts reads ./fixtures/ next to itself.
-    cpSync(join(ROOT, 'mock/http/fixtures'), join(dir, 'fixtures'), { recursive: true });
-    const common = { entryPoints: [join(ROOT, 'mock/cli.ts')], bundle: true, platform: 'node' as const, format: 'esm' as const, target: 'node20', logLevel: 'error' as const };
-    await esbuild.build({ ...common, outfile: join(dir, 'cli-external.mjs'), packages: 'external' });
-    await esbuild.build({ ...common, outfile: join(dir, 'cli-all.mjs'), banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
-    return { external: join(dir, 'cli-external.mjs'), all: join(dir, 'cli-all.mjs') };
-  } catch (e) {
-    log(`  (esbuild bundles skipped: ${(e as Error).message})`);
-    return null;
-  }
-}
-
 async function coldStart(): Promise<{ name: string; note: string; ms: number[]; target: boolean }[]> {
   const mockFlags = (port: number) => ['--port', String(port), '--quiet'];
   const variants: ColdVariant[] = [
-    { name: 'mock: tsx mock/cli.ts', note: "npm start's command, without npm itself", cmd: NODE, args: (p) => [TSX_CLI, 'mock/cli.ts', ...mockFlags(p)], target: true },
-    { name: 'mock: node bin/mediagen-mock.js', note: 'the installed bin (tsx loader registered in-process)', cmd: NODE, args: (p) => ['bin/mediagen-mock.js', ...mockFlags(p)], target: true },
+    { name: 'mock: node bin/mediagen-mock.js', note: 'the installed command and npm start, without npm itself (precompiled dist/cli.js)', cmd: NODE, args: (p) => ['bin/mediagen-mock.js', ...mockFlags(p)], target: true },
+    { name: 'mock: tsx mock/cli.ts', note: 'the sources through tsx (what the command falls back to in an edited checkout)', cmd: NODE, args: (p) => [TSX_CLI, 'mock/cli.ts', ...mockFlags(p)], target: false },
     { name: 'mock: npm start', note: 'includes npm start-up', cmd: 'npm', args: (p) => ['start', '--silent', '--', ...mockFlags(p)], target: false },
   ];
-  const bundles = await buildBundles();
-  if (bundles) {
-    variants.push(
-      { name: 'mock: esbuild bundle, deps external', note: 'investigation: precompiled project code', cmd: NODE, args: (p) => [bundles.external, ...mockFlags(p)], target: false },
-      { name: 'mock: esbuild bundle, all', note: 'investigation: one file, deps included', cmd: NODE, args: (p) => [bundles.all, ...mockFlags(p)], target: false },
-    );
-  }
   variants.push({ name: 'prism mock spec/openapi.yaml', note: 'static mode, default logging', cmd: NODE, args: (p) => [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(p)], target: false });
 
   // One warm-up start of each (fills tsx's transform cache and the OS file cache), then interleaved runs.

@@ -1,0 +1,27 @@
+// `npm run bundle` (also run by `npm ci` / `npm install` through `prepare`):
+// precompiles the mock into dist/cli.js with esbuild, dependencies left as
+// imports, so the installed `mediagen-mock` command starts without a
+// TypeScript loader (cold start). `npm start` runs the sources through tsx and
+// never needs this. Plain JavaScript on purpose: it runs before anything else.
+import { cpSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+mkdirSync(dist, { recursive: true });
+await build({
+  entryPoints: [join(root, 'mock/cli.ts')],
+  outfile: join(dist, 'cli.js'),
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+// mock/http/media.ts reads ./fixtures/ beside the module that contains it.
+cpSync(join(root, 'mock/http/fixtures'), join(dist, 'fixtures'), { recursive: true });
+console.log('bundled mock/cli.ts -> dist/cli.js');
