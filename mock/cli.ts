@@ -9,13 +9,13 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import morgan from 'morgan';
 import { z } from 'zod';
 import { plans } from '../schemas/account.ts';
-import { videoPhases } from '../schemas/video.ts';
+import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMock } from './http/app.ts';
 import { DEFAULT_START_TIME } from './engine/engine.ts';
 
 /** Real-mode speed at which a default video task (family1-video-2-fast, 5 s) finishes in about ten seconds. */
 export const DEFAULT_SPEED = (() => {
-  const p = videoPhases('family1-video-2-fast', 5);
+  const p = videoPhases(DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION);
   return (p.generatingMs + p.uploadingMs) / 10_000;
 })();
 

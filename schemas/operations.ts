@@ -13,6 +13,8 @@ import {
   CreateFamily5VideoTaskRequest,
   CreateVideoTaskData,
   CreateVideoTaskRequest,
+  DEFAULT_SHARED_VIDEO_MODEL,
+  DEFAULT_VIDEO_DURATION,
   EstimateFamily5CreditsRequest,
   EstimateVideoCreditsRequest,
   ListVideoTasksQuery,
@@ -56,7 +58,7 @@ const videoFieldErrors: Partial<Record<string, ErrorName>> = {
   duration: 'VIDEO_UNSUPPORTED_COMBINATION',
 };
 
-const defaultPhases = videoPhases('family1-video-2-fast', 5);
+const defaultPhases = videoPhases(DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION);
 
 /** Every operation of the API, keyed by operationId. */
 export const operations = {
@@ -69,7 +71,7 @@ export const operations = {
     description:
       'Creates a video task and charges its credits at once; the task is refunded in full if generation fails. ' +
       `Returns status generating. Rate limit: ${videoGenerateRateLimit.limit} generate requests per minute per user across both video generate endpoints (HTTP 429 with Retry-After).\n\n` +
-      `Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (family1-video-2-fast, 5 s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
+      `Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (${DEFAULT_SHARED_VIDEO_MODEL}, ${DEFAULT_VIDEO_DURATION} s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
     provenance: videoProvenance.shared,
     auth: true,
     request: { body: CreateVideoTaskRequest },

@@ -81,6 +81,8 @@ export type SharedVideoModelId = keyof typeof sharedVideoModels;
 export const sharedVideoModelIds = Object.keys(sharedVideoModels) as [SharedVideoModelId, ...SharedVideoModelId[]];
 /** Default model of the shared endpoint. */
 export const DEFAULT_SHARED_VIDEO_MODEL: SharedVideoModelId = 'family1-video-2-fast';
+/** Default duration in seconds of both create endpoints (document 1, "Video: create task (shared)", "Video: family5 create"). */
+export const DEFAULT_VIDEO_DURATION = 5;
 
 /** Content limits of the shared endpoint (document 1, "Content items" rule 1 and "Limits"). */
 export const contentLimits = { minItems: 1, maxItems: 16, maxText: 1, maxImages: 9, maxVideos: 3, maxAudios: 3, maxTextLength: 2500 } as const;
@@ -289,7 +291,7 @@ const sharedCreateBase = z.object({
   content: z.array(ContentItem).min(contentLimits.minItems).max(contentLimits.maxItems).meta({ description: 'content items, 1-16' }),
   resolution: z.enum(videoResolutions).optional().meta({ description: 'default 720p (768p on family3-h3, assumed); limited per model' }),
   ratio: z.enum(videoRatios).default('16:9').meta({ description: 'limited per model; family3-h3 ignores it for image-to-video' }),
-  duration: z.number().int().min(2).max(30).default(5).meta({ description: 'seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15' }),
+  duration: z.number().int().min(2).max(30).default(DEFAULT_VIDEO_DURATION).meta({ description: 'seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15' }),
   generateAudio: z.boolean().default(true).meta({ description: 'ignored by family3-h3 (always has a sound track)' }),
   seed: z.number().int().min(-1).max(4294967295).default(-1).meta({ description: '-1 means random; ignored by family3-h3' }),
   inputVideoDuration: z.number().int().min(0).default(0).meta({ description: 'seconds of the input video; required when content has video_url' }),
@@ -451,8 +453,13 @@ export function family5Defaults(capability: Family5Capability): { quality: Famil
   return {
     quality: capability === 'multi_transition' ? '360p' : '720p',
     aspectRatio: capability === 'agent' ? '9:16' : '16:9',
-    duration: capability === 'agent' ? 30 : 5,
+    duration: capability === 'agent' ? 30 : DEFAULT_VIDEO_DURATION,
   };
+}
+
+/** Quality a family5 request runs at: mimic is locked to 720p; otherwise the request's, else the capability default. */
+export function family5Quality(capability: Family5Capability, quality: Family5Quality | undefined): Family5Quality {
+  return capability === 'mimic' ? '720p' : (quality ?? family5Defaults(capability).quality);
 }
 
 /** Duration and quality rules shared by family5 create and estimate. */

@@ -16,6 +16,7 @@ import {
   effectiveResolution,
   family5Credits,
   family5Defaults,
+  family5Quality,
   sharedVideoCredits,
   sharedVideoModels,
   videoEstimateFromCredits,
@@ -141,7 +142,7 @@ function ownTask(ctx: ServiceContext, taskId: string, errors: { notFound: ErrorN
 function family5Resolved(b: CreateFamily5VideoTaskRequest) {
   const d = family5Defaults(b.capability);
   return {
-    quality: b.capability === 'mimic' ? ('720p' as const) : (b.quality ?? d.quality),
+    quality: family5Quality(b.capability, b.quality),
     aspectRatio: b.aspectRatio ?? d.aspectRatio,
     duration: b.duration ?? d.duration,
   };
@@ -232,8 +233,7 @@ export const videoHandlers: Handlers<'createVideoTask' | 'createFamily5VideoTask
   },
 
   estimateFamily5Credits({ body }) {
-    const d = family5Defaults(body.capability);
-    const quality = body.capability === 'mimic' ? '720p' : (body.quality ?? d.quality);
-    return videoEstimateFromCredits(family5Credits(body.capability, body.model, quality, body.duration ?? d.duration));
+    const duration = body.duration ?? family5Defaults(body.capability).duration;
+    return videoEstimateFromCredits(family5Credits(body.capability, body.model, family5Quality(body.capability, body.quality), duration));
   },
 };
