@@ -5,22 +5,19 @@
  * refunds; owner scoping; list order, filter and paging; the hosted image route.
  */
 import { PNG } from 'pngjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { IMAGE_TASK_TIMEOUT_MS, imageFixedPrices, imageGeneratingMs, imagePixels, imageSchedule, type ImageModelId, type ImageSize } from '../schemas/image.ts';
-import { KEY, OTHER_KEY, startMock, type TestMock } from './helpers.ts';
+import { KEY, OTHER_KEY, startMock, type TestMock, useMocks } from './helpers.ts';
 
 const ASYNC = '/v1/images/generation/async';
 const TASKS = '/v1/images/generation/tasks';
 const task = (id: string) => `${TASKS}/${encodeURIComponent(id)}`;
 
+const start = useMocks();
 let m: TestMock;
 beforeEach(async () => {
-  m = await startMock();
-});
-afterEach(async () => {
-  expect(m.bugs).toEqual([]);
-  await m.close();
+  m = await start();
 });
 
 const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({ provider: 'vendor_b', model, prompt: 'a paper crane', imageConfig: { imageSize }, ...extra });

@@ -7,23 +7,20 @@
  * for never-paid accounts has a fixed capacity and fails beyond it without
  * spending anything; paid or previously paid accounts are never restricted.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { freeLane, imageFixedPrices, imageGeneratingMs, imageModelIds, imageModels, imageSchedule, imageSizes, type ImageModelId, type ImageSize } from '../schemas/image.ts';
-import { KEY, OTHER_KEY, startMock, type TestMock } from './helpers.ts';
+import { KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 
 const SYNC = '/v1/images/generation';
 const ASYNC = '/v1/images/generation/async';
 const ESTIMATE = '/v1/images/generation/estimate-credits';
 const TASKS = '/v1/images/generation/tasks';
 
+const start = useMocks();
 let m: TestMock;
 beforeEach(async () => {
-  m = await startMock();
-});
-afterEach(async () => {
-  expect(m.bugs).toEqual([]);
-  await m.close();
+  m = await start();
 });
 
 const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({ provider: 'vendor_c', model, prompt: 'a glass teapot on a windowsill', imageConfig: { imageSize }, ...extra });

@@ -3,22 +3,19 @@
  * schema", "Limits", "Errors"): every rule on the three endpoints that share the
  * body, asserting HTTP status and catalog code (never library wording).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { IMAGE_BODY_LIMIT_BYTES, imageRateLimits } from '../schemas/image.ts';
-import { startMock, type TestMock } from './helpers.ts';
+import { type TestMock, useMocks } from './helpers.ts';
 
 const SYNC = '/v1/images/generation';
 const ASYNC = '/v1/images/generation/async';
 const ESTIMATE = '/v1/images/generation/estimate-credits';
 
+const start = useMocks();
 let m: TestMock;
 beforeEach(async () => {
-  m = await startMock();
-});
-afterEach(async () => {
-  expect(m.bugs).toEqual([]);
-  await m.close();
+  m = await start();
 });
 
 const gen = (over: Record<string, unknown> = {}) => ({ provider: 'vendor_a', prompt: 'a red kite over a beach', imageConfig: { imageSize: '1K' }, ...over });
