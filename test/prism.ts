@@ -47,8 +47,7 @@ import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { createMock, type MockOptions } from '../mock/http/app.ts';
 import { declaredStatuses, errorForStatus } from '../mock/http/prefer.ts';
-import type { Engine } from '../mock/engine/engine.ts';
-import { KEY, type CallOptions, type CallResult } from './helpers.ts';
+import { KEY, type CallOptions, type CallResult, type TestMock } from './helpers.ts';
 
 export { KEY, OTHER_KEY } from './helpers.ts';
 
@@ -106,16 +105,7 @@ export interface PrismCallOptions extends CallOptions {
 }
 
 /** Direct access to the current mock (not through Prism): the control API is not in the spec. */
-export interface MockHandle {
-  base: string;
-  engine: Engine;
-  /** Mock bugs reported by strict validation. */
-  bugs: string[];
-  /** A request straight to the mock. */
-  call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
-  /** POST /__mock/clock/advance on the mock. */
-  advance(ms: number): Promise<void>;
-}
+export type MockHandle = Omit<TestMock, 'close'>;
 
 export interface PrismHarness {
   /** Prism's base URL. */
