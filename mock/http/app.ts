@@ -47,7 +47,7 @@ export function createMock(opts: MockOptions = {}): Mock {
   );
   // Journal every API request with its final status.
   app.use((req, res, next) => {
-    if (req.path.startsWith('/__mock') || req.path.startsWith('/media/')) return next();
+    if (/^\/(__mock|media)\//i.test(req.path)) return next();
     const at = engine.clock.now();
     res.on('finish', () =>
       engine.journal.record({ at, method: req.method, path: req.path, operationId: res.locals.operationId ?? null, keyId: res.locals.keyId ?? null, status: res.statusCode, code: res.locals.envelopeCode ?? null }),
