@@ -39,6 +39,30 @@ export interface TestMock {
 export const KEY = 'mg_test_secret1';
 export const OTHER_KEY = 'mg_other_secret2';
 
+/**
+ * Sends one request: the Authorization header of `o.key` (default KEY; null: none), `o.body` as JSON
+ * or `o.raw` as is, extra `headers`. Returns the response, its text and its JSON (undefined when not JSON).
+ */
+export async function sendRequest(base: string, method: string, path: string, o: CallOptions, extra: Record<string, string> = {}): Promise<{ res: Response; text: string; json: any }> {
+  const headers: Record<string, string> = { ...(o.headers ?? {}), ...extra };
+  const key = o.key === undefined ? KEY : o.key;
+  if (key !== null) headers.authorization ??= `Bearer ${key}`;
+  let body: string | undefined = o.raw;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { res, text, json };
+}
+
 /** Starts a mock (manual clock, seed 1, strict) on an ephemeral port. */
 export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
   const bugs: string[] = [];
@@ -48,22 +72,7 @@ export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
-    const headers: Record<string, string> = { ...(o.headers ?? {}) };
-    const key = o.key === undefined ? KEY : o.key;
-    if (key !== null) headers.authorization ??= `Bearer ${key}`;
-    let body: string | undefined = o.raw;
-    if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(base + path, { method, headers, body });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const { res, text, json } = await sendRequest(base, method, path, o);
     return { status: res.status, headers: res.headers, json, text };
   };
   return {

@@ -47,7 +47,7 @@ import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { createMock, type MockOptions } from '../mock/http/app.ts';
 import { declaredStatuses, errorForStatus } from '../mock/http/prefer.ts';
-import { KEY, type CallOptions, type CallResult, type TestMock } from './helpers.ts';
+import { sendRequest, type CallOptions, type CallResult, type TestMock } from './helpers.ts';
 
 export { KEY, OTHER_KEY } from './helpers.ts';
 
@@ -307,19 +307,7 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
   let callSeq = 0;
   const violations: PrismViolation[] = [];
 
-  async function send(base: string, method: string, path: string, o: CallOptions, extra: Record<string, string> = {}): Promise<{ res: Response; text: string; json: unknown }> {
-    const headers: Record<string, string> = { ...(o.headers ?? {}), ...extra };
-    const key = o.key === undefined ? KEY : o.key;
-    if (key !== null) headers.authorization ??= `Bearer ${key}`;
-    let body: string | undefined = o.raw;
-    if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(base + path, { method, headers, body });
-    const text = await res.text();
-    return { res, text, json: parseJson(text) };
-  }
+  const send = sendRequest;
 
   const harness: PrismHarness = {
     prismBase,
