@@ -204,3 +204,11 @@ describe('hosted images', () => {
     }
   });
 });
+
+describe('registry and service agree', () => {
+  it('every failure reason createImageTask declares has a failure text in imageFailures', async () => {
+    const { operations } = await import('../schemas/operations.ts');
+    const { imageFailures } = await import('../schemas/image.ts');
+    for (const reason of operations.createImageTask.failureReasons) expect(Object.keys(imageFailures)).toContain(reason);
+  });
+});

@@ -14,7 +14,7 @@
  * with `freeLane` of schemas/image.ts. Standard JavaScript only (images come
  * from ./png.ts), so the service runs outside Node too.
  */
-import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
+import type { ErrorName } from '../../schemas/errors.ts';
 import {
   IMAGE_TASK_TIMEOUT_MS,
   OUTPUT_MIME_TYPE,
@@ -35,6 +35,7 @@ import {
   type ImageTask,
   type ResolvedImageRequest,
 } from '../../schemas/image.ts';
+import { operations } from '../../schemas/operations.ts';
 import { ApiError } from '../engine/api-error.ts';
 import { colourFor, encodePng, toBase64 } from './png.ts';
 import type { Account } from '../engine/accounts.ts';
@@ -248,8 +249,8 @@ export const imageHandlers: Handlers<'generateImage' | 'createImageTask' | 'getI
   createImageTask({ body }, ctx) {
     const { engine, account, now, forcing } = ctx;
     const p = prepare(ctx, body);
-    const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? 'IMAGE_GENERATION_FAILED') as ErrorName) : undefined;
-    if (failWith !== undefined && !(failWith in imageFailures)) throw new ApiError('INVALID_PREFER', `Prefer error=${errorCatalog[failWith].code} is not a failure reason of image tasks`);
+    // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
+    const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as keyof typeof imageFailures) : undefined;
     const taskId = engine.nextId('img', account.apiKey, 'image');
     const { freeUsed } = charge(ctx, taskId, p.r, p.credits);
     const st: StoredImageTask = {
@@ -266,7 +267,7 @@ export const imageHandlers: Handlers<'generateImage' | 'createImageTask' | 'getI
     // The background sweep: more than 30 minutes pending or generating -> fail.
     engine.scheduler.at(now + IMAGE_TASK_TIMEOUT_MS + 1, (t) => fail(engine, st, t, 'timeout'));
     if (failWith !== undefined) {
-      const reason = failWith as keyof typeof imageFailures;
+      const reason = failWith;
       const due = reason === 'IMAGE_FREE_RELAX_TIMEOUT' ? now + freeLane.queueTimeoutMs : now + imageSchedule.pendingMs;
       st.lane = false;
       engine.scheduler.at(due, (t) => fail(engine, st, t, reason));
