@@ -1,0 +1,110 @@
+/**
+ * HLS for rendered audio of any length (document 2, "Podcast episode": the
+ * episode's .m3u8): a VOD media playlist and its segments, each rendered on
+ * its own, so a media server can serve segment n of a three-hour episode
+ * without rendering the rest.
+ *
+ * Segments are packed audio (RFC 8216, "Packed Audio"): ADTS AAC-LC frames
+ * (24 kHz mono, the frames of `renderAudio('aac')`) behind an ID3 tag whose
+ * PRIV frame `com.apple.streaming.transportStreamTimestamp` gives the
+ * segment's start, as the spec requires. Chosen over MPEG-TS because each
+ * segment is a few bytes of ID3 plus copied frames (no PES packetization,
+ * continuity counters or PAT/PMT), Safari and hls.js both play packed AAC, and
+ * every segment is itself a playable .aac file; AAC over MP3 because it is the
+ * codec the HLS authoring guidance names first for audio.
+ * Standard JavaScript only.
+ */
+import { audioFrameCount, audioFrames, audioFrameSamples, audioMaxDurationMs, audioMinFrames } from './audio.ts';
+
+/** An HLS rendition of one audio: the playlist and its segments. */
+export interface HlsAudio {
+  /** Number of segments (at least 1). */
+  segmentCount: number;
+  /** Content-Type of every segment (`audio/aac`). */
+  segmentContentType: string;
+  /** File extension of the segments, without the dot (`aac`). */
+  segmentExtension: string;
+  /** Durations of the segments, seconds (as in the playlist's EXTINF tags). */
+  segmentSeconds: number[];
+  /** The VOD media playlist (M3U8 text), with `segmentUrl(n)` as the URI of segment n (0-based). */
+  playlist(segmentUrl: (n: number) => string): string;
+  /** The bytes of segment n (0-based); throws RangeError outside 0..segmentCount - 1. */
+  segment(n: number): Promise<Uint8Array>;
+}
+
+const RATE = 24_000;
+const FRAME = audioFrameSamples.aac;
+/** Timestamps of the ID3 PRIV tag are 33-bit MPEG-2 timestamps, 90 kHz. */
+const TS_HZ = 90_000;
+const OWNER = 'com.apple.streaming.transportStreamTimestamp';
+
+/** An ID3v2.4 tag with one PRIV frame: the transport stream timestamp `pts` (90 kHz units). */
+function timestampTag(pts: number): Uint8Array {
+  const owner = new TextEncoder().encode(OWNER);
+  const frameSize = owner.length + 1 + 8;
+  const out = new Uint8Array(10 + 10 + frameSize);
+  out.set([0x49, 0x44, 0x33, 4, 0, 0], 0); // "ID3", version 2.4.0, no flags
+  const syncsafe = (at: number, n: number) => {
+    for (let i = 0; i < 4; i++) out[at + i] = (n >> (7 * (3 - i))) & 0x7f;
+  };
+  syncsafe(6, 10 + frameSize);
+  out.set([0x50, 0x52, 0x49, 0x56], 10); // "PRIV"
+  syncsafe(14, frameSize); // frame flags (2 bytes) stay 0
+  out.set(owner, 20);
+  const at = 20 + owner.length + 1; // after the owner's terminating zero
+  const ts = pts % 2 ** 33;
+  out[at + 3] = Math.floor(ts / 2 ** 32); // the top 31 bits are zero
+  new DataView(out.buffer).setUint32(at + 4, ts % 2 ** 32);
+  return out;
+}
+
+/**
+ * HLS of `durationMs` (ms, > 0, at most `audioMaxDurationMs`) of audio, pitch
+ * `variant` (an integer >= 0, as `renderAudio`), in segments of about
+ * `opts.segmentMs` (default 6000; never longer, except that a last segment
+ * under 128 ms joins the one before it). The segments together are the
+ * frames of `renderAudio({ format: 'aac', durationMs, variant })`, so they
+ * last the duration to the nearest 42.7 ms AAC frame, and the playlist's
+ * EXTINF durations are theirs exactly (to the microsecond).
+ * Throws RangeError for a duration <= 0, over the limit or not finite, a bad
+ * variant, or a segment length under one AAC frame or not finite.
+ * Serves document 2, "Podcast episode" (HLS .m3u8).
+ */
+export function hlsAudio(durationMs: number, variant: number, opts: { segmentMs?: number } = {}): HlsAudio {
+  if (!Number.isFinite(durationMs) || durationMs <= 0) throw new RangeError(`audio duration must be a positive number of ms, got ${durationMs}`);
+  if (durationMs > audioMaxDurationMs) throw new RangeError(`audio duration ${durationMs} ms is over the ${audioMaxDurationMs} ms limit`);
+  if (!Number.isInteger(variant) || variant < 0) throw new RangeError(`audio variant must be an integer >= 0, got ${variant}`);
+  const segmentMs = opts.segmentMs ?? 6000;
+  const perSegment = Math.floor((segmentMs * RATE) / 1000 / FRAME);
+  if (!Number.isFinite(segmentMs) || perSegment < 1) throw new RangeError(`HLS segments must last at least one AAC frame (${(FRAME * 1000) / RATE} ms), got ${segmentMs} ms`);
+  const frames = audioFrameCount('aac', durationMs);
+  // Frame boundaries of the segments: every `perSegment` frames; a short tail joins the segment before it.
+  const starts: number[] = [];
+  for (let f = 0; f < frames; f += perSegment) starts.push(f);
+  if (starts.length > 1 && frames - starts[starts.length - 1] < audioMinFrames.aac) starts.pop();
+  const bounds = [...starts, frames];
+  const segmentSeconds = starts.map((f, n) => ((bounds[n + 1] - f) * FRAME) / RATE);
+  const segmentCount = starts.length;
+  return {
+    segmentCount,
+    segmentContentType: 'audio/aac',
+    segmentExtension: 'aac',
+    segmentSeconds,
+    playlist(segmentUrl) {
+      const target = Math.ceil(segmentSeconds.reduce((a, b) => Math.max(a, b), 0));
+      const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD'];
+      for (let n = 0; n < segmentCount; n++) lines.push(`#EXTINF:${segmentSeconds[n].toFixed(6)},`, segmentUrl(n));
+      lines.push('#EXT-X-ENDLIST', '');
+      return lines.join('\n');
+    },
+    async segment(n) {
+      if (!Number.isInteger(n) || n < 0 || n >= segmentCount) throw new RangeError(`no HLS segment ${n} (there are ${segmentCount})`);
+      const tag = timestampTag((starts[n] * FRAME * TS_HZ) / RATE);
+      const body = audioFrames('aac', variant, starts[n], bounds[n + 1]);
+      const out = new Uint8Array(tag.length + body.length);
+      out.set(tag, 0);
+      out.set(body, tag.length);
+      return out;
+    },
+  };
+}
