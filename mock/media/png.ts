@@ -1,0 +1,238 @@
+/**
+ * PNG images for the media the mock serves (generated images: document 1,
+ * "Image task"; video covers: document 1, "Video task", coverUrl): a
+ * two-colour palette image (1 bit per pixel) showing a background with a
+ * diagonal band. The zlib stream is written here, not by a general deflate:
+ * the image data is runs of equal bytes (background bytes, band bytes and the
+ * two partial bytes at the band's edges; the background runs continue across
+ * rows through the filter bytes), each run a literal and distance-1 copies in
+ * one fixed-Huffman block, and the Adler-32 is computed per run. A 4096x4096
+ * image takes under a millisecond once warm. Standard JavaScript only.
+ */
+import { hash32 } from '../engine/rng.ts';
+import type { Rgb } from './types.ts';
+
+export type { Rgb } from './types.ts';
+
+/** Largest side of a PNG, pixels. */
+export const PNG_MAX_SIDE = 16384;
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 of a PNG chunk's type and data (ISO 3309, as PNG specifies). */
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  dv.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Deflate (RFC 1951) with the fixed Huffman codes, runs only
+// ---------------------------------------------------------------------------
+
+function reverse(code: number, bits: number): number {
+  let r = 0;
+  for (let i = 0; i < bits; i++) r |= ((code >> i) & 1) << (bits - 1 - i);
+  return r;
+}
+
+/** Fixed literal/length codes (3.2.6), bit-reversed for an LSB-first stream, and their lengths. */
+const LIT_CODE = new Uint16Array(288);
+const LIT_BITS = new Uint8Array(288);
+for (let s = 0; s < 288; s++) {
+  const [base, first, bits] = s < 144 ? [0x30, 0, 8] : s < 256 ? [0x190, 144, 9] : s < 280 ? [0, 256, 7] : [0xc0, 280, 8];
+  LIT_CODE[s] = reverse(base + s - first, bits);
+  LIT_BITS[s] = bits;
+}
+/** Length code (257-285), extra bits and extra value of each match length 3-258 (3.2.5). */
+const LEN_SYM = new Uint16Array(259);
+const LEN_XBITS = new Uint8Array(259);
+const LEN_XVAL = new Uint8Array(259);
+{
+  const base = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+  const extra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+  for (let i = 0; i < base.length; i++) {
+    const end = i + 1 < base.length ? base[i + 1] : 259;
+    for (let len = base[i]; len < end && len <= 258; len++) {
+      LEN_SYM[len] = 257 + i;
+      LEN_XBITS[len] = extra[i];
+      LEN_XVAL[len] = len - base[i];
+    }
+  }
+}
+
+const ADLER_MOD = 65521;
+
+/** A zlib stream (RFC 1950) of byte runs: one fixed-Huffman deflate block, each run a literal and distance-1 copies. */
+class RunDeflater {
+  private out = new Uint8Array(1 << 16);
+  private pos = 2;
+  private acc = 0;
+  private n = 0;
+  private runValue = -1;
+  private runLength = 0;
+  private a = 1;
+  private b = 0;
+
+  constructor() {
+    this.out[0] = 0x78; // CMF: deflate, 32 KB window
+    this.out[1] = 0x01; // FLG: no dictionary, fastest; (0x7801 % 31 === 0)
+    this.bits(1, 1); // BFINAL
+    this.bits(1, 2); // BTYPE 01: fixed Huffman codes
+  }
+
+  /** Appends `n` bytes of value `v`. */
+  run(v: number, n: number): void {
+    if (n <= 0) return;
+    if (v === this.runValue) this.runLength += n;
+    else {
+      this.flush();
+      this.runValue = v;
+      this.runLength = n;
+    }
+  }
+
+  /** The finished zlib stream. */
+  finish(): Uint8Array {
+    this.flush();
+    this.symbol(256); // end of block
+    if (this.n > 0) this.bits(0, 8 - this.n);
+    this.reserve(4);
+    const adler = ((this.b << 16) | this.a) >>> 0;
+    new DataView(this.out.buffer).setUint32(this.pos, adler);
+    return this.out.slice(0, this.pos + 4);
+  }
+
+  private flush(): void {
+    const v = this.runValue;
+    let n = this.runLength;
+    if (n === 0) return;
+    this.runLength = 0;
+    this.adler(v, n);
+    this.reserve(16 + ((n / 258) | 0) * 3);
+    this.symbol(v);
+    n--;
+    while (n >= 3) {
+      let len = Math.min(258, n);
+      if (n - len > 0 && n - len < 3) len = n - 3; // leave a copyable rest
+      this.symbol(LEN_SYM[len]);
+      if (LEN_XBITS[len]) this.bits(LEN_XVAL[len], LEN_XBITS[len]);
+      this.bits(0, 5); // distance code 0: distance 1
+      n -= len;
+    }
+    for (; n > 0; n--) this.symbol(v);
+  }
+
+  /** Adler-32 over `n` bytes of value v: a += n v, b += n a + v n (n + 1) / 2 (mod 65521). */
+  private adler(v: number, n: number): void {
+    const tri = n % 2 === 0 ? ((n / 2) % ADLER_MOD) * ((n + 1) % ADLER_MOD) : (n % ADLER_MOD) * (((n + 1) / 2) % ADLER_MOD);
+    this.b = (this.b + (((n % ADLER_MOD) * this.a) % ADLER_MOD) + ((v * (tri % ADLER_MOD)) % ADLER_MOD)) % ADLER_MOD;
+    this.a = (this.a + (((n % ADLER_MOD) * v) % ADLER_MOD)) % ADLER_MOD;
+  }
+
+  private symbol(s: number): void {
+    this.bits(LIT_CODE[s], LIT_BITS[s]);
+  }
+
+  /** `count` bits (<= 16) of `value`, least significant first. */
+  private bits(value: number, count: number): void {
+    this.acc |= value << this.n;
+    this.n += count;
+    while (this.n >= 8) {
+      this.out[this.pos++] = this.acc & 0xff;
+      this.acc >>>= 8;
+      this.n -= 8;
+    }
+  }
+
+  private reserve(bytes: number): void {
+    if (this.pos + bytes + 8 <= this.out.length) return;
+    const next = new Uint8Array(Math.max(this.out.length * 2, this.pos + bytes + 64));
+    next.set(this.out.subarray(0, this.pos));
+    this.out = next;
+  }
+}
+
+/**
+ * A `width` x `height` PNG (1-bit palette: `bg` and `fg`): background `bg` with a diagonal band of `fg`
+ * whose centre runs from the top-left to the bottom-right corner, half-width min(width, height) / 8 pixels.
+ * A 4096x4096 image is about 40 KB and takes under a millisecond once warm (about 10 ms the first time). Deterministic.
+ * Throws RangeError outside 1-16384 pixels per side.
+ */
+export function encodePng(width: number, height: number, bg: Rgb, fg: Rgb): Uint8Array {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > PNG_MAX_SIDE || height > PNG_MAX_SIDE) {
+    throw new RangeError(`bad PNG size ${width}x${height}`);
+  }
+  const stride = Math.ceil(width / 8);
+  const band = Math.max(1, Math.floor(Math.min(width, height) / 8));
+  const z = new RunDeflater();
+  for (let y = 0; y < height; y++) {
+    // Row: filter byte 0, then pixels [x0, x1) set (most significant bit first), padding bits clear.
+    const centre = Math.floor((y * width) / height);
+    const x0 = Math.max(0, centre - band);
+    const x1 = Math.min(width, centre + band);
+    const b0 = x0 >> 3;
+    const b1 = (x1 - 1) >> 3;
+    const head = 0xff >> (x0 & 7);
+    const tail = (0xff << (7 - ((x1 - 1) & 7))) & 0xff;
+    z.run(0, 1 + b0);
+    if (b0 === b1) z.run(head & tail, 1);
+    else {
+      z.run(head, 1);
+      z.run(0xff, b1 - b0 - 1);
+      z.run(tail, 1);
+    }
+    z.run(0, stride - 1 - b1);
+  }
+  const ihdr = new Uint8Array(13);
+  const dv = new DataView(ihdr.buffer);
+  dv.setUint32(0, width);
+  dv.setUint32(4, height);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 3; // colour type: palette
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('PLTE', new Uint8Array([...bg, ...fg])),
+    chunk('IDAT', z.finish()),
+    chunk('IEND', new Uint8Array(0)),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** A colour derived from (seed, id, purpose): the colours of a generated image or a video and its cover. */
+export function colourFor(seed: number, id: string, purpose: string): Rgb {
+  const h = hash32(seed, id, purpose);
+  return [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
+}
+
+/** Standard base64 of `bytes` (btoa over 32 KB slices; standard JavaScript), for images returned inline. */
+export function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
