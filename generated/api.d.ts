@@ -24,7 +24,7 @@ export interface paths {
          *     | family3-h3 | 768p, 2k (768p) | 4-15 | 16:9, 4:3, 1:1, 3:4, 9:16, 21:9 | 5 | 2500 | 2-15 | alone allowed | alone allowed (prompt + audio) | 768p: 12, 2k: 30 |
          *     | family4-video | 720p, 1080p (720p) | 3-15 | 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, 4:5, 5:4 | 9 | 2500 | 3-60 | no | no | 720p: 10, 1080p: 20 |
          *
-         *     A created task can fail with: 31008 (provider error during generation), 31009 (content rejected by moderation).
+         *     A created task can fail with: 31008 VIDEO_GENERATION_FAILED (provider error during generation), 31009 VIDEO_CONTENT_REJECTED (content rejected by moderation).
          *
          *     Source: document 1, "Video: create task (shared)".
          */
@@ -60,7 +60,7 @@ export interface paths {
          *     | lip_sync | one source video (1 video or sourceTaskId) plus exactly one audio source: 1 audio of 5-60 s, or pixverse.tts, not both | 1.2 |
          *     | agent | pixverse.agentType plus product images; quality 720p or 1080p; duration 20, 30 or 60; promo_mix needs at least 4 product images; ad_master needs at least 1 product image and no video | 2 |
          *
-         *     A created task can fail with: 32003 (provider error during generation), 32007 (upstream provider throttling or video concurrency slots exhausted), 32008 (content rejected by moderation).
+         *     A created task can fail with: 32003 F5_PROVIDER_ERROR (provider error during generation), 32007 F5_PROVIDER_THROTTLED (upstream provider throttling or video concurrency slots exhausted), 32008 F5_CONTENT_REJECTED (content rejected by moderation).
          *
          *     Source: document 1, "Video: family5 create".
          */
@@ -82,12 +82,31 @@ export interface paths {
          * Get a video task (any family)
          * @description Returns the video task of any family, family5 included. Poll until status is success or failed.
          *
+         *     The task's videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):
+         *
+         *     | ratio | 360p | 480p | 540p | 720p | 768p | 1080p | 2k |
+         *     |---|---|---|---|---|---|---|---|
+         *     | 16:9 | 640x360 | 854x480 | 960x540 | 1280x720 | 1366x768 | 1920x1080 | 2560x1440 |
+         *     | 4:3 | 480x360 | 640x480 | 720x540 | 960x720 | 1024x768 | 1440x1080 | 1920x1440 |
+         *     | 1:1 | 360x360 | 480x480 | 540x540 | 720x720 | 768x768 | 1080x1080 | 1440x1440 |
+         *     | 3:4 | 360x480 | 480x640 | 540x720 | 720x960 | 768x1024 | 1080x1440 | 1440x1920 |
+         *     | 9:16 | 360x640 | 480x854 | 540x960 | 720x1280 | 768x1366 | 1080x1920 | 1440x2560 |
+         *     | 21:9 | 840x360 | 1120x480 | 1260x540 | 1680x720 | 1792x768 | 2520x1080 | 3360x1440 |
+         *     | 4:5 | 360x450 | 480x600 | 540x676 | 720x900 | 768x960 | 1080x1350 | 1440x1800 |
+         *     | 5:4 | 450x360 | 600x480 | 676x540 | 900x720 | 960x768 | 1350x1080 | 1800x1440 |
+         *
          *     Source: document 1, "Video: get task".
          */
         get: operations["getVideoTask"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a finished video task (assumed shape)
+         * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (assumed: nothing is cancelled or refunded by a delete). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
+         *
+         *     Source: assumed: document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path.
+         */
+        delete: operations["deleteVideoTask"];
         options?: never;
         head?: never;
         patch?: never;
@@ -102,13 +121,35 @@ export interface paths {
         };
         /**
          * List the caller's video tasks, newest first (all families)
-         * @description The current API user's tasks of both video endpoints, newest first, optionally filtered by status.
+         * @description The current API user's tasks of both video endpoints, newest first, optionally filtered by status. Deleted tasks are not listed.
          *
          *     Source: document 1, "Video: list tasks".
          */
         get: operations["listVideoTasks"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/video-generation/tasks/{taskId}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or toggle the share flag of a video task (assumed shape)
+         * @description Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.
+         *
+         *     Source: assumed: document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path.
+         */
+        post: operations["shareVideoTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -233,13 +274,13 @@ export interface paths {
         put?: never;
         /**
          * Create an image task (asynchronous)
-         * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (served by the mock). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
+         * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (served by the mock, no auth, Range requests answered 206). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
          *
          *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out (force with Prefer: outcome=stuck).
          *
-         *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=26030 (busy) or error=26031 (timeout). Paid or previously paid accounts are never restricted.
+         *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=free_relax_busy (26030) or error=free_relax_timeout (26031). Paid or previously paid accounts are never restricted.
          *
-         *     A created task can fail with: 26008 (provider error during image generation), 26030 (free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later), 26031 (free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later).
+         *     A created task can fail with: 26008 IMAGE_GENERATION_FAILED (provider error during image generation), 26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy) (free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later), 26031 IMAGE_FREE_RELAX_TIMEOUT (free_relax_timeout) (free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later).
          *
          *     Source: document 1, "Image: asynchronous generate".
          */
@@ -734,6 +775,39 @@ export interface components {
              * @example 1767225600000
              */
             createdAt: number;
+        };
+        /**
+         * @description the task and its share flag (Assumed: document 1 says the share response shape is not shown)
+         * @example {
+         *       "taskId": "vt_1a2b3c4d5e6f7a8b",
+         *       "enabledShare": true
+         *     }
+         */
+        ShareVideoTaskData: {
+            taskId: string;
+            enabledShare: boolean;
+        };
+        /**
+         * @description set or toggle the share flag (Assumed: document 1 says the share request shape is not shown)
+         * @example {
+         *       "enabledShare": true
+         *     }
+         */
+        ShareVideoTaskRequest: {
+            /** @description the new share flag; when absent the flag is toggled */
+            enabledShare?: boolean;
+        };
+        /**
+         * @description the deleted task (Assumed: document 1 says the delete response shape is not shown)
+         * @example {
+         *       "taskId": "vt_1a2b3c4d5e6f7a8b",
+         *       "deleted": true
+         *     }
+         */
+        DeleteVideoTaskData: {
+            taskId: string;
+            /** @enum {boolean} */
+            deleted: true;
         };
         /**
          * @example {
@@ -1259,7 +1333,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1267,7 +1341,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
                          * @enum {number}
                          */
                         code: 10003;
@@ -1400,7 +1474,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1408,7 +1482,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
                          * @enum {number}
                          */
                         code: 10003;
@@ -1489,6 +1563,82 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10007 | 31001 | 31006 | 31005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    deleteVideoTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["DeleteVideoTaskData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *     - `31007` the task has not finished: only a succeeded or failed task can be deleted (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user; 31007 the task has not finished: only a succeeded or failed task can be deleted
+                         * @enum {number}
+                         */
+                        code: 10007 | 31001 | 31006 | 31005 | 31007;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1600,6 +1750,124 @@ export interface operations {
             };
         };
     };
+    shareVideoTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ShareVideoTaskRequest"];
+            };
+        };
+        responses: {
+            /** @description the new share flag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["ShareVideoTaskData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
+                         * @enum {number}
+                         */
+                        code: 10002 | 10007 | 31001 | 31006 | 31005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
     estimateVideoCredits: {
         parameters: {
             query?: never;
@@ -1694,7 +1962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1702,7 +1970,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
                          * @enum {number}
                          */
                         code: 10003;
@@ -1807,7 +2075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1815,7 +2083,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
                          * @enum {number}
                          */
                         code: 10003;
@@ -2005,7 +2273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2013,7 +2281,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
                          * @enum {number}
                          */
                         code: 10003;
@@ -2026,8 +2294,8 @@ export interface operations {
             };
             /**
              * @description - `26029` per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26030` free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26031` free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26030` free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later (failure reason `free_relax_busy`) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *     - `26031` free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later (failure reason `free_relax_timeout`) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              */
             429: {
                 headers: {
@@ -2169,7 +2437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2177,7 +2445,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
                          * @enum {number}
                          */
                         code: 10003;
@@ -2482,7 +2750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10003` the request body must be sent as application/json (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2490,7 +2758,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10003 the request body must be sent as application/json
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
                          * @enum {number}
                          */
                         code: 10003;

@@ -1,5 +1,5 @@
 /**
- * The `mediagen-mock` command (issue 2, item 8). Flags are parsed with commander,
+ * The `mediagen-mock` command. Flags are parsed with commander,
  * request lines are logged with morgan. Prints the base URL and a ready-to-use
  * API key; shuts down cleanly on SIGINT and SIGTERM.
  */
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import morgan from 'morgan';
 import { z } from 'zod';
-import { plans } from '../schemas/account.ts';
+import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMock } from './http/app.ts';
 import { DEFAULT_START_TIME } from './engine/engine.ts';
@@ -48,6 +48,11 @@ function startTime(v: string): number {
   return t;
 }
 
+function publicUrl(v: string): string {
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(v)) throw new InvalidArgumentError('public-url must be an http(s) URL, e.g. http://192.168.1.20:4010');
+  return v.replace(/\/+$/, '');
+}
+
 function speed(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('speed must be a positive number');
@@ -68,7 +73,8 @@ const program = new Command()
   .option('--strict', 'validate every response against the spec (a mismatch is a 500 and a log line)', false)
   .option('--latency <ms>', 'simulated latency: <ms> or <min>-<max> (seeded)', latency)
   .option('--no-rate-limit', 'switch the per-user rate limits off (load tests)')
-  .option('--public-url <url>', 'base URL written into media URLs (default http://localhost:<port>)')
+  .option('--public-url <url>', 'base URL written into media URLs (default: from each request\'s Host, or X-Forwarded-Proto and X-Forwarded-Host behind a proxy)', publicUrl)
+  .option('--media-cache-mb <mb>', 'memory for rendered media (videos, audio, images), least recently used first out', int('media-cache-mb', 1, 65536), 256)
   .option('--quiet', 'no request log', false);
 
 program.parse();
@@ -85,6 +91,7 @@ const o = program.opts<{
   latency?: number | [number, number];
   rateLimit: boolean;
   publicUrl?: string;
+  mediaCacheMb: number;
   quiet: boolean;
 }>();
 
@@ -110,7 +117,8 @@ const { app, engine } = createMock({
   strict: o.strict,
   latency: o.latency,
   rateLimit: o.rateLimit,
-  publicUrl: o.publicUrl ?? `http://${displayHost}:${o.port}`,
+  publicUrl: o.publicUrl,
+  mediaCacheBytes: o.mediaCacheMb * 1024 * 1024,
   logger: o.quiet ? undefined : morgan(':method :url :status :res[content-length] - :response-time ms'),
   onMockBug: (id, problem) => console.error(`MOCK BUG in ${id}: ${problem}`),
 });

@@ -7,6 +7,7 @@
 import { z } from './zod.ts';
 import { errorCatalog, type ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
+import { DEFAULT_KEY_PREFIX } from './api-key.ts';
 
 /** Epoch milliseconds (document 1, "Common response envelope": createdAt, updatedAt, completedAt). */
 export const EpochMs = z.number().int().nonnegative().meta({ description: 'Epoch milliseconds', example: 1767225600000 });
@@ -65,15 +66,6 @@ export function paginated<T extends z.ZodType>(item: T) {
     pageSize: z.number().int().min(1),
     total: z.number().int().nonnegative().meta({ description: 'number of matching items across all pages' }),
   });
-}
-
-/** API-key format `<prefix>_<keyId>_<secret>` (document 1, "Authentication"); letters and digits in keyId and secret. */
-export const DEFAULT_KEY_PREFIX = 'mg';
-
-/** Matches an API key of the given prefix; group 1 is keyId, group 2 the secret. */
-export function apiKeyPattern(prefix: string = DEFAULT_KEY_PREFIX): RegExp {
-  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped}_([A-Za-z0-9]+)_([A-Za-z0-9]+)$`);
 }
 
 /** The security scheme as registered in the spec. */

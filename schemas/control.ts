@@ -1,15 +1,18 @@
 /**
- * The mock's control API under /__mock (DESIGN.md, "The control API"): schemas
- * and routes, emitted to spec/mock-control.openapi.yaml and used by the mock to
- * validate control requests. Not part of the Media Generation Service.
+ * The mock's control API under /__mock (docs/architecture.md, "The control
+ * API"): schemas and routes, emitted to spec/mock-control.openapi.yaml and used
+ * by the mock to validate control requests. Not part of the Media Generation
+ * Service.
  */
 import { z } from './zod.ts';
-import { FreeUsages, plans } from './account.ts';
+import { FreeUsages } from './account.ts';
+import { plans } from './plans.ts';
+import { json, multipart, uploadedFile } from './define.ts';
+import type { ErrorName } from './errors.ts';
+import { audioFileTypes, audioFormats, mediaFileTypes } from './media.ts';
+import { forcedOutcomes, type BinaryResponse, type EventStreamResponse, type JsonBody, type MultipartBody, type RawResponse } from './registry-types.ts';
 
 export const clockModes = ['manual', 'real'] as const;
-/** Outcomes a scenario or `Prefer: outcome=` can force on a created task. */
-export const forcedOutcomes = ['failed', 'stuck'] as const;
-export type ForcedOutcome = (typeof forcedOutcomes)[number];
 
 export const Health = z.strictObject({ status: z.literal('ok'), seed: z.number().int(), clock: z.strictObject({ now: z.number().int(), mode: z.enum(clockModes) }) });
 export const ResetRequest = z.strictObject({ seed: z.number().int().min(0).max(4294967295).optional().meta({ description: 'new seed; default: keep the current one' }) });
@@ -88,6 +91,72 @@ export const Journal = z.strictObject({ items: z.array(JournalEntry).meta({ desc
 
 const ApiKeyParams = z.object({ apiKey: z.string().meta({ param: { description: 'the full API key, e.g. mg_demo_secret1' } }) });
 
+export const AccountDeleted = z.strictObject({
+  apiKey: z.string(),
+  existed: z.boolean().meta({ description: 'the key had an account (false: it was never used; it is refused from now on all the same)' }),
+});
+
+/** One change of a task's status in the activity feed. */
+export const TaskActivityEvent = z
+  .strictObject({
+    seq: z.number().int().positive().meta({ description: 'position in the feed, from 1' }),
+    at: z.number().int().meta({ description: 'virtual time of the change, epoch ms' }),
+    area: z.string().meta({ description: 'the area whose task changed: video, image, ...' }),
+    taskId: z.string(),
+    apiKey: z.string().meta({ description: 'the key that owns the task' }),
+    status: z.string().meta({ description: "the task's new status, in its area's own words; \"deleted\" when it was deleted" }),
+    terminal: z.boolean().meta({ description: 'the task will not change again' }),
+  })
+  .openapi('TaskActivityEvent');
+export type TaskActivityEvent = z.infer<typeof TaskActivityEvent>;
+
+export const EventsQuery = z.object({
+  apiKey: z.string().optional().meta({ description: 'only tasks of this key' }),
+  area: z.string().optional().meta({ description: 'only tasks of this area (video, image, ...)' }),
+  taskId: z.string().optional().meta({ description: 'only this task; the stream replays its changes still in the feed and ends after its terminal one' }),
+  since: z.coerce.number().int().min(0).optional().meta({ description: 'send changes after this seq (default: with taskId, every retained change of the task; without, only new ones)' }),
+});
+
+/** Kinds of sample media. */
+export const sampleKinds = ['audio', 'video', 'image', 'midi'] as const;
+export const SampleParams = z.object({ kind: z.enum(sampleKinds).meta({ param: { description: 'audio, video (MP4), image (PNG) or midi' } }) });
+/** Limits of sample media (the renderers' own limits). */
+export const sampleLimits = { audioMaxMs: 3_600_000, videoMaxMs: 600_000, minSide: 16, videoMaxWidth: 4096, videoMaxHeight: 4096, imageMaxSide: 8192 } as const;
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+export const SampleQuery = z
+  .object({
+    format: z.enum(audioFormats).default('mp3').meta({ description: 'audio only: mp3, opus, aac, flac, wav or pcm' }),
+    durationMs: z.coerce.number().int().min(100).max(sampleLimits.audioMaxMs).default(5000).meta({ description: `audio, video and midi: length in ms (video at most ${sampleLimits.videoMaxMs})` }),
+    width: z.coerce.number().int().min(sampleLimits.minSide).max(sampleLimits.imageMaxSide).default(1280).meta({ description: 'video and image: pixels (video: even, at most 4096)' }),
+    height: z.coerce.number().int().min(sampleLimits.minSide).max(sampleLimits.imageMaxSide).default(720).meta({ description: 'video and image: pixels (video: even, at most 4096)' }),
+    audio: flag.default(true).meta({ description: 'video: with an AAC sound track' }),
+    variant: z.coerce.number().int().min(0).max(1_000_000).default(0).meta({ description: 'audio, video and midi: which pitch or melody (deterministic)' }),
+  })
+  .meta({ description: 'parameters of the sample; those of other kinds are ignored' });
+
+/** Every Content-Type a sample can have. */
+export const sampleContentTypes = [...new Set([...audioFormats.map((f) => audioFileTypes[f].contentType), mediaFileTypes.mp4.contentType, mediaFileTypes.png.contentType, mediaFileTypes.midi.contentType])];
+
+/** Limits of the upload inspector. */
+export const uploadLimits = { maxFiles: 10, maxFileBytes: 10 * 1024 * 1024, maxTotalBytes: 20 * 1024 * 1024 } as const;
+export const UploadForm = z
+  .looseObject({
+    files: z.array(uploadedFile('a file to inspect')).max(uploadLimits.maxFiles).optional().meta({ description: `files under the field name "files" (repeated), at most ${uploadLimits.maxFiles}` }),
+  })
+  .meta({ description: 'files under "files", and any text fields' });
+export const UploadReport = z.strictObject({
+  files: z.array(
+    z.strictObject({
+      field: z.string(),
+      filename: z.string(),
+      mimeType: z.string(),
+      size: z.number().int().nonnegative().meta({ description: 'bytes' }),
+      checksum: z.string().meta({ description: 'hex SHA-256 of the bytes (compare with `sha256sum` of the file the client meant to send)' }),
+    }),
+  ),
+  fields: z.record(z.string(), z.union([z.string(), z.array(z.string())])).meta({ description: 'text fields as received (strings; a repeated field as an array)' }),
+});
+
 /** One control route. */
 export interface ControlOperation {
   operationId: string;
@@ -96,22 +165,67 @@ export interface ControlOperation {
   summary: string;
   description: string;
   params?: z.ZodObject;
-  body?: z.ZodType;
+  query?: z.ZodObject;
+  body?: JsonBody | MultipartBody;
   bodyRequired?: boolean;
-  response: z.ZodType;
+  response: RawResponse | BinaryResponse | EventStreamResponse;
+  /** Errors besides the transport ones (malformed body, invalid request). */
+  errors?: readonly ErrorName[];
 }
 
-/** The control routes, exactly (issue 2, item 7). */
+const ok = (schema: z.ZodType, description = 'success'): RawResponse => ({ status: 200, kind: 'raw', schema, description });
+
+/** The control routes. */
 export const controlOperations = {
-  health: { operationId: 'health', method: 'get', path: '/__mock/health', summary: 'Liveness and current state', description: 'Answers ok with the seed and the clock.', response: Health },
-  reset: { operationId: 'reset', method: 'post', path: '/__mock/reset', summary: 'Drop all state', description: 'Drops every account, task, ledger entry, scenario and journal entry, resets the clock to its start time, and optionally changes the seed.', body: ResetRequest, response: ResetResponse },
-  getClock: { operationId: 'getClock', method: 'get', path: '/__mock/clock', summary: 'Read the virtual clock', description: 'Virtual now in epoch ms and the clock mode.', response: ClockState },
-  advanceClock: { operationId: 'advanceClock', method: 'post', path: '/__mock/clock/advance', summary: 'Move the virtual clock forward', description: 'Moves virtual time forward by ms and runs every scheduled event that came due, in order. Works in both modes (in real mode it adds an offset).', body: AdvanceRequest, bodyRequired: true, response: AdvanceResponse },
-  getAccount: { operationId: 'getAccount', method: 'get', path: '/__mock/accounts/{apiKey}', summary: 'Read an account and its ledger', description: 'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages and every ledger entry.', params: ApiKeyParams, response: AccountView },
-  putAccount: { operationId: 'putAccount', method: 'put', path: '/__mock/accounts/{apiKey}', summary: 'Set an account', description: 'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid and freeUsages.', params: ApiKeyParams, body: AccountUpdate, bodyRequired: true, response: AccountView },
-  addScenario: { operationId: 'addScenario', method: 'post', path: '/__mock/scenarios', summary: 'Add a scenario rule', description: 'For example `{"apiKey": "mg_demo_secret1", "operationId": "createFamily5VideoTask", "outcome": "failed", "error": 32008}`: the next family5 task of this key fails with 32008. A rule waits for a request whose operation declares what it forces; a rule that none of its operations declares is refused (10008). A request carrying its own Prefer header ignores the rules.', body: ScenarioRequest, bodyRequired: true, response: Scenario },
-  clearScenarios: { operationId: 'clearScenarios', method: 'delete', path: '/__mock/scenarios', summary: 'Remove every scenario rule', description: 'Removes all rules.', response: ScenariosCleared },
-  requests: { operationId: 'listRequests', method: 'get', path: '/__mock/requests', summary: 'Recent requests', description: 'The journal of recent API requests and the status codes of their responses (control requests are not journaled).', response: Journal },
+  health: { operationId: 'health', method: 'get', path: '/__mock/health', summary: 'Liveness and current state', description: 'Answers ok with the seed and the clock.', response: ok(Health) },
+  reset: { operationId: 'reset', method: 'post', path: '/__mock/reset', summary: 'Drop all state', description: 'Drops every account, deleted key, task, ledger entry, scenario, journal entry and activity, resets the clock to its start time, and optionally changes the seed.', body: json(ResetRequest), response: ok(ResetResponse) },
+  getClock: { operationId: 'getClock', method: 'get', path: '/__mock/clock', summary: 'Read the virtual clock', description: 'Virtual now in epoch ms and the clock mode.', response: ok(ClockState) },
+  advanceClock: { operationId: 'advanceClock', method: 'post', path: '/__mock/clock/advance', summary: 'Move the virtual clock forward', description: 'Moves virtual time forward by ms and runs every scheduled event that came due, in order. Works in both modes (in real mode it adds an offset).', body: json(AdvanceRequest), bodyRequired: true, response: ok(AdvanceResponse) },
+  getAccount: { operationId: 'getAccount', method: 'get', path: '/__mock/accounts/{apiKey}', summary: 'Read an account and its ledger', description: 'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages and every ledger entry. A deleted key answers 404 (10010) until it is set again with PUT.', params: ApiKeyParams, response: ok(AccountView), errors: ['CONTROL_NOT_FOUND'] },
+  putAccount: { operationId: 'putAccount', method: 'put', path: '/__mock/accounts/{apiKey}', summary: 'Set an account', description: 'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid and freeUsages. A deleted key is created again (a new account with the defaults, then the values sent).', params: ApiKeyParams, body: json(AccountUpdate), bodyRequired: true, response: ok(AccountView) },
+  deleteAccount: {
+    operationId: 'deleteAccount',
+    method: 'delete',
+    path: '/__mock/accounts/{apiKey}',
+    summary: 'Delete a key',
+    description: 'Deletes the key with its account and ledger, as the dashboard does (document 1, "Authentication": deletion takes effect immediately): every later API request with the key answers 401 (10001), including requests already waiting on a delay. Its tasks stay and keep running, but capture and refund nothing. PUT creates the key again.',
+    params: ApiKeyParams,
+    response: ok(AccountDeleted),
+  },
+  addScenario: { operationId: 'addScenario', method: 'post', path: '/__mock/scenarios', summary: 'Add a scenario rule', description: 'For example `{"apiKey": "mg_demo_secret1", "operationId": "createFamily5VideoTask", "outcome": "failed", "error": 32008}`: the next family5 task of this key fails with 32008. `error` takes a code, a catalog name or a failure reason (free_relax_busy). A rule waits for a request whose operation declares what it forces; a rule that none of its operations declares is refused (10008). A request carrying its own Prefer header ignores the rules.', body: json(ScenarioRequest), bodyRequired: true, response: ok(Scenario) },
+  clearScenarios: { operationId: 'clearScenarios', method: 'delete', path: '/__mock/scenarios', summary: 'Remove every scenario rule', description: 'Removes all rules.', response: ok(ScenariosCleared) },
+  requests: { operationId: 'listRequests', method: 'get', path: '/__mock/requests', summary: 'Recent requests', description: 'The journal of recent API requests and the status codes of their responses (control and media requests are not journaled).', response: ok(Journal) },
+  streamEvents: {
+    operationId: 'streamEvents',
+    method: 'get',
+    path: '/__mock/events',
+    summary: 'Task activity as Server-Sent Events',
+    description:
+      'A text/event-stream of every change of status of every task of every area (event `task`, data a TaskActivityEvent), in order, as virtual time moves: a task created, moving on, failing, deleted. Filter by apiKey, area or taskId. With taskId the stream replays the task\'s changes and ends after its terminal one, so `curl -N` or an EventSource can wait for a task without polling. Heartbeat comments keep idle connections open. The feed keeps the last 1000 changes.',
+    query: EventsQuery,
+    response: { status: 200, kind: 'event-stream', events: { task: TaskActivityEvent }, description: 'the event stream' },
+  },
+  getSample: {
+    operationId: 'getSample',
+    method: 'get',
+    path: '/__mock/samples/{kind}',
+    summary: 'Render sample media',
+    description:
+      'The media the mock renders for tasks, on demand, to test a player or an upload form: `audio` (format mp3, opus, aac, flac, wav or pcm; durationMs), `video` (an H.264 MP4 of width x height and durationMs, with an AAC track unless audio=false), `image` (a PNG of width x height), `midi` (a Standard MIDI File of durationMs). Streamed (chunked); deterministic in its parameters.',
+    params: SampleParams,
+    query: SampleQuery,
+    response: { status: 200, kind: 'binary', contentTypes: sampleContentTypes, description: 'the sample' },
+  },
+  inspectUpload: {
+    operationId: 'inspectUpload',
+    method: 'post',
+    path: '/__mock/uploads',
+    summary: 'Inspect a multipart/form-data upload',
+    description: `Parses a multipart/form-data body with the machinery and limits of the API's upload endpoints, and answers what arrived: each file (field, filename, mimeType, size, checksum) and the text fields. Use it to see what a browser form or an HTTP client really sends. Files under "files": at most ${uploadLimits.maxFiles}, each up to 10 MB, 20 MB together (413, 10006, above). Nothing is stored.`,
+    body: multipart(UploadForm, { files: { files: { maxFileBytes: uploadLimits.maxFileBytes } }, maxTotalBytes: uploadLimits.maxTotalBytes }),
+    bodyRequired: true,
+    response: ok(UploadReport, 'what the mock received'),
+  },
 } as const satisfies Record<string, ControlOperation>;
 
-export const controlTags = [{ name: 'Mock control', description: 'Drive the mock: clock, accounts, scenarios, journal.' }];
+export const controlTags = [{ name: 'Mock control', description: 'Drive the mock: clock, accounts, scenarios, journal, activity, sample media.' }];

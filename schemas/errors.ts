@@ -6,18 +6,23 @@
  * Seed: document 1, "Errors" (family5 codes 32001-32008 and 29998) and
  * "Authentication". Every other number here is assumed: the seed says the
  * numeric values of the shared video endpoint and of the common transport
- * errors are "not shown".
+ * errors are "not shown" (decisions/0003-assumed-codes.md).
+ *
+ * An error is referred to by its code, its catalog name, or, for the reasons a
+ * failed task reports as a string (`failReason: "free_relax_busy"`), that string.
  */
 import { assumed, fromSeed, type Provenance } from './provenance.ts';
 
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 413 | 415 | 429 | 500;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 413 | 415 | 416 | 429 | 500;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
   failure?: boolean;
+  /** The string a failed task reports for this error (e.g. `failReason: "free_relax_busy"`); also accepted by `Prefer: error=`. */
+  reason?: string;
 }
 
 const sharedVideoCodes = assumed('document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range');
@@ -29,12 +34,15 @@ export const errorCatalog = {
   // ---- transport and auth (every operation) ----
   UNAUTHORIZED: { code: 10001, httpStatus: 401, meaning: 'missing, malformed or deleted API key', provenance: transport },
   MALFORMED_JSON: { code: 10002, httpStatus: 400, meaning: 'the request body is not valid JSON', provenance: transport },
-  UNSUPPORTED_MEDIA_TYPE: { code: 10003, httpStatus: 415, meaning: 'the request body must be sent as application/json', provenance: transport },
+  UNSUPPORTED_MEDIA_TYPE: { code: 10003, httpStatus: 415, meaning: 'the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)', provenance: transport },
   ROUTE_NOT_FOUND: { code: 10004, httpStatus: 404, meaning: 'no operation at this path', provenance: transport },
   METHOD_NOT_ALLOWED: { code: 10005, httpStatus: 405, meaning: 'the path exists but not with this HTTP method', provenance: transport },
   PAYLOAD_TOO_LARGE: { code: 10006, httpStatus: 413, meaning: 'the request body is larger than the operation accepts', provenance: transport },
   INVALID_PREFER: { code: 10007, httpStatus: 400, meaning: 'the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare', provenance: assumed('mock-only: forcing outcomes is a feature of the mock, not of the service') },
   CONTROL_INVALID_REQUEST: { code: 10008, httpStatus: 400, meaning: 'a control-API request (/__mock) that does not match its schema', provenance: assumed('mock-only: the control API is the mock\'s own') },
+  MALFORMED_MULTIPART: { code: 10009, httpStatus: 400, meaning: 'the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)', provenance: transport },
+  RANGE_NOT_SATISFIABLE: { code: 10011, httpStatus: 416, meaning: 'the Range of a media request starts beyond the end of the file', provenance: transport },
+  CONTROL_NOT_FOUND: { code: 10010, httpStatus: 404, meaning: 'a control-API resource that does not exist (for example a deleted account)', provenance: assumed('mock-only: the control API is the mock\'s own') },
   MOCK_INTERNAL_ERROR: { code: 10500, httpStatus: 500, meaning: 'a bug in the mock (for example a response that does not match its declared schema); never expected', provenance: assumed('mock-only') },
 
   // ---- shared video endpoints (numbers assumed) ----
@@ -44,6 +52,7 @@ export const errorCatalog = {
   VIDEO_INSUFFICIENT_CREDITS: { code: 31004, httpStatus: 400, meaning: 'insufficient credits', provenance: sharedVideoCodes },
   VIDEO_TASK_FORBIDDEN: { code: 31005, httpStatus: 400, meaning: 'the task belongs to another user', provenance: sharedVideoCodes },
   VIDEO_TASK_NOT_FOUND: { code: 31006, httpStatus: 400, meaning: 'the task does not exist', provenance: sharedVideoCodes },
+  VIDEO_TASK_NOT_FINISHED: { code: 31007, httpStatus: 400, meaning: 'the task has not finished: only a succeeded or failed task can be deleted', provenance: sharedVideoCodes },
   VIDEO_GENERATION_FAILED: { code: 31008, httpStatus: 400, meaning: 'provider error during generation', provenance: sharedVideoCodes, failure: true },
   VIDEO_CONTENT_REJECTED: { code: 31009, httpStatus: 400, meaning: 'content rejected by moderation', provenance: sharedVideoCodes, failure: true },
   VIDEO_RATE_LIMITED: { code: 31029, httpStatus: 429, meaning: 'per-user video generate rate limit (5 per minute), answered with HTTP 429 and Retry-After', provenance: sharedVideoCodes },
@@ -69,8 +78,8 @@ export const errorCatalog = {
   IMAGE_GENERATION_FAILED: { code: 26008, httpStatus: 400, meaning: 'provider error during image generation', provenance: imageCodes, failure: true },
   IMAGE_UNSUPPORTED_RATIO: { code: 26019, httpStatus: 400, meaning: 'aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios', provenance: fromSeed(1, 'Image: request schema') },
   IMAGE_RATE_LIMITED: { code: 26029, httpStatus: 429, meaning: 'per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After', provenance: imageCodes },
-  IMAGE_FREE_RELAX_BUSY: { code: 26030, httpStatus: 429, meaning: 'free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later', provenance: imageCodes, failure: true },
-  IMAGE_FREE_RELAX_TIMEOUT: { code: 26031, httpStatus: 429, meaning: 'free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later', provenance: imageCodes, failure: true },
+  IMAGE_FREE_RELAX_BUSY: { code: 26030, httpStatus: 429, meaning: 'free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later', provenance: imageCodes, failure: true, reason: 'free_relax_busy' },
+  IMAGE_FREE_RELAX_TIMEOUT: { code: 26031, httpStatus: 429, meaning: 'free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later', provenance: imageCodes, failure: true, reason: 'free_relax_timeout' },
   IMAGE_B_UNSUPPORTED_RATIO: { code: 29003, httpStatus: 400, meaning: 'aspect ratio not supported by the image-b model', provenance: fromSeed(1, 'Image: request schema') },
 } as const satisfies Record<string, CatalogError>;
 
@@ -88,8 +97,27 @@ export function errorNameByCode(code: number): ErrorName | undefined {
   return byCode.get(code);
 }
 
-/** Resolves a `Prefer: error=` value: a numeric code or a catalog name. */
+const byReason = new Map<string, ErrorName>();
+for (const n of errorNames) {
+  const reason = (errorCatalog[n] as CatalogError).reason;
+  if (reason === undefined) continue;
+  if (byReason.has(reason) || Object.hasOwn(errorCatalog, reason)) throw new Error(`error catalog: failure reason ${reason} is not unique`);
+  byReason.set(reason, n);
+}
+
+/** The failure-reason string of an error, when it has one. */
+export function errorReason(name: ErrorName): string | undefined {
+  return (errorCatalog[name] as CatalogError).reason;
+}
+
+/** Resolves a `Prefer: error=` value: a numeric code, a catalog name, or a failure-reason string (`free_relax_busy`). */
 export function resolveErrorRef(ref: string): ErrorName | undefined {
   if (/^\d+$/.test(ref)) return byCode.get(Number(ref));
-  return Object.hasOwn(errorCatalog, ref) ? (ref as ErrorName) : undefined;
+  return Object.hasOwn(errorCatalog, ref) ? (ref as ErrorName) : byReason.get(ref);
+}
+
+/** How an error is named in messages: `26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy)`. */
+export function describeErrorRef(name: ErrorName): string {
+  const reason = errorReason(name);
+  return `${errorCatalog[name].code} ${name}${reason ? ` (${reason})` : ''}`;
 }

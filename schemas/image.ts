@@ -13,10 +13,10 @@
  */
 import { z } from './zod.ts';
 import { report, type RuleIssue } from './rules.ts';
-import { EpochMs, pageQuery } from './common.ts';
+import { EpochMs, pageQuery, paginated } from './common.ts';
 import type { ErrorName } from './errors.ts';
-import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
-import type { TableAssumption } from './assumptions.ts';
+import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { defineOperations, json, type Area } from './define.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -293,8 +293,6 @@ export const imageFailures = {
   IMAGE_FREE_RELAX_BUSY: { failMsg: 'free_relax_busy: the free generation lane is at capacity; nothing was charged', userMessage: 'Free image generation is busy right now. Please try again in a few minutes; you have not been charged.', retryable: true },
   IMAGE_FREE_RELAX_TIMEOUT: { failMsg: 'free_relax_timeout: the request waited too long in the free generation lane; nothing was charged', userMessage: 'Free image generation is slow right now and your request timed out. Please try again later; you have not been charged.', retryable: true },
 } as const;
-/** failReason of the free-lane failure errors. */
-export const freeLaneReasonOf: Partial<Record<ErrorName, FreeLaneFailReason>> = { IMAGE_FREE_RELAX_BUSY: 'free_relax_busy', IMAGE_FREE_RELAX_TIMEOUT: 'free_relax_timeout' };
 
 // ---------------------------------------------------------------------------
 // Rendering of the tables into spec descriptions
@@ -578,13 +576,6 @@ export const ImageEstimateData = z
   });
 export type ImageEstimateData = z.infer<typeof ImageEstimateData>;
 
-export const imageProvenance = {
-  sync: fromSeed(1, 'Image: synchronous generate'),
-  async: fromSeed(1, 'Image: asynchronous generate'),
-  get: fromSeed(1, 'Image: get task'),
-  list: fromSeed(1, 'Image: list tasks'),
-  estimate: fromSeed(1, 'Image: estimate credits'),
-};
 
 /** Table-level assumptions of the image area (listed in docs/assumptions.md). */
 export const imageTableAssumptions: TableAssumption[] = [
@@ -601,3 +592,99 @@ export const imageTableAssumptions: TableAssumption[] = [
   { subject: 'image task get answers 404 (26006) for unknown tasks and for tasks of another user', reason: 'document 1 does not show the image task read errors' },
   { subject: 'synchronous generations create no task (they are not listed); the sync error body is the envelope', reason: 'document 1 says the error body of the synchronous endpoint is not shown' },
 ];
+
+// ---------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------
+
+const imageRequestErrors = ['IMAGE_INVALID_PARAMETERS', 'IMAGE_UNSUPPORTED_SIZE', 'IMAGE_TOO_MANY_REFERENCE_IMAGES', 'IMAGE_UNSUPPORTED_RATIO', 'IMAGE_B_UNSUPPORTED_RATIO'] as const;
+
+/** The image operations (document 1, image sections): synchronous, asynchronous, get, list and estimate. */
+export const imageOperations = defineOperations('Image', {
+  generateImage: {
+    method: 'post',
+    path: '/v1/images/generation',
+    summary: 'Generate an image synchronously (raw model output)',
+    description:
+      'Blocks until the image is generated and returns the raw model output without the envelope: candidates[].content.parts[].inlineData {mimeType, data} with data the base64 bytes of the image (image/png, assumed), ' +
+      'whose pixel size matches the resolved size and ratio. Errors use the envelope (assumed: the seed says the error body of this endpoint is not shown). ' +
+      'Charges the same credits as the estimate (or one free generation, see imageFreeAllowance); no task is created (assumed). ' +
+      `Rate limit (assumed numbers): ${imageRateLimits.generate.limit} generate requests per minute per user, sync and async together; ${imageRateLimits.inlineReferences.limit} per minute for requests carrying base64 reference images (HTTP 429 with Retry-After). ` +
+      `Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's ${freeLane.capacity} slots are taken. JSON body up to 25 MB (413 above).\n\n` +
+      `Pixel sizes (assumed: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):\n\n${renderPixelTable()}`,
+    provenance: fromSeed(1, 'Image: synchronous generate'),
+    auth: true,
+    request: { body: json(ImageGenerationRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
+    response: { status: 200, kind: 'raw', schema: ImageGenerationOutput, description: 'raw model output (no envelope)' },
+    errors: [...imageRequestErrors, 'IMAGE_GENERATION_FAILED', 'IMAGE_INSUFFICIENT_CREDITS', 'IMAGE_SUBSCRIPTION_REQUIRED', 'IMAGE_RATE_LIMITED', 'IMAGE_FREE_RELAX_BUSY', 'IMAGE_FREE_RELAX_TIMEOUT'],
+    validationError: 'IMAGE_INVALID_PARAMETERS',
+    rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
+  },
+  createImageTask: {
+    method: 'post',
+    path: '/v1/images/generation/async',
+    summary: 'Create an image task (asynchronous)',
+    description:
+      'Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (served by the mock, no auth, Range requests answered 206). ' +
+      "Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.\n\n" +
+      `Simulated lifecycle (assumed): pending ${imageSchedule.pendingMs / 1000} s, then generating ${imageSchedule.generatingMs['image-a'] / 1000}-${imageSchedule.generatingMs['image-c'] / 1000} s by family plus ${imageSchedule.sizeExtraMs['2K'] / 1000} s at 2K or ${imageSchedule.sizeExtraMs['4K'] / 1000} s at 4K, then success. ` +
+      `A task pending or generating for more than ${IMAGE_TASK_TIMEOUT_MS / 60000} minutes becomes fail with a failMsg saying it timed out (force with Prefer: outcome=stuck).\n\n` +
+      `Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): ${freeLane.capacity} generations in flight across all such accounts, ${freeLane.queueCapacity} more wait (pending) and fail with failReason free_relax_timeout after ${freeLane.queueTimeoutMs / 1000} s, any further task fails with failReason free_relax_busy. ` +
+      'Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=free_relax_busy (26030) or error=free_relax_timeout (26031). Paid or previously paid accounts are never restricted.',
+    provenance: fromSeed(1, 'Image: asynchronous generate'),
+    auth: true,
+    request: { body: json(ImageGenerationRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
+    response: { status: 202, kind: 'envelope', schema: CreateImageTaskData, description: 'task created, status pending' },
+    errors: [...imageRequestErrors, 'IMAGE_INSUFFICIENT_CREDITS', 'IMAGE_SUBSCRIPTION_REQUIRED', 'IMAGE_RATE_LIMITED'],
+    validationError: 'IMAGE_INVALID_PARAMETERS',
+    rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
+    outcomes: ['failed', 'stuck'],
+    failureReasons: ['IMAGE_GENERATION_FAILED', 'IMAGE_FREE_RELAX_BUSY', 'IMAGE_FREE_RELAX_TIMEOUT'],
+  },
+  getImageTask: {
+    method: 'get',
+    path: '/v1/images/generation/tasks/{taskId}',
+    summary: 'Get an image task',
+    description: 'Returns the image task. Poll until status is success or fail. An unknown task, or one of another user, answers 404 (26006, assumed).',
+    provenance: fromSeed(1, 'Image: get task'),
+    auth: true,
+    request: { params: ImageTaskIdParams },
+    response: { status: 200, kind: 'envelope', schema: ImageTask, description: 'the task' },
+    errors: ['IMAGE_INVALID_PARAMETERS', 'IMAGE_TASK_NOT_FOUND'],
+    validationError: 'IMAGE_INVALID_PARAMETERS',
+  },
+  listImageTasks: {
+    method: 'get',
+    path: '/v1/images/generation/tasks',
+    summary: "List the caller's image tasks, newest first",
+    description: "The current API user's image tasks (asynchronous endpoint), newest first, optionally filtered by status. page >= 1, pageSize 1-100.",
+    provenance: fromSeed(1, 'Image: list tasks'),
+    auth: true,
+    request: { query: ListImageTasksQuery },
+    response: { status: 200, kind: 'envelope', schema: paginated(ImageTask), description: 'a page of tasks' },
+    errors: ['IMAGE_INVALID_PARAMETERS'],
+    validationError: 'IMAGE_INVALID_PARAMETERS',
+  },
+  estimateImageCredits: {
+    method: 'post',
+    path: '/v1/images/generation/estimate-credits',
+    summary: 'Estimate an image generation',
+    description:
+      'Same body (provider optional, prompt optional or empty); the same rules and errors. Spends nothing, calls no model and creates no task. ' +
+      'credits is the full price, never reduced by the free allowance, and equals what a generation of the same body charges. ' +
+      'Most models are priced at a fixed credit cost per size (mode fixed); image-a-2-official from estimated tokens (mode token-estimate), growing with prompt length, output size, quality and reference image count.',
+    provenance: fromSeed(1, 'Image: estimate credits'),
+    auth: true,
+    request: { body: json(EstimateImageCreditsRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
+    response: { status: 200, kind: 'envelope', schema: ImageEstimateData, description: 'the estimate' },
+    errors: [...imageRequestErrors],
+    validationError: 'IMAGE_INVALID_PARAMETERS',
+  },
+});
+
+/** The image area: its tag, operations and table assumptions. */
+export const imageArea = {
+  tag: { name: 'Image', description: 'Image generation: synchronous, asynchronous and estimate endpoints shared by nine models (document 1).' },
+  operations: imageOperations,
+  tableAssumptions: imageTableAssumptions,
+} satisfies Area;

@@ -24,6 +24,13 @@ export function describeProvenance(p: Provenance): string {
   return p.source === 'seed' ? `document ${p.document}, "${p.section}"` : `assumed: ${p.reason}`;
 }
 
+/** A choice the mock makes for data that lives in a table (prices, schedules, defaults), listed in docs/assumptions.md. */
+export interface TableAssumption {
+  /** What is assumed, naming the table or rule in schemas/. */
+  subject: string;
+  reason: string;
+}
+
 /** Schema metadata carrying the provenance (`x-provenance`) and, for assumptions, a visible marker in the description. */
 export function provenanceMeta(p: Provenance, description?: string): Record<string, unknown> {
   const text = p.source === 'assumed' ? `${description ? `${description} ` : ''}(Assumed: ${p.reason})` : description;

@@ -1,11 +1,17 @@
 /**
- * The shape of one operation of the registry (DESIGN.md, "One operation, end to
- * end"): everything the spec emitter, the router and the tests need, declared once.
+ * The shape of one operation of the registry (docs/architecture.md, "The
+ * registry"): everything the spec emitter, the router and the tests need,
+ * declared once. Request bodies come in two kinds (JSON, multipart/form-data)
+ * and responses in four (the envelope, raw JSON, binary, a Server-Sent Events
+ * stream).
  */
 import type { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';
 import type { Provenance } from './provenance.ts';
-import type { ForcedOutcome } from './control.ts';
+
+/** Outcomes a scenario or `Prefer: outcome=` can force on a created task: it fails later (refunded), or never progresses (timeouts apply). */
+export const forcedOutcomes = ['failed', 'stuck'] as const;
+export type ForcedOutcome = (typeof forcedOutcomes)[number];
 
 /** A per-account sliding-window rate limit on the virtual clock. */
 export interface RateLimitRule {
@@ -18,6 +24,92 @@ export interface RateLimitRule {
   /** The error answered with HTTP 429 and Retry-After. */
   error: ErrorName;
 }
+
+/** A JSON request body (`application/json`). */
+export interface JsonBody {
+  kind: 'json';
+  schema: z.ZodType;
+  /** Largest accepted body in bytes (default 1 MiB); larger answers 413 (10006). */
+  limitBytes?: number;
+}
+
+/**
+ * The size limit of one file field of a multipart body. How many files a field
+ * takes is its schema's: `uploadedFile()` is one file, `z.array(uploadedFile()).min(a).max(b)` a repeated field.
+ */
+export interface FileFieldRule {
+  /** Largest single file, bytes. */
+  maxFileBytes: number;
+}
+
+/**
+ * A `multipart/form-data` request body. Text fields arrive as strings and are
+ * coerced to the schema's booleans and numbers before validation; file fields
+ * reach the handler as `UploadedFile` (one, or an array for a repeated field).
+ */
+export interface MultipartBody {
+  kind: 'multipart';
+  /** Text fields and file fields (`uploadedFile()` / `z.array(uploadedFile())`). */
+  schema: z.ZodObject;
+  /** Every file field, by name, with its size limit. */
+  files: Record<string, FileFieldRule>;
+  /** Largest sum of all file sizes, bytes. */
+  maxTotalBytes: number;
+  /** Error answered when a size or count limit is exceeded (default PAYLOAD_TOO_LARGE, HTTP 413); the message names the limit. */
+  limitError?: ErrorName;
+}
+
+/** A file of a multipart body, as the handler receives it. */
+export interface UploadedFile {
+  /** The file name the client sent (may be empty). */
+  filename: string;
+  /** The part's Content-Type (application/octet-stream when absent). */
+  mimeType: string;
+  bytes: Uint8Array;
+}
+
+/** The envelope `{code: 0, message, data}` around `schema`. */
+export interface EnvelopeResponse {
+  status: 200 | 202;
+  kind: 'envelope';
+  schema: z.ZodType;
+  description: string;
+}
+
+/** A JSON body without the envelope (`schema` is the whole body). */
+export interface RawResponse {
+  status: 200 | 202;
+  kind: 'raw';
+  schema: z.ZodType;
+  description: string;
+}
+
+/**
+ * Bytes of one of `contentTypes`, streamed with chunked transfer encoding. A
+ * failure before the first byte answers the JSON error envelope instead.
+ */
+export interface BinaryResponse {
+  status: 200;
+  kind: 'binary';
+  /** Every Content-Type the operation may answer with. */
+  contentTypes: readonly string[];
+  description: string;
+}
+
+/**
+ * A `text/event-stream` (Server-Sent Events): `event:` and `data:` frames, the
+ * data JSON of the event's schema, heartbeat comments, closed when the source
+ * is done. It follows the virtual clock.
+ */
+export interface EventStreamResponse {
+  status: 200;
+  kind: 'event-stream';
+  /** Every event name the stream sends, with the schema of its data. */
+  events: Record<string, z.ZodType>;
+  description: string;
+}
+
+export type ResponseDef = EnvelopeResponse | RawResponse | BinaryResponse | EventStreamResponse;
 
 /** One operation of the API. */
 export interface OperationDef {
@@ -34,18 +126,11 @@ export interface OperationDef {
   request: {
     params?: z.ZodObject;
     query?: z.ZodObject;
-    /** JSON body schema. */
-    body?: z.ZodType;
-    /** Largest accepted JSON body in bytes (default 1 MiB). */
-    bodyLimitBytes?: number;
+    body?: JsonBody | MultipartBody;
+    /** The body may be left out (an empty body is then validated as `{}`). */
+    bodyOptional?: boolean;
   };
-  response: {
-    status: 200 | 202;
-    /** `envelope`: schema is the envelope's data; `raw`: schema is the whole body. */
-    kind: 'envelope' | 'raw';
-    schema: z.ZodType;
-    description: string;
-  };
+  response: ResponseDef;
   /** Every catalogued error this operation can answer with. */
   errors: readonly ErrorName[];
   /** Error for request validation failures that name no error of their own. */
@@ -59,12 +144,48 @@ export interface OperationDef {
   failureReasons?: readonly ErrorName[];
 }
 
+/** A binary answer of a handler: its Content-Type (one the operation declares) and the bytes, whole or as chunks. */
+export interface BinaryBody {
+  contentType: string;
+  body: Uint8Array | AsyncIterable<Uint8Array>;
+}
+
+/** One Server-Sent Event: its name and its data (serialized as JSON). */
+export interface StreamEvent<N extends string = string, D = unknown> {
+  event: N;
+  data: D;
+}
+
+/**
+ * What a handler of an event-stream operation returns: a source the HTTP
+ * adapter polls at virtual time `now` (after due events ran) for the events
+ * not sent yet. `done`: the stream ends after these events. `nextAt`: the
+ * virtual time (epoch ms) at which new events will be ready without any other
+ * change of state, when the source knows it (the adapter wakes then in real
+ * clock mode; it also wakes whenever the engine's state changes).
+ */
+export interface EventStreamSource<E extends StreamEvent = StreamEvent> {
+  poll(now: number): { events: E[]; done: boolean; nextAt?: number };
+  /** Called once when the client goes away or the stream ends. */
+  close?(): void;
+}
+
+type BodyOf<B> = B extends { schema: infer S extends z.ZodType } ? z.output<S> : undefined;
+
 /** The request an operation's handler receives, parsed by its schemas. */
 export type OperationInput<O extends OperationDef> = {
   params: O['request']['params'] extends z.ZodType ? z.output<O['request']['params']> : Record<string, never>;
   query: O['request']['query'] extends z.ZodType ? z.output<O['request']['query']> : Record<string, never>;
-  body: O['request']['body'] extends z.ZodType ? z.output<O['request']['body']> : undefined;
+  body: BodyOf<O['request']['body']>;
 };
 
-/** What an operation's handler returns: the envelope's data, or the raw body. */
-export type OperationOutput<O extends OperationDef> = z.input<O['response']['schema']>;
+type EventsOf<E extends Record<string, z.ZodType>> = { [K in keyof E & string]: StreamEvent<K, z.input<E[K]>> }[keyof E & string];
+
+/** What an operation's handler returns: the envelope's data, the raw body, a binary body or an event source. */
+export type OperationOutput<O extends OperationDef> = O['response'] extends { kind: 'binary' }
+  ? BinaryBody
+  : O['response'] extends { kind: 'event-stream'; events: infer E extends Record<string, z.ZodType> }
+    ? EventStreamSource<EventsOf<E>>
+    : O['response'] extends { schema: infer S extends z.ZodType }
+      ? z.input<S>
+      : never;

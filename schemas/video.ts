@@ -11,9 +11,10 @@
  */
 import { z } from './zod.ts';
 import { report, type RuleIssue } from './rules.ts';
-import { EpochMs, pageQuery } from './common.ts';
+import { EpochMs, pageQuery, paginated } from './common.ts';
 import type { ErrorName } from './errors.ts';
-import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
+import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { defineOperations, json, type Area } from './define.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -201,6 +202,26 @@ export function videoEstimateFromCredits(credits: number): { tokens: number; est
   return { tokens: credits * videoEstimateUnits.tokensPerCredit, estimatedCostUsd: Math.round(credits * videoEstimateUnits.usdPerCredit * 100) / 100 };
 }
 
+/** Short side in pixels of every resolution and family5 quality (assumed: the usual meaning of the names; 2k is 1440). */
+export const videoShortSide: Record<VideoResolution | Family5Quality, number> = { '360p': 360, '480p': 480, '540p': 540, '720p': 720, '768p': 768, '1080p': 1080, '2k': 1440 };
+/** Ratio rendered when a task reports ratio "adaptive" (family3-h3 image-to-video follows its first frame; assumed 16:9). */
+export const ADAPTIVE_RATIO_OUTPUT = '16:9';
+
+/**
+ * Pixel size of the video of a task (assumed: the seed names resolutions and ratios without pixels):
+ * the short side is the resolution's, the long side follows the ratio, rounded to an even number
+ * (720p 16:9 = 1280x720, 720p 9:16 = 720x1280, 480p 16:9 = 854x480, 2k 21:9 = 3360x1440).
+ * The cover image has the same size. Throws RangeError for an unknown resolution or a malformed ratio.
+ */
+export function videoPixels(resolution: string, ratio: string): { width: number; height: number } {
+  const short = videoShortSide[resolution as VideoResolution];
+  if (short === undefined) throw new RangeError(`no pixel size for resolution ${resolution}`);
+  const [a, b] = (ratio === 'adaptive' ? ADAPTIVE_RATIO_OUTPUT : ratio).split(':').map(Number);
+  if (!(a > 0 && b > 0)) throw new RangeError(`malformed ratio ${ratio}`);
+  const long = Math.round((short * Math.max(a, b)) / Math.min(a, b) / 2) * 2;
+  return a >= b ? { width: long, height: short } : { width: short, height: long };
+}
+
 // ---------------------------------------------------------------------------
 // Rendering of the tables into spec descriptions
 // ---------------------------------------------------------------------------
@@ -236,9 +257,11 @@ export function renderFamily5RuleTable(): string {
   return table(['capability', 'required input and constraints', 'credits factor (assumed)'], family5Capabilities.map((c) => [c, family5CapabilityRules[c], family5CapabilityFactor[c]]));
 }
 
-// ---------------------------------------------------------------------------
-// Rule issues: refinements that read the tables
-// ---------------------------------------------------------------------------
+/** Markdown table of the pixel sizes of every resolution and ratio, for the spec. */
+export function renderVideoPixelTable(): string {
+  const resolutions = Object.keys(videoShortSide) as (keyof typeof videoShortSide)[];
+  return table(['ratio', ...resolutions], videoRatios.map((r) => [r, ...resolutions.map((res) => { const p = videoPixels(res, r); return `${p.width}x${p.height}`; })]));
+}
 
 
 // ---------------------------------------------------------------------------
@@ -668,11 +691,175 @@ export const ListVideoTasksQuery = z.object({
   status: z.enum(videoStatuses).optional().meta({ description: 'filter by status' }),
 });
 
-export const videoProvenance = {
-  shared: fromSeed(1, 'Video: create task (shared)'),
-  get: fromSeed(1, 'Video: get task'),
-  list: fromSeed(1, 'Video: list tasks'),
-  estimate: fromSeed(1, 'Video: estimate (shared)'),
-  family5: fromSeed(1, 'Video: family5 create'),
-  family5Estimate: fromSeed(1, 'Video: family5 estimate'),
+
+/** Body of POST /v1/video-generation/tasks/{taskId}/share (assumed shape: document 1 says share shapes are not shown). */
+export const ShareVideoTaskRequest = z
+  .object({
+    enabledShare: z.boolean().optional().meta({ description: 'the new share flag; when absent the flag is toggled' }),
+  })
+  .meta(provenanceMeta(assumed('document 1 says the share request shape is not shown'), 'set or toggle the share flag'))
+  .openapi('ShareVideoTaskRequest', { example: { enabledShare: true } });
+
+/** Data of the share call: the task and its new share flag (assumed shape). */
+export const ShareVideoTaskData = z
+  .strictObject({ taskId: z.string(), enabledShare: z.boolean() })
+  .meta(provenanceMeta(assumed('document 1 says the share response shape is not shown'), 'the task and its share flag'))
+  .openapi('ShareVideoTaskData', { example: { taskId: 'vt_1a2b3c4d5e6f7a8b', enabledShare: true } });
+
+/** Data of the delete call (assumed shape). */
+export const DeleteVideoTaskData = z
+  .strictObject({ taskId: z.string(), deleted: z.literal(true) })
+  .meta(provenanceMeta(assumed('document 1 says the delete response shape is not shown'), 'the deleted task'))
+  .openapi('DeleteVideoTaskData', { example: { taskId: 'vt_1a2b3c4d5e6f7a8b', deleted: true } });
+
+// ---------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------
+
+const videoFieldErrors: Partial<Record<string, ErrorName>> = {
+  model: 'VIDEO_UNSUPPORTED_COMBINATION',
+  resolution: 'VIDEO_UNSUPPORTED_COMBINATION',
+  ratio: 'VIDEO_UNSUPPORTED_COMBINATION',
+  duration: 'VIDEO_UNSUPPORTED_COMBINATION',
 };
+const defaultPhases = videoPhases(DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION);
+const assumedPaths = assumed('document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path');
+const mediaNote =
+  'The task\'s videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task\'s duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n';
+
+/** The video operations (document 1, video sections): both create endpoints, get, list, share, delete and both estimates. */
+export const videoOperations = defineOperations('Video', {
+  createVideoTask: {
+    method: 'post',
+    path: '/v1/video-generation/generate',
+    summary: 'Create a video task (shared endpoint, families 1-4)',
+    description:
+      'Creates a video task and charges its credits at once; the task is refunded in full if generation fails. ' +
+      `Returns status generating. Rate limit: ${videoGenerateRateLimit.limit} generate requests per minute per user across both video generate endpoints (HTTP 429 with Retry-After).\n\n` +
+      `Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (${DEFAULT_SHARED_VIDEO_MODEL}, ${DEFAULT_VIDEO_DURATION} s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
+    provenance: fromSeed(1, 'Video: create task (shared)'),
+    auth: true,
+    request: { body: json(CreateVideoTaskRequest) },
+    response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },
+    errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_UNSUPPORTED_COMBINATION', 'VIDEO_MISSING_MEDIA_DURATION', 'VIDEO_INSUFFICIENT_CREDITS', 'VIDEO_RATE_LIMITED'],
+    validationError: 'VIDEO_INVALID_PARAMETERS',
+    fieldErrors: videoFieldErrors,
+    rateLimit: { ...videoGenerateRateLimit, error: 'VIDEO_RATE_LIMITED' },
+    outcomes: ['failed'],
+    failureReasons: ['VIDEO_GENERATION_FAILED', 'VIDEO_CONTENT_REJECTED'],
+  },
+  createFamily5VideoTask: {
+    method: 'post',
+    path: '/v1/video-generation/family5/generate',
+    summary: 'Create a family5 video task (dedicated endpoint, nine capabilities)',
+    description:
+      'Creates a family5 task and charges its credits at once; refunded in full if generation fails. Returns status generating. ' +
+      `Shares the ${videoGenerateRateLimit.limit} per minute generate limit with the shared endpoint (HTTP 429, code 29998, Retry-After). ` +
+      `Provider keys, internal media ids, trace ids and raw provider responses are never returned.\n\n${renderFamily5RuleTable()}`,
+    provenance: fromSeed(1, 'Video: family5 create'),
+    auth: true,
+    request: { body: json(CreateFamily5VideoTaskRequest) },
+    response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },
+    errors: ['F5_TASK_NOT_FOUND', 'F5_INSUFFICIENT_CREDITS', 'F5_PROVIDER_ERROR', 'F5_INVALID_PARAMETERS', 'F5_TASK_FORBIDDEN', 'F5_AUDIO_NEEDS_VISUAL', 'F5_PROVIDER_THROTTLED', 'F5_CONTENT_REJECTED', 'RATE_LIMITED'],
+    validationError: 'F5_INVALID_PARAMETERS',
+    rateLimit: { ...videoGenerateRateLimit, error: 'RATE_LIMITED' },
+    outcomes: ['failed'],
+    failureReasons: ['F5_PROVIDER_ERROR', 'F5_PROVIDER_THROTTLED', 'F5_CONTENT_REJECTED'],
+  },
+  getVideoTask: {
+    method: 'get',
+    path: '/v1/video-generation/tasks/{taskId}',
+    summary: 'Get a video task (any family)',
+    description: `Returns the video task of any family, family5 included. Poll until status is success or failed.\n\n${mediaNote}${renderVideoPixelTable()}`,
+    provenance: fromSeed(1, 'Video: get task'),
+    auth: true,
+    request: { params: VideoTaskIdParams },
+    response: { status: 200, kind: 'envelope', schema: VideoTask, description: 'the task' },
+    errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN'],
+    validationError: 'VIDEO_INVALID_PARAMETERS',
+  },
+  listVideoTasks: {
+    method: 'get',
+    path: '/v1/video-generation/tasks',
+    summary: "List the caller's video tasks, newest first (all families)",
+    description: "The current API user's tasks of both video endpoints, newest first, optionally filtered by status. Deleted tasks are not listed.",
+    provenance: fromSeed(1, 'Video: list tasks'),
+    auth: true,
+    request: { query: ListVideoTasksQuery },
+    response: { status: 200, kind: 'envelope', schema: paginated(VideoTaskListItem), description: 'a page of tasks' },
+    errors: ['VIDEO_INVALID_PARAMETERS'],
+    validationError: 'VIDEO_INVALID_PARAMETERS',
+  },
+  shareVideoTask: {
+    method: 'post',
+    path: '/v1/video-generation/tasks/{taskId}/share',
+    summary: 'Set or toggle the share flag of a video task (assumed shape)',
+    description: 'Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.',
+    provenance: assumedPaths,
+    auth: true,
+    request: { params: VideoTaskIdParams, body: json(ShareVideoTaskRequest), bodyOptional: true },
+    response: { status: 200, kind: 'envelope', schema: ShareVideoTaskData, description: 'the new share flag' },
+    errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN'],
+    validationError: 'VIDEO_INVALID_PARAMETERS',
+  },
+  deleteVideoTask: {
+    method: 'delete',
+    path: '/v1/video-generation/tasks/{taskId}',
+    summary: 'Delete a finished video task (assumed shape)',
+    description:
+      'Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (assumed: nothing is cancelled or refunded by a delete). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.',
+    provenance: assumedPaths,
+    auth: true,
+    request: { params: VideoTaskIdParams },
+    response: { status: 200, kind: 'envelope', schema: DeleteVideoTaskData, description: 'the task was deleted' },
+    errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN', 'VIDEO_TASK_NOT_FINISHED'],
+    validationError: 'VIDEO_INVALID_PARAMETERS',
+  },
+  estimateVideoCredits: {
+    method: 'post',
+    path: '/v1/video-generation/estimate-credits',
+    summary: 'Estimate a shared-endpoint video task',
+    description: 'Returns tokens and estimatedCostUsd for the configuration; credits are an internal unit and are not returned (read the balance from GET /v1/user/subscription). The estimate matches what creation charges.',
+    provenance: fromSeed(1, 'Video: estimate (shared)'),
+    auth: true,
+    request: { body: json(EstimateVideoCreditsRequest) },
+    response: { status: 200, kind: 'envelope', schema: VideoEstimateData, description: 'the estimate' },
+    errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_UNSUPPORTED_COMBINATION', 'VIDEO_MISSING_MEDIA_DURATION'],
+    validationError: 'VIDEO_INVALID_PARAMETERS',
+    fieldErrors: videoFieldErrors,
+  },
+  estimateFamily5Credits: {
+    method: 'post',
+    path: '/v1/video-generation/family5/estimate-credits',
+    summary: 'Estimate a family5 video task',
+    description: 'Returns tokens and estimatedCostUsd for the configuration; matches what creation charges.',
+    provenance: fromSeed(1, 'Video: family5 estimate'),
+    auth: true,
+    request: { body: json(EstimateFamily5CreditsRequest) },
+    response: { status: 200, kind: 'envelope', schema: VideoEstimateData, description: 'the estimate' },
+    errors: ['F5_INVALID_PARAMETERS'],
+    validationError: 'F5_INVALID_PARAMETERS',
+  },
+});
+
+/** Table-level assumptions of the video area (listed in docs/assumptions.md). */
+export const videoTableAssumptions: TableAssumption[] = [
+  { subject: 'video prices: `sharedVideoPrices`, `videoInputFactor`, `family5PricePerSecond`, `family5CapabilityFactor`, `family5ModelFactor` (schemas/video.ts)', reason: 'document 1 says video credits are charged at creation and refunded on failure but shows no price' },
+  { subject: 'video estimate units: tokens = credits x 1000, estimatedCostUsd = credits x 0.01 (`videoEstimateUnits`)', reason: 'document 1 says credits are internal and not returned by the estimate; the estimate must match what creation charges' },
+  { subject: 'video lifecycle schedule: `videoSchedule` (generating, then uploading, per model and duration)', reason: 'document 1 shows only that a create call returns generating' },
+  { subject: 'a forced video failure happens when generating would have ended; the refund is in full', reason: 'document 1: "Transitions: not shown" beyond failure refunding credits' },
+  { subject: 'family3-h3 default resolution 768p', reason: 'the shared default 720p is not a family3-h3 resolution' },
+  { subject: `family3-h3 image-to-video reports ratio "adaptive" and renders ${ADAPTIVE_RATIO_OUTPUT}`, reason: 'document 1 says family3-h3 ignores ratio for image-to-video; the ratio then follows the first frame' },
+  { subject: 'an image_url item without role counts as reference_image; at most one first_frame and one last_frame', reason: 'document 1 does not say what a role-less image means' },
+  { subject: 'the shared get/list endpoints answer with the shared codes (31005, 31006) for every family; family5 codes 32001 and 32005 answer for sourceTaskId', reason: 'document 1 numbers only the family5 codes and says task read is shared' },
+  { subject: 'video pixel sizes (`videoPixels`, `videoShortSide`): the short side of the resolution (2k = 1440), the long side from the ratio rounded to even; the cover PNG has the same size', reason: 'document 1 names resolutions and ratios without pixels' },
+  { subject: 'video share and delete: POST /v1/video-generation/tasks/{taskId}/share sets or toggles enabledShare; DELETE /v1/video-generation/tasks/{taskId} deletes a finished task and refuses an unfinished one (31007)', reason: 'document 1 says the share and delete endpoints exist but their shapes are not shown' },
+  { subject: 'rate-limit window counts every generate request that passes auth, including ones that then fail validation', reason: 'document 1 gives the limit (5 per minute per user) but not what counts' },
+];
+
+/** The video area: its tag, operations and table assumptions. */
+export const videoArea = {
+  tag: { name: 'Video', description: 'AI video generation: the shared endpoint (families 1-4) and the dedicated family5 endpoint (document 1).' },
+  operations: videoOperations,
+  tableAssumptions: videoTableAssumptions,
+} satisfies Area;

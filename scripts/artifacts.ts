@@ -6,7 +6,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify } from 'yaml';
 import { errorCatalog, errorNames } from '../schemas/errors.ts';
-import { tableAssumptions } from '../schemas/assumptions.ts';
+import { tableAssumptions } from '../schemas/operations.ts';
 import { renderAssumptions } from './assumptions.ts';
 import { buildApiDocument, buildControlDocument } from './spec.ts';
 

@@ -59,7 +59,8 @@ const before = process.memoryUsage();
 const { app, engine } = createMock({ clock: 'manual', seed: 1, rateLimit: false, strict: false });
 engine.accounts.update(KEY, { credits: 1_000_000_000_000 }, engine.tick());
 const account = engine.accounts.get(KEY, engine.tick());
-const bodySchema = operations.createVideoTask.request.body;
+const bodySchema = operations.createVideoTask.request.body.schema;
+const url = (path: string) => `http://localhost:4010${path}`;
 const create = handlers.createVideoTask as unknown as (input: unknown, ctx: ServiceContext) => unknown;
 
 const t0 = performance.now();
@@ -69,7 +70,7 @@ for (let b = 0; b < BATCHES; b++) {
     const n = b * (N / BATCHES) + i;
     // A fresh parsed body per task (as HTTP would give), prompts all different.
     const body = bodySchema.parse({ model: 'family1-video-2-fast', content: [{ type: 'text', text: `a cat on a skateboard, take ${n}` }], duration: 5 });
-    const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing: n % 10 === 0 ? { outcome: 'failed' } : {}, operationId: 'createVideoTask' };
+    const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing: n % 10 === 0 ? { outcome: 'failed' } : {}, operationId: 'createVideoTask', url };
     create({ body, params: {}, query: {} }, ctx);
   }
   // 20 s of virtual time between batches: the oldest batches reach success, later ones stay generating.
@@ -106,7 +107,7 @@ const cases: { name: string; page: number; status?: string }[] = [
 ];
 const pages: PageTiming[] = [];
 for (const c of cases) {
-  const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing: {}, operationId: 'listVideoTasks' };
+  const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing: {}, operationId: 'listVideoTasks', url };
   if (c.page === 0) {
     const total = list({ query: { page: 1, pageSize, status: c.status } }, ctx).total;
     c.page = Math.max(1, Math.ceil(total / pageSize));

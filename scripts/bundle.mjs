@@ -3,7 +3,7 @@
 // imports, so the installed `mediagen-mock` command starts without a
 // TypeScript loader (cold start). `npm start` runs the sources through tsx and
 // never needs this. Plain JavaScript on purpose: it runs before anything else.
-import { cpSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,6 +22,4 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-// mock/http/media.ts reads ./fixtures/ beside the module that contains it.
-cpSync(join(root, 'mock/http/fixtures'), join(dist, 'fixtures'), { recursive: true });
 console.log('bundled mock/cli.ts -> dist/cli.js');

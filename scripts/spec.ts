@@ -1,20 +1,24 @@
 /**
- * Builds the OpenAPI 3.1 documents from the registry (DESIGN.md, "The one rule:
- * a single source"). Pure: returns objects; `build.ts` writes them.
+ * Builds the OpenAPI 3.1 documents from the registry (docs/architecture.md,
+ * "The registry"): the API's and the control API's, with the same rendering
+ * of request kinds (JSON, multipart/form-data with `format: binary` files) and
+ * response kinds (the envelope, raw JSON, binary with its content types, a
+ * text/event-stream whose events are listed in `x-events`). Pure: returns
+ * objects; `build.ts` writes them.
  */
-import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from '../schemas/zod.ts';
+import { OpenAPIRegistry, OpenApiGeneratorV31, getRefId, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { bearerApiKeyScheme, envelope, errorEnvelope } from '../schemas/common.ts';
-import { errorCatalog, errorNames, type ErrorName } from '../schemas/errors.ts';
-import { describeProvenance } from '../schemas/provenance.ts';
-import { operationIds, operations, tags } from '../schemas/operations.ts';
-import type { OperationDef } from '../schemas/registry-types.ts';
 import { controlOperations, controlTags, type ControlOperation } from '../schemas/control.ts';
+import { transportErrors } from '../schemas/define.ts';
+import { describeErrorRef, errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
+import { operationIds, operations, tags } from '../schemas/operations.ts';
+import { describeProvenance } from '../schemas/provenance.ts';
+import type { JsonBody, MultipartBody, OperationDef, ResponseDef } from '../schemas/registry-types.ts';
 
 const RetryAfter = { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' as const, minimum: 1 } } };
 
-/** Groups an operation's errors by HTTP status. */
-export function errorsByStatus(op: Pick<OperationDef, 'errors'>): Map<number, ErrorName[]> {
+/** Groups errors by HTTP status. */
+export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number, ErrorName[]> {
   const out = new Map<number, ErrorName[]>();
   for (const name of op.errors) {
     const status = errorCatalog[name].httpStatus;
@@ -24,7 +28,7 @@ export function errorsByStatus(op: Pick<OperationDef, 'errors'>): Map<number, Er
 }
 
 function describeErrors(names: readonly ErrorName[]): string {
-  return names.map((n) => `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning} (${describeProvenance(errorCatalog[n].provenance)})`).join('\n');
+  return names.map((n) => `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning}${errorReason(n) ? ` (failure reason \`${errorReason(n)}\`)` : ''} (${describeProvenance(errorCatalog[n].provenance)})`).join('\n');
 }
 
 /**
@@ -39,21 +43,70 @@ function specErrorEnvelope(names: readonly ErrorName[]) {
   return codes.length > 1 ? env.extend({ code: env.shape.code.openapi({ enum: codes }) }) : env;
 }
 
-function routeConfig(op: OperationDef): RouteConfig {
-  const responses: RouteConfig['responses'] = {
-    [op.response.status]: {
-      description: op.response.description,
-      content: { 'application/json': { schema: op.response.kind === 'envelope' ? envelope(op.response.schema) : op.response.schema } },
-    },
-  };
-  for (const [status, names] of [...errorsByStatus(op)].sort((a, b) => a[0] - b[0])) {
-    responses[status] = {
+/** The error responses of `errors`, one per HTTP status. */
+function errorResponses(errors: readonly ErrorName[]): RouteConfig['responses'] {
+  const out: RouteConfig['responses'] = {};
+  for (const [status, names] of [...errorsByStatus({ errors })].sort((a, b) => a[0] - b[0])) {
+    out[status] = {
       description: describeErrors(names),
       ...(status === 429 ? { headers: RetryAfter } : {}),
       content: { 'application/json': { schema: specErrorEnvelope(names) } },
     };
   }
-  const failures = op.failureReasons?.length ? `\n\nA created task can fail with: ${op.failureReasons.map((n) => `${errorCatalog[n].code} (${errorCatalog[n].meaning})`).join(', ')}.` : '';
+  return out;
+}
+
+/** The requestBody of a JSON or multipart body. */
+function requestBody(body: JsonBody | MultipartBody, required: boolean) {
+  if (body.kind === 'json') return { required, content: { 'application/json': { schema: body.schema } } };
+  const limits = Object.entries(body.files).map(([f, r]) => `${f}: each file at most ${r.maxFileBytes} bytes`);
+  return {
+    required,
+    description: `multipart/form-data. ${limits.join('; ')}; all files together at most ${body.maxTotalBytes} bytes (larger: ${describeErrorRef(body.limitError ?? 'PAYLOAD_TOO_LARGE')}). Booleans and numbers are sent as text ("true", "42").`,
+    content: { 'multipart/form-data': { schema: body.schema } },
+  };
+}
+
+/** The success response of a response kind; `eventSchemas` collects the schemas an event stream names. */
+function successResponse(r: ResponseDef, wrap: boolean) {
+  switch (r.kind) {
+    case 'envelope':
+      return { description: r.description, content: { 'application/json': { schema: wrap ? envelope(r.schema) : r.schema } } };
+    case 'raw':
+      return { description: r.description, content: { 'application/json': { schema: r.schema } } };
+    case 'binary':
+      return {
+        description: `${r.description}. Binary, streamed with chunked transfer encoding; a failure before the first byte answers the JSON error envelope instead (check the Content-Type).`,
+        content: Object.fromEntries(r.contentTypes.map((ct) => [ct, { schema: { type: 'string' as const, format: 'binary' } }])),
+      };
+    case 'event-stream':
+      return {
+        description: `${r.description}. Server-Sent Events: frames \`event: <name>\`, \`id: <n>\`, \`data: <JSON>\`, and \`: heartbeat\` comments; events: ${Object.keys(r.events).map((e) => `\`${e}\``).join(', ')} (data schemas in x-events).`,
+        content: {
+          'text/event-stream': {
+            schema: { type: 'string' as const, description: 'a stream of Server-Sent Events' },
+            'x-events': Object.fromEntries(Object.keys(r.events).map((e) => [e, { $ref: `#/components/schemas/${eventSchemaName(r, e)}` }])),
+          },
+        },
+      };
+  }
+}
+
+/** Component name of the data schema of event `name` (its .openapi() name). */
+function eventSchemaName(r: Extract<ResponseDef, { kind: 'event-stream' }>, name: string): string {
+  const id = getRefId(r.events[name] as never);
+  if (!id) throw new Error(`event ${name}: its data schema needs .openapi('<Name>') so the spec can refer to it`);
+  return id;
+}
+
+/** Registers the data schemas of an event stream as components. */
+function registerEvents(registry: OpenAPIRegistry, r: ResponseDef): void {
+  if (r.kind !== 'event-stream') return;
+  for (const name of Object.keys(r.events)) registry.register(eventSchemaName(r, name), r.events[name]);
+}
+
+function routeConfig(op: OperationDef): RouteConfig {
+  const failures = op.failureReasons?.length ? `\n\nA created task can fail with: ${op.failureReasons.map((n) => `${describeErrorRef(n)} (${errorCatalog[n].meaning})`).join(', ')}.` : '';
   return {
     method: op.method,
     path: op.path,
@@ -65,9 +118,9 @@ function routeConfig(op: OperationDef): RouteConfig {
     request: {
       ...(op.request.params ? { params: op.request.params } : {}),
       ...(op.request.query ? { query: op.request.query } : {}),
-      ...(op.request.body ? { body: { required: true, content: { 'application/json': { schema: op.request.body } } } } : {}),
+      ...(op.request.body ? { body: requestBody(op.request.body, !op.request.bodyOptional) } : {}),
     },
-    responses,
+    responses: { [op.response.status]: successResponse(op.response, true), ...errorResponses(op.errors) },
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
   } as RouteConfig;
@@ -77,7 +130,11 @@ function routeConfig(op: OperationDef): RouteConfig {
 export function buildApiDocument() {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', bearerApiKeyScheme.name, bearerApiKeyScheme.scheme);
-  for (const id of operationIds) registry.registerPath(routeConfig(operations[id] as OperationDef));
+  for (const id of operationIds) {
+    const op = operations[id] as OperationDef;
+    registerEvents(registry, op.response);
+    registry.registerPath(routeConfig(op));
+  }
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -86,7 +143,7 @@ export function buildApiDocument() {
       description:
         'Provider-neutral contract of the Media Generation Service (video, images, speech, music and more), emitted from the Zod schemas of mediagen-contract. ' +
         'Every field, limit and error code carries its provenance (`x-provenance`): a seed document and section, or "assumed" with the reason.\n\n' +
-        `## Error catalog\n\n| code | HTTP | meaning | provenance |\n|---|---|---|---|\n${errorNames.map((n) => `| ${errorCatalog[n].code} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} | ${describeProvenance(errorCatalog[n].provenance)} |`).join('\n')}`,
+        `## Error catalog\n\n| code | name | HTTP | meaning | provenance |\n|---|---|---|---|---|\n${errorNames.map((n) => `| ${errorCatalog[n].code} | ${n}${errorReason(n) ? ` (\`${errorReason(n)}\`)` : ''} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} | ${describeProvenance(errorCatalog[n].provenance)} |`).join('\n')}`,
     },
     servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock (the stateful mock)' }],
     tags,
@@ -95,10 +152,18 @@ export function buildApiDocument() {
   return doc;
 }
 
+/** The errors a control route can answer with: malformed or invalid requests, its own. */
+export function controlErrors(op: ControlOperation): ErrorName[] {
+  const transport = op.body ? transportErrors({ auth: false, request: { body: op.body } }).filter((e) => e !== 'INVALID_PREFER') : [];
+  const invalid: ErrorName[] = op.body || op.params || op.query ? ['CONTROL_INVALID_REQUEST'] : [];
+  return [...new Set([...transport, ...invalid, ...(op.errors ?? [])])];
+}
+
 /** The control API document (spec/mock-control.openapi.yaml), kept apart from the API's. */
 export function buildControlDocument() {
   const registry = new OpenAPIRegistry();
   for (const op of Object.values(controlOperations) as ControlOperation[]) {
+    registerEvents(registry, op.response);
     registry.registerPath({
       method: op.method,
       path: op.path,
@@ -108,20 +173,20 @@ export function buildControlDocument() {
       description: op.description,
       request: {
         ...(op.params ? { params: op.params } : {}),
-        ...(op.body ? { body: { required: op.bodyRequired ?? false, content: { 'application/json': { schema: op.body } } } } : {}),
+        ...(op.query ? { query: op.query } : {}),
+        ...(op.body ? { body: requestBody(op.body, op.bodyRequired ?? false) } : {}),
       },
-      responses: {
-        200: { description: 'success', content: { 'application/json': { schema: op.response } } },
-        ...(op.body || op.params ? { 400: { description: 'invalid request (the envelope with code 10002 or a validation code)', content: { 'application/json': { schema: ControlError } } } } : {}),
-      },
-    });
+      responses: { 200: successResponse(op.response, false), ...errorResponses(controlErrors(op)) },
+    } as RouteConfig);
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'mediagen-mock control API', version: '1.0.0', description: 'The mock server\'s own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules and the request journal. Not part of the Media Generation Service.' },
+    info: {
+      title: 'mediagen-mock control API',
+      version: '1.0.0',
+      description: "The mock server's own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules, the request journal, task activity as an event stream, sample media, and an upload inspector. Not part of the Media Generation Service.",
+    },
     servers: [{ url: 'http://localhost:4010' }],
     tags: controlTags,
   });
 }
-
-const ControlError = z.strictObject({ code: z.number().int(), message: z.string(), data: z.null() });

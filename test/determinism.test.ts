@@ -20,10 +20,14 @@ const mock = (seed: number): Promise<TestMock> => start({ seed });
 
 type Recorder = (method: string, path: string, opts?: CallOptions) => Promise<{ status: number; json: any; text: string }>;
 
-/** A recorder on `m`: every call's status, Retry-After and raw body go to `log` (unless `log` is null). */
+/**
+ * A recorder on `m`: every call's status, Retry-After and raw body go to `log` (unless `log` is null).
+ * Each call names the same host (X-Forwarded-Host), as the same requests to two servers would: media
+ * URLs are built from it, and the mocks listen on different ports.
+ */
 function recorder(m: TestMock, log: string[] | null): Recorder {
   return async (method, path, opts = {}) => {
-    const r = await m.call(method, path, opts);
+    const r = await m.call(method, path, { ...opts, headers: { 'x-forwarded-host': 'mock.test:4010', ...opts.headers } });
     const ra = r.headers.get('retry-after');
     log?.push(`${method} ${path}${opts.key !== undefined ? ` [key ${opts.key}]` : ''}${opts.headers?.prefer ? ` [prefer ${opts.headers.prefer}]` : ''} -> ${r.status}${ra ? ` retry-after=${ra}` : ''}\n${r.text}`);
     return r;

@@ -111,3 +111,68 @@ export function useMocks(defaults: MockOptions = {}): (opts?: MockOptions) => Pr
     return m;
   };
 }
+
+/** One Server-Sent Event as received. */
+export interface ReceivedEvent {
+  event: string;
+  id?: string;
+  data: any;
+}
+
+/**
+ * Opens an event stream at `base + path` and collects its events (data parsed
+ * as JSON) until the server closes it, `stop(events)` says enough, or
+ * `timeoutMs` (real ms) passes. Also returns the comments (heartbeats) seen and
+ * whether the server ended the stream.
+ */
+export async function readEventStream(
+  base: string,
+  path: string,
+  opts: { headers?: Record<string, string>; stop?: (events: ReceivedEvent[]) => boolean; timeoutMs?: number; onOpen?: () => void | Promise<void> } = {},
+): Promise<{ status: number; contentType: string | null; events: ReceivedEvent[]; comments: string[]; ended: boolean }> {
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), opts.timeoutMs ?? 5000);
+  const res = await fetch(base + path, { headers: opts.headers, signal: ctrl.signal });
+  const events: ReceivedEvent[] = [];
+  const comments: string[] = [];
+  let ended = false;
+  if (res.status === 200 && res.body) {
+    await opts.onOpen?.();
+    const reader = res.body.getReader();
+    const dec = new TextDecoder();
+    let buf = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) {
+          ended = true;
+          break;
+        }
+        buf += dec.decode(value, { stream: true });
+        let cut: number;
+        while ((cut = buf.indexOf('\n\n')) >= 0) {
+          const frame = buf.slice(0, cut);
+          buf = buf.slice(cut + 2);
+          const e: Partial<ReceivedEvent> = {};
+          for (const line of frame.split('\n')) {
+            if (line.startsWith(':')) comments.push(line.slice(1).trim());
+            else if (line.startsWith('event: ')) e.event = line.slice(7);
+            else if (line.startsWith('id: ')) e.id = line.slice(4);
+            else if (line.startsWith('data: ')) e.data = JSON.parse(line.slice(6));
+          }
+          if (e.event) events.push(e as ReceivedEvent);
+        }
+        if (opts.stop?.(events)) break;
+      }
+    } catch (e) {
+      if (!ctrl.signal.aborted) throw e;
+    } finally {
+      clearTimeout(timer);
+      ctrl.abort();
+    }
+  } else {
+    clearTimeout(timer);
+    await res.text();
+  }
+  return { status: res.status, contentType: res.headers.get('content-type'), events, comments, ended };
+}

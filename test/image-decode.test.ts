@@ -8,7 +8,7 @@ import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_RATIO_OUTPUT, allImageRatios, imageLongSide, imagePixels, imageSizes, type ImageSize } from '../schemas/image.ts';
-import { encodePng as encodeImagePng, toBase64 } from '../mock/services/png.ts';
+import { encodePng as encodeImagePng, toBase64 } from '../mock/media/png.ts';
 import { startMock, type TestMock } from './helpers.ts';
 
 let m: TestMock;
@@ -100,7 +100,7 @@ describe('hosted images of async tasks', () => {
     await m.advance(60_000);
     const t = (await m.call('GET', `/v1/images/generation/tasks/${r.json.data.taskId}`)).json.data;
     expect(t.images).toHaveLength(1);
-    const res = await fetch(t.images[0].url.replace(m.engine.publicUrl, m.base));
+    const res = await fetch(t.images[0].url);
     expect(res.headers.get('content-type')).toMatch(new RegExp(`^${t.images[0].mimeType}`));
     const png = decode(Buffer.from(await res.arrayBuffer()));
     expect({ width: png.width, height: png.height }).toEqual(imagePixels(size, ratio));

@@ -31,7 +31,7 @@ async function create(b: unknown, headers: Record<string, string> = {}, key = KE
 const get = async (id: string, key = KEY) => (await m.call('GET', task(id), { key })).json.data;
 const balance = async (key = KEY) => (await m.call('GET', '/v1/user/subscription', { key })).json.data.balance;
 /** Fetches a hosted URL from this mock (the task carries the public base URL). */
-const fetchHosted = (url: string) => fetch(url.replace(m.engine.publicUrl, m.base));
+const fetchHosted = (url: string) => fetch(url);
 
 describe('lifecycle', () => {
   it.each([
@@ -59,7 +59,7 @@ describe('lifecycle', () => {
       model,
       createdAt: t0,
       completedAt: t0 + imageSchedule.pendingMs + gen,
-      images: [{ url: `${m.engine.publicUrl}/media/images/${id}/0.png`, mimeType: 'image/png' }],
+      images: [{ url: `${m.base}/media/images/${id}/0.png`, mimeType: 'image/png' }],
     });
     // the hosted URL serves the image bytes, of the resolved pixel size
     const res = await fetchHosted(done.images[0].url);

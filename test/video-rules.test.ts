@@ -439,7 +439,7 @@ const suites: Suite[] = [
 
 /** Schema-level outcome, picked exactly as the router picks it: ok, or [catalogued error, path of the first issue]. */
 function schemaOutcome(op: OperationDef, where: 'body' | 'query', input: unknown): Expect {
-  const schema = (where === 'body' ? op.request.body : op.request.query)!;
+  const schema = (where === 'body' ? op.request.body?.schema : op.request.query)!;
   try {
     parseOrThrow(op, schema, input, where);
     return 'ok';

@@ -5,7 +5,7 @@
  * sums to the balance, the balance never goes negative, and a task's hold is
  * captured or released at most once.
  */
-import { defaultAccount, type Plan } from '../../schemas/account.ts';
+import { defaultAccount, type Plan } from '../../schemas/plans.ts';
 import type { AccountUpdate, LedgerEntry } from '../../schemas/control.ts';
 
 export interface Account {
@@ -36,6 +36,8 @@ interface Hold {
 export class Accounts {
   private accounts = new Map<string, Account>();
   private holds = new Map<string, Hold>();
+  /** Keys deleted through the control API: refused (401) until set again. */
+  private deleted = new Set<string>();
 
   constructor(
     private readonly keyIdOf: (apiKey: string) => string,
@@ -62,8 +64,32 @@ export class Accounts {
     return acc;
   }
 
-  /** Applies a control-API update; a new credits value is recorded as an adjust entry. */
+  /** The account of `apiKey` if it exists; never creates one. */
+  find(apiKey: string): Account | undefined {
+    return this.accounts.get(apiKey);
+  }
+
+  /** True when `apiKey` was deleted and not set again. */
+  isDeleted(apiKey: string): boolean {
+    return this.deleted.has(apiKey);
+  }
+
+  /**
+   * Deletes the account of `apiKey` with its ledger, and drops its holds (a task
+   * of the key that ends later captures or refunds nothing). Later API requests
+   * with the key are refused until `update` sets it again. Returns false when
+   * the key had no account.
+   */
+  delete(apiKey: string): boolean {
+    const existed = this.accounts.delete(apiKey);
+    for (const [taskId, hold] of this.holds) if (hold.apiKey === apiKey) this.holds.delete(taskId);
+    this.deleted.add(apiKey);
+    return existed;
+  }
+
+  /** Applies a control-API update, creating the account (again, after a delete) when needed; a new credits value is recorded as an adjust entry. */
   update(apiKey: string, patch: AccountUpdate, at: number): Account {
+    this.deleted.delete(apiKey);
     const acc = this.get(apiKey, at);
     if (patch.credits !== undefined && patch.credits !== acc.credits) this.entry(acc, at, 'adjust', patch.credits - acc.credits, null, 'set by control API');
     if (patch.plan !== undefined) {
@@ -85,20 +111,30 @@ export class Accounts {
     return true;
   }
 
-  /** Makes a hold final (success). No-op unless the hold is still held. */
-  capture(taskId: string, at: number): void {
+  /**
+   * Makes a hold final (success). With `amount` below the hold, only that much
+   * is kept and the rest is refunded in a release entry. No-op unless the hold
+   * is still held. Returns the credits kept.
+   */
+  capture(taskId: string, at: number, amount?: number): number {
     const hold = this.holds.get(taskId);
-    if (!hold || hold.state !== 'held') return;
+    const acc = hold && this.accounts.get(hold.apiKey);
+    if (!hold || !acc || hold.state !== 'held') return 0;
+    const kept = amount === undefined ? hold.amount : Math.min(hold.amount, amount);
+    if (!Number.isInteger(kept) || kept < 0) throw new RangeError(`capture needs a whole non-negative amount, got ${amount}`);
     hold.state = 'captured';
-    this.entry(this.accounts.get(hold.apiKey)!, at, 'capture', 0, taskId, `captured ${hold.amount}`);
+    this.entry(acc, at, 'capture', 0, taskId, `captured ${kept}`);
+    if (kept < hold.amount) this.entry(acc, at, 'release', hold.amount - kept, taskId, `refund of the unused part of the hold (${hold.amount} held, ${kept} charged)`);
+    return kept;
   }
 
   /** Refunds a hold in full (failure, timeout). No-op unless still held; returns the credits refunded. */
   release(taskId: string, at: number, note: string): number {
     const hold = this.holds.get(taskId);
-    if (!hold || hold.state !== 'held') return 0;
+    const acc = hold && this.accounts.get(hold.apiKey);
+    if (!hold || !acc || hold.state !== 'held') return 0;
     hold.state = 'released';
-    this.entry(this.accounts.get(hold.apiKey)!, at, 'release', hold.amount, taskId, note);
+    this.entry(acc, at, 'release', hold.amount, taskId, note);
     return hold.amount;
   }
 
@@ -110,6 +146,7 @@ export class Accounts {
   clear(): void {
     this.accounts.clear();
     this.holds.clear();
+    this.deleted.clear();
   }
 
   private entry(acc: Account, at: number, type: LedgerEntry['type'], amount: number, taskId: string | null, note: string): void {

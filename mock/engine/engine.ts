@@ -1,11 +1,13 @@
 /**
  * The engine: clock, scheduler, seeded rng, stores, accounts and ledgers, rate
- * limiter, scenarios and journal, composed (DESIGN.md, "Layout", engine/).
+ * limiter, scenarios, journal and activity feed, composed
+ * (docs/architecture.md, "The engine").
  * Standard JavaScript only, so it can run behind Express, inside a test or in a
  * browser. Each mock instance owns one engine; nothing is module-level state.
  */
-import { apiKeyPattern, DEFAULT_KEY_PREFIX } from '../../schemas/common.ts';
+import { apiKeyPattern, DEFAULT_KEY_PREFIX } from '../../schemas/api-key.ts';
 import { Accounts, type AccountSeed } from './accounts.ts';
+import { ActivityFeed } from './activity.ts';
 import { Clock, type ClockMode } from './clock.ts';
 import { Journal } from './journal.ts';
 import { RateLimiter } from './rate-limiter.ts';
@@ -29,8 +31,6 @@ export interface EngineOptions {
   /** API key prefix (default mg). */
   keyPrefix?: string;
   accounts?: readonly AccountSeed[];
-  /** Base URL of media the mock hosts itself, e.g. http://localhost:4010. */
-  publicUrl?: string;
   rateLimit?: boolean;
 }
 
@@ -42,11 +42,15 @@ export class Engine {
   readonly limiter = new RateLimiter();
   readonly scenarios = new Scenarios();
   readonly journal = new Journal();
+  readonly activity = new ActivityFeed();
   readonly keyPrefix: string;
   readonly keyPattern: RegExp;
-  readonly publicUrl: string;
+  /** Called after the state may have changed (see `changed`). */
+  private listeners = new Set<() => void>();
   /** Stores by area; services register theirs with `store()`. */
   private stores = new Map<string, OwnedStore<unknown>>();
+  /** Per-area singletons (say, a shared queue); see `state`. */
+  private singletons = new Map<string, unknown>();
   /** Per-(owner, kind) counters for deterministic ids. */
   private counters = new Map<string, number>();
   rng: Rng;
@@ -58,21 +62,33 @@ export class Engine {
     this.keyPrefix = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
     this.keyPattern = apiKeyPattern(this.keyPrefix);
     this.accounts = new Accounts((k) => this.keyPattern.exec(k)?.[1] ?? k, opts.accounts ?? []);
-    this.publicUrl = (opts.publicUrl ?? 'http://localhost:4010').replace(/\/$/, '');
     this.limiter.enabled = opts.rateLimit ?? true;
   }
 
   /** Virtual now (epoch ms) after running every event due by then. */
   tick(): number {
     const now = this.clock.now();
-    this.scheduler.runUntil(now);
+    if (this.scheduler.runUntil(now) > 0) this.changed();
     return now;
   }
 
   /** Advances the clock by `ms` and runs every event that came due; returns the new now and the count run. */
   advance(ms: number): { now: number; eventsRun: number } {
     const now = this.clock.advance(ms);
-    return { now, eventsRun: this.scheduler.runUntil(now) };
+    const eventsRun = this.scheduler.runUntil(now);
+    this.changed();
+    return { now, eventsRun };
+  }
+
+  /** Registers `listener`, called after the state may have changed; returns its removal. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells every listener that the state may have changed (events ran, the clock moved, a request was handled, a reset). */
+  changed(): void {
+    for (const l of [...this.listeners]) l();
   }
 
   /** The named store, created on first use. */
@@ -80,6 +96,12 @@ export class Engine {
     let s = this.stores.get(name);
     if (!s) this.stores.set(name, (s = new OwnedStore<unknown>()));
     return s as OwnedStore<T>;
+  }
+
+  /** The per-engine singleton `name`, made by `init` on first use and dropped on reset. */
+  state<T>(name: string, init: () => T): T {
+    if (!this.singletons.has(name)) this.singletons.set(name, init());
+    return this.singletons.get(name) as T;
   }
 
   /** A deterministic id for the next entity of `kind` owned by `owner`: depends only on (seed, owner, kind, n). */
@@ -102,7 +124,10 @@ export class Engine {
     this.limiter.clear();
     this.scenarios.clear();
     this.journal.clear();
+    this.activity.clear();
     this.stores.clear();
+    this.singletons.clear();
     this.counters.clear();
+    this.changed();
   }
 }

@@ -1,10 +1,11 @@
 /**
- * Scenario rules (DESIGN.md, "Forcing outcomes"): "the next N matching requests
+ * Scenario rules (docs/architecture.md, "Forcing outcomes"): "the next N matching requests
  * get this forced behaviour". The same `Forcing` is produced by the Prefer
  * header, so both paths share one implementation downstream.
  */
 import type { ErrorName } from '../../schemas/errors.ts';
-import type { ForcedOutcome, Scenario } from '../../schemas/control.ts';
+import type { Scenario } from '../../schemas/control.ts';
+import type { ForcedOutcome } from '../../schemas/registry-types.ts';
 import { errorCatalog } from '../../schemas/errors.ts';
 
 /** What a request is forced to do. */

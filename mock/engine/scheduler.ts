@@ -21,6 +21,11 @@ export class Scheduler {
     return this.heap.length;
   }
 
+  /** Due time of the earliest pending event, or undefined when none. */
+  nextDue(): number | undefined {
+    return this.heap[0]?.due;
+  }
+
   /** Schedules `action` at virtual time `due` (epoch ms); it receives its due time. */
   at(due: number, action: EventAction): void {
     this.heap.push({ due, seq: ++this.seq, action });

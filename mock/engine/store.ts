@@ -4,7 +4,8 @@
  * group (a task's status): per (owner, group) lists are kept in creation order
  * too, so a page filtered by group costs O(pageSize) like an unfiltered one,
  * whatever the number of records. Records are mutated in place by the
- * services; a change of group is reported with `regroup`.
+ * services; a change of group is reported with `regroup`. `delete` removes a
+ * record (O(n) in the owner's list: deletes are rare).
  */
 export interface Page<T> {
   items: T[];
@@ -70,6 +71,19 @@ export class OwnedStore<T> {
     const to = this.list(this.byOwnerGroup, `${e.owner}\u0000${group}`);
     to.splice(search(to, e.seq), 0, e);
     e.group = group;
+  }
+
+  /** Removes record `id` from every list; no-op when absent. */
+  delete(id: string): void {
+    const e = this.byId.get(id);
+    if (!e) return;
+    this.byId.delete(id);
+    const own = this.list(this.byOwner, e.owner);
+    own.splice(search(own, e.seq), 1);
+    if (e.group !== undefined) {
+      const g = this.list(this.byOwnerGroup, `${e.owner}\u0000${e.group}`);
+      g.splice(search(g, e.seq), 1);
+    }
   }
 
   /** The record and its owner, or undefined. */

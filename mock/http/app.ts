@@ -1,14 +1,16 @@
 /**
- * The Express adapter (DESIGN.md, "Layout", http/): one mock instance is one
- * engine plus this app. CORS (preflight with Authorization), the control API,
- * hosted media, the API router, and envelopes for unknown routes and methods,
- * malformed or oversized bodies: never a 500 page, never a stack trace.
+ * The Express adapter (docs/architecture.md, "The layers"): one mock instance
+ * is one engine plus this app. CORS (preflight with Authorization), the
+ * control API, hosted media, the API router, and envelopes for unknown routes
+ * and methods, malformed or oversized bodies: never a 500 page, never a stack
+ * trace.
  */
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { Engine, type EngineOptions } from '../engine/engine.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
+import { mediaRoutes } from '../services/index.ts';
 import { sendError } from './respond.ts';
 import { createApiRouter, routeTable } from './router.ts';
 
@@ -21,6 +23,12 @@ export interface MockOptions extends EngineOptions {
   logger?: RequestHandler;
   /** Called when the mock finds a bug in itself (strict response mismatch, unexpected throw). */
   onMockBug?: (operationId: string, problem: string) => void;
+  /** Base of every media URL (e.g. https://mock.example.com); default: built from each request's Host or X-Forwarded-* headers. */
+  publicUrl?: string;
+  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  mediaCacheBytes?: number;
+  /** Real ms between event-stream heartbeat comments (default 15 000). */
+  heartbeatMs?: number;
 }
 
 export interface Mock {
@@ -39,9 +47,9 @@ export function createMock(opts: MockOptions = {}): Mock {
   app.use(
     cors({
       origin: true,
-      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'],
-      exposedHeaders: ['Retry-After'],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'Range', 'If-Range', 'If-None-Match', 'Last-Event-ID'],
+      exposedHeaders: ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag'],
       maxAge: 600,
     }),
   );
@@ -57,8 +65,9 @@ export function createMock(opts: MockOptions = {}): Mock {
   // The control and media routers only see their own paths (every control path is under /__mock/, every
   // media path under /media/; case-insensitive like Express's matching), so an API request does not walk
   // their routes: about 8% more API requests per second.
-  const control = createControlRouter(engine);
-  const media = createMediaRouter(engine);
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const control = createControlRouter(engine, { heartbeatMs });
+  const media = createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: opts.onMockBug });
   app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? control(req, res, next) : next()));
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? media(req, res, next) : next()));
   const latency = opts.latency;
@@ -67,6 +76,8 @@ export function createMock(opts: MockOptions = {}): Mock {
     createApiRouter(engine, {
       strict: opts.strict ?? false,
       onMockBug: opts.onMockBug,
+      publicUrl: opts.publicUrl,
+      heartbeatMs,
       latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
     }),
   );

@@ -1,20 +1,36 @@
 /**
- * The control API under /__mock (issue 2, item 7; DESIGN.md, "The control API"),
- * validated with the schemas of schemas/control.ts.
+ * The control API under /__mock (docs/architecture.md, "The control API"),
+ * validated with the schemas of schemas/control.ts and written with the same
+ * request and response kinds as the API: JSON, multipart uploads, binary
+ * samples and an event stream of task activity.
  */
-import express, { type Request, type Response, type Router } from 'express';
+import { createHash } from 'node:crypto';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import { controlOperations, type ControlOperation } from '../../schemas/control.ts';
+import { controlOperations, sampleLimits, type ControlOperation, type TaskActivityEvent } from '../../schemas/control.ts';
 import { resolveErrorRef } from '../../schemas/errors.ts';
-import { ApiError } from '../engine/api-error.ts';
-import type { Account } from '../engine/accounts.ts';
-import type { Engine } from '../engine/engine.ts';
-import { sendError, sendJson } from './respond.ts';
-import { expressPath, forcingApplies } from './router.ts';
+import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
-import type { OperationDef } from '../../schemas/registry-types.ts';
+import type { BinaryBody, EventStreamSource, OperationDef, UploadedFile } from '../../schemas/registry-types.ts';
+import type { Account } from '../engine/accounts.ts';
+import { ApiError } from '../engine/api-error.ts';
+import type { Engine } from '../engine/engine.ts';
+import { renderAudio } from '../media/audio.ts';
+import { renderMidi } from '../media/midi.ts';
+import { colourFor, encodePng } from '../media/png.ts';
+import { renderVideo } from '../media/video.ts';
+import { encodedAudio } from '../media/audio.ts';
+import { streamEvents } from './event-stream.ts';
+import { readMultipart } from './multipart.ts';
+import { sendBinary, sendError, sendJson } from './respond.ts';
+import { expressPath, forcingApplies } from './router.ts';
 
 type Ops = typeof controlOperations;
+
+export interface ControlOptions {
+  /** Real ms between event-stream heartbeats. */
+  heartbeatMs: number;
+}
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const r = schema.safeParse(value);
@@ -26,7 +42,8 @@ function view(a: Account) {
   return { apiKey: a.apiKey, keyId: a.keyId, credits: a.credits, plan: a.plan, everPaid: a.everPaid, freeUsages: { ...a.freeUsages }, ledger: [...a.ledger] };
 }
 
-function body(req: Request, required: boolean): unknown {
+/** The JSON body of a control request (read by express.raw); `{}` when empty and not required. */
+function jsonBody(req: Request, required: boolean): unknown {
   const raw = req.body as Buffer | undefined;
   if (!Buffer.isBuffer(raw) || raw.length === 0) return required ? undefined : {};
   try {
@@ -36,35 +53,91 @@ function body(req: Request, required: boolean): unknown {
   }
 }
 
+/** The event source of GET /__mock/events: the activity feed after a cursor, filtered, ending after the terminal change of `taskId` when given. */
+function activitySource(engine: Engine, q: z.output<typeof controlOperations.streamEvents.query>): EventStreamSource<{ event: 'task'; data: TaskActivityEvent }> {
+  let cursor = q.since ?? (q.taskId !== undefined ? 0 : engine.activity.lastSeq);
+  return {
+    poll() {
+      const changes = engine.activity.since(cursor);
+      cursor = engine.activity.lastSeq;
+      const events = changes.filter((c) => (q.apiKey === undefined || c.apiKey === q.apiKey) && (q.area === undefined || c.area === q.area) && (q.taskId === undefined || c.taskId === q.taskId));
+      return { events: events.map((data) => ({ event: 'task' as const, data })), done: q.taskId !== undefined && events.some((e) => e.terminal) };
+    },
+  };
+}
+
+/** The bytes of GET /__mock/samples/{kind}. Errors: CONTROL_INVALID_REQUEST for sizes or durations the renderers refuse. */
+async function sample(p: z.output<typeof controlOperations.getSample.params>, q: z.output<typeof controlOperations.getSample.query>, seed: number): Promise<BinaryBody> {
+  const bad = (message: string) => new ApiError('CONTROL_INVALID_REQUEST', message);
+  switch (p.kind) {
+    case 'audio':
+      return { contentType: audioFileTypes[q.format].contentType, body: await renderAudio({ format: q.format, durationMs: q.durationMs, variant: q.variant }) };
+    case 'midi':
+      return { contentType: mediaFileTypes.midi.contentType, body: renderMidi({ durationMs: q.durationMs, variant: q.variant }) };
+    case 'image':
+      return { contentType: mediaFileTypes.png.contentType, body: encodePng(q.width, q.height, colourFor(seed, 'sample', `image-bg-${q.variant}`), colourFor(seed, 'sample', `image-fg-${q.variant}`)) };
+    case 'video': {
+      if (q.width % 2 || q.height % 2) throw bad(`width and height: a video needs even sizes (got ${q.width}x${q.height})`);
+      if (q.width > sampleLimits.videoMaxWidth || q.height > sampleLimits.videoMaxHeight) throw bad(`width and height: a video is at most ${sampleLimits.videoMaxWidth}x${sampleLimits.videoMaxHeight}`);
+      if (q.durationMs > sampleLimits.videoMaxMs) throw bad(`durationMs: a video lasts at most ${sampleLimits.videoMaxMs} ms`);
+      const colours = { bg: colourFor(seed, 'sample', `video-bg-${q.variant}`), fg: colourFor(seed, 'sample', `video-fg-${q.variant}`) };
+      const audio = q.audio ? await encodedAudio('aac', q.durationMs, q.variant) : undefined;
+      return { contentType: mediaFileTypes.mp4.contentType, body: await renderVideo({ width: q.width, height: q.height, durationMs: q.durationMs, colours, ...(audio ? { audio } : {}) }) };
+    }
+  }
+}
+
+/** The report of POST /__mock/uploads: each file with its SHA-256, and the text fields as received. */
+function inspect(form: Record<string, unknown>) {
+  const files = (form.files as UploadedFile[] | undefined) ?? [];
+  const fields: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(form)) if (k !== 'files' && (typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')))) fields[k] = v as string | string[];
+  return {
+    files: files.map((f) => ({ field: 'files', filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength, checksum: createHash('sha256').update(f.bytes).digest('hex') })),
+    fields,
+  };
+}
+
 /** The control router, bound to `engine`. */
-export function createControlRouter(engine: Engine): Router {
+export function createControlRouter(engine: Engine, opts: ControlOptions): Router {
   const router = express.Router();
+  /** An account exists only for a well-formed key: anything else is a control error, not a new account. */
+  function keyParams(p: { apiKey: string }): { apiKey: string } {
+    if (!engine.keyPattern.test(p.apiKey)) throw new ApiError('CONTROL_INVALID_REQUEST', `apiKey: ${p.apiKey} is not of the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
+    return p;
+  }
   const handlers: { [K in keyof Ops]: (req: Request) => unknown } = {
     health: () => ({ status: 'ok', seed: engine.seed, clock: { now: engine.tick(), mode: engine.clock.mode } }),
     reset: (req) => {
-      const b = parse(controlOperations.reset.body, body(req, false));
+      const b = parse(controlOperations.reset.body.schema, jsonBody(req, false));
       engine.reset(b.seed);
       return { seed: engine.seed, now: engine.clock.now() };
     },
     getClock: () => ({ now: engine.tick(), mode: engine.clock.mode }),
     advanceClock: (req) => {
-      const b = parse(controlOperations.advanceClock.body, body(req, true));
+      const b = parse(controlOperations.advanceClock.body.schema, jsonBody(req, true));
       engine.tick();
       return engine.advance(b.ms);
     },
     getAccount: (req) => {
       const { apiKey } = keyParams(parse(controlOperations.getAccount.params, req.params));
+      if (engine.accounts.isDeleted(apiKey)) throw new ApiError('CONTROL_NOT_FOUND', `apiKey ${apiKey} was deleted; PUT /__mock/accounts/${apiKey} creates it again`);
       return view(engine.accounts.get(apiKey, engine.tick()));
     },
     putAccount: (req) => {
       const { apiKey } = keyParams(parse(controlOperations.putAccount.params, req.params));
-      const b = parse(controlOperations.putAccount.body, body(req, true));
+      const b = parse(controlOperations.putAccount.body.schema, jsonBody(req, true));
       return view(engine.accounts.update(apiKey, b, engine.tick()));
     },
+    deleteAccount: (req) => {
+      const { apiKey } = keyParams(parse(controlOperations.deleteAccount.params, req.params));
+      engine.tick();
+      return { apiKey, existed: engine.accounts.delete(apiKey) };
+    },
     addScenario: (req) => {
-      const b = parse(controlOperations.addScenario.body, body(req, true));
+      const b = parse(controlOperations.addScenario.body.schema, jsonBody(req, true));
       const error = b.error === undefined ? undefined : resolveErrorRef(String(b.error));
-      if (b.error !== undefined && !error) throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code or name`);
+      if (b.error !== undefined && !error) throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);
       const ids = b.operationId === undefined ? undefined : [b.operationId].flat();
       const unknown = ids?.filter((i) => !(i in operations));
       if (unknown?.length) throw new ApiError('CONTROL_INVALID_REQUEST', `operationId: ${unknown.join(', ')} is not an operation of the API`);
@@ -76,19 +149,23 @@ export function createControlRouter(engine: Engine): Router {
     },
     clearScenarios: () => ({ removed: engine.scenarios.clear() }),
     requests: () => ({ items: engine.journal.list() }),
+    streamEvents: (req) => activitySource(engine, parse(controlOperations.streamEvents.query, req.query)),
+    getSample: (req) => sample(parse(controlOperations.getSample.params, req.params), parse(controlOperations.getSample.query, req.query), engine.seed),
+    inspectUpload: async (req) => inspect(parse(controlOperations.inspectUpload.body.schema, await readMultipart(req, controlOperations.inspectUpload.body, 'CONTROL_INVALID_REQUEST'))),
   };
-  /** An account exists only for a well-formed key: anything else is a control error, not a new account. */
-  function keyParams(p: { apiKey: string }): { apiKey: string } {
-    if (!engine.keyPattern.test(p.apiKey)) throw new ApiError('CONTROL_INVALID_REQUEST', `apiKey: ${p.apiKey} is not of the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
-    return p;
-  }
-  const raw = express.raw({ type: () => true, limit: 1024 * 1024 });
+  const rawJson = express.raw({ type: () => true, limit: 1024 * 1024 });
+  const noBody: RequestHandler = (_req, _res, next) => next();
   for (const [name, op] of Object.entries(controlOperations) as [keyof Ops, ControlOperation][]) {
-    router[op.method](expressPath(op.path), raw, (req: Request, res: Response) => {
+    router[op.method](expressPath(op.path), op.body?.kind === 'multipart' ? noBody : rawJson, async (req: Request, res: Response) => {
       try {
-        sendJson(res, 200, handlers[name](req));
+        const out = await handlers[name](req);
+        if (op.response.kind === 'binary') return await sendBinary(res, 200, out as BinaryBody);
+        if (op.response.kind === 'event-stream') return streamEvents(req, res, engine, out as EventStreamSource, { heartbeatMs: opts.heartbeatMs });
+        sendJson(res, 200, out);
       } catch (e) {
+        if (res.headersSent) return void res.destroy();
         if (e instanceof ApiError) return sendError(res, e);
+        if (e instanceof RangeError) return sendError(res, 'CONTROL_INVALID_REQUEST', e.message);
         return sendError(res, 'MOCK_INTERNAL_ERROR', `mock bug in control API: ${(e as Error)?.message}`);
       }
     });

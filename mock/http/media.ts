@@ -1,45 +1,138 @@
 /**
- * Media the mock hosts itself, so URLs in responses actually load: video
- * outputs (a small bundled MP4), covers (PNG, 16:9) and provider copies.
- * Paths are assumed (the seed shows only that tasks carry URLs). No auth: media
- * URLs are loaded by <video> and <img> tags, which send no Authorization header.
+ * Hosted media (docs/architecture.md, "Media"): one router serving every
+ * media route the areas declare (`MediaRoute` of mock/services/context.ts);
+ * it knows no area by name. No auth: media URLs are loaded by <video>, <audio>
+ * and <img> tags, which send no Authorization header.
+ *
+ * Every answer carries Content-Type, Content-Length, ETag and Accept-Ranges:
+ * bytes; a single `Range` is answered 206 (416 when unsatisfiable), If-Range
+ * and If-None-Match are honoured, HEAD is answered without a body. Rendered
+ * bytes are kept in a cache bounded by size (least recently used first out),
+ * keyed by what names them (`MediaAsset.key`), and concurrent first requests
+ * of one asset share one render.
  */
-import { readFileSync } from 'node:fs';
-import express, { type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
+import { LRUCache } from 'lru-cache';
 import type { Engine } from '../engine/engine.ts';
-import type { StoredVideoTask } from '../services/video.ts';
-import { hostedImage } from '../services/image.ts';
-import { colourFor, encodePng } from '../services/png.ts';
+import { hash32 } from '../engine/rng.ts';
+import type { MediaAsset, MediaRoute } from '../services/context.ts';
 import { sendError } from './respond.ts';
 
-const SAMPLE_MP4 = readFileSync(new URL('./fixtures/sample.mp4', import.meta.url));
+export interface MediaOptions {
+  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  cacheBytes?: number;
+  /** Called when a render fails (a mock bug). */
+  onMockBug?: (where: string, problem: string) => void;
+}
 
-/** The media router, bound to `engine`. */
-export function createMediaRouter(engine: Engine): Router {
+/** A media route compiled to a regular expression over the request path. */
+interface Compiled {
+  re: RegExp;
+  names: string[];
+  route: MediaRoute;
+}
+
+function compile(route: MediaRoute): Compiled {
+  const names: string[] = [];
+  const source = route.path
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(m[1]);
+      return '([^/]+?)';
+    })
+    .join('');
+  return { re: new RegExp(`^${source}$`), names, route };
+}
+
+/** The byte range of a `Range: bytes=...` header for a body of `size` bytes: a range, 'unsatisfiable', or undefined (serve it all). */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!m || (m[1] === '' && m[2] === '')) return undefined; // several ranges or not bytes: ignored, the whole body is sent
+  if (m[1] === '') {
+    const n = Number(m[2]);
+    if (n === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** The media router, bound to `engine`, serving `routes`. */
+export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[], opts: MediaOptions = {}): Router {
+  const compiled = routes.map(compile);
+  const cache = new LRUCache<string, Uint8Array>({ maxSize: opts.cacheBytes ?? 256 * 1024 * 1024, sizeCalculation: (v) => Math.max(1, v.byteLength) });
+  const rendering = new Map<string, Promise<Uint8Array>>();
+
+  async function bytesOf(asset: MediaAsset): Promise<Uint8Array> {
+    const hit = cache.get(asset.key);
+    if (hit) return hit;
+    let p = rendering.get(asset.key);
+    if (!p) {
+      p = Promise.resolve()
+        .then(() => asset.render())
+        .then((bytes) => {
+          cache.set(asset.key, bytes);
+          return bytes;
+        })
+        .finally(() => rendering.delete(asset.key));
+      rendering.set(asset.key, p);
+    }
+    return p;
+  }
+
+  function find(path: string): { route: MediaRoute; params: Record<string, string> } | undefined {
+    for (const c of compiled) {
+      const m = c.re.exec(path);
+      if (!m) continue;
+      try {
+        return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
   const router = express.Router();
-  const videoTask = (id: string) => engine.store<StoredVideoTask>('video').get(id)?.record.task;
-  router.get('/media/videos/:file', (req, res) => {
+  router.use(async (req: Request, res: Response, next) => {
+    const hit = find(req.path);
+    if (!hit) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: GET, HEAD`, { Allow: 'GET, HEAD' });
     engine.tick();
-    const m = /^(.+)\.(mp4|png)$/.exec(req.params.file);
-    const task = m ? videoTask(m[1]) : undefined;
-    if (!m || !task || task.status !== 'success') return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path}`);
-    if (m[2] === 'mp4') return res.type('video/mp4').send(SAMPLE_MP4);
-    res.type('image/png').send(Buffer.from(encodePng(640, 360, colourFor(engine.seed, task.id, 'cover-bg'), colourFor(engine.seed, task.id, 'cover-fg'))));
-  });
-  router.get('/media/provider/:file', (req, res) => {
-    engine.tick();
-    const m = /^(.+)\.mp4$/.exec(req.params.file);
-    const task = m ? videoTask(m[1]) : undefined;
-    if (!task || task.providerVideoUrl === null) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path}`);
-    res.type('video/mp4').send(SAMPLE_MP4);
-  });
-  // Generated images of succeeded image tasks: /media/images/<taskId>/<n>.png (assumed path; no auth).
-  router.get('/media/images/:taskId/:file', (req, res) => {
-    engine.tick();
-    const m = /^(\d+)\.png$/.exec(req.params.file);
-    const bytes = m ? hostedImage(engine, req.params.taskId, Number(m[1])) : undefined;
-    if (!bytes) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path}`);
-    res.type('image/png').send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const asset = hit.route.resolve(engine, hit.params);
+    if (!asset) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path} (an unknown or deleted task, or one that has not produced it yet)`);
+    let bytes: Uint8Array;
+    try {
+      bytes = await bytesOf(asset);
+    } catch (e) {
+      opts.onMockBug?.(`media ${req.path}`, (e as Error)?.stack ?? String(e));
+      return sendError(res, 'MOCK_INTERNAL_ERROR', `mock bug: media at ${req.path} could not be rendered`);
+    }
+    const etag = `"${hash32(asset.key).toString(16)}-${bytes.byteLength.toString(16)}"`;
+    res.setHeader('Content-Type', asset.contentType);
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (req.headers['if-none-match']?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+      res.statusCode = 304;
+      return void res.end();
+    }
+    const ifRange = req.headers['if-range'];
+    const range = ifRange === undefined || ifRange === etag ? parseRange(req.headers.range, bytes.byteLength) : undefined;
+    if (range === 'unsatisfiable') {
+      res.setHeader('Content-Range', `bytes */${bytes.byteLength}`);
+      return sendError(res, 'RANGE_NOT_SATISFIABLE', `Range ${req.headers.range} is outside the ${bytes.byteLength} bytes of ${req.path}`);
+    }
+    const body = range ? bytes.subarray(range.start, range.end + 1) : bytes;
+    res.statusCode = range ? 206 : 200;
+    if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${bytes.byteLength}`);
+    res.setHeader('Content-Length', body.byteLength);
+    res.end(req.method === 'HEAD' ? undefined : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   });
   return router;
 }

@@ -1,11 +1,12 @@
 /**
- * Forcing outcomes from a request (DESIGN.md, "Forcing outcomes"): the `Prefer`
- * header, Prism-compatible (`code=<status>`) and extended (`error=<code or name>`,
- * `outcome=failed`, `delay=<ms>`), several at once separated by commas; and the
- * query-string equivalents `__code`, `__error`, `__outcome`, `__delay`.
- * Unknown Prefer keys (Prism's `example=`, `dynamic=`) are ignored.
+ * Forcing outcomes from a request (docs/architecture.md, "Forcing outcomes"):
+ * the `Prefer` header, Prism-compatible (`code=<status>`) and extended
+ * (`error=<code, name or failure reason>`, `outcome=failed|stuck`,
+ * `delay=<ms>`), several at once separated by commas; and the query-string
+ * equivalents `__code`, `__error`, `__outcome`, `__delay`. Unknown Prefer keys
+ * (Prism's `example=`, `dynamic=`) are ignored.
  */
-import { errorCatalog, resolveErrorRef, type ErrorName } from '../../schemas/errors.ts';
+import { describeErrorRef, errorCatalog, resolveErrorRef, type ErrorName } from '../../schemas/errors.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Forcing } from '../engine/scenarios.ts';
@@ -65,7 +66,7 @@ export function toForcing(d: Directives, op: OperationDef): Forcing {
     const name = resolveErrorRef(d.error);
     const allowed: readonly ErrorName[] = f.outcome === 'failed' ? (op.failureReasons ?? []) : op.errors;
     if (!name || !allowed.includes(name))
-      throw invalid(`Prefer error=${d.error}: ${op.operationId} ${f.outcome ? 'tasks can fail with' : 'can answer with'} ${allowed.map((n) => errorCatalog[n].code).join(', ')}`);
+      throw invalid(`Prefer error=${d.error}: ${op.operationId} ${f.outcome ? 'tasks can fail with' : 'can answer with'} ${allowed.map(describeErrorRef).join(', ')}`);
     f.error = name;
   }
   return f;

@@ -1,9 +1,10 @@
 /**
- * Writing responses: the success envelope, raw bodies and the error envelope
- * (document 1, "Common response envelope"). Every response records its status
- * and envelope code for the journal.
+ * Writing responses: the success envelope, raw bodies, binary bodies and the
+ * error envelope (document 1, "Common response envelope"). Every response
+ * records its status and envelope code for the journal.
  */
 import type { Response } from 'express';
+import type { BinaryBody } from '../../schemas/registry-types.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { ApiError } from '../engine/api-error.ts';
 
@@ -28,4 +29,40 @@ export function sendError(res: Response, err: ApiError | ErrorName, message?: st
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   if (entry.httpStatus === 429) res.setHeader('Retry-After', String(Math.max(1, e.retryAfterSeconds ?? 60)));
   sendJson(res, entry.httpStatus, { code: entry.code, message: e.message, data: null });
+}
+
+/** Bytes written per chunk of a binary body given whole. */
+const CHUNK_BYTES = 64 * 1024;
+
+async function* chunksOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
+}
+
+/**
+ * Streams a binary body with chunked transfer encoding (no Content-Length).
+ * The first chunk is produced before the status line is written, so a failure
+ * before the first byte rejects (the caller answers the JSON envelope); a
+ * failure later aborts the connection, the only signal left once bytes are out.
+ */
+export async function sendBinary(res: Response, status: number, body: BinaryBody): Promise<void> {
+  const iterator = (body.body instanceof Uint8Array ? chunksOf(body.body) : body.body)[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  res.locals.envelopeCode = null;
+  res.statusCode = status;
+  res.setHeader('Content-Type', body.contentType);
+  res.setHeader('Cache-Control', 'no-store');
+  if (first.done) return void res.end();
+  res.write(first.value);
+  try {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      if (res.destroyed) {
+        await iterator.return?.();
+        return;
+      }
+      if (!res.write(next.value)) await new Promise<void>((r) => res.once('drain', () => r()).once('close', () => r()));
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
 }

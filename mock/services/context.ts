@@ -1,6 +1,7 @@
 /**
- * What a service handler receives besides its parsed input, and the handler
- * types inferred from the registry (DESIGN.md, "One operation, end to end").
+ * What a service handler receives besides its parsed input, the handler types
+ * inferred from the registry, and what an area's service declares: its
+ * handlers and the media it hosts (docs/architecture.md, "Services").
  */
 import type { Operations, OperationId } from '../../schemas/operations.ts';
 import type { OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
@@ -17,10 +18,47 @@ export interface ServiceContext {
   /** Forced outcome for a created task (`outcome`, and `error` as its failure reason). */
   forcing: Forcing;
   operationId: OperationId;
+  /**
+   * The absolute URL of `path` (a path the mock serves, `/media/...`), built
+   * for this request: from --public-url, else from its X-Forwarded-Proto and
+   * X-Forwarded-Host or Host headers. Store paths; build URLs when answering.
+   */
+  url(path: string): string;
 }
 
-/** A handler: parsed input in, the envelope's data (or raw body) out; throws ApiError for catalogued errors. */
-export type Handler<K extends OperationId> = (input: OperationInput<Operations[K]>, ctx: ServiceContext) => OperationOutput<Operations[K]>;
+/** A handler: parsed input in, the envelope's data (or raw body, binary body, event source) out; throws ApiError for catalogued errors. */
+export type Handler<K extends OperationId> = (input: OperationInput<Operations[K]>, ctx: ServiceContext) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
 
 /** A set of handlers keyed by operationId. */
 export type Handlers<K extends OperationId = OperationId> = { [P in K]: Handler<P> };
+
+/** A file the mock hosts, found by a media route. */
+export interface MediaAsset {
+  contentType: string;
+  /**
+   * Names the bytes: two assets with the same key have the same bytes (so it
+   * names every input of `render`: kind, size, duration, colours, seed...).
+   * Used for the render cache and the ETag.
+   */
+  key: string;
+  /** Renders the bytes; called once per key while the key stays in the cache. */
+  render(): Uint8Array | Promise<Uint8Array>;
+}
+
+/**
+ * One kind of hosted file of an area: a path template under /media/ (`{name}`
+ * matches within one path segment, e.g. `/media/videos/{taskId}.mp4`) and how
+ * to find the asset. `resolve` runs after due events and answers undefined
+ * (404) when there is nothing there (yet): an unknown or deleted task, a task
+ * that has not succeeded.
+ */
+export interface MediaRoute {
+  path: string;
+  resolve(engine: Engine, params: Record<string, string>): MediaAsset | undefined;
+}
+
+/** One area's service: the handlers of its operations and the media it hosts. */
+export interface Service<K extends OperationId> {
+  handlers: Handlers<K>;
+  media?: readonly MediaRoute[];
+}

@@ -1,26 +1,25 @@
 /**
  * The image service: synchronous and asynchronous generation, task read and
- * list, and the estimate (document 1, image sections). Money: the estimate's
- * credits are reserved at creation (or one free generation consumed for 1K/2K
- * with freeUsages[model] > 0), captured on success, refunded (and the
- * allowance returned) on any failure. The lifecycle runs on the engine's
- * scheduler in virtual time:
+ * list, and the estimate (document 1, image sections), on the task kit.
+ * Money: the estimate's credits are reserved at creation (or one free
+ * generation consumed for 1K/2K with freeUsages[model] > 0), captured on
+ * success, refunded (and the allowance returned) on any failure. The lifecycle
+ * runs in virtual time:
  *
  *   create -> pending --(pendingMs)--> generating --(generatingMs)--> success
  *                     \--(forced or free-lane failure)--> fail (refunded)
- *   pending or generating for more than 30 minutes --(timeout event)--> fail
+ *   pending or generating for more than 30 minutes --(timeout sweep)--> fail
  *
  * The restricted free lane (image-b-3-pro, never-paid accounts) is simulated
- * with `freeLane` of schemas/image.ts. Standard JavaScript only (images come
- * from ./png.ts), so the service runs outside Node too.
+ * with `freeLane` of schemas/image.ts. Hosted images: the PNG of a succeeded
+ * task, at the resolved pixel size.
  */
-import type { ErrorName } from '../../schemas/errors.ts';
+import { errorReason, type ErrorName } from '../../schemas/errors.ts';
 import {
   IMAGE_TASK_TIMEOUT_MS,
   OUTPUT_MIME_TYPE,
   freeAllowanceApplies,
   freeLane,
-  freeLaneReasonOf,
   imageFailures,
   imageGeneratingMs,
   imagePixels,
@@ -30,22 +29,24 @@ import {
   inFreeLane,
   requiresSubscription,
   resolveImageRequest,
+  type FreeLaneFailReason,
   type ImageEstimateWarning,
   type ImageGenerationRequest,
   type ImageTask,
+  type ImageTaskStatus,
   type ResolvedImageRequest,
 } from '../../schemas/image.ts';
+import { mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
 import { ApiError } from '../engine/api-error.ts';
-import { colourFor, encodePng, toBase64 } from './png.ts';
-import type { Account } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Handlers, ServiceContext } from './context.ts';
+import { colourFor, encodePng, toBase64 } from '../media/png.ts';
+import type { Service, ServiceContext } from './context.ts';
+import { TaskKit, type Lifecycle, type Task } from './tasks.ts';
 
-/** A stored task: the wire object plus what the service needs. */
-export interface StoredImageTask {
-  task: ImageTask;
-  apiKey: string;
+/** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
+export interface ImageRecord extends Task<ImageTaskStatus> {
+  model: ImageTask['model'];
   width: number;
   height: number;
   imageSize: ResolvedImageRequest['imageSize'];
@@ -55,29 +56,42 @@ export interface StoredImageTask {
   lane: boolean;
   /** Forced never to finish generating (Prefer: outcome=stuck). */
   stuck: boolean;
+  /** Images of the succeeded task (one, assumed). */
+  imageCount: number;
+  completedAt?: number;
+  failure?: { failMsg: string; failReason?: FreeLaneFailReason; retryable: boolean; freeUsageRolledBack: boolean; userMessage: string };
 }
 
-/** State of the restricted free lane, one per engine (a store record, so reset drops it). */
+/** A kind of failure and how it reads on the task (`imageFailures` of schemas/image.ts). */
+type FailureKind = keyof typeof imageFailures;
+
+/** State of the restricted free lane, one per engine. */
 interface LaneState {
   inFlight: Set<string>;
-  queue: string[];
+  queue: ImageRecord[];
 }
 
-const STORE = 'image';
-const LANE_STORE = 'image-free-lane';
+const kit = new TaskKit<ImageRecord>({ area: 'image', idPrefix: 'img', noun: 'image task', terminal: ['success', 'fail'] });
+const OPEN: readonly ImageTaskStatus[] = ['pending', 'generating'];
+const laneState = (engine: Engine) => engine.state<LaneState>('image-free-lane', () => ({ inFlight: new Set(), queue: [] }));
 
-function store(engine: Engine) {
-  return engine.store<StoredImageTask>(STORE);
-}
+/** Path of the n-th image of a task, hosted by the mock (assumed path). */
+const imagePath = (taskId: string, n: number | string) => `/media/images/${taskId}/${n}.${mediaFileTypes.png.extension}`;
 
-function laneState(engine: Engine): LaneState {
-  const s = engine.store<LaneState>(LANE_STORE);
-  return s.get('lane')?.record ?? s.insert('(lane)', 'lane', { inFlight: new Set(), queue: [] });
-}
-
-/** URL of the n-th image of a task, hosted by the mock (assumed path). */
-export function imageUrl(engine: Engine, taskId: string, n: number): string {
-  return `${engine.publicUrl}/media/images/${taskId}/${n}.png`;
+/** The task as the API answers it, with this request's absolute image URLs. */
+function present(r: ImageRecord, ctx: Pick<ServiceContext, 'url'>): ImageTask {
+  const f = r.failure;
+  return {
+    taskId: r.id,
+    status: r.status,
+    model: r.model,
+    createdAt: r.createdAt,
+    ...(r.status === 'success' ? { images: Array.from({ length: r.imageCount }, (_, n) => ({ url: ctx.url(imagePath(r.id, n)), mimeType: OUTPUT_MIME_TYPE })) } : {}),
+    ...(f ? { failMsg: f.failMsg } : {}),
+    ...(r.completedAt !== undefined ? { completedAt: r.completedAt } : {}),
+    ...(f?.failReason ? { failReason: f.failReason } : {}),
+    ...(f ? { retryable: f.retryable, freeUsageRolledBack: f.freeUsageRolledBack, userMessage: f.userMessage } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -97,17 +111,8 @@ function charge(ctx: ServiceContext, id: string, r: ResolvedImageRequest, credit
     engine.accounts.reserve(account, id, 0, now, `image ${r.model} ${r.imageSize}: free generation (${account.freeUsages[r.model]} left)`);
     return { freeUsed: true };
   }
-  if (account.credits < credits) throw new ApiError('IMAGE_INSUFFICIENT_CREDITS', `insufficient credits: this image costs ${credits} credits and the balance is ${account.credits}`);
-  engine.accounts.reserve(account, id, credits, now, `image ${r.model} ${r.imageSize}`);
+  kit.reserve(ctx, id, credits, 'IMAGE_INSUFFICIENT_CREDITS', `image ${r.model} ${r.imageSize}`);
   return { freeUsed: false };
-}
-
-/** Refunds a generation in full and returns its free allowance; true when an allowance was returned. */
-function refund(engine: Engine, account: Account, id: string, model: string, freeUsed: boolean, at: number, note: string): boolean {
-  engine.accounts.release(id, at, note);
-  if (!freeUsed) return false;
-  account.freeUsages[model] = (account.freeUsages[model] ?? 0) + 1;
-  return true;
 }
 
 /** The tighter limit on requests carrying base64 references. Errors: IMAGE_RATE_LIMITED. */
@@ -125,78 +130,68 @@ function inlineReferenceLimit(ctx: ServiceContext, r: ResolvedImageRequest): voi
 // Async lifecycle
 // ---------------------------------------------------------------------------
 
-function isOpen(st: StoredImageTask): boolean {
-  return st.task.status === 'pending' || st.task.status === 'generating';
-}
-
 /** Leaves the free lane (slot or queue) and starts waiting tasks while slots are free. */
-function leaveLane(engine: Engine, st: StoredImageTask, at: number): void {
-  if (!st.lane) return;
+function leaveLane(engine: Engine, r: ImageRecord, at: number): void {
+  if (!r.lane) return;
   const lane = laneState(engine);
-  lane.inFlight.delete(st.task.taskId);
-  const qi = lane.queue.indexOf(st.task.taskId);
+  lane.inFlight.delete(r.id);
+  const qi = lane.queue.indexOf(r);
   if (qi >= 0) lane.queue.splice(qi, 1);
   while (lane.inFlight.size < freeLane.capacity && lane.queue.length > 0) {
-    const next = store(engine).get(lane.queue.shift()!)!.record;
-    lane.inFlight.add(next.task.taskId);
-    startGenerating(engine, next, at);
+    const next = lane.queue.shift()!;
+    lane.inFlight.add(next.id);
+    kit.run(engine, next, lifecycle(engine, next, 0), at);
   }
 }
 
-function fail(engine: Engine, st: StoredImageTask, at: number, kind: keyof typeof imageFailures): void {
-  if (!isOpen(st)) return;
+/** After a refund: returns the free allowance, records how the failure reads, frees the lane slot. */
+function afterFail(engine: Engine, r: ImageRecord, at: number, kind: FailureKind): void {
   const f = imageFailures[kind];
-  const account = engine.accounts.get(st.apiKey, at);
-  const rolledBack = refund(engine, account, st.task.taskId, st.task.model, st.freeUsed, at, `refund: ${f.failMsg}`);
-  const reason = freeLaneReasonOf[kind as ErrorName];
-  Object.assign(st.task, {
-    status: 'fail',
-    failMsg: f.failMsg,
-    completedAt: at,
-    ...(reason ? { failReason: reason } : {}),
-    retryable: f.retryable,
-    freeUsageRolledBack: rolledBack,
-    userMessage: f.userMessage,
-  } satisfies Partial<ImageTask>);
-  store(engine).regroup(st.task.taskId, 'fail');
-  leaveLane(engine, st, at);
+  const account = engine.accounts.find(r.owner);
+  const rolledBack = r.freeUsed && account !== undefined;
+  if (rolledBack) account.freeUsages[r.model] = (account.freeUsages[r.model] ?? 0) + 1;
+  const reason = kind === 'timeout' ? undefined : errorReason(kind);
+  r.completedAt = at;
+  r.failure = { failMsg: f.failMsg, ...(reason ? { failReason: reason as FreeLaneFailReason } : {}), retryable: f.retryable, freeUsageRolledBack: rolledBack, userMessage: f.userMessage };
+  leaveLane(engine, r, at);
 }
 
-function succeed(engine: Engine, st: StoredImageTask, at: number): void {
-  if (st.task.status !== 'generating') return;
-  engine.accounts.capture(st.task.taskId, at);
-  st.task.status = 'success';
-  store(engine).regroup(st.task.taskId, 'success');
-  st.task.images = [{ url: imageUrl(engine, st.task.taskId, 0), mimeType: OUTPUT_MIME_TYPE }];
-  st.task.completedAt = at;
-  leaveLane(engine, st, at);
+/** Fails an open task now: refund, allowance, failure fields. */
+function failNow(engine: Engine, r: ImageRecord, at: number, kind: FailureKind): void {
+  kit.fail(engine, r, 'fail', at, `refund: ${imageFailures[kind].failMsg}`);
+  afterFail(engine, r, at, kind);
 }
 
-/** Schedules pending -> generating at `at`, then success after the generating time (never when stuck). */
-function startGenerating(engine: Engine, st: StoredImageTask, at: number): void {
-  engine.scheduler.at(at, (t) => {
-    if (st.task.status !== 'pending') return;
-    st.task.status = 'generating';
-    store(engine).regroup(st.task.taskId, 'generating');
-    if (st.stuck) return;
-    engine.scheduler.at(t + imageGeneratingMs(st.task.model, st.imageSize), (done) => succeed(engine, st, done));
-  });
+/** pending -> generating after `pendingMs`, then success after the generating time (never when stuck). */
+function lifecycle(engine: Engine, r: ImageRecord, pendingMs: number): Lifecycle<ImageTaskStatus> {
+  return {
+    steps: [
+      { status: 'generating', afterMs: pendingMs },
+      { status: 'success', afterMs: imageGeneratingMs(r.model, r.imageSize) },
+    ],
+    stuckBefore: r.stuck ? 1 : undefined,
+    onEnter: (status, at) => {
+      if (status !== 'success') return;
+      r.imageCount = 1;
+      r.completedAt = at;
+      leaveLane(engine, r, at);
+    },
+  };
 }
 
-/** Admits a lane task: a slot, a place in the queue (with its timeout), or a busy failure. */
-function admitToLane(engine: Engine, st: StoredImageTask, now: number): void {
+/** Admits a lane task: a slot, a place in the queue (with its timeout), or a busy failure when it would have started. */
+function admitToLane(engine: Engine, r: ImageRecord, now: number): void {
   const lane = laneState(engine);
-  const startAt = now + imageSchedule.pendingMs;
   if (lane.inFlight.size < freeLane.capacity) {
-    lane.inFlight.add(st.task.taskId);
-    startGenerating(engine, st, startAt);
+    lane.inFlight.add(r.id);
+    kit.run(engine, r, lifecycle(engine, r, imageSchedule.pendingMs), now);
   } else if (lane.queue.length < freeLane.queueCapacity) {
-    lane.queue.push(st.task.taskId);
-    engine.scheduler.at(now + freeLane.queueTimeoutMs, (t) => {
-      if (st.task.status === 'pending' && lane.queue.includes(st.task.taskId)) fail(engine, st, t, 'IMAGE_FREE_RELAX_TIMEOUT');
+    lane.queue.push(r);
+    kit.timeout(engine, r, now + freeLane.queueTimeoutMs, ['pending'], (t) => {
+      if (lane.queue.includes(r)) failNow(engine, r, t, 'IMAGE_FREE_RELAX_TIMEOUT');
     });
   } else {
-    engine.scheduler.at(startAt, (t) => fail(engine, st, t, 'IMAGE_FREE_RELAX_BUSY'));
+    kit.when(engine, r, 'pending', now + imageSchedule.pendingMs, (t) => failNow(engine, r, t, 'IMAGE_FREE_RELAX_BUSY'));
   }
 }
 
@@ -209,12 +204,7 @@ export function renderImage(seed: number, id: string, n: number, width: number, 
   return encodePng(width, height, colourFor(seed, `${id}/${n}`, 'image-bg'), colourFor(seed, `${id}/${n}`, 'image-fg'));
 }
 
-/** The PNG of image `n` of a succeeded task, for the media route; undefined when there is none. */
-export function hostedImage(engine: Engine, taskId: string, n: number): Uint8Array | undefined {
-  const st = store(engine).get(taskId)?.record;
-  if (!st || st.task.status !== 'success' || !Number.isInteger(n) || n < 0 || n >= (st.task.images?.length ?? 0)) return undefined;
-  return renderImage(engine.seed, taskId, n, st.width, st.height);
-}
+const hex = (c: [number, number, number]) => c.map((v) => v.toString(16).padStart(2, '0')).join('');
 
 // ---------------------------------------------------------------------------
 // Handlers
@@ -233,82 +223,97 @@ function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
  * The five image operations. Errors: the request rules of schemas/image.ts (26001-26003, 26019, 29003), 402 (26004, 26005),
  * 404 (26006), 429 (26029 base64 references; 26030 free lane full on the sync endpoint).
  */
-export const imageHandlers: Handlers<'generateImage' | 'createImageTask' | 'getImageTask' | 'listImageTasks' | 'estimateImageCredits'> = {
-  generateImage({ body }, ctx) {
-    const { engine, account, now } = ctx;
-    const p = prepare(ctx, body);
-    if (p.lane && laneState(engine).inFlight.size >= freeLane.capacity)
-      throw new ApiError('IMAGE_FREE_RELAX_BUSY', `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`, { retryAfterSeconds: freeLane.syncRetryAfterSeconds });
-    const id = engine.nextId('igen', account.apiKey, 'image-sync');
-    charge(ctx, id, p.r, p.credits);
-    engine.accounts.capture(id, now);
-    const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height));
-    return { candidates: [{ content: { parts: [{ inlineData: { mimeType: OUTPUT_MIME_TYPE, data } }] } }] };
+export const imageService: Service<'generateImage' | 'createImageTask' | 'getImageTask' | 'listImageTasks' | 'estimateImageCredits'> = {
+  handlers: {
+    generateImage({ body }, ctx) {
+      const { engine, account, now } = ctx;
+      const p = prepare(ctx, body);
+      if (p.lane && laneState(engine).inFlight.size >= freeLane.capacity)
+        throw new ApiError('IMAGE_FREE_RELAX_BUSY', `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`, { retryAfterSeconds: freeLane.syncRetryAfterSeconds });
+      const id = engine.nextId('igen', account.apiKey, 'image-sync');
+      charge(ctx, id, p.r, p.credits);
+      engine.accounts.capture(id, now);
+      const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height));
+      return { candidates: [{ content: { parts: [{ inlineData: { mimeType: OUTPUT_MIME_TYPE, data } }] } }] };
+    },
+
+    createImageTask({ body }, ctx) {
+      const { engine, account, now, forcing } = ctx;
+      const p = prepare(ctx, body);
+      // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
+      const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as ErrorName & FailureKind) : undefined;
+      const id = kit.nextId(ctx);
+      const { freeUsed } = charge(ctx, id, p.r, p.credits);
+      const r = kit.add(engine, {
+        id,
+        owner: account.apiKey,
+        status: 'pending',
+        createdAt: now,
+        updatedAt: now,
+        model: p.r.model,
+        width: p.width,
+        height: p.height,
+        imageSize: p.r.imageSize,
+        freeUsed,
+        lane: p.lane && failWith === undefined,
+        stuck: forcing.outcome === 'stuck',
+        imageCount: 0,
+      });
+      // The background sweep: more than 30 minutes pending or generating -> fail.
+      kit.timeout(engine, r, now + IMAGE_TASK_TIMEOUT_MS + 1, OPEN, (t) => failNow(engine, r, t, 'timeout'));
+      if (failWith !== undefined) {
+        const l = lifecycle(engine, r, imageSchedule.pendingMs);
+        const afterMs = failWith === 'IMAGE_FREE_RELAX_TIMEOUT' ? freeLane.queueTimeoutMs : imageSchedule.pendingMs;
+        kit.run(engine, r, { ...l, failure: { atStep: 0, status: 'fail', afterMs, note: `refund: ${imageFailures[failWith].failMsg}`, onFail: (t) => afterFail(engine, r, t, failWith) } }, now);
+      } else if (r.lane) admitToLane(engine, r, now);
+      else kit.run(engine, r, lifecycle(engine, r, imageSchedule.pendingMs), now);
+      return { taskId: id, status: 'pending' as const };
+    },
+
+    getImageTask({ params }, ctx) {
+      return present(kit.own(ctx, params.taskId, { notFound: 'IMAGE_TASK_NOT_FOUND' }), ctx);
+    },
+
+    listImageTasks({ query }, ctx) {
+      return kit.page(ctx, query, (r) => present(r, ctx));
+    },
+
+    estimateImageCredits({ body }, ctx) {
+      const { account } = ctx;
+      const r = resolveImageRequest(body);
+      const { credits, pricing } = imagePrice(r, (body.prompt ?? '').length);
+      const subscription = requiresSubscription(r);
+      const warnings: ImageEstimateWarning[] = [];
+      if (r.qualityIgnored) warnings.push('quality_ignored_for_image_a_2_lite');
+      if (pricing.mode === 'token-estimate' && r.referenceCount > 0) warnings.push('reference_image_input_tokens_not_included');
+      const pixels = r.aspectRatio === null ? undefined : imagePixels(r.imageSize, r.aspectRatio);
+      const affordable = freeAllowanceApplies(account.freeUsages, r.model, r.imageSize) || account.credits >= credits;
+      return {
+        model: r.model,
+        imageSize: r.imageSize,
+        ...(r.aspectRatio !== null ? { aspectRatio: r.aspectRatio } : {}),
+        ...(r.quality !== null ? { quality: r.quality } : {}),
+        ...(pixels ? { pixels: { ...pixels, size: `${pixels.width}x${pixels.height}` } } : {}),
+        credits,
+        canGenerate: affordable && !(subscription && account.plan !== 'paid'),
+        requiresSubscription: subscription,
+        pricing,
+        warnings,
+      };
+    },
   },
 
-  createImageTask({ body }, ctx) {
-    const { engine, account, now, forcing } = ctx;
-    const p = prepare(ctx, body);
-    // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
-    const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as keyof typeof imageFailures) : undefined;
-    const taskId = engine.nextId('img', account.apiKey, 'image');
-    const { freeUsed } = charge(ctx, taskId, p.r, p.credits);
-    const st: StoredImageTask = {
-      task: { taskId, status: 'pending', model: p.r.model, createdAt: now },
-      apiKey: account.apiKey,
-      width: p.width,
-      height: p.height,
-      imageSize: p.r.imageSize,
-      freeUsed,
-      lane: p.lane,
-      stuck: forcing.outcome === 'stuck',
-    };
-    store(engine).insert(account.apiKey, taskId, st, st.task.status);
-    // The background sweep: more than 30 minutes pending or generating -> fail.
-    engine.scheduler.at(now + IMAGE_TASK_TIMEOUT_MS + 1, (t) => fail(engine, st, t, 'timeout'));
-    if (failWith !== undefined) {
-      const reason = failWith;
-      const due = reason === 'IMAGE_FREE_RELAX_TIMEOUT' ? now + freeLane.queueTimeoutMs : now + imageSchedule.pendingMs;
-      st.lane = false;
-      engine.scheduler.at(due, (t) => fail(engine, st, t, reason));
-    } else if (st.lane) admitToLane(engine, st, now);
-    else startGenerating(engine, st, now + imageSchedule.pendingMs);
-    return { taskId, status: 'pending' as const };
-  },
-
-  getImageTask({ params }, ctx) {
-    const hit = store(ctx.engine).get(params.taskId);
-    if (!hit || hit.owner !== ctx.account.apiKey) throw new ApiError('IMAGE_TASK_NOT_FOUND', `taskId ${params.taskId}: image task not found`);
-    return hit.record.task;
-  },
-
-  listImageTasks({ query }, ctx) {
-    const status = query.status;
-    const page = store(ctx.engine).pageNewestFirst(ctx.account.apiKey, query.page, query.pageSize, status);
-    return { items: page.items.map((r) => r.task), page: query.page, pageSize: query.pageSize, total: page.total };
-  },
-
-  estimateImageCredits({ body }, ctx) {
-    const { account } = ctx;
-    const r = resolveImageRequest(body);
-    const { credits, pricing } = imagePrice(r, (body.prompt ?? '').length);
-    const subscription = requiresSubscription(r);
-    const warnings: ImageEstimateWarning[] = [];
-    if (r.qualityIgnored) warnings.push('quality_ignored_for_image_a_2_lite');
-    if (pricing.mode === 'token-estimate' && r.referenceCount > 0) warnings.push('reference_image_input_tokens_not_included');
-    const pixels = r.aspectRatio === null ? undefined : imagePixels(r.imageSize, r.aspectRatio);
-    const affordable = freeAllowanceApplies(account.freeUsages, r.model, r.imageSize) || account.credits >= credits;
-    return {
-      model: r.model,
-      imageSize: r.imageSize,
-      ...(r.aspectRatio !== null ? { aspectRatio: r.aspectRatio } : {}),
-      ...(r.quality !== null ? { quality: r.quality } : {}),
-      ...(pixels ? { pixels: { ...pixels, size: `${pixels.width}x${pixels.height}` } } : {}),
-      credits,
-      canGenerate: affordable && !(subscription && account.plan !== 'paid'),
-      requiresSubscription: subscription,
-      pricing,
-      warnings,
-    };
-  },
+  media: [
+    {
+      path: imagePath('{taskId}', '{n}'),
+      resolve(engine, p) {
+        const r = kit.store(engine).get(p.taskId)?.record;
+        const n = /^\d+$/.test(p.n) ? Number(p.n) : -1;
+        if (!r || r.status !== 'success' || n < 0 || n >= r.imageCount) return undefined;
+        const bg = colourFor(engine.seed, `${r.id}/${n}`, 'image-bg');
+        const fg = colourFor(engine.seed, `${r.id}/${n}`, 'image-fg');
+        return { contentType: mediaFileTypes.png.contentType, key: `png ${r.width}x${r.height} ${hex(bg)}/${hex(fg)}`, render: () => encodePng(r.width, r.height, bg, fg) };
+      },
+    },
+  ],
 };

@@ -1,7 +1,30 @@
-/** Every handler, keyed by operationId; the type requires one per registry entry. */
-import type { Handlers } from './context.ts';
-import { accountHandlers } from './account.ts';
-import { videoHandlers } from './video.ts';
-import { imageHandlers } from './image.ts';
+/**
+ * Every area's service, joined: the handlers keyed by operationId (the type
+ * requires one per registry entry and no other) and the media routes. Adding
+ * an area adds one entry to `services`.
+ */
+import type { Handlers, MediaRoute } from './context.ts';
+import { videoService } from './video.ts';
+import { accountService } from './account.ts';
+import { imageService } from './image.ts';
 
-export const handlers: Handlers = { ...videoHandlers, ...accountHandlers, ...imageHandlers };
+const services = [videoService, accountService, imageService] as const;
+
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
+type Joined = UnionToIntersection<(typeof services)[number]['handlers']>;
+
+function join(): Joined {
+  const out: Record<string, unknown> = {};
+  for (const s of services)
+    for (const [id, h] of Object.entries(s.handlers)) {
+      if (id in out) throw new Error(`services: two handlers for ${id}`);
+      out[id] = h;
+    }
+  return out as Joined;
+}
+
+/** Every handler, keyed by operationId. */
+export const handlers: Handlers = join();
+
+/** Every media route of every area. */
+export const mediaRoutes: readonly MediaRoute[] = services.flatMap((s) => s.media ?? []);

@@ -1,15 +1,19 @@
 /**
- * The video service: both create endpoints, get, list and both estimates
- * (document 1, video sections). Credits are reserved at creation and captured on
- * success or released in full on failure; the lifecycle runs on the engine's
- * scheduler in virtual time:
+ * The video service: both create endpoints, get, list, share, delete and both
+ * estimates (document 1, video sections), on the task kit. Credits are
+ * reserved at creation and captured on success or refunded in full on failure;
+ * the lifecycle runs in virtual time:
  *
  *   create -> generating --(generatingMs)--> uploading --(uploadingMs)--> success
  *                        \--(generatingMs, forced failure)--> failed (refunded)
  *
- * with the phase lengths of `videoPhases` (schemas/video.ts).
+ * with the phase lengths of `videoPhases` (schemas/video.ts). The media it
+ * hosts: the MP4 of a succeeded task (the task's duration, the pixel size of
+ * its resolution and ratio, an AAC track when it has audio), its PNG cover of
+ * the same size, and the provider's copy from uploading on.
  */
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
+import { mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
 import {
   contentRole,
@@ -21,31 +25,73 @@ import {
   sharedVideoModels,
   videoEstimateFromCredits,
   videoPhases,
+  videoPixels,
   type CreateFamily5VideoTaskRequest,
+  type VideoStatus,
   type VideoTask,
   type VideoTaskListItem,
 } from '../../schemas/video.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Handlers, ServiceContext } from './context.ts';
+import { encodedAudio } from '../media/audio.ts';
+import { colourFor, encodePng } from '../media/png.ts';
+import { renderVideo } from '../media/video.ts';
+import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
+import { TaskKit, type Task } from './tasks.ts';
 
-/** A stored task: the wire object plus what list items add. */
-export interface StoredVideoTask {
-  task: VideoTask;
+/** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
+export interface VideoRecord extends Task<VideoStatus> {
+  episodeId: string;
+  model: string;
+  params: VideoTask['params'];
+  duration: number;
+  resolution: string;
+  ratio: string;
+  seed: number;
+  creditCharged: number;
+  enabledShare: boolean;
+  errorCode: number | null;
+  errorMessage: string | null;
   title: string;
   prompt: string | null;
+  /** The video has a sound track (generateAudio; family5 with sound effects or lip sync, assumed). */
+  audio: boolean;
 }
 
-const STORE = 'video';
+const kit = new TaskKit<VideoRecord>({ area: 'video', idPrefix: 'vt', noun: 'video task', terminal: ['success', 'failed'] });
 const MAX_SEED = 4294967295;
 
-/** URLs of a task's media, hosted by the mock itself (assumed paths). */
-export function videoMediaUrls(engine: Engine, taskId: string) {
+/** Media paths of a task (assumed paths: the seed shows only that tasks carry URLs). */
+const mediaPath = {
+  video: (id: string) => `/media/videos/${id}.${mediaFileTypes.mp4.extension}`,
+  cover: (id: string) => `/media/videos/${id}.${mediaFileTypes.png.extension}`,
+  provider: (id: string) => `/media/provider/${id}.${mediaFileTypes.mp4.extension}`,
+};
+
+/** The task as the API answers it, with this request's absolute media URLs. */
+function present(r: VideoRecord, ctx: Pick<ServiceContext, 'url'>): VideoTask {
+  const done = r.status === 'success';
   return {
-    videoUrl: `${engine.publicUrl}/media/videos/${taskId}.mp4`,
-    coverUrl: `${engine.publicUrl}/media/videos/${taskId}.png`,
-    providerVideoUrl: `${engine.publicUrl}/media/provider/${taskId}.mp4`,
+    id: r.id,
+    taskId: r.id,
+    episodeId: r.episodeId,
+    status: r.status,
+    model: r.model,
+    params: r.params,
+    videoUrl: done ? ctx.url(mediaPath.video(r.id)) : null,
+    coverUrl: done ? ctx.url(mediaPath.cover(r.id)) : null,
+    providerVideoUrl: done || r.status === 'uploading' ? ctx.url(mediaPath.provider(r.id)) : null,
+    duration: r.duration,
+    resolution: r.resolution,
+    ratio: r.ratio,
+    seed: r.seed,
+    creditCharged: r.creditCharged,
+    enabledShare: r.enabledShare,
+    errorCode: r.errorCode,
+    errorMessage: r.errorMessage,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -67,6 +113,7 @@ interface NewTask {
   requestedSeed: number;
   credits: number;
   prompt: string | null;
+  audio: boolean;
   insufficient: ErrorName;
   failureReasons: readonly ErrorName[];
 }
@@ -74,70 +121,56 @@ interface NewTask {
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
 function createTask(ctx: ServiceContext, t: NewTask) {
   const { engine, account, now } = ctx;
-  const taskId = engine.nextId('vt', account.apiKey, 'video');
-  if (account.credits < t.credits) throw new ApiError(t.insufficient, `insufficient credits: this task costs ${t.credits} credits and the balance is ${account.credits}`);
-  engine.accounts.reserve(account, taskId, t.credits, now, `video task ${t.model}`);
-  const seed = t.requestedSeed >= 0 ? t.requestedSeed : engine.rng.int(0, MAX_SEED, taskId, 'seed');
-  const task: VideoTask = {
-    id: taskId,
-    taskId,
-    episodeId: engine.rng.id('ep', taskId, 'episode'),
+  const id = kit.nextId(ctx);
+  kit.reserve(ctx, id, t.credits, t.insufficient, `video task ${t.model}`);
+  const r = kit.add(engine, {
+    id,
+    owner: account.apiKey,
     status: 'generating',
+    createdAt: now,
+    updatedAt: now,
+    episodeId: engine.rng.id('ep', id, 'episode'),
     model: t.model,
     params: t.params,
-    videoUrl: null,
-    coverUrl: null,
-    providerVideoUrl: null,
     duration: t.duration,
     resolution: t.resolution,
     ratio: t.ratio,
-    seed,
+    seed: t.requestedSeed >= 0 ? t.requestedSeed : engine.rng.int(0, MAX_SEED, id, 'seed'),
     creditCharged: t.credits,
     enabledShare: false,
     errorCode: null,
     errorMessage: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const store = engine.store<StoredVideoTask>(STORE);
-  store.insert(account.apiKey, taskId, { task, title: titleFor(engine, taskId, t.prompt), prompt: t.prompt }, task.status);
-  const moveTo = (status: VideoTask['status'], at: number) => {
-    task.status = status;
-    task.updatedAt = at;
-    store.regroup(taskId, status);
-  };
-
-  const { generatingMs, uploadingMs } = videoPhases(t.scheduleKey, t.duration);
-  const urls = videoMediaUrls(engine, taskId);
-  const failWith = ctx.forcing.outcome === 'failed' ? (ctx.forcing.error ?? t.failureReasons[0]) : undefined;
-  engine.scheduler.at(now + generatingMs, (at) => {
-    if (failWith) {
-      const refunded = engine.accounts.release(taskId, at, `refund: ${errorCatalog[failWith].meaning}`);
-      moveTo('failed', at);
-      task.errorCode = errorCatalog[failWith].code;
-      task.errorMessage = errorCatalog[failWith].meaning;
-      task.creditCharged -= refunded;
-      return;
-    }
-    moveTo('uploading', at);
-    task.providerVideoUrl = urls.providerVideoUrl;
-    engine.scheduler.at(at + uploadingMs, (done) => {
-      engine.accounts.capture(taskId, done);
-      moveTo('success', done);
-      task.videoUrl = urls.videoUrl;
-      task.coverUrl = urls.coverUrl;
-    });
+    title: titleFor(engine, id, t.prompt),
+    prompt: t.prompt,
+    audio: t.audio,
   });
-  return { taskId, episodeId: task.episodeId, status: 'generating' as const };
+  const { generatingMs, uploadingMs } = videoPhases(t.scheduleKey, t.duration);
+  const failWith = ctx.forcing.outcome === 'failed' ? (ctx.forcing.error ?? t.failureReasons[0]) : undefined;
+  kit.run(
+    engine,
+    r,
+    {
+      steps: [
+        { status: 'uploading', afterMs: generatingMs },
+        { status: 'success', afterMs: uploadingMs },
+      ],
+      failure: failWith && {
+        atStep: 0,
+        status: 'failed',
+        note: `refund: ${errorCatalog[failWith].meaning}`,
+        onFail: (_at, refunded) => {
+          r.errorCode = errorCatalog[failWith].code;
+          r.errorMessage = errorCatalog[failWith].meaning;
+          r.creditCharged -= refunded;
+        },
+      },
+    },
+    now,
+  );
+  return { taskId: id, episodeId: r.episodeId, status: 'generating' as const };
 }
 
-/** Looks up a task of the caller; unknown and foreign ids get their catalogued errors, with a message naming `field`. */
-function ownTask(ctx: ServiceContext, taskId: string, errors: { notFound: ErrorName; forbidden: ErrorName }, field = 'taskId'): StoredVideoTask {
-  const hit = ctx.engine.store<StoredVideoTask>(STORE).get(taskId);
-  if (!hit) throw new ApiError(errors.notFound, `${field} ${taskId}: task not found`);
-  if (hit.owner !== ctx.account.apiKey) throw new ApiError(errors.forbidden, `${field} ${taskId}: the task belongs to another user`);
-  return hit.record;
-}
+const sharedLookup = { notFound: 'VIDEO_TASK_NOT_FOUND', forbidden: 'VIDEO_TASK_FORBIDDEN' } as const;
 
 function family5Resolved(b: CreateFamily5VideoTaskRequest) {
   const d = family5Defaults(b.capability);
@@ -148,92 +181,141 @@ function family5Resolved(b: CreateFamily5VideoTaskRequest) {
   };
 }
 
-export const videoHandlers: Handlers<'createVideoTask' | 'createFamily5VideoTask' | 'getVideoTask' | 'listVideoTasks' | 'estimateVideoCredits' | 'estimateFamily5Credits'> = {
-  createVideoTask({ body }, ctx) {
-    const m = sharedVideoModels[body.model];
-    const resolution = effectiveResolution(body.model, body.resolution);
-    const hasFirstFrame = body.content.some((c) => contentRole(c) === 'first_frame');
-    const text = body.content.find((c) => c.type === 'text');
-    return createTask(ctx, {
-      model: body.model,
-      scheduleKey: body.model,
-      params: {
-        content: body.content,
-        resolution,
-        ratio: body.ratio,
+// ---------------------------------------------------------------------------
+// Media
+// ---------------------------------------------------------------------------
+
+const hex = (c: [number, number, number]) => c.map((v) => v.toString(16).padStart(2, '0')).join('');
+
+/** The MP4 of a task: its duration, pixel size and sound track, colours from (seed, task). */
+function videoAsset(engine: Engine, r: VideoRecord): MediaAsset {
+  const { width, height } = videoPixels(r.resolution, r.ratio);
+  const colours = { bg: colourFor(engine.seed, r.id, 'video-bg'), fg: colourFor(engine.seed, r.id, 'video-fg') };
+  const durationMs = r.duration * 1000;
+  const variant = engine.rng.int(0, 1000, r.id, 'audio-variant');
+  return {
+    contentType: mediaFileTypes.mp4.contentType,
+    key: `mp4 ${width}x${height} ${durationMs}ms ${hex(colours.bg)}/${hex(colours.fg)} audio:${r.audio ? variant : 'none'}`,
+    render: async () => renderVideo({ width, height, durationMs, colours, ...(r.audio ? { audio: await encodedAudio('aac', durationMs, variant) } : {}) }),
+  };
+}
+
+/** The cover of a task: a PNG of the video's pixel size. */
+function coverAsset(engine: Engine, r: VideoRecord): MediaAsset {
+  const { width, height } = videoPixels(r.resolution, r.ratio);
+  const bg = colourFor(engine.seed, r.id, 'video-bg');
+  const fg = colourFor(engine.seed, r.id, 'video-fg');
+  return { contentType: mediaFileTypes.png.contentType, key: `png ${width}x${height} ${hex(bg)}/${hex(fg)}`, render: () => encodePng(width, height, bg, fg) };
+}
+
+const stored = (engine: Engine, id: string) => kit.store(engine).get(id)?.record;
+
+// ---------------------------------------------------------------------------
+// Handlers
+// ---------------------------------------------------------------------------
+
+export const videoService: Service<'createVideoTask' | 'createFamily5VideoTask' | 'getVideoTask' | 'listVideoTasks' | 'shareVideoTask' | 'deleteVideoTask' | 'estimateVideoCredits' | 'estimateFamily5Credits'> = {
+  handlers: {
+    createVideoTask({ body }, ctx) {
+      const m = sharedVideoModels[body.model];
+      const resolution = effectiveResolution(body.model, body.resolution);
+      const hasFirstFrame = body.content.some((c) => contentRole(c) === 'first_frame');
+      const text = body.content.find((c) => c.type === 'text');
+      const generateAudio = m.ignoresAudioAndSeed ? true : body.generateAudio;
+      return createTask(ctx, {
+        model: body.model,
+        scheduleKey: body.model,
+        params: { content: body.content, resolution, ratio: body.ratio, duration: body.duration, generateAudio, seed: body.seed },
         duration: body.duration,
-        generateAudio: m.ignoresAudioAndSeed ? true : body.generateAudio,
-        seed: body.seed,
-      },
-      duration: body.duration,
-      resolution,
-      // family3-h3 ignores ratio for image-to-video: the output follows the first frame (assumed: reported as "adaptive").
-      ratio: m.ignoresAudioAndSeed && hasFirstFrame ? 'adaptive' : body.ratio,
-      requestedSeed: m.ignoresAudioAndSeed ? -1 : body.seed,
-      credits: sharedVideoCredits(body.model, resolution, body.duration, body.content.some((c) => c.type === 'video_url') ? body.inputVideoDuration : 0),
-      prompt: text?.type === 'text' ? text.text : null,
-      insufficient: 'VIDEO_INSUFFICIENT_CREDITS',
-      failureReasons: operations.createVideoTask.failureReasons,
-    });
+        resolution,
+        // family3-h3 ignores ratio for image-to-video: the output follows the first frame (assumed: reported as "adaptive").
+        ratio: m.ignoresAudioAndSeed && hasFirstFrame ? 'adaptive' : body.ratio,
+        requestedSeed: m.ignoresAudioAndSeed ? -1 : body.seed,
+        credits: sharedVideoCredits(body.model, resolution, body.duration, body.content.some((c) => c.type === 'video_url') ? body.inputVideoDuration : 0),
+        prompt: text?.type === 'text' ? text.text : null,
+        audio: generateAudio,
+        insufficient: 'VIDEO_INSUFFICIENT_CREDITS',
+        failureReasons: operations.createVideoTask.failureReasons,
+      });
+    },
+
+    createFamily5VideoTask({ body }, ctx) {
+      if (body.sourceTaskId !== undefined) {
+        const src = kit.own(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN', field: 'sourceTaskId' });
+        if (!('capability' in src.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
+        if (src.status !== 'success') throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`);
+      }
+      const r = family5Resolved(body);
+      const px = body.pixverse;
+      return createTask(ctx, {
+        model: body.model,
+        scheduleKey: 'family5',
+        params: { ...body, ...r },
+        duration: r.duration,
+        resolution: r.quality,
+        ratio: r.aspectRatio,
+        requestedSeed: -1,
+        credits: family5Credits(body.capability, body.model, r.quality, r.duration),
+        prompt: body.prompt ?? null,
+        // family5 has no generateAudio: a sound track with sound effects or lip sync (assumed).
+        audio: px.soundEffectSwitch === true || px.lipSyncTtsSwitch === true || body.capability === 'lip_sync',
+        insufficient: 'F5_INSUFFICIENT_CREDITS',
+        failureReasons: operations.createFamily5VideoTask.failureReasons,
+      });
+    },
+
+    getVideoTask({ params }, ctx) {
+      return present(kit.own(ctx, params.taskId, sharedLookup), ctx);
+    },
+
+    listVideoTasks({ query }, ctx) {
+      return kit.page(ctx, query, (r): VideoTaskListItem => {
+        const t = present(r, ctx);
+        return {
+          id: t.id,
+          episodeId: t.episodeId,
+          status: t.status,
+          model: t.model,
+          title: r.title,
+          prompt: r.prompt,
+          params: t.params,
+          videoUrl: t.videoUrl,
+          coverUrl: t.coverUrl,
+          providerVideoUrl: t.providerVideoUrl,
+          seed: t.seed,
+          creditCharged: t.creditCharged,
+          createdAt: t.createdAt,
+        };
+      });
+    },
+
+    shareVideoTask({ params, body }, ctx) {
+      const r = kit.own(ctx, params.taskId, sharedLookup);
+      r.enabledShare = body.enabledShare ?? !r.enabledShare;
+      r.updatedAt = ctx.now;
+      return { taskId: r.id, enabledShare: r.enabledShare };
+    },
+
+    deleteVideoTask({ params }, ctx) {
+      const r = kit.own(ctx, params.taskId, sharedLookup);
+      if (!kit.isTerminal(r)) throw new ApiError('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
+      kit.remove(ctx.engine, r);
+      return { taskId: r.id, deleted: true as const };
+    },
+
+    estimateVideoCredits({ body }) {
+      return videoEstimateFromCredits(sharedVideoCredits(body.model, body.resolution, body.duration, body.hasVideoInput ? body.inputVideoDuration : 0));
+    },
+
+    estimateFamily5Credits({ body }) {
+      const duration = body.duration ?? family5Defaults(body.capability).duration;
+      return videoEstimateFromCredits(family5Credits(body.capability, body.model, family5Quality(body.capability, body.quality), duration));
+    },
   },
 
-  createFamily5VideoTask({ body }, ctx) {
-    if (body.sourceTaskId !== undefined) {
-      const src = ownTask(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN' }, 'sourceTaskId');
-      if (!('capability' in src.task.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
-      if (src.task.status !== 'success') throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.task.status}; a succeeded family5 task is required`);
-    }
-    const r = family5Resolved(body);
-    return createTask(ctx, {
-      model: body.model,
-      scheduleKey: 'family5',
-      params: { ...body, ...r },
-      duration: r.duration,
-      resolution: r.quality,
-      ratio: r.aspectRatio,
-      requestedSeed: -1,
-      credits: family5Credits(body.capability, body.model, r.quality, r.duration),
-      prompt: body.prompt ?? null,
-      insufficient: 'F5_INSUFFICIENT_CREDITS',
-      failureReasons: operations.createFamily5VideoTask.failureReasons,
-    });
-  },
-
-  getVideoTask({ params }, ctx) {
-    return ownTask(ctx, params.taskId, { notFound: 'VIDEO_TASK_NOT_FOUND', forbidden: 'VIDEO_TASK_FORBIDDEN' }).task;
-  },
-
-  listVideoTasks({ query }, ctx) {
-    const status = query.status;
-    const page = ctx.engine.store<StoredVideoTask>(STORE).pageNewestFirst(ctx.account.apiKey, query.page, query.pageSize, status);
-    return {
-      items: page.items.map(({ task, title, prompt }): VideoTaskListItem => ({
-        id: task.id,
-        episodeId: task.episodeId,
-        status: task.status,
-        model: task.model,
-        title,
-        prompt,
-        params: task.params,
-        videoUrl: task.videoUrl,
-        coverUrl: task.coverUrl,
-        providerVideoUrl: task.providerVideoUrl,
-        seed: task.seed,
-        creditCharged: task.creditCharged,
-        createdAt: task.createdAt,
-      })),
-      page: query.page,
-      pageSize: query.pageSize,
-      total: page.total,
-    };
-  },
-
-  estimateVideoCredits({ body }) {
-    return videoEstimateFromCredits(sharedVideoCredits(body.model, body.resolution, body.duration, body.hasVideoInput ? body.inputVideoDuration : 0));
-  },
-
-  estimateFamily5Credits({ body }) {
-    const duration = body.duration ?? family5Defaults(body.capability).duration;
-    return videoEstimateFromCredits(family5Credits(body.capability, body.model, family5Quality(body.capability, body.quality), duration));
-  },
+  media: [
+    { path: mediaPath.video('{taskId}'), resolve: (engine, p) => { const r = stored(engine, p.taskId); return r?.status === 'success' ? videoAsset(engine, r) : undefined; } },
+    { path: mediaPath.cover('{taskId}'), resolve: (engine, p) => { const r = stored(engine, p.taskId); return r?.status === 'success' ? coverAsset(engine, r) : undefined; } },
+    { path: mediaPath.provider('{taskId}'), resolve: (engine, p) => { const r = stored(engine, p.taskId); return r && (r.status === 'uploading' || r.status === 'success') ? videoAsset(engine, r) : undefined; } },
+  ],
 };

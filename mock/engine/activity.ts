@@ -1,0 +1,51 @@
+/**
+ * The activity feed: every change of a task's status, in order, for the
+ * control API's event stream (a bounded ring of the most recent `capacity`).
+ */
+
+/** One change of status of a task of any area. */
+export interface TaskActivity {
+  /** Position in the feed, from 1. */
+  seq: number;
+  /** Virtual time of the change, epoch ms. */
+  at: number;
+  /** The area whose task changed (its store name, e.g. video). */
+  area: string;
+  taskId: string;
+  /** The key that owns the task. */
+  apiKey: string;
+  /** The new status (the area's own status word; `deleted` when the task was deleted). */
+  status: string;
+  /** The task will not change again. */
+  terminal: boolean;
+}
+
+export class ActivityFeed {
+  private entries: TaskActivity[] = [];
+  private seq = 0;
+
+  constructor(private readonly capacity = 1000) {}
+
+  /** Appends a change. */
+  record(e: Omit<TaskActivity, 'seq'>): void {
+    this.entries.push({ seq: ++this.seq, ...e });
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+  }
+
+  /** Sequence number of the latest change (0 when none). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Changes after `seq`, oldest first (those still in the ring). */
+  since(seq: number): TaskActivity[] {
+    if (this.entries.length === 0 || seq >= this.seq) return [];
+    const first = this.entries[0].seq;
+    return this.entries.slice(Math.max(0, seq + 1 - first));
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.seq = 0;
+  }
+}

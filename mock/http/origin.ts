@@ -1,0 +1,23 @@
+/**
+ * The origin media URLs are built from, per request (docs/architecture.md,
+ * "Media"): --public-url when given; else the request's X-Forwarded-Proto and
+ * X-Forwarded-Host (a dev-server proxy) or its Host header, so a mock reached
+ * at 127.0.0.1:PORT, through a proxy or from a phone on the LAN hands out URLs
+ * that load there.
+ */
+import type { Request } from 'express';
+
+/** A host[:port] we are willing to write into a URL (no spaces, slashes or other surprises). */
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
+
+/** `proto://host[:port]` for this request, without a trailing slash. */
+export function originOf(req: Request, publicUrl?: string): string {
+  if (publicUrl) return publicUrl.replace(/\/+$/, '');
+  const fwdProto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
+  const proto = fwdProto === 'https' || fwdProto === 'http' ? fwdProto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const fwdHost = first(req.headers['x-forwarded-host']);
+  const host = fwdHost && HOST.test(fwdHost) ? fwdHost : req.headers.host && HOST.test(req.headers.host) ? req.headers.host : `localhost:${req.socket.localPort ?? 80}`;
+  return `${proto}://${host}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * How an area declares its slice of the registry (docs/architecture.md, "The
+ * registry", "Adding an area"): `defineOperations` names each operation after
+ * its key, tags it, and adds the transport errors every operation shares;
+ * `json` and `multipart` declare request bodies; `uploadedFile` is the schema
+ * of a file field; `mergeAreas` joins the slices, refusing a duplicate
+ * operationId or route.
+ */
+import { z } from './zod.ts';
+import type { ErrorName } from './errors.ts';
+import type { TableAssumption } from './provenance.ts';
+import type { FileFieldRule, JsonBody, MultipartBody, OperationDef, UploadedFile } from './registry-types.ts';
+
+/** An operation as an area writes it: without operationId and tags, and with only its own errors. */
+export type OperationSpec = Omit<OperationDef, 'operationId' | 'tags'>;
+
+/** An operation after `defineOperations`. */
+export type Defined<K extends string, S extends OperationSpec> = Omit<S, 'errors'> & { operationId: K; tags: string[]; errors: readonly ErrorName[] };
+
+/**
+ * Transport errors an operation can answer with whatever it does: 401 when it
+ * needs a key; for a body, malformed (JSON or multipart), wrong Content-Type
+ * and too large; and 400 for a Prefer header it cannot honour.
+ */
+export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'>): ErrorName[] {
+  const out: ErrorName[] = op.auth ? ['UNAUTHORIZED'] : [];
+  const body = op.request.body;
+  if (body?.kind === 'json') out.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  if (body?.kind === 'multipart') out.push('MALFORMED_MULTIPART', 'UNSUPPORTED_MEDIA_TYPE', ...(body.limitError ? [] : (['PAYLOAD_TOO_LARGE'] as const)));
+  out.push('INVALID_PREFER');
+  return out;
+}
+
+/**
+ * One area's operations, keyed by operationId: each gets its key as
+ * `operationId`, the area's `tag`, and the transport errors before its own.
+ */
+export function defineOperations<const S extends Record<string, OperationSpec>>(tag: string, specs: S): { [K in keyof S & string]: Defined<K, S[K]> } {
+  const out: Record<string, OperationDef> = {};
+  for (const [operationId, spec] of Object.entries(specs)) {
+    const shared = transportErrors(spec);
+    out[operationId] = { ...spec, operationId, tags: [tag], errors: [...shared, ...spec.errors.filter((e) => !shared.includes(e))] };
+  }
+  return out as { [K in keyof S & string]: Defined<K, S[K]> };
+}
+
+/** A JSON body of `schema`, at most `limitBytes` (default 1 MiB). */
+export function json<S extends z.ZodType>(schema: S, opts: { limitBytes?: number } = {}): JsonBody & { schema: S } {
+  return { kind: 'json', schema, ...opts };
+}
+
+/** A multipart/form-data body: text and file fields in `schema`, the limits of each file field, and of all files together. */
+export function multipart<S extends z.ZodObject>(schema: S, opts: { files: Record<string, FileFieldRule>; maxTotalBytes: number; limitError?: ErrorName }): MultipartBody & { schema: S } {
+  for (const field of Object.keys(opts.files)) if (!(field in schema.shape)) throw new Error(`multipart: file field ${field} is not in the schema`);
+  return { kind: 'multipart', schema, ...opts };
+}
+
+/** True when `v` is a file the multipart parser produced. */
+export function isUploadedFile(v: unknown): v is UploadedFile {
+  return typeof v === 'object' && v !== null && (v as UploadedFile).bytes instanceof Uint8Array && typeof (v as UploadedFile).filename === 'string' && typeof (v as UploadedFile).mimeType === 'string';
+}
+
+/** The schema of one file of a multipart body: `{filename, mimeType, bytes}` for the handler, `format: binary` in the spec. */
+export function uploadedFile(description: string) {
+  return z.custom<UploadedFile>(isUploadedFile, { message: 'expected a file' }).openapi({ type: 'string', format: 'binary', description });
+}
+
+/** One area of the API: its tag, its operations and the assumptions of its tables. */
+export interface Area<O extends Record<string, OperationDef> = Record<string, OperationDef>> {
+  tag: { name: string; description: string };
+  operations: O;
+  tableAssumptions: readonly TableAssumption[];
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
+
+/** Every operation of `areas`, keyed by operationId. Throws on a duplicate operationId or (method, path). */
+export function mergeAreas<const A extends readonly Area[]>(areas: A): UnionToIntersection<A[number]['operations']> {
+  const out: Record<string, OperationDef> = {};
+  const routes = new Map<string, string>();
+  for (const area of areas) {
+    for (const [id, op] of Object.entries(area.operations)) {
+      if (id in out) throw new Error(`registry: operationId ${id} is declared twice`);
+      const route = `${op.method} ${op.path.toLowerCase().replace(/\{\w+\}/g, '{}')}`;
+      if (routes.has(route)) throw new Error(`registry: ${route} is declared by ${routes.get(route)} and ${id}`);
+      routes.set(route, id);
+      out[id] = op;
+    }
+  }
+  return out as UnionToIntersection<A[number]['operations']>;
+}
