@@ -65,7 +65,11 @@ const program = new Command()
   .option('--port <port>', 'port to listen on', int('port', 0, 65535), 4010)
   .option('--host <host>', 'interface to bind', '127.0.0.1')
   .option('--seed <n>', 'seed of every generated id and value', int('seed', 0, 4294967295), 1)
-  .addOption(new Option('--clock <mode>', 'real: follows wall time x speed; manual: moves only with POST /__mock/clock/advance').choices(['real', 'manual']).default('real'))
+  .addOption(
+    new Option('--clock <mode>', 'real: follows wall time x speed; manual: moves only with POST /__mock/clock/advance')
+      .choices(['real', 'manual'])
+      .default('real'),
+  )
   .option('--speed <x>', `real mode: virtual ms per wall ms (default: a default video task takes about 10 s)`, speed, DEFAULT_SPEED)
   .option('--start-time <iso>', 'clock start instant', startTime, DEFAULT_START_TIME)
   .option('--accounts <file>', 'JSON array of accounts to preload: [{apiKey, credits, plan, everPaid, freeUsages}]')
@@ -73,7 +77,11 @@ const program = new Command()
   .option('--strict', 'validate every response against the spec (a mismatch is a 500 and a log line)', false)
   .option('--latency <ms>', 'simulated latency: <ms> or <min>-<max> (seeded)', latency)
   .option('--no-rate-limit', 'switch the per-user rate limits off (load tests)')
-  .option('--public-url <url>', 'base URL written into media URLs (default: from each request\'s Host, or X-Forwarded-Proto and X-Forwarded-Host behind a proxy)', publicUrl)
+  .option(
+    '--public-url <url>',
+    "base URL written into media URLs (default: from each request's Host, or X-Forwarded-Proto and X-Forwarded-Host behind a proxy)",
+    publicUrl,
+  )
   .option('--media-cache-mb <mb>', 'memory for rendered media (videos, audio, images), least recently used first out', int('media-cache-mb', 1, 65536), 256)
   .option('--quiet', 'no request log', false);
 
@@ -101,7 +109,9 @@ if (o.accounts) {
   try {
     accounts = AccountsFile.parse(JSON.parse(readFileSync(o.accounts, 'utf8')));
   } catch (e) {
-    program.error(`error: --accounts ${o.accounts}: ${e instanceof z.ZodError ? e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (e as Error).message}`);
+    program.error(
+      `error: --accounts ${o.accounts}: ${e instanceof z.ZodError ? e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (e as Error).message}`,
+    );
   }
 }
 
@@ -134,7 +144,9 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   const key = accounts[0]?.apiKey ?? `${o.keyPrefix}_demo_secret1`;
   console.log(`mediagen-mock listening on ${base}`);
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);
-  console.log(`  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`);
+  console.log(
+    `  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`,
+  );
   console.log(`  try:      curl -H 'Authorization: Bearer ${key}' ${base}/v1/user/subscription`);
 });
 

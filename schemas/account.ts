@@ -18,7 +18,11 @@ export const FreeUsages = z.record(z.string(), z.number().int().nonnegative()).m
 /** Data of GET /v1/user/subscription. */
 export const SubscriptionData = z
   .strictObject({
-    balance: z.number().int().nonnegative().meta(provenanceMeta(assumed('the seed says "live credit balance" but does not name the field'), 'live credit balance, in credits')),
+    balance: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta(provenanceMeta(assumed('the seed says "live credit balance" but does not name the field'), 'live credit balance, in credits')),
     freeUsages: FreeUsages,
     plan: z.enum(plans).meta(provenanceMeta(assumed('the seed does not show the plan field'), 'free or paid')),
   })
@@ -31,7 +35,8 @@ export const accountOperations = defineOperations('Account', {
     method: 'get',
     path: '/v1/user/subscription',
     summary: 'Read the credit balance and free allowances',
-    description: 'Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the seed says it is not shown.',
+    description:
+      'Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the seed says it is not shown.',
     provenance: fromSeed(1, 'Account endpoint referenced by these services'),
     auth: true,
     request: {},

@@ -7,6 +7,13 @@
 import type { TableAssumption } from './provenance.ts';
 
 export const sharedTableAssumptions: TableAssumption[] = [
-  { subject: 'request bodies ignore unknown fields; responses never carry fields outside the schema (decisions/0004-unknown-request-fields.md)', reason: 'document 1 does not say whether unknown request fields are rejected' },
-  { subject: 'media URLs are served by the mock itself under /media/ without auth, and are absolute URLs built from the request (Host, X-Forwarded-Proto and X-Forwarded-Host) or from --public-url', reason: 'the seeds show only that responses carry URLs' },
+  {
+    subject: 'request bodies ignore unknown fields; responses never carry fields outside the schema (decisions/0004-unknown-request-fields.md)',
+    reason: 'document 1 does not say whether unknown request fields are rejected',
+  },
+  {
+    subject:
+      'media URLs are served by the mock itself under /media/ without auth, and are absolute URLs built from the request (Host, X-Forwarded-Proto and X-Forwarded-Host) or from --public-url',
+    reason: 'the seeds show only that responses carry URLs',
+  },
 ];

@@ -41,7 +41,10 @@ export function errorEnvelope(names: readonly ErrorName[]) {
 /** Generic error envelope (any non-zero code), for documents that list no particular codes. */
 export const ErrorEnvelope = z
   .strictObject({
-    code: z.number().int().refine((c) => c !== 0, 'an error code is never 0'),
+    code: z
+      .number()
+      .int()
+      .refine((c) => c !== 0, 'an error code is never 0'),
     message: z.string(),
     data: z.null(),
   })
@@ -54,7 +57,13 @@ export const ErrorEnvelope = z
 export function pageQuery(max: number) {
   return {
     page: z.coerce.number().int().min(1).default(1).meta({ description: 'page number, from 1' }),
-    pageSize: z.coerce.number().int().min(1).max(max).default(20).meta({ description: `items per page, 1-${max}` }),
+    pageSize: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(max)
+      .default(20)
+      .meta({ description: `items per page, 1-${max}` }),
   };
 }
 

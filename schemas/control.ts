@@ -14,16 +14,32 @@ import { forcedOutcomes, type BinaryResponse, type EventStreamResponse, type Jso
 
 export const clockModes = ['manual', 'real'] as const;
 
-export const Health = z.strictObject({ status: z.literal('ok'), seed: z.number().int(), clock: z.strictObject({ now: z.number().int(), mode: z.enum(clockModes) }) });
-export const ResetRequest = z.strictObject({ seed: z.number().int().min(0).max(4294967295).optional().meta({ description: 'new seed; default: keep the current one' }) });
+export const Health = z.strictObject({
+  status: z.literal('ok'),
+  seed: z.number().int(),
+  clock: z.strictObject({ now: z.number().int(), mode: z.enum(clockModes) }),
+});
+export const ResetRequest = z.strictObject({
+  seed: z.number().int().min(0).max(4294967295).optional().meta({ description: 'new seed; default: keep the current one' }),
+});
 export const ResetResponse = z.strictObject({ seed: z.number().int(), now: z.number().int() });
 export const ClockState = z.strictObject({ now: z.number().int().meta({ description: 'virtual now, epoch ms' }), mode: z.enum(clockModes) });
-export const AdvanceRequest = z.strictObject({ ms: z.number().int().min(0).max(10 * 365 * 24 * 3600 * 1000).meta({ description: 'milliseconds to move the virtual clock forward' }) });
-export const AdvanceResponse = z.strictObject({ now: z.number().int(), eventsRun: z.number().int().nonnegative().meta({ description: 'scheduled events that came due and ran' }) });
+export const AdvanceRequest = z.strictObject({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(10 * 365 * 24 * 3600 * 1000)
+    .meta({ description: 'milliseconds to move the virtual clock forward' }),
+});
+export const AdvanceResponse = z.strictObject({
+  now: z.number().int(),
+  eventsRun: z.number().int().nonnegative().meta({ description: 'scheduled events that came due and ran' }),
+});
 
 /** One movement of credits (DESIGN.md, "Credits"): reserve at submission, capture on success, release on failure, adjust from the control API. */
 export const LedgerEntry = z.strictObject({
-  seq: z.number().int().positive().meta({ description: 'position in this account\'s ledger, from 1' }),
+  seq: z.number().int().positive().meta({ description: "position in this account's ledger, from 1" }),
   at: z.number().int().meta({ description: 'virtual time, epoch ms' }),
   type: z.enum(['reserve', 'capture', 'release', 'adjust']),
   amount: z.number().int().meta({ description: 'credits; negative when taken from the balance' }),
@@ -54,14 +70,22 @@ export type AccountUpdate = z.infer<typeof AccountUpdate>;
 export const ScenarioRequest = z
   .strictObject({
     apiKey: z.string().optional().meta({ description: 'only requests with this key (default: any key)' }),
-    operationId: z.union([z.string(), z.array(z.string()).min(1)]).optional().meta({ description: 'only these operations (default: any operation)' }),
+    operationId: z
+      .union([z.string(), z.array(z.string()).min(1)])
+      .optional()
+      .meta({ description: 'only these operations (default: any operation)' }),
     times: z.number().int().min(1).default(1).meta({ description: 'how many matching requests the rule applies to' }),
     code: z.number().int().min(100).max(599).optional().meta({ description: 'as Prefer code=: answer with this declared status' }),
-    error: z.union([z.number().int(), z.string()]).optional().meta({ description: 'as Prefer error=: reject with this catalogued error (code or name); with outcome, the failure reason' }),
+    error: z
+      .union([z.number().int(), z.string()])
+      .optional()
+      .meta({ description: 'as Prefer error=: reject with this catalogued error (code or name); with outcome, the failure reason' }),
     outcome: z.enum(forcedOutcomes).optional().meta({ description: 'as Prefer outcome=: the created task later ends this way (refunded)' }),
     delay: z.number().int().min(0).max(60_000).optional().meta({ description: 'as Prefer delay=: answer after this many real ms' }),
   })
-  .refine((r) => r.code !== undefined || r.error !== undefined || r.outcome !== undefined || r.delay !== undefined, { message: 'a scenario needs at least one of code, error, outcome, delay' });
+  .refine((r) => r.code !== undefined || r.error !== undefined || r.outcome !== undefined || r.delay !== undefined, {
+    message: 'a scenario needs at least one of code, error, outcome, delay',
+  });
 export type ScenarioRequest = z.infer<typeof ScenarioRequest>;
 export const Scenario = z.strictObject({
   id: z.string(),
@@ -104,7 +128,7 @@ export const TaskActivityEvent = z
     area: z.string().meta({ description: 'the area whose task changed: video, image, ...' }),
     taskId: z.string(),
     apiKey: z.string().meta({ description: 'the key that owns the task' }),
-    status: z.string().meta({ description: "the task's new status, in its area's own words; \"deleted\" when it was deleted" }),
+    status: z.string().meta({ description: 'the task\'s new status, in its area\'s own words; "deleted" when it was deleted' }),
     terminal: z.boolean().meta({ description: 'the task will not change again' }),
   })
   .openapi('TaskActivityEvent');
@@ -114,7 +138,12 @@ export const EventsQuery = z.object({
   apiKey: z.string().optional().meta({ description: 'only tasks of this key' }),
   area: z.string().optional().meta({ description: 'only tasks of this area (video, image, ...)' }),
   taskId: z.string().optional().meta({ description: 'only this task; the stream replays its changes still in the feed and ends after its terminal one' }),
-  since: z.coerce.number().int().min(0).optional().meta({ description: 'send changes after this seq (default: with taskId, every retained change of the task; without, only new ones)' }),
+  since: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({ description: 'send changes after this seq (default: with taskId, every retained change of the task; without, only new ones)' }),
 });
 
 /** Kinds of sample media. */
@@ -126,22 +155,51 @@ const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 export const SampleQuery = z
   .object({
     format: z.enum(audioFormats).default('mp3').meta({ description: 'audio only: mp3, opus, aac, flac, wav or pcm' }),
-    durationMs: z.coerce.number().int().min(100).max(sampleLimits.audioMaxMs).default(5000).meta({ description: `audio, video and midi: length in ms (video at most ${sampleLimits.videoMaxMs})` }),
-    width: z.coerce.number().int().min(sampleLimits.minSide).max(sampleLimits.imageMaxSide).default(1280).meta({ description: 'video and image: pixels (video: even, at most 4096)' }),
-    height: z.coerce.number().int().min(sampleLimits.minSide).max(sampleLimits.imageMaxSide).default(720).meta({ description: 'video and image: pixels (video: even, at most 4096)' }),
+    durationMs: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(sampleLimits.audioMaxMs)
+      .default(5000)
+      .meta({ description: `audio, video and midi: length in ms (video at most ${sampleLimits.videoMaxMs})` }),
+    width: z.coerce
+      .number()
+      .int()
+      .min(sampleLimits.minSide)
+      .max(sampleLimits.imageMaxSide)
+      .default(1280)
+      .meta({ description: 'video and image: pixels (video: even, at most 4096)' }),
+    height: z.coerce
+      .number()
+      .int()
+      .min(sampleLimits.minSide)
+      .max(sampleLimits.imageMaxSide)
+      .default(720)
+      .meta({ description: 'video and image: pixels (video: even, at most 4096)' }),
     audio: flag.default(true).meta({ description: 'video: with an AAC sound track' }),
     variant: z.coerce.number().int().min(0).max(1_000_000).default(0).meta({ description: 'audio, video and midi: which pitch or melody (deterministic)' }),
   })
   .meta({ description: 'parameters of the sample; those of other kinds are ignored' });
 
 /** Every Content-Type a sample can have. */
-export const sampleContentTypes = [...new Set([...audioFormats.map((f) => audioFileTypes[f].contentType), mediaFileTypes.mp4.contentType, mediaFileTypes.png.contentType, mediaFileTypes.midi.contentType])];
+export const sampleContentTypes = [
+  ...new Set([
+    ...audioFormats.map((f) => audioFileTypes[f].contentType),
+    mediaFileTypes.mp4.contentType,
+    mediaFileTypes.png.contentType,
+    mediaFileTypes.midi.contentType,
+  ]),
+];
 
 /** Limits of the upload inspector. */
 export const uploadLimits = { maxFiles: 10, maxFileBytes: 10 * 1024 * 1024, maxTotalBytes: 20 * 1024 * 1024 } as const;
 export const UploadForm = z
   .looseObject({
-    files: z.array(uploadedFile('a file to inspect')).max(uploadLimits.maxFiles).optional().meta({ description: `files under the field name "files" (repeated), at most ${uploadLimits.maxFiles}` }),
+    files: z
+      .array(uploadedFile('a file to inspect'))
+      .max(uploadLimits.maxFiles)
+      .optional()
+      .meta({ description: `files under the field name "files" (repeated), at most ${uploadLimits.maxFiles}` }),
   })
   .meta({ description: 'files under "files", and any text fields' });
 export const UploadReport = z.strictObject({
@@ -154,7 +212,9 @@ export const UploadReport = z.strictObject({
       checksum: z.string().meta({ description: 'hex SHA-256 of the bytes (compare with `sha256sum` of the file the client meant to send)' }),
     }),
   ),
-  fields: z.record(z.string(), z.union([z.string(), z.array(z.string())])).meta({ description: 'text fields as received (strings; a repeated field as an array)' }),
+  fields: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .meta({ description: 'text fields as received (strings; a repeated field as an array)' }),
 });
 
 /** One control route. */
@@ -177,31 +237,110 @@ const ok = (schema: z.ZodType, description = 'success'): RawResponse => ({ statu
 
 /** The control routes. */
 export const controlOperations = {
-  health: { operationId: 'health', method: 'get', path: '/__mock/health', summary: 'Liveness and current state', description: 'Answers ok with the seed and the clock.', response: ok(Health) },
-  reset: { operationId: 'reset', method: 'post', path: '/__mock/reset', summary: 'Drop all state', description: 'Drops every account, deleted key, task, ledger entry, scenario, journal entry and activity, resets the clock to its start time, and optionally changes the seed.', body: json(ResetRequest), response: ok(ResetResponse) },
-  getClock: { operationId: 'getClock', method: 'get', path: '/__mock/clock', summary: 'Read the virtual clock', description: 'Virtual now in epoch ms and the clock mode.', response: ok(ClockState) },
-  advanceClock: { operationId: 'advanceClock', method: 'post', path: '/__mock/clock/advance', summary: 'Move the virtual clock forward', description: 'Moves virtual time forward by ms and runs every scheduled event that came due, in order. Works in both modes (in real mode it adds an offset).', body: json(AdvanceRequest), bodyRequired: true, response: ok(AdvanceResponse) },
-  getAccount: { operationId: 'getAccount', method: 'get', path: '/__mock/accounts/{apiKey}', summary: 'Read an account and its ledger', description: 'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages and every ledger entry. A deleted key answers 404 (10010) until it is set again with PUT.', params: ApiKeyParams, response: ok(AccountView), errors: ['CONTROL_NOT_FOUND'] },
-  putAccount: { operationId: 'putAccount', method: 'put', path: '/__mock/accounts/{apiKey}', summary: 'Set an account', description: 'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid and freeUsages. A deleted key is created again (a new account with the defaults, then the values sent).', params: ApiKeyParams, body: json(AccountUpdate), bodyRequired: true, response: ok(AccountView) },
+  health: {
+    operationId: 'health',
+    method: 'get',
+    path: '/__mock/health',
+    summary: 'Liveness and current state',
+    description: 'Answers ok with the seed and the clock.',
+    response: ok(Health),
+  },
+  reset: {
+    operationId: 'reset',
+    method: 'post',
+    path: '/__mock/reset',
+    summary: 'Drop all state',
+    description:
+      'Drops every account, deleted key, task, ledger entry, scenario, journal entry and activity, resets the clock to its start time, and optionally changes the seed.',
+    body: json(ResetRequest),
+    response: ok(ResetResponse),
+  },
+  getClock: {
+    operationId: 'getClock',
+    method: 'get',
+    path: '/__mock/clock',
+    summary: 'Read the virtual clock',
+    description: 'Virtual now in epoch ms and the clock mode.',
+    response: ok(ClockState),
+  },
+  advanceClock: {
+    operationId: 'advanceClock',
+    method: 'post',
+    path: '/__mock/clock/advance',
+    summary: 'Move the virtual clock forward',
+    description:
+      'Moves virtual time forward by ms and runs every scheduled event that came due, in order. Works in both modes (in real mode it adds an offset).',
+    body: json(AdvanceRequest),
+    bodyRequired: true,
+    response: ok(AdvanceResponse),
+  },
+  getAccount: {
+    operationId: 'getAccount',
+    method: 'get',
+    path: '/__mock/accounts/{apiKey}',
+    summary: 'Read an account and its ledger',
+    description:
+      'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages and every ledger entry. A deleted key answers 404 (10010) until it is set again with PUT.',
+    params: ApiKeyParams,
+    response: ok(AccountView),
+    errors: ['CONTROL_NOT_FOUND'],
+  },
+  putAccount: {
+    operationId: 'putAccount',
+    method: 'put',
+    path: '/__mock/accounts/{apiKey}',
+    summary: 'Set an account',
+    description:
+      'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid and freeUsages. A deleted key is created again (a new account with the defaults, then the values sent).',
+    params: ApiKeyParams,
+    body: json(AccountUpdate),
+    bodyRequired: true,
+    response: ok(AccountView),
+  },
   deleteAccount: {
     operationId: 'deleteAccount',
     method: 'delete',
     path: '/__mock/accounts/{apiKey}',
     summary: 'Delete a key',
-    description: 'Deletes the key with its account and ledger, as the dashboard does (document 1, "Authentication": deletion takes effect immediately): every later API request with the key answers 401 (10001), including requests already waiting on a delay. Its tasks stay and keep running, but capture and refund nothing. PUT creates the key again.',
+    description:
+      'Deletes the key with its account and ledger, as the dashboard does (document 1, "Authentication": deletion takes effect immediately): every later API request with the key answers 401 (10001), including requests already waiting on a delay. Its tasks stay and keep running, but capture and refund nothing. PUT creates the key again.',
     params: ApiKeyParams,
     response: ok(AccountDeleted),
   },
-  addScenario: { operationId: 'addScenario', method: 'post', path: '/__mock/scenarios', summary: 'Add a scenario rule', description: 'For example `{"apiKey": "mg_demo_secret1", "operationId": "createFamily5VideoTask", "outcome": "failed", "error": 32008}`: the next family5 task of this key fails with 32008. `error` takes a code, a catalog name or a failure reason (free_relax_busy). A rule waits for a request whose operation declares what it forces; a rule that none of its operations declares is refused (10008). A request carrying its own Prefer header ignores the rules.', body: json(ScenarioRequest), bodyRequired: true, response: ok(Scenario) },
-  clearScenarios: { operationId: 'clearScenarios', method: 'delete', path: '/__mock/scenarios', summary: 'Remove every scenario rule', description: 'Removes all rules.', response: ok(ScenariosCleared) },
-  requests: { operationId: 'listRequests', method: 'get', path: '/__mock/requests', summary: 'Recent requests', description: 'The journal of recent API requests and the status codes of their responses (control and media requests are not journaled).', response: ok(Journal) },
+  addScenario: {
+    operationId: 'addScenario',
+    method: 'post',
+    path: '/__mock/scenarios',
+    summary: 'Add a scenario rule',
+    description:
+      'For example `{"apiKey": "mg_demo_secret1", "operationId": "createFamily5VideoTask", "outcome": "failed", "error": 32008}`: the next family5 task of this key fails with 32008. `error` takes a code, a catalog name or a failure reason (free_relax_busy). A rule waits for a request whose operation declares what it forces; a rule that none of its operations declares is refused (10008). A request carrying its own Prefer header ignores the rules.',
+    body: json(ScenarioRequest),
+    bodyRequired: true,
+    response: ok(Scenario),
+  },
+  clearScenarios: {
+    operationId: 'clearScenarios',
+    method: 'delete',
+    path: '/__mock/scenarios',
+    summary: 'Remove every scenario rule',
+    description: 'Removes all rules.',
+    response: ok(ScenariosCleared),
+  },
+  requests: {
+    operationId: 'listRequests',
+    method: 'get',
+    path: '/__mock/requests',
+    summary: 'Recent requests',
+    description: 'The journal of recent API requests and the status codes of their responses (control and media requests are not journaled).',
+    response: ok(Journal),
+  },
   streamEvents: {
     operationId: 'streamEvents',
     method: 'get',
     path: '/__mock/events',
     summary: 'Task activity as Server-Sent Events',
     description:
-      'A text/event-stream of every change of status of every task of every area (event `task`, data a TaskActivityEvent), in order, as virtual time moves: a task created, moving on, failing, deleted. Filter by apiKey, area or taskId. With taskId the stream replays the task\'s changes and ends after its terminal one, so `curl -N` or an EventSource can wait for a task without polling. Heartbeat comments keep idle connections open. The feed keeps the last 1000 changes.',
+      "A text/event-stream of every change of status of every task of every area (event `task`, data a TaskActivityEvent), in order, as virtual time moves: a task created, moving on, failing, deleted. Filter by apiKey, area or taskId. With taskId the stream replays the task's changes and ends after its terminal one, so `curl -N` or an EventSource can wait for a task without polling. Heartbeat comments keep idle connections open. The feed keeps the last 1000 changes.",
     query: EventsQuery,
     response: { status: 200, kind: 'event-stream', events: { task: TaskActivityEvent }, description: 'the event stream' },
   },

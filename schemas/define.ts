@@ -50,14 +50,23 @@ export function json<S extends z.ZodType>(schema: S, opts: { limitBytes?: number
 }
 
 /** A multipart/form-data body: text and file fields in `schema`, the limits of each file field, and of all files together. */
-export function multipart<S extends z.ZodObject>(schema: S, opts: { files: Record<string, FileFieldRule>; maxTotalBytes: number; limitError?: ErrorName }): MultipartBody & { schema: S } {
+export function multipart<S extends z.ZodObject>(
+  schema: S,
+  opts: { files: Record<string, FileFieldRule>; maxTotalBytes: number; limitError?: ErrorName },
+): MultipartBody & { schema: S } {
   for (const field of Object.keys(opts.files)) if (!(field in schema.shape)) throw new Error(`multipart: file field ${field} is not in the schema`);
   return { kind: 'multipart', schema, ...opts };
 }
 
 /** True when `v` is a file the multipart parser produced. */
 export function isUploadedFile(v: unknown): v is UploadedFile {
-  return typeof v === 'object' && v !== null && (v as UploadedFile).bytes instanceof Uint8Array && typeof (v as UploadedFile).filename === 'string' && typeof (v as UploadedFile).mimeType === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as UploadedFile).bytes instanceof Uint8Array &&
+    typeof (v as UploadedFile).filename === 'string' &&
+    typeof (v as UploadedFile).mimeType === 'string'
+  );
 }
 
 /** The schema of one file of a multipart body: `{filename, mimeType, bytes}` for the handler, `format: binary` in the spec. */

@@ -25,62 +25,181 @@ export interface CatalogError {
   reason?: string;
 }
 
-const sharedVideoCodes = assumed('document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range');
+const sharedVideoCodes = assumed(
+  'document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range',
+);
 const transport = assumed('document 1 does not number transport-level errors; the 10xxx range is reserved for them');
-const imageCodes = assumed('document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019');
+const imageCodes = assumed(
+  'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
+);
 
 /** The catalog, keyed by a stable name used in code (the wire carries only `code`). */
 export const errorCatalog = {
   // ---- transport and auth (every operation) ----
   UNAUTHORIZED: { code: 10001, httpStatus: 401, meaning: 'missing, malformed or deleted API key', provenance: transport },
   MALFORMED_JSON: { code: 10002, httpStatus: 400, meaning: 'the request body is not valid JSON', provenance: transport },
-  UNSUPPORTED_MEDIA_TYPE: { code: 10003, httpStatus: 415, meaning: 'the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)', provenance: transport },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 10003,
+    httpStatus: 415,
+    meaning: 'the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)',
+    provenance: transport,
+  },
   ROUTE_NOT_FOUND: { code: 10004, httpStatus: 404, meaning: 'no operation at this path', provenance: transport },
   METHOD_NOT_ALLOWED: { code: 10005, httpStatus: 405, meaning: 'the path exists but not with this HTTP method', provenance: transport },
   PAYLOAD_TOO_LARGE: { code: 10006, httpStatus: 413, meaning: 'the request body is larger than the operation accepts', provenance: transport },
-  INVALID_PREFER: { code: 10007, httpStatus: 400, meaning: 'the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare', provenance: assumed('mock-only: forcing outcomes is a feature of the mock, not of the service') },
-  CONTROL_INVALID_REQUEST: { code: 10008, httpStatus: 400, meaning: 'a control-API request (/__mock) that does not match its schema', provenance: assumed('mock-only: the control API is the mock\'s own') },
-  MALFORMED_MULTIPART: { code: 10009, httpStatus: 400, meaning: 'the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)', provenance: transport },
+  INVALID_PREFER: {
+    code: 10007,
+    httpStatus: 400,
+    meaning: 'the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare',
+    provenance: assumed('mock-only: forcing outcomes is a feature of the mock, not of the service'),
+  },
+  CONTROL_INVALID_REQUEST: {
+    code: 10008,
+    httpStatus: 400,
+    meaning: 'a control-API request (/__mock) that does not match its schema',
+    provenance: assumed("mock-only: the control API is the mock's own"),
+  },
+  MALFORMED_MULTIPART: {
+    code: 10009,
+    httpStatus: 400,
+    meaning: 'the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)',
+    provenance: transport,
+  },
   RANGE_NOT_SATISFIABLE: { code: 10011, httpStatus: 416, meaning: 'the Range of a media request starts beyond the end of the file', provenance: transport },
-  CONTROL_NOT_FOUND: { code: 10010, httpStatus: 404, meaning: 'a control-API resource that does not exist (for example a deleted account)', provenance: assumed('mock-only: the control API is the mock\'s own') },
-  MOCK_INTERNAL_ERROR: { code: 10500, httpStatus: 500, meaning: 'a bug in the mock (for example a response that does not match its declared schema); never expected', provenance: assumed('mock-only') },
+  CONTROL_NOT_FOUND: {
+    code: 10010,
+    httpStatus: 404,
+    meaning: 'a control-API resource that does not exist (for example a deleted account)',
+    provenance: assumed("mock-only: the control API is the mock's own"),
+  },
+  MOCK_INTERNAL_ERROR: {
+    code: 10500,
+    httpStatus: 500,
+    meaning: 'a bug in the mock (for example a response that does not match its declared schema); never expected',
+    provenance: assumed('mock-only'),
+  },
 
   // ---- shared video endpoints (numbers assumed) ----
   VIDEO_INVALID_PARAMETERS: { code: 31001, httpStatus: 400, meaning: 'invalid parameters', provenance: sharedVideoCodes },
-  VIDEO_UNSUPPORTED_COMBINATION: { code: 31002, httpStatus: 400, meaning: 'unsupported model, ratio, resolution or duration combination', provenance: sharedVideoCodes },
-  VIDEO_MISSING_MEDIA_DURATION: { code: 31003, httpStatus: 400, meaning: 'missing media duration (inputVideoDuration is required with video input)', provenance: sharedVideoCodes },
+  VIDEO_UNSUPPORTED_COMBINATION: {
+    code: 31002,
+    httpStatus: 400,
+    meaning: 'unsupported model, ratio, resolution or duration combination',
+    provenance: sharedVideoCodes,
+  },
+  VIDEO_MISSING_MEDIA_DURATION: {
+    code: 31003,
+    httpStatus: 400,
+    meaning: 'missing media duration (inputVideoDuration is required with video input)',
+    provenance: sharedVideoCodes,
+  },
   VIDEO_INSUFFICIENT_CREDITS: { code: 31004, httpStatus: 400, meaning: 'insufficient credits', provenance: sharedVideoCodes },
   VIDEO_TASK_FORBIDDEN: { code: 31005, httpStatus: 400, meaning: 'the task belongs to another user', provenance: sharedVideoCodes },
   VIDEO_TASK_NOT_FOUND: { code: 31006, httpStatus: 400, meaning: 'the task does not exist', provenance: sharedVideoCodes },
-  VIDEO_TASK_NOT_FINISHED: { code: 31007, httpStatus: 400, meaning: 'the task has not finished: only a succeeded or failed task can be deleted', provenance: sharedVideoCodes },
+  VIDEO_TASK_NOT_FINISHED: {
+    code: 31007,
+    httpStatus: 400,
+    meaning: 'the task has not finished: only a succeeded or failed task can be deleted',
+    provenance: sharedVideoCodes,
+  },
   VIDEO_GENERATION_FAILED: { code: 31008, httpStatus: 400, meaning: 'provider error during generation', provenance: sharedVideoCodes, failure: true },
   VIDEO_CONTENT_REJECTED: { code: 31009, httpStatus: 400, meaning: 'content rejected by moderation', provenance: sharedVideoCodes, failure: true },
-  VIDEO_RATE_LIMITED: { code: 31029, httpStatus: 429, meaning: 'per-user video generate rate limit (5 per minute), answered with HTTP 429 and Retry-After', provenance: sharedVideoCodes },
+  VIDEO_RATE_LIMITED: {
+    code: 31029,
+    httpStatus: 429,
+    meaning: 'per-user video generate rate limit (5 per minute), answered with HTTP 429 and Retry-After',
+    provenance: sharedVideoCodes,
+  },
 
   // ---- family5 (document 1, "Errors") ----
   F5_TASK_NOT_FOUND: { code: 32001, httpStatus: 400, meaning: 'task not found', provenance: fromSeed(1, 'Errors') },
   F5_INSUFFICIENT_CREDITS: { code: 32002, httpStatus: 400, meaning: 'not enough credits', provenance: fromSeed(1, 'Errors') },
   F5_PROVIDER_ERROR: { code: 32003, httpStatus: 400, meaning: 'provider error during generation', provenance: fromSeed(1, 'Errors'), failure: true },
-  F5_INVALID_PARAMETERS: { code: 32004, httpStatus: 400, meaning: 'invalid parameters or unsupported capability combination', provenance: fromSeed(1, 'Errors') },
+  F5_INVALID_PARAMETERS: {
+    code: 32004,
+    httpStatus: 400,
+    meaning: 'invalid parameters or unsupported capability combination',
+    provenance: fromSeed(1, 'Errors'),
+  },
   F5_TASK_FORBIDDEN: { code: 32005, httpStatus: 400, meaning: 'task exists but belongs to another user', provenance: fromSeed(1, 'Errors') },
   F5_AUDIO_NEEDS_VISUAL: { code: 32006, httpStatus: 400, meaning: 'audio input requires at least one image or video', provenance: fromSeed(1, 'Errors') },
-  F5_PROVIDER_THROTTLED: { code: 32007, httpStatus: 400, meaning: 'upstream provider throttling or video concurrency slots exhausted', provenance: fromSeed(1, 'Errors'), failure: true },
+  F5_PROVIDER_THROTTLED: {
+    code: 32007,
+    httpStatus: 400,
+    meaning: 'upstream provider throttling or video concurrency slots exhausted',
+    provenance: fromSeed(1, 'Errors'),
+    failure: true,
+  },
   F5_CONTENT_REJECTED: { code: 32008, httpStatus: 400, meaning: 'content rejected by moderation', provenance: fromSeed(1, 'Errors'), failure: true },
-  RATE_LIMITED: { code: 29998, httpStatus: 429, meaning: 'per-user request rate limit, answered with a real HTTP 429 and Retry-After', provenance: fromSeed(1, 'Errors') },
+  RATE_LIMITED: {
+    code: 29998,
+    httpStatus: 429,
+    meaning: 'per-user request rate limit, answered with a real HTTP 429 and Retry-After',
+    provenance: fromSeed(1, 'Errors'),
+  },
 
   // ---- image endpoints (document 1, "Errors": 29003 and 26019 shown; every other number assumed) ----
   IMAGE_INVALID_PARAMETERS: { code: 26001, httpStatus: 400, meaning: 'invalid image request parameters', provenance: imageCodes },
-  IMAGE_UNSUPPORTED_SIZE: { code: 26002, httpStatus: 400, meaning: 'imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image)', provenance: imageCodes },
-  IMAGE_TOO_MANY_REFERENCE_IMAGES: { code: 26003, httpStatus: 400, meaning: 'more reference images than the model family allows (the message names the limit)', provenance: imageCodes },
-  IMAGE_INSUFFICIENT_CREDITS: { code: 26004, httpStatus: 402, meaning: 'insufficient credits for the image generation (HTTP 402 per document 1)', provenance: imageCodes },
-  IMAGE_SUBSCRIPTION_REQUIRED: { code: 26005, httpStatus: 402, meaning: 'image-a-2-official at 4K or quality high requires a subscription (plan paid)', provenance: imageCodes },
+  IMAGE_UNSUPPORTED_SIZE: {
+    code: 26002,
+    httpStatus: 400,
+    meaning: 'imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image)',
+    provenance: imageCodes,
+  },
+  IMAGE_TOO_MANY_REFERENCE_IMAGES: {
+    code: 26003,
+    httpStatus: 400,
+    meaning: 'more reference images than the model family allows (the message names the limit)',
+    provenance: imageCodes,
+  },
+  IMAGE_INSUFFICIENT_CREDITS: {
+    code: 26004,
+    httpStatus: 402,
+    meaning: 'insufficient credits for the image generation (HTTP 402 per document 1)',
+    provenance: imageCodes,
+  },
+  IMAGE_SUBSCRIPTION_REQUIRED: {
+    code: 26005,
+    httpStatus: 402,
+    meaning: 'image-a-2-official at 4K or quality high requires a subscription (plan paid)',
+    provenance: imageCodes,
+  },
   IMAGE_TASK_NOT_FOUND: { code: 26006, httpStatus: 404, meaning: 'image task not found (or it belongs to another user)', provenance: imageCodes },
   IMAGE_GENERATION_FAILED: { code: 26008, httpStatus: 400, meaning: 'provider error during image generation', provenance: imageCodes, failure: true },
-  IMAGE_UNSUPPORTED_RATIO: { code: 26019, httpStatus: 400, meaning: 'aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios', provenance: fromSeed(1, 'Image: request schema') },
-  IMAGE_RATE_LIMITED: { code: 26029, httpStatus: 429, meaning: 'per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After', provenance: imageCodes },
-  IMAGE_FREE_RELAX_BUSY: { code: 26030, httpStatus: 429, meaning: 'free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later', provenance: imageCodes, failure: true, reason: 'free_relax_busy' },
-  IMAGE_FREE_RELAX_TIMEOUT: { code: 26031, httpStatus: 429, meaning: 'free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later', provenance: imageCodes, failure: true, reason: 'free_relax_timeout' },
-  IMAGE_B_UNSUPPORTED_RATIO: { code: 29003, httpStatus: 400, meaning: 'aspect ratio not supported by the image-b model', provenance: fromSeed(1, 'Image: request schema') },
+  IMAGE_UNSUPPORTED_RATIO: {
+    code: 26019,
+    httpStatus: 400,
+    meaning: 'aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios',
+    provenance: fromSeed(1, 'Image: request schema'),
+  },
+  IMAGE_RATE_LIMITED: {
+    code: 26029,
+    httpStatus: 429,
+    meaning: 'per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After',
+    provenance: imageCodes,
+  },
+  IMAGE_FREE_RELAX_BUSY: {
+    code: 26030,
+    httpStatus: 429,
+    meaning: 'free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later',
+    provenance: imageCodes,
+    failure: true,
+    reason: 'free_relax_busy',
+  },
+  IMAGE_FREE_RELAX_TIMEOUT: {
+    code: 26031,
+    httpStatus: 429,
+    meaning: 'free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later',
+    provenance: imageCodes,
+    failure: true,
+    reason: 'free_relax_timeout',
+  },
+  IMAGE_B_UNSUPPORTED_RATIO: {
+    code: 29003,
+    httpStatus: 400,
+    meaning: 'aspect ratio not supported by the image-b model',
+    provenance: fromSeed(1, 'Image: request schema'),
+  },
 } as const satisfies Record<string, CatalogError>;
 
 /** Stable name of a catalogued error. */

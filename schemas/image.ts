@@ -122,7 +122,7 @@ export type LegacyImageModelId = keyof typeof legacyImageModelIds;
 const acceptedModelIds = [...imageModelIds, ...(Object.keys(legacyImageModelIds) as LegacyImageModelId[])] as [string, ...string[]];
 
 /** The current id of a model id or legacy preview id. */
-export function normalizeImageModel(id: ImageModelId | LegacyImageModelId | string): ImageModelId {
+export function normalizeImageModel(id: string): ImageModelId {
   return (legacyImageModelIds as Record<string, ImageModelId>)[id] ?? (id as ImageModelId);
 }
 
@@ -218,7 +218,16 @@ export function imagePrice(r: ResolvedImageRequest, promptLength: number): { cre
     const credits = Math.ceil(((promptTokens + referenceImageTokens) * t.inputCreditsPer1kTokens + outputTokens * t.outputCreditsPer1kTokens) / 1000);
     return {
       credits,
-      pricing: { pricingVersion: IMAGE_PRICING_VERSION, mode: 'token-estimate', promptTokens, referenceImageTokens, outputTokens, inputCreditsPer1kTokens: t.inputCreditsPer1kTokens, outputCreditsPer1kTokens: t.outputCreditsPer1kTokens, qualityFactor: t.qualityFactor[q] },
+      pricing: {
+        pricingVersion: IMAGE_PRICING_VERSION,
+        mode: 'token-estimate',
+        promptTokens,
+        referenceImageTokens,
+        outputTokens,
+        inputCreditsPer1kTokens: t.inputCreditsPer1kTokens,
+        outputCreditsPer1kTokens: t.outputCreditsPer1kTokens,
+        qualityFactor: t.qualityFactor[q],
+      },
     };
   }
   const price = imageFixedPrices[r.model][r.imageSize];
@@ -288,10 +297,26 @@ export const imageRateLimits = {
 
 /** How each kind of failure reads on the task (assumed wording; document 1 says failMsg of a timeout describes it). */
 export const imageFailures = {
-  timeout: { failMsg: 'generation timed out: the task was pending or generating for more than 30 minutes', userMessage: 'Image generation took too long and was cancelled. You have not been charged; please try again.', retryable: true },
-  IMAGE_GENERATION_FAILED: { failMsg: 'provider error during generation', userMessage: 'Image generation failed. You have not been charged; please try again.', retryable: true },
-  IMAGE_FREE_RELAX_BUSY: { failMsg: 'free_relax_busy: the free generation lane is at capacity; nothing was charged', userMessage: 'Free image generation is busy right now. Please try again in a few minutes; you have not been charged.', retryable: true },
-  IMAGE_FREE_RELAX_TIMEOUT: { failMsg: 'free_relax_timeout: the request waited too long in the free generation lane; nothing was charged', userMessage: 'Free image generation is slow right now and your request timed out. Please try again later; you have not been charged.', retryable: true },
+  timeout: {
+    failMsg: 'generation timed out: the task was pending or generating for more than 30 minutes',
+    userMessage: 'Image generation took too long and was cancelled. You have not been charged; please try again.',
+    retryable: true,
+  },
+  IMAGE_GENERATION_FAILED: {
+    failMsg: 'provider error during generation',
+    userMessage: 'Image generation failed. You have not been charged; please try again.',
+    retryable: true,
+  },
+  IMAGE_FREE_RELAX_BUSY: {
+    failMsg: 'free_relax_busy: the free generation lane is at capacity; nothing was charged',
+    userMessage: 'Free image generation is busy right now. Please try again in a few minutes; you have not been charged.',
+    retryable: true,
+  },
+  IMAGE_FREE_RELAX_TIMEOUT: {
+    failMsg: 'free_relax_timeout: the request waited too long in the free generation lane; nothing was charged',
+    userMessage: 'Free image generation is slow right now and your request timed out. Please try again later; you have not been charged.',
+    retryable: true,
+  },
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -311,22 +336,50 @@ function ratioSetName(ratios: readonly string[]): string {
 
 /** Markdown table of the nine models, their rules and prices, for the spec. */
 export function renderImageModelTable(): string {
-  const legacyOf = (id: string) => Object.entries(legacyImageModelIds).filter(([, v]) => v === id).map(([k]) => k);
+  const legacyOf = (id: string) =>
+    Object.entries(legacyImageModelIds)
+      .filter(([, v]) => v === id)
+      .map(([k]) => k);
   return table(
     ['model', 'family', 'sizes', 'ratios', 'max reference images', 'unsupported ratio', 'credits (assumed)', 'legacy ids (assumed)'],
     imageModelIds.map((id) => {
       const m: ImageModel = imageModels[id];
       const f = imageFamilies[m.family];
       const sizes = `${m.sizes.join(', ')}${m.fourKTextToImageOnly ? ' (4K only for text-to-image)' : ''}`;
-      const price = id === 'image-a-2-official' ? 'token estimate' : Object.entries(imageFixedPrices[id]).map(([s, p]) => `${s}: ${p}`).join(', ');
-      return [id + (id === DEFAULT_IMAGE_MODEL ? ' (default)' : ''), m.family, sizes, ratioSetName(m.ratios), f.maxReferenceImages, f.unsupportedRatioError ? `400, code ${f.unsupportedRatioError === 'IMAGE_B_UNSUPPORTED_RATIO' ? 29003 : 26019}` : 'any ratio accepted (size validated only)', price, legacyOf(id).join(', ') || '-'];
+      const price =
+        id === 'image-a-2-official'
+          ? 'token estimate'
+          : Object.entries(imageFixedPrices[id])
+              .map(([s, p]) => `${s}: ${p}`)
+              .join(', ');
+      return [
+        id + (id === DEFAULT_IMAGE_MODEL ? ' (default)' : ''),
+        m.family,
+        sizes,
+        ratioSetName(m.ratios),
+        f.maxReferenceImages,
+        f.unsupportedRatioError
+          ? `400, code ${f.unsupportedRatioError === 'IMAGE_B_UNSUPPORTED_RATIO' ? 29003 : 26019}`
+          : 'any ratio accepted (size validated only)',
+        price,
+        legacyOf(id).join(', ') || '-',
+      ];
     }),
   );
 }
 
 /** Markdown table of pixel sizes for the standard and extreme ratios, for the spec. */
 export function renderPixelTable(): string {
-  return table(['ratio', ...imageSizes], allImageRatios.map((r) => [r, ...imageSizes.map((s) => { const p = imagePixels(s, r); return `${p.width}x${p.height}`; })]));
+  return table(
+    ['ratio', ...imageSizes],
+    allImageRatios.map((r) => [
+      r,
+      ...imageSizes.map((s) => {
+        const p = imagePixels(s, r);
+        return `${p.width}x${p.height}`;
+      }),
+    ]),
+  );
 }
 
 /** Text of the aspect-ratio resolution rules, for the spec. */
@@ -338,7 +391,6 @@ export const aspectRatioRules =
 // ---------------------------------------------------------------------------
 // Request
 // ---------------------------------------------------------------------------
-
 
 const ImageMimeType = z.enum(imageMimeTypes).meta({ description: 'image/png, image/jpeg, image/webp, image/heic or image/heif' });
 /** http, https or gs, scheme case-insensitive (no regex flags: JSON Schema patterns carry none). */
@@ -356,29 +408,65 @@ export const ImageFileData = z
 /** A reference image inlined as base64 (document 1, "Image: request schema"). */
 export const ImageInlineData = z
   .object({
-    data: z.string().min(1).regex(BASE64).meta({ description: 'base64 image bytes (standard alphabet, no line breaks); base64 inflates by about one third, keep inlined originals under about 18 MB in total' }),
+    data: z
+      .string()
+      .min(1)
+      .regex(BASE64)
+      .meta({
+        description:
+          'base64 image bytes (standard alphabet, no line breaks); base64 inflates by about one third, keep inlined originals under about 18 MB in total',
+      }),
     mimeType: ImageMimeType,
   })
   .openapi('ImageInlineData');
 /** One reference image: fileData or inlineData; send exactly one (an item with both passes validation, behaviour undefined). */
 export const ReferenceImage = z
   .object({ fileData: ImageFileData.optional(), inlineData: ImageInlineData.optional() })
-  .meta({ description: 'carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; the mock counts it once)' })
+  .meta({
+    description: 'carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; the mock counts it once)',
+  })
   .openapi('ImageReferenceImage');
 
 /** imageConfig (document 1, "Image: request schema"). */
 export const ImageConfig = z
   .object({
-    imageSize: z.enum(imageSizes).default('2K').meta({ description: '1K, 2K (default), 4K; per model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only without reference images)' }),
-    aspectRatio: z.string().regex(RATIO).default('1:1').meta({ description: 'W:H; schema default 1:1 once an imageConfig object is sent; per model (see the model table)', example: '16:9' }),
-    quality: z.enum(imageQualities).optional().meta({ description: `low, medium, high; honoured only by image-a-2-official (default ${DEFAULT_IMAGE_QUALITY}, assumed); every other model drops it silently` }),
+    imageSize: z
+      .enum(imageSizes)
+      .default('2K')
+      .meta({
+        description: '1K, 2K (default), 4K; per model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only without reference images)',
+      }),
+    aspectRatio: z
+      .string()
+      .regex(RATIO)
+      .default('1:1')
+      .meta({ description: 'W:H; schema default 1:1 once an imageConfig object is sent; per model (see the model table)', example: '16:9' }),
+    quality: z
+      .enum(imageQualities)
+      .optional()
+      .meta({
+        description: `low, medium, high; honoured only by image-a-2-official (default ${DEFAULT_IMAGE_QUALITY}, assumed); every other model drops it silently`,
+      }),
   })
   .openapi('ImageConfig');
 
-const ProviderField = z.enum(imageProviders).meta({ description: 'vendor_b, vendor_a, vendor_c, vendor_d or vendor_e; validated but not used for routing (the model decides)' });
+const ProviderField = z
+  .enum(imageProviders)
+  .meta({ description: 'vendor_b, vendor_a, vendor_c, vendor_d or vendor_e; validated but not used for routing (the model decides)' });
 const commonRequestFields = {
-  model: z.enum(acceptedModelIds).default(DEFAULT_IMAGE_MODEL).meta({ description: `default ${DEFAULT_IMAGE_MODEL}; one of ${imageModelIds.join(', ')}; legacy preview ids (${Object.keys(legacyImageModelIds).join(', ')}; assumed) are normalised to their current ids` }),
-  referenceImages: z.array(ReferenceImage).optional().meta({ maxItems: MAX_REFERENCE_IMAGES, description: `at most ${MAX_REFERENCE_IMAGES} items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit)` }),
+  model: z
+    .enum(acceptedModelIds)
+    .default(DEFAULT_IMAGE_MODEL)
+    .meta({
+      description: `default ${DEFAULT_IMAGE_MODEL}; one of ${imageModelIds.join(', ')}; legacy preview ids (${Object.keys(legacyImageModelIds).join(', ')}; assumed) are normalised to their current ids`,
+    }),
+  referenceImages: z
+    .array(ReferenceImage)
+    .optional()
+    .meta({
+      maxItems: MAX_REFERENCE_IMAGES,
+      description: `at most ${MAX_REFERENCE_IMAGES} items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit)`,
+    }),
   imageConfig: ImageConfig.optional().meta({ description: 'default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)' }),
 };
 const generateBase = z.object({
@@ -388,7 +476,10 @@ const generateBase = z.object({
 });
 const estimateBase = z.object({
   provider: ProviderField.optional(),
-  prompt: z.string().optional().meta({ description: 'text description; optional or empty on estimate (its length drives the token estimate of image-a-2-official)' }),
+  prompt: z
+    .string()
+    .optional()
+    .meta({ description: 'text description; optional or empty on estimate (its length drives the token estimate of image-a-2-official)' }),
   ...commonRequestFields,
 });
 type ImageRequestBase = z.infer<typeof generateBase> | z.infer<typeof estimateBase>;
@@ -436,22 +527,46 @@ export function checkImageRequest(v: ImageRequestBase, mode: 'generate' | 'estim
   const r = resolveImageRequest(v);
   const m: ImageModel = imageModels[r.model];
   const fam = imageFamilies[m.family];
-  if (mode === 'generate' && (v.prompt ?? '').trim() === '') out.push({ path: ['prompt'], message: 'prompt is required and must not be blank', error: 'IMAGE_INVALID_PARAMETERS' });
+  if (mode === 'generate' && (v.prompt ?? '').trim() === '')
+    out.push({ path: ['prompt'], message: 'prompt is required and must not be blank', error: 'IMAGE_INVALID_PARAMETERS' });
   (v.referenceImages ?? []).forEach((item, i) => {
-    if (!item.fileData && !item.inlineData) out.push({ path: ['referenceImages', i], message: `referenceImages[${i}] must carry fileData or inlineData`, error: 'IMAGE_INVALID_PARAMETERS' });
+    if (!item.fileData && !item.inlineData)
+      out.push({ path: ['referenceImages', i], message: `referenceImages[${i}] must carry fileData or inlineData`, error: 'IMAGE_INVALID_PARAMETERS' });
   });
   const limit = Math.min(MAX_REFERENCE_IMAGES, fam.maxReferenceImages);
   if (r.referenceCount > limit)
-    out.push({ path: ['referenceImages'], message: `referenceImages has ${r.referenceCount} items; ${r.model} (${m.family}) accepts at most ${limit}`, error: 'IMAGE_TOO_MANY_REFERENCE_IMAGES' });
-  if (!m.sizes.includes(r.imageSize)) out.push({ path: ['imageConfig', 'imageSize'], message: `imageSize ${r.imageSize} is not supported by ${r.model} (supported: ${m.sizes.join(', ')})`, error: 'IMAGE_UNSUPPORTED_SIZE' });
+    out.push({
+      path: ['referenceImages'],
+      message: `referenceImages has ${r.referenceCount} items; ${r.model} (${m.family}) accepts at most ${limit}`,
+      error: 'IMAGE_TOO_MANY_REFERENCE_IMAGES',
+    });
+  if (!m.sizes.includes(r.imageSize))
+    out.push({
+      path: ['imageConfig', 'imageSize'],
+      message: `imageSize ${r.imageSize} is not supported by ${r.model} (supported: ${m.sizes.join(', ')})`,
+      error: 'IMAGE_UNSUPPORTED_SIZE',
+    });
   else if (r.imageSize === '4K' && m.fourKTextToImageOnly && r.referenceCount > 0)
-    out.push({ path: ['imageConfig', 'imageSize'], message: `imageSize 4K is only available for text-to-image on ${r.model}; remove the reference images or use 1K or 2K`, error: 'IMAGE_UNSUPPORTED_SIZE' });
+    out.push({
+      path: ['imageConfig', 'imageSize'],
+      message: `imageSize 4K is only available for text-to-image on ${r.model}; remove the reference images or use 1K or 2K`,
+      error: 'IMAGE_UNSUPPORTED_SIZE',
+    });
   if (r.aspectRatio !== null && fam.unsupportedRatioError && !m.ratios.includes(r.aspectRatio))
-    out.push({ path: ['imageConfig', 'aspectRatio'], message: `aspectRatio ${r.aspectRatio} is not supported by ${r.model}; supported: ${m.ratios.join(', ')}`, error: fam.unsupportedRatioError });
+    out.push({
+      path: ['imageConfig', 'aspectRatio'],
+      message: `aspectRatio ${r.aspectRatio} is not supported by ${r.model}; supported: ${m.ratios.join(', ')}`,
+      error: fam.unsupportedRatioError,
+    });
   return out;
 }
 
-const requestExample = { provider: 'vendor_a', model: 'image-a-2', prompt: 'A lighthouse on a cliff at sunset, watercolor', imageConfig: { imageSize: '1K', aspectRatio: '16:9' } };
+const requestExample = {
+  provider: 'vendor_a',
+  model: 'image-a-2',
+  prompt: 'A lighthouse on a cliff at sunset, watercolor',
+  imageConfig: { imageSize: '1K', aspectRatio: '16:9' },
+};
 
 const requestDescription = (what: string) =>
   `${what}\n\nModels (document 1, "Image models"):\n\n${renderImageModelTable()}\n\n${aspectRatioRules}\n\n` +
@@ -467,7 +582,14 @@ export type ImageGenerationRequest = z.infer<typeof ImageGenerationRequest>;
 /** Body of POST /v1/images/generation/estimate-credits: the same body, provider optional, prompt optional or empty. */
 export const EstimateImageCreditsRequest = estimateBase
   .superRefine((v, ctx) => report(ctx, checkImageRequest(v, 'estimate')))
-  .openapi('EstimateImageCreditsRequest', { description: requestDescription('Estimate an image generation. provider is optional; prompt is optional or empty.'), example: { model: 'image-a-2-official', prompt: 'A lighthouse on a cliff at sunset', imageConfig: { imageSize: '2K', aspectRatio: '1:1', quality: 'high' } } });
+  .openapi('EstimateImageCreditsRequest', {
+    description: requestDescription('Estimate an image generation. provider is optional; prompt is optional or empty.'),
+    example: {
+      model: 'image-a-2-official',
+      prompt: 'A lighthouse on a cliff at sunset',
+      imageConfig: { imageSize: '2K', aspectRatio: '1:1', quality: 'high' },
+    },
+  });
 export type EstimateImageCreditsRequest = z.infer<typeof EstimateImageCreditsRequest>;
 
 // ---------------------------------------------------------------------------
@@ -485,8 +607,14 @@ export const ImageGenerationOutput = z
               .array(
                 z.object({
                   inlineData: z.object({
-                    mimeType: z.enum(imageMimeTypes).meta(provenanceMeta(assumed('the seed does not say which type the models return; the mock returns image/png'), 'mime type of the image')),
-                    data: z.string().meta({ description: 'base64 image bytes (a decodable image of mimeType whose pixel size matches the resolved size and ratio)' }),
+                    mimeType: z
+                      .enum(imageMimeTypes)
+                      .meta(
+                        provenanceMeta(assumed('the seed does not say which type the models return; the mock returns image/png'), 'mime type of the image'),
+                      ),
+                    data: z
+                      .string()
+                      .meta({ description: 'base64 image bytes (a decodable image of mimeType whose pixel size matches the resolved size and ratio)' }),
                   }),
                 }),
               )
@@ -495,7 +623,12 @@ export const ImageGenerationOutput = z
         }),
       )
       .min(1)
-      .meta(provenanceMeta(assumed('the seed shows candidates[].content.parts[].inlineData only; the mock returns one candidate with one part'), 'model candidates')),
+      .meta(
+        provenanceMeta(
+          assumed('the seed shows candidates[].content.parts[].inlineData only; the mock returns one candidate with one part'),
+          'model candidates',
+        ),
+      ),
   })
   .meta({ description: 'Raw model output (no envelope). Other fields of the raw output are not shown by the seed and may be present.' })
   .openapi('ImageGenerationOutput');
@@ -507,7 +640,14 @@ export const CreateImageTaskData = z
 
 /** One hosted image of a succeeded task. */
 export const ImageTaskImage = z.strictObject({
-  url: z.string().meta(provenanceMeta(assumed('the seed says images are persisted as hosted URLs; the mock serves them itself at /media/images/{taskId}/{n}.png'), 'hosted image URL')),
+  url: z
+    .string()
+    .meta(
+      provenanceMeta(
+        assumed('the seed says images are persisted as hosted URLs; the mock serves them itself at /media/images/{taskId}/{n}.png'),
+        'hosted image URL',
+      ),
+    ),
   mimeType: z.enum(imageMimeTypes),
 });
 
@@ -516,20 +656,52 @@ export const ImageTask = z
   .strictObject({
     taskId: z.string(),
     status: z.enum(imageTaskStatuses),
-    model: z.enum(imageModelIds).meta(provenanceMeta(assumed('the seed does not list model on the task; the normalised model id is returned for lists'), 'normalised model id')),
+    model: z
+      .enum(imageModelIds)
+      .meta(provenanceMeta(assumed('the seed does not list model on the task; the normalised model id is returned for lists'), 'normalised model id')),
     images: z.array(ImageTaskImage).optional().meta({ description: 'present on success; one image per task (assumed)' }),
     failMsg: z.string().optional().meta({ description: 'failure message when status is fail (a timeout says it timed out)' }),
     createdAt: EpochMs,
     completedAt: EpochMs.optional().meta({ description: 'ms, when finished (success or fail)' }),
     failReason: z.enum(freeLaneFailReasons).optional().meta({ description: 'free_relax_busy or free_relax_timeout, on failures of the restricted free lane' }),
-    retryable: z.boolean().optional().meta(provenanceMeta(assumed('the seed gives retryable only for free-lane failures; the mock sets it on every failure (true for timeouts, provider errors and the free lane)'), 'true for the free-lane failures')),
-    freeUsageRolledBack: z.boolean().optional().meta(provenanceMeta(assumed('set on every failure, true when a free allowance was consumed and returned'), 'true when the free allowance was returned')),
-    userMessage: z.string().optional().meta(provenanceMeta(assumed('wording is the mock\'s; present on every failure'), 'localizable user-facing text')),
+    retryable: z
+      .boolean()
+      .optional()
+      .meta(
+        provenanceMeta(
+          assumed(
+            'the seed gives retryable only for free-lane failures; the mock sets it on every failure (true for timeouts, provider errors and the free lane)',
+          ),
+          'true for the free-lane failures',
+        ),
+      ),
+    freeUsageRolledBack: z
+      .boolean()
+      .optional()
+      .meta(provenanceMeta(assumed('set on every failure, true when a free allowance was consumed and returned'), 'true when the free allowance was returned')),
+    userMessage: z
+      .string()
+      .optional()
+      .meta(provenanceMeta(assumed("wording is the mock's; present on every failure"), 'localizable user-facing text')),
   })
-  .openapi('ImageTask', { example: { taskId: 'img_1a2b3c4d5e6f7a8b', status: 'success', model: 'image-a-2', images: [{ url: 'http://localhost:4010/media/images/img_1a2b3c4d5e6f7a8b/0.png', mimeType: 'image/png' }], createdAt: 1767225600000, completedAt: 1767225609000 } });
+  .openapi('ImageTask', {
+    example: {
+      taskId: 'img_1a2b3c4d5e6f7a8b',
+      status: 'success',
+      model: 'image-a-2',
+      images: [{ url: 'http://localhost:4010/media/images/img_1a2b3c4d5e6f7a8b/0.png', mimeType: 'image/png' }],
+      createdAt: 1767225600000,
+      completedAt: 1767225609000,
+    },
+  });
 export type ImageTask = z.infer<typeof ImageTask>;
 
-export const ImageTaskIdParams = z.object({ taskId: z.string().min(1).meta({ param: { description: 'task id' }, example: 'img_1a2b3c4d5e6f7a8b' }) });
+export const ImageTaskIdParams = z.object({
+  taskId: z
+    .string()
+    .min(1)
+    .meta({ param: { description: 'task id' }, example: 'img_1a2b3c4d5e6f7a8b' }),
+});
 
 /** Query of GET /v1/images/generation/tasks (document 1, "Image: list tasks"). */
 export const ListImageTasksQuery = z.object({
@@ -546,8 +718,16 @@ const FixedPricingSchema = z.strictObject({
 const TokenPricingSchema = z.strictObject({
   pricingVersion: z.string(),
   mode: z.literal('token-estimate'),
-  promptTokens: z.number().int().nonnegative().meta({ description: `ceil(prompt characters / ${imageTokenPricing.promptCharsPerToken})` }),
-  referenceImageTokens: z.number().int().nonnegative().meta({ description: `${imageTokenPricing.tokensPerReferenceImage} per reference image (flat)` }),
+  promptTokens: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: `ceil(prompt characters / ${imageTokenPricing.promptCharsPerToken})` }),
+  referenceImageTokens: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: `${imageTokenPricing.tokensPerReferenceImage} per reference image (flat)` }),
   outputTokens: z.number().int().nonnegative().meta({ description: 'output tokens by size x quality factor' }),
   inputCreditsPer1kTokens: z.number().nonnegative(),
   outputCreditsPer1kTokens: z.number().nonnegative(),
@@ -562,42 +742,128 @@ export const ImageEstimateData = z
     aspectRatio: z.string().optional().meta({ description: 'resolved ratio; absent when the model auto-selects' }),
     quality: z.enum(imageQualities).optional().meta({ description: 'resolved quality; absent when not applicable (every model but image-a-2-official)' }),
     pixels: z
-      .strictObject({ width: z.number().int().positive(), height: z.number().int().positive(), size: z.string().meta({ description: 'WxH', example: '2048x1152' }) })
+      .strictObject({
+        width: z.number().int().positive(),
+        height: z.number().int().positive(),
+        size: z.string().meta({ description: 'WxH', example: '2048x1152' }),
+      })
       .optional()
-      .meta(provenanceMeta(assumed('pixel table: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; absent when the model auto-selects the ratio'), '{ width, height, size } as WxH, when resolved')),
+      .meta(
+        provenanceMeta(
+          assumed('pixel table: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; absent when the model auto-selects the ratio'),
+          '{ width, height, size } as WxH, when resolved',
+        ),
+      ),
     credits: z.number().int().nonnegative().meta({ description: 'full credit price of the configuration; never reduced by the free allowance' }),
-    canGenerate: z.boolean().meta({ description: 'whether the effective balance suffices: a free allowance that applies, or enough credits (and a subscription where required, assumed)' }),
+    canGenerate: z
+      .boolean()
+      .meta({
+        description: 'whether the effective balance suffices: a free allowance that applies, or enough credits (and a subscription where required, assumed)',
+      }),
     requiresSubscription: z.boolean().meta({ description: 'true only for image-a-2-official at 4K or quality high' }),
-    pricing: z.discriminatedUnion('mode', [FixedPricingSchema, TokenPricingSchema]).meta(provenanceMeta(assumed('the seed names pricingVersion, mode and "rate inputs"; the rate inputs and numbers are the mock\'s'), 'pricingVersion, mode (token-estimate or fixed), rate inputs')),
-    warnings: z.array(z.enum(imageEstimateWarnings)).meta({ description: 'advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed)' }),
+    pricing: z
+      .discriminatedUnion('mode', [FixedPricingSchema, TokenPricingSchema])
+      .meta(
+        provenanceMeta(
+          assumed('the seed names pricingVersion, mode and "rate inputs"; the rate inputs and numbers are the mock\'s'),
+          'pricingVersion, mode (token-estimate or fixed), rate inputs',
+        ),
+      ),
+    warnings: z
+      .array(z.enum(imageEstimateWarnings))
+      .meta({
+        description:
+          'advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed)',
+      }),
   })
   .openapi('ImageEstimateData', {
-    example: { model: 'image-a-2-official', imageSize: '2K', aspectRatio: '1:1', quality: 'high', pixels: { width: 2048, height: 2048, size: '2048x2048' }, credits: 17, canGenerate: true, requiresSubscription: true, pricing: { pricingVersion: IMAGE_PRICING_VERSION, mode: 'token-estimate', promptTokens: 9, referenceImageTokens: 0, outputTokens: 4000, inputCreditsPer1kTokens: 2, outputCreditsPer1kTokens: 4, qualityFactor: 2 }, warnings: [] },
+    example: {
+      model: 'image-a-2-official',
+      imageSize: '2K',
+      aspectRatio: '1:1',
+      quality: 'high',
+      pixels: { width: 2048, height: 2048, size: '2048x2048' },
+      credits: 17,
+      canGenerate: true,
+      requiresSubscription: true,
+      pricing: {
+        pricingVersion: IMAGE_PRICING_VERSION,
+        mode: 'token-estimate',
+        promptTokens: 9,
+        referenceImageTokens: 0,
+        outputTokens: 4000,
+        inputCreditsPer1kTokens: 2,
+        outputCreditsPer1kTokens: 4,
+        qualityFactor: 2,
+      },
+      warnings: [],
+    },
   });
 export type ImageEstimateData = z.infer<typeof ImageEstimateData>;
 
-
 /** Table-level assumptions of the image area (listed in docs/assumptions.md). */
 export const imageTableAssumptions: TableAssumption[] = [
-  { subject: `image-d ratios: ${imageDRatios.join(', ')} (\`imageDRatios\`, schemas/image.ts)`, reason: 'document 1 says image-d models accept "5 ratios" but does not list them' },
-  { subject: `legacy preview model ids: ${Object.entries(legacyImageModelIds).map(([k, v]) => `${k} -> ${v}`).join(', ')}`, reason: 'document 1 says legacy preview ids are normalised but does not list them' },
-  { subject: 'image prices: `imageFixedPrices`, `imageTokenPricing`, `IMAGE_PRICING_VERSION`', reason: 'document 1 names the modes (fixed, token-estimate) and the inputs of the token estimate but shows no number' },
-  { subject: 'image pixel sizes: 1K/2K/4K = 1024/2048/4096 px on the long side, exact ratio (`imagePixels`); an auto-selected ratio renders 1:1', reason: 'document 1 names sizes and ratios without pixels' },
+  {
+    subject: `image-d ratios: ${imageDRatios.join(', ')} (\`imageDRatios\`, schemas/image.ts)`,
+    reason: 'document 1 says image-d models accept "5 ratios" but does not list them',
+  },
+  {
+    subject: `legacy preview model ids: ${Object.entries(legacyImageModelIds)
+      .map(([k, v]) => `${k} -> ${v}`)
+      .join(', ')}`,
+    reason: 'document 1 says legacy preview ids are normalised but does not list them',
+  },
+  {
+    subject: 'image prices: `imageFixedPrices`, `imageTokenPricing`, `IMAGE_PRICING_VERSION`',
+    reason: 'document 1 names the modes (fixed, token-estimate) and the inputs of the token estimate but shows no number',
+  },
+  {
+    subject: 'image pixel sizes: 1K/2K/4K = 1024/2048/4096 px on the long side, exact ratio (`imagePixels`); an auto-selected ratio renders 1:1',
+    reason: 'document 1 names sizes and ratios without pixels',
+  },
   { subject: 'generated images are PNG (image/png), one per task', reason: 'document 1 does not say which type or how many images a generation returns' },
-  { subject: 'image lifecycle: pending 1 s, generating 6-10 s by family plus 0/2/6 s by size (`imageSchedule`); the 30-minute timeout is an event due just after 30 minutes', reason: 'document 1 shows only that a create returns pending and the timeout rule' },
-  { subject: `free lane: ${freeLane.capacity} generations in flight, ${freeLane.queueCapacity} waiting, ${freeLane.queueTimeoutMs / 1000} s queue timeout (\`freeLane\`); the sync endpoint answers 26030 (HTTP 429) when the lane is full`, reason: 'document 1 says the lane has a fixed throughput but shows no numbers' },
-  { subject: 'free allowance keyed by normalised model id in freeUsages; a failure returns it', reason: 'document 1 says "a matching freeUsages balance" without the key' },
-  { subject: `image rate limits: ${imageRateLimits.generate.limit} generate requests per minute per user, ${imageRateLimits.inlineReferences.limit} per minute with base64 references; no global limit`, reason: 'document 1 says the numeric values are not shown' },
-  { subject: 'image-a-2-official at 4K or quality high answers 402 (26005) for accounts on plan free', reason: 'document 1 gives requiresSubscription but not what happens without one' },
-  { subject: 'image task get answers 404 (26006) for unknown tasks and for tasks of another user', reason: 'document 1 does not show the image task read errors' },
-  { subject: 'synchronous generations create no task (they are not listed); the sync error body is the envelope', reason: 'document 1 says the error body of the synchronous endpoint is not shown' },
+  {
+    subject:
+      'image lifecycle: pending 1 s, generating 6-10 s by family plus 0/2/6 s by size (`imageSchedule`); the 30-minute timeout is an event due just after 30 minutes',
+    reason: 'document 1 shows only that a create returns pending and the timeout rule',
+  },
+  {
+    subject: `free lane: ${freeLane.capacity} generations in flight, ${freeLane.queueCapacity} waiting, ${freeLane.queueTimeoutMs / 1000} s queue timeout (\`freeLane\`); the sync endpoint answers 26030 (HTTP 429) when the lane is full`,
+    reason: 'document 1 says the lane has a fixed throughput but shows no numbers',
+  },
+  {
+    subject: 'free allowance keyed by normalised model id in freeUsages; a failure returns it',
+    reason: 'document 1 says "a matching freeUsages balance" without the key',
+  },
+  {
+    subject: `image rate limits: ${imageRateLimits.generate.limit} generate requests per minute per user, ${imageRateLimits.inlineReferences.limit} per minute with base64 references; no global limit`,
+    reason: 'document 1 says the numeric values are not shown',
+  },
+  {
+    subject: 'image-a-2-official at 4K or quality high answers 402 (26005) for accounts on plan free',
+    reason: 'document 1 gives requiresSubscription but not what happens without one',
+  },
+  {
+    subject: 'image task get answers 404 (26006) for unknown tasks and for tasks of another user',
+    reason: 'document 1 does not show the image task read errors',
+  },
+  {
+    subject: 'synchronous generations create no task (they are not listed); the sync error body is the envelope',
+    reason: 'document 1 says the error body of the synchronous endpoint is not shown',
+  },
 ];
 
 // ---------------------------------------------------------------------------
 // Operations
 // ---------------------------------------------------------------------------
 
-const imageRequestErrors = ['IMAGE_INVALID_PARAMETERS', 'IMAGE_UNSUPPORTED_SIZE', 'IMAGE_TOO_MANY_REFERENCE_IMAGES', 'IMAGE_UNSUPPORTED_RATIO', 'IMAGE_B_UNSUPPORTED_RATIO'] as const;
+const imageRequestErrors = [
+  'IMAGE_INVALID_PARAMETERS',
+  'IMAGE_UNSUPPORTED_SIZE',
+  'IMAGE_TOO_MANY_REFERENCE_IMAGES',
+  'IMAGE_UNSUPPORTED_RATIO',
+  'IMAGE_B_UNSUPPORTED_RATIO',
+] as const;
 
 /** The image operations (document 1, image sections): synchronous, asynchronous, get, list and estimate. */
 export const imageOperations = defineOperations('Image', {
@@ -616,7 +882,15 @@ export const imageOperations = defineOperations('Image', {
     auth: true,
     request: { body: json(ImageGenerationRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
     response: { status: 200, kind: 'raw', schema: ImageGenerationOutput, description: 'raw model output (no envelope)' },
-    errors: [...imageRequestErrors, 'IMAGE_GENERATION_FAILED', 'IMAGE_INSUFFICIENT_CREDITS', 'IMAGE_SUBSCRIPTION_REQUIRED', 'IMAGE_RATE_LIMITED', 'IMAGE_FREE_RELAX_BUSY', 'IMAGE_FREE_RELAX_TIMEOUT'],
+    errors: [
+      ...imageRequestErrors,
+      'IMAGE_GENERATION_FAILED',
+      'IMAGE_INSUFFICIENT_CREDITS',
+      'IMAGE_SUBSCRIPTION_REQUIRED',
+      'IMAGE_RATE_LIMITED',
+      'IMAGE_FREE_RELAX_BUSY',
+      'IMAGE_FREE_RELAX_TIMEOUT',
+    ],
     validationError: 'IMAGE_INVALID_PARAMETERS',
     rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
   },

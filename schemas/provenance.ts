@@ -5,9 +5,7 @@
  */
 
 /** Where a contract fact comes from. Rendered into the spec as `x-provenance`. */
-export type Provenance =
-  | { source: 'seed'; document: 1 | 2 | 3; section: string }
-  | { source: 'assumed'; reason: string };
+export type Provenance = { source: 'seed'; document: 1 | 2 | 3; section: string } | { source: 'assumed'; reason: string };
 
 /** A fact taken from seed document `document`, section `section`. */
 export function fromSeed(document: 1 | 2 | 3, section: string): Provenance {

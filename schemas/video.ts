@@ -70,12 +70,98 @@ const FIVE: readonly VideoRatio[] = ['16:9', '4:3', '1:1', '3:4', '9:16'];
 
 /** The six models of the shared endpoint (document 1, "Video models" and "Model limits"). */
 export const sharedVideoModels = {
-  'family1-video-2-fast': { family: 'family1', resolutions: ['480p', '720p'], defaultResolution: '720p', duration: { min: 4, max: 15 }, ratios: ALL6, maxImages: 9, maxTextLength: 1500, videoInput: { min: 2, max: 15 }, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: false, ignoresAudioAndSeed: false },
-  'family1-video-2-pro': { family: 'family1', resolutions: ['480p', '720p', '1080p'], defaultResolution: '720p', duration: { min: 4, max: 15 }, ratios: ALL6, maxImages: 9, maxTextLength: 1500, videoInput: { min: 2, max: 15 }, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: false, ignoresAudioAndSeed: false },
-  'family2-video': { family: 'family2', resolutions: ['480p', '720p', '1080p'], defaultResolution: '720p', duration: { min: 2, max: 30 }, ratios: FIVE, maxImages: 9, maxTextLength: 2500, videoInput: { min: 1, max: 15 }, maxInputPlusOutput: 30, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: true, ignoresAudioAndSeed: false },
-  'family2-video-prime': { family: 'family2', resolutions: ['480p', '720p', '1080p'], defaultResolution: '720p', duration: { min: 2, max: 30 }, ratios: FIVE, maxImages: 9, maxTextLength: 2500, videoInput: { min: 1, max: 15 }, maxInputPlusOutput: 30, lastFrameAlone: false, lastFrame: true, audio: true, audioAlone: true, ignoresAudioAndSeed: false },
-  'family3-h3': { family: 'family3', resolutions: ['768p', '2k'], defaultResolution: '768p', duration: { min: 4, max: 15 }, ratios: ALL6, maxImages: 5, maxTextLength: 2500, videoInput: { min: 2, max: 15 }, lastFrameAlone: true, lastFrame: true, audio: true, audioAlone: true, ignoresAudioAndSeed: true },
-  'family4-video': { family: 'family4', resolutions: ['720p', '1080p'], defaultResolution: '720p', duration: { min: 3, max: 15 }, ratios: [...ALL6, '4:5', '5:4'], maxImages: 9, maxTextLength: 2500, videoInput: { min: 3, max: 60 }, lastFrameAlone: false, lastFrame: false, audio: false, audioAlone: false, ignoresAudioAndSeed: false },
+  'family1-video-2-fast': {
+    family: 'family1',
+    resolutions: ['480p', '720p'],
+    defaultResolution: '720p',
+    duration: { min: 4, max: 15 },
+    ratios: ALL6,
+    maxImages: 9,
+    maxTextLength: 1500,
+    videoInput: { min: 2, max: 15 },
+    lastFrameAlone: false,
+    lastFrame: true,
+    audio: true,
+    audioAlone: false,
+    ignoresAudioAndSeed: false,
+  },
+  'family1-video-2-pro': {
+    family: 'family1',
+    resolutions: ['480p', '720p', '1080p'],
+    defaultResolution: '720p',
+    duration: { min: 4, max: 15 },
+    ratios: ALL6,
+    maxImages: 9,
+    maxTextLength: 1500,
+    videoInput: { min: 2, max: 15 },
+    lastFrameAlone: false,
+    lastFrame: true,
+    audio: true,
+    audioAlone: false,
+    ignoresAudioAndSeed: false,
+  },
+  'family2-video': {
+    family: 'family2',
+    resolutions: ['480p', '720p', '1080p'],
+    defaultResolution: '720p',
+    duration: { min: 2, max: 30 },
+    ratios: FIVE,
+    maxImages: 9,
+    maxTextLength: 2500,
+    videoInput: { min: 1, max: 15 },
+    maxInputPlusOutput: 30,
+    lastFrameAlone: false,
+    lastFrame: true,
+    audio: true,
+    audioAlone: true,
+    ignoresAudioAndSeed: false,
+  },
+  'family2-video-prime': {
+    family: 'family2',
+    resolutions: ['480p', '720p', '1080p'],
+    defaultResolution: '720p',
+    duration: { min: 2, max: 30 },
+    ratios: FIVE,
+    maxImages: 9,
+    maxTextLength: 2500,
+    videoInput: { min: 1, max: 15 },
+    maxInputPlusOutput: 30,
+    lastFrameAlone: false,
+    lastFrame: true,
+    audio: true,
+    audioAlone: true,
+    ignoresAudioAndSeed: false,
+  },
+  'family3-h3': {
+    family: 'family3',
+    resolutions: ['768p', '2k'],
+    defaultResolution: '768p',
+    duration: { min: 4, max: 15 },
+    ratios: ALL6,
+    maxImages: 5,
+    maxTextLength: 2500,
+    videoInput: { min: 2, max: 15 },
+    lastFrameAlone: true,
+    lastFrame: true,
+    audio: true,
+    audioAlone: true,
+    ignoresAudioAndSeed: true,
+  },
+  'family4-video': {
+    family: 'family4',
+    resolutions: ['720p', '1080p'],
+    defaultResolution: '720p',
+    duration: { min: 3, max: 15 },
+    ratios: [...ALL6, '4:5', '5:4'],
+    maxImages: 9,
+    maxTextLength: 2500,
+    videoInput: { min: 3, max: 60 },
+    lastFrameAlone: false,
+    lastFrame: false,
+    audio: false,
+    audioAlone: false,
+    ignoresAudioAndSeed: false,
+  },
 } as const satisfies Record<string, SharedVideoModel>;
 
 export type SharedVideoModelId = keyof typeof sharedVideoModels;
@@ -96,7 +182,17 @@ export const referenceRoles = ['reference_image', 'reference_video', 'reference_
 export const family5Models = ['family5', 'v6', 'v5', 'v4.5'] as const;
 export const family5Qualities = ['360p', '540p', '720p', '1080p'] as const;
 export const family5Ratios = ['9:16', '16:9', '1:1', '4:3', '3:4'] as const;
-export const family5Capabilities = ['text_to_video', 'image_to_video', 'transition', 'multi_transition', 'fusion', 'restyle', 'mimic', 'lip_sync', 'agent'] as const;
+export const family5Capabilities = [
+  'text_to_video',
+  'image_to_video',
+  'transition',
+  'multi_transition',
+  'fusion',
+  'restyle',
+  'mimic',
+  'lip_sync',
+  'agent',
+] as const;
 export const family5AgentTypes = ['ad_master', 'promo_mix'] as const;
 export const family5AgentDurations = [20, 30, 60] as const;
 export type Family5Capability = (typeof family5Capabilities)[number];
@@ -127,7 +223,8 @@ export const family5CapabilityRules: Record<Family5Capability, string> = {
   restyle: 'sourceTaskId or pixverse.sourceVideoId, plus pixverse.restyleId; no assets',
   mimic: 'exactly 1 image and 1 video; quality locked to 720p; video duration, if given, 5-30 s',
   lip_sync: 'one source video (1 video or sourceTaskId) plus exactly one audio source: 1 audio of 5-60 s, or pixverse.tts, not both',
-  agent: 'pixverse.agentType plus product images; quality 720p or 1080p; duration 20, 30 or 60; promo_mix needs at least 4 product images; ad_master needs at least 1 product image and no video',
+  agent:
+    'pixverse.agentType plus product images; quality 720p or 1080p; duration 20, 30 or 60; promo_mix needs at least 4 product images; ad_master needs at least 1 product image and no video',
 };
 
 /** Capabilities whose prompt is required (document 1, "Video: family5 create", prompt row). */
@@ -158,7 +255,17 @@ export const videoInputFactor = 0.5;
 /** family5 credits per output second by quality (assumed). */
 export const family5PricePerSecond: Record<Family5Quality, number> = { '360p': 3, '540p': 4, '720p': 6, '1080p': 12 };
 /** family5 multiplier per capability (assumed). */
-export const family5CapabilityFactor: Record<Family5Capability, number> = { text_to_video: 1, image_to_video: 1, transition: 1, multi_transition: 1.5, fusion: 1.5, restyle: 1.2, mimic: 1.5, lip_sync: 1.2, agent: 2 };
+export const family5CapabilityFactor: Record<Family5Capability, number> = {
+  text_to_video: 1,
+  image_to_video: 1,
+  transition: 1,
+  multi_transition: 1.5,
+  fusion: 1.5,
+  restyle: 1.2,
+  mimic: 1.5,
+  lip_sync: 1.2,
+  agent: 2,
+};
 /** family5 multiplier per version (assumed: older versions are cheaper). */
 export const family5ModelFactor: Record<(typeof family5Models)[number], number> = { family5: 1, v6: 1, v5: 0.8, 'v4.5': 0.6 };
 /** Conversion of credits to the estimate's units (assumed): tokens = credits x 1000; estimatedCostUsd = credits x 0.01. */
@@ -203,7 +310,15 @@ export function videoEstimateFromCredits(credits: number): { tokens: number; est
 }
 
 /** Short side in pixels of every resolution and family5 quality (assumed: the usual meaning of the names; 2k is 1440). */
-export const videoShortSide: Record<VideoResolution | Family5Quality, number> = { '360p': 360, '480p': 480, '540p': 540, '720p': 720, '768p': 768, '1080p': 1080, '2k': 1440 };
+export const videoShortSide: Record<VideoResolution | Family5Quality, number> = {
+  '360p': 360,
+  '480p': 480,
+  '540p': 540,
+  '720p': 720,
+  '768p': 768,
+  '1080p': 1080,
+  '2k': 1440,
+};
 /** Ratio rendered when a task reports ratio "adaptive" (family3-h3 image-to-video follows its first frame; assumed 16:9). */
 export const ADAPTIVE_RATIO_OUTPUT = '16:9';
 
@@ -246,7 +361,9 @@ export function renderSharedModelTable(): string {
         `${m.videoInput.min}-${m.videoInput.max}${m.maxInputPlusOutput ? `; input + duration <= ${m.maxInputPlusOutput}` : ''}`,
         !m.lastFrame ? 'no' : m.lastFrameAlone ? 'alone allowed' : 'needs first_frame',
         !m.audio ? 'no' : m.audioAlone ? 'alone allowed (prompt + audio)' : 'needs an image or video',
-        Object.entries(sharedVideoPrices[id]).map(([r, p]) => `${r}: ${p}`).join(', '),
+        Object.entries(sharedVideoPrices[id])
+          .map(([r, p]) => `${r}: ${p}`)
+          .join(', '),
       ];
     }),
   );
@@ -254,15 +371,26 @@ export function renderSharedModelTable(): string {
 
 /** Markdown table of family5 capability rules, for the spec. */
 export function renderFamily5RuleTable(): string {
-  return table(['capability', 'required input and constraints', 'credits factor (assumed)'], family5Capabilities.map((c) => [c, family5CapabilityRules[c], family5CapabilityFactor[c]]));
+  return table(
+    ['capability', 'required input and constraints', 'credits factor (assumed)'],
+    family5Capabilities.map((c) => [c, family5CapabilityRules[c], family5CapabilityFactor[c]]),
+  );
 }
 
 /** Markdown table of the pixel sizes of every resolution and ratio, for the spec. */
 export function renderVideoPixelTable(): string {
   const resolutions = Object.keys(videoShortSide) as (keyof typeof videoShortSide)[];
-  return table(['ratio', ...resolutions], videoRatios.map((r) => [r, ...resolutions.map((res) => { const p = videoPixels(res, r); return `${p.width}x${p.height}`; })]));
+  return table(
+    ['ratio', ...resolutions],
+    videoRatios.map((r) => [
+      r,
+      ...resolutions.map((res) => {
+        const p = videoPixels(res, r);
+        return `${p.width}x${p.height}`;
+      }),
+    ]),
+  );
 }
-
 
 // ---------------------------------------------------------------------------
 // Shared endpoint: content items and create request
@@ -272,12 +400,24 @@ const Url = z.url().meta({ description: 'http(s) URL or data: URI of the asset',
 
 export const TextContentItem = z.object({
   type: z.literal('text'),
-  text: z.string().min(1).max(contentLimits.maxTextLength).meta({ description: `prompt text, up to ${contentLimits.maxTextLength} characters; family1 models reject more than 1500` }),
+  text: z
+    .string()
+    .min(1)
+    .max(contentLimits.maxTextLength)
+    .meta({ description: `prompt text, up to ${contentLimits.maxTextLength} characters; family1 models reject more than 1500` }),
 });
 export const ImageContentItem = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: Url }),
-  role: z.enum(['first_frame', 'last_frame', 'reference_image']).optional().meta(provenanceMeta(assumed('the seed does not say what an image without a role means; it counts as reference_image'), 'first_frame, last_frame or reference_image (default reference_image)')),
+  role: z
+    .enum(['first_frame', 'last_frame', 'reference_image'])
+    .optional()
+    .meta(
+      provenanceMeta(
+        assumed('the seed does not say what an image without a role means; it counts as reference_image'),
+        'first_frame, last_frame or reference_image (default reference_image)',
+      ),
+    ),
 });
 export const VideoContentItem = z.object({
   type: z.literal('video_url'),
@@ -314,11 +454,20 @@ const sharedCreateBase = z.object({
   content: z.array(ContentItem).min(contentLimits.minItems).max(contentLimits.maxItems).meta({ description: 'content items, 1-16' }),
   resolution: z.enum(videoResolutions).optional().meta({ description: 'default 720p (768p on family3-h3, assumed); limited per model' }),
   ratio: z.enum(videoRatios).default('16:9').meta({ description: 'limited per model; family3-h3 ignores it for image-to-video' }),
-  duration: z.number().int().min(2).max(30).default(DEFAULT_VIDEO_DURATION).meta({ description: 'seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15' }),
+  duration: z
+    .number()
+    .int()
+    .min(2)
+    .max(30)
+    .default(DEFAULT_VIDEO_DURATION)
+    .meta({ description: 'seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15' }),
   generateAudio: z.boolean().default(true).meta({ description: 'ignored by family3-h3 (always has a sound track)' }),
   seed: z.number().int().min(-1).max(4294967295).default(-1).meta({ description: '-1 means random; ignored by family3-h3' }),
   inputVideoDuration: z.number().int().min(0).default(0).meta({ description: 'seconds of the input video; required when content has video_url' }),
-  audioSetting: z.enum(['auto', 'origin']).default('auto').meta({ description: 'auto generates audio; origin keeps the source video audio (video-edit workflows)' }),
+  audioSetting: z
+    .enum(['auto', 'origin'])
+    .default('auto')
+    .meta({ description: 'auto generates audio; origin keeps the source video audio (video-edit workflows)' }),
 });
 type SharedCreateBase = z.infer<typeof sharedCreateBase>;
 
@@ -332,9 +481,24 @@ export function checkSharedModelLimits(v: { model: SharedVideoModelId; resolutio
   const m: SharedVideoModel = sharedVideoModels[v.model];
   const out: RuleIssue[] = [];
   const res = effectiveResolution(v.model, v.resolution);
-  if (!m.resolutions.includes(res)) out.push({ path: ['resolution'], message: `resolution ${res} is not supported by ${v.model} (supported: ${m.resolutions.join(', ')})`, error: 'VIDEO_UNSUPPORTED_COMBINATION' });
-  if (!m.ratios.includes(v.ratio)) out.push({ path: ['ratio'], message: `ratio ${v.ratio} is not supported by ${v.model} (supported: ${m.ratios.join(', ')})`, error: 'VIDEO_UNSUPPORTED_COMBINATION' });
-  if (v.duration < m.duration.min || v.duration > m.duration.max) out.push({ path: ['duration'], message: `duration ${v.duration} is outside ${m.duration.min}-${m.duration.max} for ${v.model}`, error: 'VIDEO_UNSUPPORTED_COMBINATION' });
+  if (!m.resolutions.includes(res))
+    out.push({
+      path: ['resolution'],
+      message: `resolution ${res} is not supported by ${v.model} (supported: ${m.resolutions.join(', ')})`,
+      error: 'VIDEO_UNSUPPORTED_COMBINATION',
+    });
+  if (!m.ratios.includes(v.ratio))
+    out.push({
+      path: ['ratio'],
+      message: `ratio ${v.ratio} is not supported by ${v.model} (supported: ${m.ratios.join(', ')})`,
+      error: 'VIDEO_UNSUPPORTED_COMBINATION',
+    });
+  if (v.duration < m.duration.min || v.duration > m.duration.max)
+    out.push({
+      path: ['duration'],
+      message: `duration ${v.duration} is outside ${m.duration.min}-${m.duration.max} for ${v.model}`,
+      error: 'VIDEO_UNSUPPORTED_COMBINATION',
+    });
   return out;
 }
 
@@ -342,11 +506,24 @@ export function checkSharedModelLimits(v: { model: SharedVideoModelId; resolutio
 export function checkVideoInput(model: SharedVideoModelId, hasVideo: boolean, inputVideoDuration: number, duration: number): RuleIssue[] {
   if (!hasVideo) return [];
   const m: SharedVideoModel = sharedVideoModels[model];
-  if (inputVideoDuration <= 0) return [{ path: ['inputVideoDuration'], message: 'inputVideoDuration is required when content has video_url', error: 'VIDEO_MISSING_MEDIA_DURATION' }];
+  if (inputVideoDuration <= 0)
+    return [{ path: ['inputVideoDuration'], message: 'inputVideoDuration is required when content has video_url', error: 'VIDEO_MISSING_MEDIA_DURATION' }];
   if (inputVideoDuration < m.videoInput.min || inputVideoDuration > m.videoInput.max)
-    return [{ path: ['inputVideoDuration'], message: `inputVideoDuration ${inputVideoDuration} is outside ${m.videoInput.min}-${m.videoInput.max} s for ${model}`, error: 'VIDEO_INVALID_PARAMETERS' }];
+    return [
+      {
+        path: ['inputVideoDuration'],
+        message: `inputVideoDuration ${inputVideoDuration} is outside ${m.videoInput.min}-${m.videoInput.max} s for ${model}`,
+        error: 'VIDEO_INVALID_PARAMETERS',
+      },
+    ];
   if (m.maxInputPlusOutput !== undefined && inputVideoDuration + duration > m.maxInputPlusOutput)
-    return [{ path: ['inputVideoDuration'], message: `inputVideoDuration + duration = ${inputVideoDuration + duration} exceeds ${m.maxInputPlusOutput} s for ${model}`, error: 'VIDEO_INVALID_PARAMETERS' }];
+    return [
+      {
+        path: ['inputVideoDuration'],
+        message: `inputVideoDuration + duration = ${inputVideoDuration + duration} exceeds ${m.maxInputPlusOutput} s for ${model}`,
+        error: 'VIDEO_INVALID_PARAMETERS',
+      },
+    ];
   return [];
 }
 
@@ -362,23 +539,30 @@ export function checkSharedCreate(v: SharedCreateBase): RuleIssue[] {
   if (count.video_url > contentLimits.maxVideos) bad(['content'], `content has ${count.video_url} video_url items; at most ${contentLimits.maxVideos}`);
   if (count.audio_url > contentLimits.maxAudios) bad(['content'], `content has ${count.audio_url} audio_url items; at most ${contentLimits.maxAudios}`);
   v.content.forEach((item, i) => {
-    if (item.type === 'text' && item.text.length > m.maxTextLength) bad(['content', i, 'text'], `text has ${item.text.length} characters; ${v.model} accepts at most ${m.maxTextLength}`);
+    if (item.type === 'text' && item.text.length > m.maxTextLength)
+      bad(['content', i, 'text'], `text has ${item.text.length} characters; ${v.model} accepts at most ${m.maxTextLength}`);
   });
   const roles = v.content.map(contentRole);
   const frameIdx = roles.findIndex((r) => r === 'first_frame' || r === 'last_frame');
   const refIdx = roles.findIndex((r) => r !== undefined && (referenceRoles as readonly string[]).includes(r));
-  if (frameIdx >= 0 && refIdx >= 0) bad(['content', refIdx, 'role'], `frame roles (first_frame, last_frame) and reference roles (${roles[refIdx]}) must not be mixed in one request`);
+  if (frameIdx >= 0 && refIdx >= 0)
+    bad(['content', refIdx, 'role'], `frame roles (first_frame, last_frame) and reference roles (${roles[refIdx]}) must not be mixed in one request`);
   const firsts = roles.filter((r) => r === 'first_frame').length;
   const lasts = roles.filter((r) => r === 'last_frame').length;
   const lastIdx = roles.indexOf('last_frame');
   if (firsts > 1) bad(['content'], `content has ${firsts} first_frame images; at most 1 (assumed)`);
   if (lasts > 1) bad(['content'], `content has ${lasts} last_frame images; at most 1 (assumed)`);
   if (lasts > 0 && !m.lastFrame) bad(['content', lastIdx, 'role'], `last_frame is not supported by ${v.model}`);
-  else if (lasts > 0 && firsts === 0 && !m.lastFrameAlone) bad(['content', lastIdx, 'role'], `last_frame needs a first_frame on ${v.model} (only family3-h3 accepts it alone)`);
+  else if (lasts > 0 && firsts === 0 && !m.lastFrameAlone)
+    bad(['content', lastIdx, 'role'], `last_frame needs a first_frame on ${v.model} (only family3-h3 accepts it alone)`);
   if (count.audio_url > 0) {
     const audioIdx = v.content.findIndex((c) => c.type === 'audio_url');
     if (!m.audio) bad(['content', audioIdx], `audio_url is not supported by ${v.model}`);
-    else if (count.image_url + count.video_url === 0 && !m.audioAlone) bad(['content', audioIdx], `audio_url needs at least one image_url or video_url item on ${v.model} (only family2 and family3-h3 accept prompt plus audio alone)`);
+    else if (count.image_url + count.video_url === 0 && !m.audioAlone)
+      bad(
+        ['content', audioIdx],
+        `audio_url needs at least one image_url or video_url item on ${v.model} (only family2 and family3-h3 accept prompt plus audio alone)`,
+      );
   }
   out.push(...checkVideoInput(v.model, count.video_url > 0, v.inputVideoDuration, v.duration));
   return out;
@@ -389,7 +573,13 @@ export const CreateVideoTaskRequest = sharedCreateBase
   .superRefine((v, ctx) => report(ctx, checkSharedCreate(v)))
   .openapi('CreateVideoTaskRequest', {
     description: `Create a video task on the shared endpoint. Per-model limits (document 1, "Video models" and "Model limits"):\n\n${renderSharedModelTable()}\n\nContent rules: 1-16 items; at most 1 text, 9 images (family3-h3: 5), 3 videos, 3 audios; frame roles and reference roles must not be mixed; last_frame needs a first_frame except on family3-h3; audio_url needs an image or video except on family2 and family3-h3; video_url needs inputVideoDuration.`,
-    example: { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'A red fox running through snow at dawn' }], resolution: '720p', ratio: '16:9', duration: 5 },
+    example: {
+      model: 'family1-video-2-fast',
+      content: [{ type: 'text', text: 'A red fox running through snow at dawn' }],
+      resolution: '720p',
+      ratio: '16:9',
+      duration: 5,
+    },
   });
 export type CreateVideoTaskRequest = z.infer<typeof CreateVideoTaskRequest>;
 
@@ -437,21 +627,33 @@ export const Family5Options = z
         z.object({
           type: z.enum(['subject', 'background']),
           imageUrl: Url,
-          refName: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/).meta({ description: 'must match ^[A-Za-z][A-Za-z0-9_]{0,31}$; the prompt must contain @refName' }),
+          refName: z
+            .string()
+            .regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/)
+            .meta({ description: 'must match ^[A-Za-z][A-Za-z0-9_]{0,31}$; the prompt must contain @refName' }),
         }),
       )
       .min(family5Limits.imageReferences.min)
       .max(family5Limits.imageReferences.max)
       .optional()
       .meta({ description: 'fusion: 1-8 references' }),
-    tts: z.object({ speakerId: z.string().min(1), content: z.string().min(1) }).optional().meta({ description: 'lip_sync: text-to-speech audio source' }),
+    tts: z
+      .object({ speakerId: z.string().min(1), content: z.string().min(1) })
+      .optional()
+      .meta({ description: 'lip_sync: text-to-speech audio source' }),
     soundEffectSwitch: z.boolean().optional(),
     soundEffectContent: z.string().optional(),
     lipSyncTtsSwitch: z.boolean().optional(),
     lipSyncTtsSpeakerId: z.string().optional(),
     lipSyncTtsContent: z.string().optional(),
-    brandSticker: z.object({ imageUrl: Url, position: z.enum(['up', 'down', 'left', 'right', 'upper_left', 'lower_left', 'upper_right', 'lower_right']) }).optional().meta({ description: 'agent: brand sticker' }),
-    introOutroClip: z.object({ videoUrl: Url, position: z.enum(['start', 'end']) }).optional().meta({ description: 'agent: intro or outro clip' }),
+    brandSticker: z
+      .object({ imageUrl: Url, position: z.enum(['up', 'down', 'left', 'right', 'upper_left', 'lower_left', 'upper_right', 'lower_right']) })
+      .optional()
+      .meta({ description: 'agent: brand sticker' }),
+    introOutroClip: z
+      .object({ videoUrl: Url, position: z.enum(['start', 'end']) })
+      .optional()
+      .meta({ description: 'agent: intro or outro clip' }),
   })
   .openapi('Family5Options');
 
@@ -459,10 +661,23 @@ const family5Base = z.object({
   capability: z.enum(family5Capabilities),
   model: z.enum(family5Models).default('family5'),
   language: z.enum(['en', 'zh']).default('en').meta({ description: 'en (international region) or zh (China region)' }),
-  prompt: z.string().max(family5Limits.promptLength).optional().meta({ description: 'up to 2048 characters; required for text_to_video, image_to_video, transition, fusion, agent' }),
-  quality: z.enum(family5Qualities).optional().meta({ description: 'default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p' }),
+  prompt: z
+    .string()
+    .max(family5Limits.promptLength)
+    .optional()
+    .meta({ description: 'up to 2048 characters; required for text_to_video, image_to_video, transition, fusion, agent' }),
+  quality: z
+    .enum(family5Qualities)
+    .optional()
+    .meta({ description: 'default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p' }),
   aspectRatio: z.enum(family5Ratios).optional().meta({ description: 'default 16:9; agent defaults to 9:16' }),
-  duration: z.number().int().min(family5Limits.duration.min).max(family5Limits.duration.max).optional().meta({ description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
+  duration: z
+    .number()
+    .int()
+    .min(family5Limits.duration.min)
+    .max(family5Limits.duration.max)
+    .optional()
+    .meta({ description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
   sourceTaskId: z.string().min(1).optional().meta({ description: 'a prior succeeded family5 task of the caller (restyle, lip_sync source video)' }),
   images: z.array(Family5Asset).max(family5Limits.images).default([]),
   videos: z.array(Family5Asset).max(family5Limits.videos).default([]),
@@ -490,8 +705,10 @@ function checkFamily5Common(v: { capability: Family5Capability; quality?: Family
   const out: RuleIssue[] = [];
   const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'F5_INVALID_PARAMETERS' });
   if (v.capability === 'agent') {
-    if (v.duration !== undefined && !(family5AgentDurations as readonly number[]).includes(v.duration)) bad(['duration'], `duration ${v.duration} is not accepted by agent (20, 30 or 60)`);
-    if (v.quality !== undefined && v.quality !== '720p' && v.quality !== '1080p') bad(['quality'], `quality ${v.quality} is not accepted by agent (720p or 1080p)`);
+    if (v.duration !== undefined && !(family5AgentDurations as readonly number[]).includes(v.duration))
+      bad(['duration'], `duration ${v.duration} is not accepted by agent (20, 30 or 60)`);
+    if (v.quality !== undefined && v.quality !== '720p' && v.quality !== '1080p')
+      bad(['quality'], `quality ${v.quality} is not accepted by agent (720p or 1080p)`);
     if (!v.pixverse.agentType) bad(['pixverse', 'agentType'], 'pixverse.agentType is required for agent (ad_master or promo_mix)');
   }
   if (v.capability === 'mimic' && v.quality !== undefined && v.quality !== '720p') bad(['quality'], `quality is locked to 720p for mimic (got ${v.quality})`);
@@ -537,7 +754,8 @@ export function checkFamily5Create(v: Family5Base): RuleIssue[] {
       if (assets > 0) bad(['images'], 'restyle takes no assets (images, videos, audios must be empty)');
       break;
     case 'mimic': {
-      if (images.length !== 1 || videos.length !== 1) bad(['images'], `mimic needs exactly 1 image and 1 video (got ${images.length} images, ${videos.length} videos)`);
+      if (images.length !== 1 || videos.length !== 1)
+        bad(['images'], `mimic needs exactly 1 image and 1 video (got ${images.length} images, ${videos.length} videos)`);
       const d = videos[0]?.duration;
       const r = family5Limits.mimicVideoDuration;
       if (d !== undefined && (d < r.min || d > r.max)) bad(['videos', 0, 'duration'], `mimic video duration ${d} is outside ${r.min}-${r.max} s`);
@@ -554,7 +772,8 @@ export function checkFamily5Create(v: Family5Base): RuleIssue[] {
       break;
     }
     case 'agent':
-      if (px.agentType === 'promo_mix' && images.length < family5Limits.promoMixMinImages) bad(['images'], `agent promo_mix needs at least ${family5Limits.promoMixMinImages} product images (got ${images.length})`);
+      if (px.agentType === 'promo_mix' && images.length < family5Limits.promoMixMinImages)
+        bad(['images'], `agent promo_mix needs at least ${family5Limits.promoMixMinImages} product images (got ${images.length})`);
       if (px.agentType === 'ad_master') {
         if (images.length < 1) bad(['images'], 'agent ad_master needs at least 1 product image');
         if (videos.length > 0) bad(['videos'], 'agent ad_master takes no video');
@@ -599,8 +818,15 @@ export const CreateVideoTaskData = z
 /** Data of both estimate endpoints: `{tokens, estimatedCostUsd}`. Credits are not returned. */
 export const VideoEstimateData = z
   .strictObject({
-    tokens: z.number().int().nonnegative().meta({ description: `estimated tokens (credits x ${videoEstimateUnits.tokensPerCredit}, assumed)` }),
-    estimatedCostUsd: z.number().nonnegative().meta({ description: `estimated cost in USD (credits x ${videoEstimateUnits.usdPerCredit}, assumed)` }),
+    tokens: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta({ description: `estimated tokens (credits x ${videoEstimateUnits.tokensPerCredit}, assumed)` }),
+    estimatedCostUsd: z
+      .number()
+      .nonnegative()
+      .meta({ description: `estimated cost in USD (credits x ${videoEstimateUnits.usdPerCredit}, assumed)` }),
   })
   .openapi('VideoEstimateData', { example: { tokens: 40000, estimatedCostUsd: 0.4 } });
 
@@ -632,10 +858,26 @@ export const Family5VideoParams = z
   .meta(provenanceMeta(assumed('the seed lists params fields only for the shared endpoint'), 'echo of a family5 request'));
 export const VideoParams = z.union([SharedVideoParams, Family5VideoParams]).openapi('VideoTaskParams');
 
-const nullableUrl = (what: string) => z.string().nullable().meta(provenanceMeta(assumed('null until the task succeeds; the seed types it as string'), what));
+const nullableUrl = (what: string) =>
+  z
+    .string()
+    .nullable()
+    .meta(provenanceMeta(assumed('null until the task succeeds; the seed types it as string'), what));
 const failureFields = {
-  errorCode: z.number().int().nullable().meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'catalog code of the failure when status is failed, else null')),
-  errorMessage: z.string().nullable().meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'failure message when status is failed, else null')),
+  errorCode: z
+    .number()
+    .int()
+    .nullable()
+    .meta(
+      provenanceMeta(
+        assumed('the seed does not show where a failed video task carries its reason'),
+        'catalog code of the failure when status is failed, else null',
+      ),
+    ),
+  errorMessage: z
+    .string()
+    .nullable()
+    .meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'failure message when status is failed, else null')),
 };
 
 /** The video task (document 1, "Video task"), for every family. */
@@ -670,7 +912,11 @@ export const VideoTaskListItem = z
     episodeId: z.string(),
     status: z.enum(videoStatuses),
     model: z.string(),
-    title: z.string().meta(provenanceMeta(assumed('the seed does not say how a title is made'), 'the first 60 characters of the prompt, or a generated title when there is none')),
+    title: z
+      .string()
+      .meta(
+        provenanceMeta(assumed('the seed does not say how a title is made'), 'the first 60 characters of the prompt, or a generated title when there is none'),
+      ),
     prompt: z.string().nullable().meta({ description: 'the text item (shared) or prompt (family5); null when none' }),
     params: VideoParams,
     videoUrl: nullableUrl('stored output'),
@@ -683,14 +929,18 @@ export const VideoTaskListItem = z
   .openapi('VideoTaskListItem');
 export type VideoTaskListItem = z.infer<typeof VideoTaskListItem>;
 
-export const VideoTaskIdParams = z.object({ taskId: z.string().min(1).meta({ param: { description: 'task id' }, example: 'vt_1a2b3c4d5e6f7a8b' }) });
+export const VideoTaskIdParams = z.object({
+  taskId: z
+    .string()
+    .min(1)
+    .meta({ param: { description: 'task id' }, example: 'vt_1a2b3c4d5e6f7a8b' }),
+});
 
 /** Query of GET /v1/video-generation/tasks (document 1, "Video: list tasks"). */
 export const ListVideoTasksQuery = z.object({
   ...pageQuery(100),
   status: z.enum(videoStatuses).optional().meta({ description: 'filter by status' }),
 });
-
 
 /** Body of POST /v1/video-generation/tasks/{taskId}/share (assumed shape: document 1 says share shapes are not shown). */
 export const ShareVideoTaskRequest = z
@@ -723,9 +973,11 @@ const videoFieldErrors: Partial<Record<string, ErrorName>> = {
   duration: 'VIDEO_UNSUPPORTED_COMBINATION',
 };
 const defaultPhases = videoPhases(DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION);
-const assumedPaths = assumed('document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path');
+const assumedPaths = assumed(
+  'document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path',
+);
 const mediaNote =
-  'The task\'s videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task\'s duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n';
+  "The task's videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n";
 
 /** The video operations (document 1, video sections): both create endpoints, get, list, share, delete and both estimates. */
 export const videoOperations = defineOperations('Video', {
@@ -760,7 +1012,17 @@ export const videoOperations = defineOperations('Video', {
     auth: true,
     request: { body: json(CreateFamily5VideoTaskRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },
-    errors: ['F5_TASK_NOT_FOUND', 'F5_INSUFFICIENT_CREDITS', 'F5_PROVIDER_ERROR', 'F5_INVALID_PARAMETERS', 'F5_TASK_FORBIDDEN', 'F5_AUDIO_NEEDS_VISUAL', 'F5_PROVIDER_THROTTLED', 'F5_CONTENT_REJECTED', 'RATE_LIMITED'],
+    errors: [
+      'F5_TASK_NOT_FOUND',
+      'F5_INSUFFICIENT_CREDITS',
+      'F5_PROVIDER_ERROR',
+      'F5_INVALID_PARAMETERS',
+      'F5_TASK_FORBIDDEN',
+      'F5_AUDIO_NEEDS_VISUAL',
+      'F5_PROVIDER_THROTTLED',
+      'F5_CONTENT_REJECTED',
+      'RATE_LIMITED',
+    ],
     validationError: 'F5_INVALID_PARAMETERS',
     rateLimit: { ...videoGenerateRateLimit, error: 'RATE_LIMITED' },
     outcomes: ['failed'],
@@ -794,7 +1056,8 @@ export const videoOperations = defineOperations('Video', {
     method: 'post',
     path: '/v1/video-generation/tasks/{taskId}/share',
     summary: 'Set or toggle the share flag of a video task (assumed shape)',
-    description: 'Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.',
+    description:
+      'Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.',
     provenance: assumedPaths,
     auth: true,
     request: { params: VideoTaskIdParams, body: json(ShareVideoTaskRequest), bodyOptional: true },
@@ -819,7 +1082,8 @@ export const videoOperations = defineOperations('Video', {
     method: 'post',
     path: '/v1/video-generation/estimate-credits',
     summary: 'Estimate a shared-endpoint video task',
-    description: 'Returns tokens and estimatedCostUsd for the configuration; credits are an internal unit and are not returned (read the balance from GET /v1/user/subscription). The estimate matches what creation charges.',
+    description:
+      'Returns tokens and estimatedCostUsd for the configuration; credits are an internal unit and are not returned (read the balance from GET /v1/user/subscription). The estimate matches what creation charges.',
     provenance: fromSeed(1, 'Video: estimate (shared)'),
     auth: true,
     request: { body: json(EstimateVideoCreditsRequest) },
@@ -844,17 +1108,51 @@ export const videoOperations = defineOperations('Video', {
 
 /** Table-level assumptions of the video area (listed in docs/assumptions.md). */
 export const videoTableAssumptions: TableAssumption[] = [
-  { subject: 'video prices: `sharedVideoPrices`, `videoInputFactor`, `family5PricePerSecond`, `family5CapabilityFactor`, `family5ModelFactor` (schemas/video.ts)', reason: 'document 1 says video credits are charged at creation and refunded on failure but shows no price' },
-  { subject: 'video estimate units: tokens = credits x 1000, estimatedCostUsd = credits x 0.01 (`videoEstimateUnits`)', reason: 'document 1 says credits are internal and not returned by the estimate; the estimate must match what creation charges' },
-  { subject: 'video lifecycle schedule: `videoSchedule` (generating, then uploading, per model and duration)', reason: 'document 1 shows only that a create call returns generating' },
-  { subject: 'a forced video failure happens when generating would have ended; the refund is in full', reason: 'document 1: "Transitions: not shown" beyond failure refunding credits' },
+  {
+    subject:
+      'video prices: `sharedVideoPrices`, `videoInputFactor`, `family5PricePerSecond`, `family5CapabilityFactor`, `family5ModelFactor` (schemas/video.ts)',
+    reason: 'document 1 says video credits are charged at creation and refunded on failure but shows no price',
+  },
+  {
+    subject: 'video estimate units: tokens = credits x 1000, estimatedCostUsd = credits x 0.01 (`videoEstimateUnits`)',
+    reason: 'document 1 says credits are internal and not returned by the estimate; the estimate must match what creation charges',
+  },
+  {
+    subject: 'video lifecycle schedule: `videoSchedule` (generating, then uploading, per model and duration)',
+    reason: 'document 1 shows only that a create call returns generating',
+  },
+  {
+    subject: 'a forced video failure happens when generating would have ended; the refund is in full',
+    reason: 'document 1: "Transitions: not shown" beyond failure refunding credits',
+  },
   { subject: 'family3-h3 default resolution 768p', reason: 'the shared default 720p is not a family3-h3 resolution' },
-  { subject: `family3-h3 image-to-video reports ratio "adaptive" and renders ${ADAPTIVE_RATIO_OUTPUT}`, reason: 'document 1 says family3-h3 ignores ratio for image-to-video; the ratio then follows the first frame' },
-  { subject: 'an image_url item without role counts as reference_image; at most one first_frame and one last_frame', reason: 'document 1 does not say what a role-less image means' },
-  { subject: 'the shared get/list endpoints answer with the shared codes (31005, 31006) for every family; family5 codes 32001 and 32005 answer for sourceTaskId', reason: 'document 1 numbers only the family5 codes and says task read is shared' },
-  { subject: 'video pixel sizes (`videoPixels`, `videoShortSide`): the short side of the resolution (2k = 1440), the long side from the ratio rounded to even; the cover PNG has the same size', reason: 'document 1 names resolutions and ratios without pixels' },
-  { subject: 'video share and delete: POST /v1/video-generation/tasks/{taskId}/share sets or toggles enabledShare; DELETE /v1/video-generation/tasks/{taskId} deletes a finished task and refuses an unfinished one (31007)', reason: 'document 1 says the share and delete endpoints exist but their shapes are not shown' },
-  { subject: 'rate-limit window counts every generate request that passes auth, including ones that then fail validation', reason: 'document 1 gives the limit (5 per minute per user) but not what counts' },
+  {
+    subject: `family3-h3 image-to-video reports ratio "adaptive" and renders ${ADAPTIVE_RATIO_OUTPUT}`,
+    reason: 'document 1 says family3-h3 ignores ratio for image-to-video; the ratio then follows the first frame',
+  },
+  {
+    subject: 'an image_url item without role counts as reference_image; at most one first_frame and one last_frame',
+    reason: 'document 1 does not say what a role-less image means',
+  },
+  {
+    subject:
+      'the shared get/list endpoints answer with the shared codes (31005, 31006) for every family; family5 codes 32001 and 32005 answer for sourceTaskId',
+    reason: 'document 1 numbers only the family5 codes and says task read is shared',
+  },
+  {
+    subject:
+      'video pixel sizes (`videoPixels`, `videoShortSide`): the short side of the resolution (2k = 1440), the long side from the ratio rounded to even; the cover PNG has the same size',
+    reason: 'document 1 names resolutions and ratios without pixels',
+  },
+  {
+    subject:
+      'video share and delete: POST /v1/video-generation/tasks/{taskId}/share sets or toggles enabledShare; DELETE /v1/video-generation/tasks/{taskId} deletes a finished task and refuses an unfinished one (31007)',
+    reason: 'document 1 says the share and delete endpoints exist but their shapes are not shown',
+  },
+  {
+    subject: 'rate-limit window counts every generate request that passes auth, including ones that then fail validation',
+    reason: 'document 1 gives the limit (5 per minute per user) but not what counts',
+  },
 ];
 
 /** The video area: its tag, operations and table assumptions. */

@@ -19,7 +19,11 @@ function walk(node: unknown, path: string[], out: Found[]): void {
 }
 
 /** Markdown list of the assumptions in `doc`, grouped by reason. */
-export function renderAssumptions(doc: unknown, catalog: { code: number; meaning: string; reason: string }[], tables: { subject: string; reason: string }[]): string {
+export function renderAssumptions(
+  doc: unknown,
+  catalog: { code: number; meaning: string; reason: string }[],
+  tables: { subject: string; reason: string }[],
+): string {
   const found: Found[] = [];
   walk(doc, [], found);
   const byReason = new Map<string, string[]>();

@@ -70,7 +70,14 @@ for (let b = 0; b < BATCHES; b++) {
     const n = b * (N / BATCHES) + i;
     // A fresh parsed body per task (as HTTP would give), prompts all different.
     const body = bodySchema.parse({ model: 'family1-video-2-fast', content: [{ type: 'text', text: `a cat on a skateboard, take ${n}` }], duration: 5 });
-    const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing: n % 10 === 0 ? { outcome: 'failed' } : {}, operationId: 'createVideoTask', url };
+    const ctx: ServiceContext = {
+      engine,
+      account,
+      now: engine.tick(),
+      forcing: n % 10 === 0 ? { outcome: 'failed' } : {},
+      operationId: 'createVideoTask',
+      url,
+    };
     create({ body, params: {}, query: {} }, ctx);
   }
   // 20 s of virtual time between batches: the oldest batches reach success, later ones stay generating.
@@ -131,7 +138,16 @@ for (const c of cases) {
     list({ query: { page: c.page, pageSize, status: c.status } }, ctx);
     inproc.push(performance.now() - s2);
   }
-  pages.push({ name: c.name, query, items, total, httpP50Ms: pct(http, 50), httpP99Ms: pct(http, 99), inProcessP50Ms: pct(inproc, 50), inProcessP99Ms: pct(inproc, 99) });
+  pages.push({
+    name: c.name,
+    query,
+    items,
+    total,
+    httpP50Ms: pct(http, 50),
+    httpP99Ms: pct(http, 99),
+    inProcessP50Ms: pct(inproc, 50),
+    inProcessP99Ms: pct(inproc, 99),
+  });
 }
 server.close();
 

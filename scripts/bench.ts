@@ -82,7 +82,7 @@ const children = new Set<ChildProcess>();
 function spawnServer(cmd: string, args: string[]): ChildProcess {
   const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let err = '';
-  child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
+  child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
   child.on('exit', (code, signal) => {
     if (children.has(child)) log(`  ! ${[cmd, ...args].join(' ')} exited (${code ?? signal})\n${err}`);
     children.delete(child);
@@ -104,7 +104,9 @@ async function stop(child: ChildProcess): Promise<void> {
   const t = setTimeout(() => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
-    } catch {}
+    } catch {
+      /* already gone */
+    }
   }, 3000);
   await exited;
   clearTimeout(t);
@@ -114,7 +116,9 @@ function cleanup() {
   for (const c of children) {
     try {
       process.kill(-c.pid!, 'SIGKILL');
-    } catch {}
+    } catch {
+      /* already gone */
+    }
   }
   children.clear();
   rmSync(tmp, { recursive: true, force: true });
@@ -150,7 +154,9 @@ async function firstAnswer(child: ChildProcess, port: number, path: string, t0: 
     try {
       const r = await http(port, 'GET', path, AUTH);
       if (r.status === 200) return performance.now() - t0;
-    } catch {}
+    } catch {
+      /* already gone */
+    }
     if (performance.now() - t0 > timeoutMs) throw new Error(`no answer on port ${port} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 2));
   }
@@ -184,11 +190,29 @@ interface ColdVariant {
 async function coldStart(): Promise<{ name: string; note: string; ms: number[]; target: boolean }[]> {
   const mockFlags = (port: number) => ['--port', String(port), '--quiet'];
   const variants: ColdVariant[] = [
-    { name: 'mock: node bin/mediagen-mock.js', note: 'the installed command and npm start, without npm itself (precompiled dist/cli.js)', cmd: NODE, args: (p) => ['bin/mediagen-mock.js', ...mockFlags(p)], target: true },
-    { name: 'mock: tsx mock/cli.ts', note: 'the sources through tsx (what the command falls back to in an edited checkout)', cmd: NODE, args: (p) => [TSX_CLI, 'mock/cli.ts', ...mockFlags(p)], target: false },
+    {
+      name: 'mock: node bin/mediagen-mock.js',
+      note: 'the installed command and npm start, without npm itself (precompiled dist/cli.js)',
+      cmd: NODE,
+      args: (p) => ['bin/mediagen-mock.js', ...mockFlags(p)],
+      target: true,
+    },
+    {
+      name: 'mock: tsx mock/cli.ts',
+      note: 'the sources through tsx (what the command falls back to in an edited checkout)',
+      cmd: NODE,
+      args: (p) => [TSX_CLI, 'mock/cli.ts', ...mockFlags(p)],
+      target: false,
+    },
     { name: 'mock: npm start', note: 'includes npm start-up', cmd: 'npm', args: (p) => ['start', '--silent', '--', ...mockFlags(p)], target: false },
   ];
-  variants.push({ name: 'prism mock spec/openapi.yaml', note: 'static mode, default logging', cmd: NODE, args: (p) => [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(p)], target: false });
+  variants.push({
+    name: 'prism mock spec/openapi.yaml',
+    note: 'static mode, default logging',
+    cmd: NODE,
+    args: (p) => [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(p)],
+    target: false,
+  });
 
   // One warm-up start of each (fills tsx's transform cache and the OS file cache), then interleaved runs.
   const out = variants.map((v) => ({ name: v.name, note: v.note, ms: [] as number[], target: v.target }));
@@ -233,7 +257,18 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
   const accountsFile = join(tmp, 'accounts.json');
   writeFileSync(accountsFile, JSON.stringify([{ apiKey: KEY, credits: 1_000_000_000_000 }]));
   const mockPort = await freePort();
-  const mock = spawnServer(NODE, [TSX_CLI, 'mock/cli.ts', '--port', String(mockPort), '--clock', 'manual', '--no-rate-limit', '--quiet', '--accounts', accountsFile]);
+  const mock = spawnServer(NODE, [
+    TSX_CLI,
+    'mock/cli.ts',
+    '--port',
+    String(mockPort),
+    '--clock',
+    'manual',
+    '--no-rate-limit',
+    '--quiet',
+    '--accounts',
+    accountsFile,
+  ]);
   const prismPort = await freePort();
   const prism = spawnServer(NODE, [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(prismPort)]);
   await firstAnswer(mock, mockPort, '/v1/user/subscription', performance.now());
@@ -242,12 +277,17 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
   // Capture the mock's answers: a create (the POST fixture) and a GET of the created task.
   const jsonHeaders = { ...AUTH, 'content-type': 'application/json' };
   const created = await http(mockPort, 'POST', CREATE_PATH, jsonHeaders, CREATE_BODY);
-  if (created.status !== 200) throw new Error(`mock create: HTTP ${created.status} ${created.body}`);
+  if (created.status !== 200) throw new Error(`mock create: HTTP ${created.status} ${created.body.toString()}`);
   const taskId = (JSON.parse(created.body.toString()) as { data: { taskId: string } }).data.taskId;
   const getPath = GET_PATH.replace('{taskId}', taskId);
   const got = await http(mockPort, 'GET', getPath, AUTH);
-  if (got.status !== 200) throw new Error(`mock get: HTTP ${got.status} ${got.body}`);
-  const keep = (h: HttpResult['headers']) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)).map(([k, v]) => [k, String(v)]));
+  if (got.status !== 200) throw new Error(`mock get: HTTP ${got.status} ${got.body.toString()}`);
+  const keep = (h: HttpResult['headers']) =>
+    Object.fromEntries(
+      Object.entries(h)
+        .filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k))
+        .map(([k, v]) => [k, String(v)]),
+    );
   const barePort = await freePort();
   const fixtures: BareFixtures = {
     port: barePort,
@@ -266,10 +306,10 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
   /** Drops the mock's state and recreates the GET task: same seed, so the same id and the same bytes. */
   async function resetMock() {
     const r = await http(mockPort, 'POST', '/__mock/reset', { 'content-type': 'application/json' }, '{}');
-    if (r.status !== 200) throw new Error(`mock reset: HTTP ${r.status} ${r.body}`);
+    if (r.status !== 200) throw new Error(`mock reset: HTTP ${r.status} ${r.body.toString()}`);
     await http(mockPort, 'POST', CREATE_PATH, jsonHeaders, CREATE_BODY);
     const again = await http(mockPort, 'GET', getPath, AUTH);
-    if (!again.body.equals(got.body)) throw new Error(`mock GET after reset differs: ${again.body}`);
+    if (!again.body.equals(got.body)) throw new Error(`mock GET after reset differs: ${again.body.toString()}`);
   }
 
   return {
@@ -311,7 +351,11 @@ async function load(port: number, route: Route, connections: number, seconds: nu
 
 async function main() {
   const started = performance.now();
-  log(`bench: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `bench: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   log(`bench: ${ROUNDS} interleaved round(s) of ${DURATION} s per (route, connections, server); ${COLD_RUNS} cold starts each`);
 
   log('cold start...');
@@ -331,7 +375,9 @@ async function main() {
         const run = await load(s.port, route, connections, DURATION);
         const k = keyOf(s.name, route, connections);
         results.set(k, [...(results.get(k) ?? []), run]);
-        log(`  round ${round + 1}/${ROUNDS}  ${pad(s.name, 5)} ${pad(route.method, 4)} c=${pad(String(connections), 3)}  ${lpad(fmt(run.rps), 7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms${run.non2xx || run.errors ? `  non-2xx ${run.non2xx} errors ${run.errors}` : ''}`);
+        log(
+          `  round ${round + 1}/${ROUNDS}  ${pad(s.name, 5)} ${pad(route.method, 4)} c=${pad(String(connections), 3)}  ${lpad(fmt(run.rps), 7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms${run.non2xx || run.errors ? `  non-2xx ${run.non2xx} errors ${run.errors}` : ''}`,
+        );
       }
     }
   }
@@ -348,14 +394,21 @@ async function main() {
   // ------------------------------------------------------------ report
   const agg = (s: ServerName, route: Route, c: number) => {
     const runs = results.get(keyOf(s, route, c)) ?? [];
-    return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), bad: runs.reduce((a, r) => a + r.non2xx + r.errors, 0) };
+    return {
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      bad: runs.reduce((a, r) => a + r.non2xx + r.errors, 0),
+    };
   };
   const out: string[] = [];
   const p = (s = '') => out.push(s);
   p('');
   p('== Throughput (autocannon, median of rounds) ==');
   p(`mock: tsx mock/cli.ts --clock manual --no-rate-limit --quiet (rate limiter OFF: with it on, most creates would be 429)`);
-  p(`prism: prism mock spec/openapi.yaml (static mode, default logging to /dev/null); bare: Express 5 returning the mock's bytes (GET ${bodies.get} B, POST ${bodies.post} B)`);
+  p(
+    `prism: prism mock spec/openapi.yaml (static mode, default logging to /dev/null); bare: Express 5 returning the mock's bytes (GET ${bodies.get} B, POST ${bodies.post} B)`,
+  );
   p('each server a child process; autocannon in the bench process, alone on its event loop; 2 cores: one for the server, one for the load');
   p('the mock is reset (POST /__mock/reset, then the GET task recreated: same id, same bytes) before each of its runs, so the tasks');
   p('created by one POST run (about 20,000) do not slow the next runs through GC; the 100,000-task section measures a big store');
@@ -378,15 +431,39 @@ async function main() {
       String(m.bad + pr.bad + b.bad),
     ]);
   }
-  p(table(['route', 'conns', 'mock req/s', 'p50/p99 ms', 'prism req/s', 'p50/p99 ms', 'bare req/s', 'p50/p99 ms', 'mock/prism', 'mock/bare', 'non-2xx+err'], rows));
+  p(
+    table(
+      ['route', 'conns', 'mock req/s', 'p50/p99 ms', 'prism req/s', 'p50/p99 ms', 'bare req/s', 'p50/p99 ms', 'mock/prism', 'mock/bare', 'non-2xx+err'],
+      rows,
+    ),
+  );
 
   p('');
   p('== Cold start: spawn to first 200 on GET /v1/user/subscription (median of runs, ms) ==');
-  p(table(['command', 'median', 'min', 'max', 'note'], cold.map((c) => [c.name, fmt(median(c.ms)), fmt(Math.min(...c.ms)), fmt(Math.max(...c.ms)), c.note])));
+  p(
+    table(
+      ['command', 'median', 'min', 'max', 'note'],
+      cold.map((c) => [c.name, fmt(median(c.ms)), fmt(Math.min(...c.ms)), fmt(Math.max(...c.ms)), c.note]),
+    ),
+  );
 
   p('');
-  p(`== ${fmt(store.tasks)} stored tasks (one account; seeded in ${fmt(store.seedMs)} ms; heapUsed ${store.heapUsedMB} MB (was ${store.heapUsedBeforeMB}), RSS ${store.rssMB} MB (was ${store.rssBeforeMB})) ==`);
-  p(table(['list page', 'query', 'items', 'total', 'HTTP p50/p99 ms', 'in-process p50/p99 ms'], store.pages.map((pg) => [pg.name, pg.query, String(pg.items), fmt(pg.total), `${pg.httpP50Ms}/${pg.httpP99Ms}`, `${pg.inProcessP50Ms}/${pg.inProcessP99Ms}`])));
+  p(
+    `== ${fmt(store.tasks)} stored tasks (one account; seeded in ${fmt(store.seedMs)} ms; heapUsed ${store.heapUsedMB} MB (was ${store.heapUsedBeforeMB}), RSS ${store.rssMB} MB (was ${store.rssBeforeMB})) ==`,
+  );
+  p(
+    table(
+      ['list page', 'query', 'items', 'total', 'HTTP p50/p99 ms', 'in-process p50/p99 ms'],
+      store.pages.map((pg) => [
+        pg.name,
+        pg.query,
+        String(pg.items),
+        fmt(pg.total),
+        `${pg.httpP50Ms}/${pg.httpP99Ms}`,
+        `${pg.inProcessP50Ms}/${pg.inProcessP99Ms}`,
+      ]),
+    ),
+  );
 
   // ------------------------------------------------------------ targets
   p('');
@@ -401,17 +478,30 @@ async function main() {
     line(Math.min(...ratios) >= 0.6, `mock >= 60% of bare Express, ${route.method}`, CONNECTIONS.map((c, i) => `c=${c} ${fmt(100 * ratios[i])}%`).join(', '));
   }
   const p99s = routes.map((route) => agg('mock', route, 100).p99);
-  line(Math.max(...p99s) < 20, 'mock p99 < 20 ms at 100 connections', routes.map((r, i) => `${r.method} ${p99s[i]} ms (bare Express ${agg('bare', r, 100).p99} ms, Prism ${agg('prism', r, 100).p99} ms)`).join(', '));
-  for (const c of cold.filter((c) => c.target)) line(median(c.ms) < 400, `cold start < 400 ms, ${c.name}`, `median ${fmt(median(c.ms))} ms (Prism ${fmt(median(cold[cold.length - 1].ms))} ms)`);
+  line(
+    Math.max(...p99s) < 20,
+    'mock p99 < 20 ms at 100 connections',
+    routes.map((r, i) => `${r.method} ${p99s[i]} ms (bare Express ${agg('bare', r, 100).p99} ms, Prism ${agg('prism', r, 100).p99} ms)`).join(', '),
+  );
+  for (const c of cold.filter((c) => c.target))
+    line(median(c.ms) < 400, `cold start < 400 ms, ${c.name}`, `median ${fmt(median(c.ms))} ms (Prism ${fmt(median(cold[cold.length - 1].ms))} ms)`);
   for (const [what, pages] of [
     ['unfiltered', store.pages.filter((pg) => !pg.query.includes('status='))],
     ['status-filtered', store.pages.filter((pg) => pg.query.includes('status='))],
   ] as const) {
     const worst = Math.max(...pages.map((pg) => pg.httpP50Ms));
-    line(worst < 5, `${fmt(store.tasks)} tasks, ${what} list pages < 5 ms (HTTP, median)`, pages.map((pg) => `${pg.name} ${pg.httpP50Ms} ms (in-process ${pg.inProcessP50Ms} ms)`).join(', '));
+    line(
+      worst < 5,
+      `${fmt(store.tasks)} tasks, ${what} list pages < 5 ms (HTTP, median)`,
+      pages.map((pg) => `${pg.name} ${pg.httpP50Ms} ms (in-process ${pg.inProcessP50Ms} ms)`).join(', '),
+    );
   }
   p('');
-  p(`bench took ${fmt((performance.now() - started) / 1000)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes on the machine skew every figure)`);
+  p(
+    `bench took ${fmt((performance.now() - started) / 1000)} s; load average now ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other processes on the machine skew every figure)`,
+  );
   process.stdout.write(out.join('\n') + '\n');
 }
 

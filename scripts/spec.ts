@@ -28,7 +28,12 @@ export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number
 }
 
 function describeErrors(names: readonly ErrorName[]): string {
-  return names.map((n) => `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning}${errorReason(n) ? ` (failure reason \`${errorReason(n)}\`)` : ''} (${describeProvenance(errorCatalog[n].provenance)})`).join('\n');
+  return names
+    .map(
+      (n) =>
+        `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning}${errorReason(n) ? ` (failure reason \`${errorReason(n)}\`)` : ''} (${describeProvenance(errorCatalog[n].provenance)})`,
+    )
+    .join('\n');
 }
 
 /**
@@ -81,7 +86,11 @@ function successResponse(r: ResponseDef, wrap: boolean) {
       };
     case 'event-stream':
       return {
-        description: `${r.description}. Server-Sent Events: frames \`event: <name>\`, \`id: <n>\`, \`data: <JSON>\`, and \`: heartbeat\` comments; events: ${Object.keys(r.events).map((e) => `\`${e}\``).join(', ')} (data schemas in x-events).`,
+        description: `${r.description}. Server-Sent Events: frames \`event: <name>\`, \`id: <n>\`, \`data: <JSON>\`, and \`: heartbeat\` comments; events: ${Object.keys(
+          r.events,
+        )
+          .map((e) => `\`${e}\``)
+          .join(', ')} (data schemas in x-events).`,
         content: {
           'text/event-stream': {
             schema: { type: 'string' as const, description: 'a stream of Server-Sent Events' },
@@ -94,7 +103,7 @@ function successResponse(r: ResponseDef, wrap: boolean) {
 
 /** Component name of the data schema of event `name` (its .openapi() name). */
 function eventSchemaName(r: Extract<ResponseDef, { kind: 'event-stream' }>, name: string): string {
-  const id = getRefId(r.events[name] as never);
+  const id = getRefId(r.events[name]);
   if (!id) throw new Error(`event ${name}: its data schema needs .openapi('<Name>') so the spec can refer to it`);
   return id;
 }
@@ -106,7 +115,9 @@ function registerEvents(registry: OpenAPIRegistry, r: ResponseDef): void {
 }
 
 function routeConfig(op: OperationDef): RouteConfig {
-  const failures = op.failureReasons?.length ? `\n\nA created task can fail with: ${op.failureReasons.map((n) => `${describeErrorRef(n)} (${errorCatalog[n].meaning})`).join(', ')}.` : '';
+  const failures = op.failureReasons?.length
+    ? `\n\nA created task can fail with: ${op.failureReasons.map((n) => `${describeErrorRef(n)} (${errorCatalog[n].meaning})`).join(', ')}.`
+    : '';
   return {
     method: op.method,
     path: op.path,
@@ -123,7 +134,7 @@ function routeConfig(op: OperationDef): RouteConfig {
     responses: { [op.response.status]: successResponse(op.response, true), ...errorResponses(op.errors) },
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
-  } as RouteConfig;
+  };
 }
 
 /** The API document (spec/openapi.json and spec/openapi.yaml). */
@@ -177,14 +188,15 @@ export function buildControlDocument() {
         ...(op.body ? { body: requestBody(op.body, op.bodyRequired ?? false) } : {}),
       },
       responses: { 200: successResponse(op.response, false), ...errorResponses(controlErrors(op)) },
-    } as RouteConfig);
+    });
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'mediagen-mock control API',
       version: '1.0.0',
-      description: "The mock server's own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules, the request journal, task activity as an event stream, sample media, and an upload inspector. Not part of the Media Generation Service.",
+      description:
+        "The mock server's own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules, the request journal, task activity as an event stream, sample media, and an upload inspector. Not part of the Media Generation Service.",
     },
     servers: [{ url: 'http://localhost:4010' }],
     tags: controlTags,

@@ -190,7 +190,9 @@ describe('harness self-checks', () => {
     expect(r.status).toBe(500);
     expect(r.upstream?.status).toBe(400);
     expect(JSON.parse(r.upstream!.text).code).toBe(errorCatalog.VIDEO_UNSUPPORTED_COMBINATION.code);
-    expect(r.violations.some((v) => v.direction === 'response' && v.validation.some((x) => x.location?.join('.') === 'response.body.code' && x.code === 'enum'))).toBe(true);
+    expect(
+      r.violations.some((v) => v.direction === 'response' && v.validation.some((x) => x.location?.join('.') === 'response.body.code' && x.code === 'enum')),
+    ).toBe(true);
     // the real spec (fixed emitter) accepts the same answer
     prism.useMock();
     expectError(await prism.call('POST', P.estimate, { body }), 'VIDEO_UNSUPPORTED_COMBINATION', /1080p/);
@@ -202,7 +204,9 @@ describe('harness self-checks', () => {
     expect(r.status).toBe(500);
     expect(r.upstream?.status).toBe(200);
     expect(r.violations.length).toBeGreaterThan(0);
-    expect(r.violations.some((v) => v.direction === 'response' && v.validation.some((x) => (x.location ?? []).join('.').startsWith('response.header')))).toBe(true);
+    expect(r.violations.some((v) => v.direction === 'response' && v.validation.some((x) => (x.location ?? []).join('.').startsWith('response.header')))).toBe(
+      true,
+    );
   });
 
   it('response direction: an undeclared status is only a Warning for Prism (forwarded as is), caught through the sl-violations header', async () => {
@@ -229,7 +233,13 @@ describe('video session through Prism', () => {
     const start = await balance();
     expect(start).toBe(10_000);
     const cases: { body: Record<string, unknown>; model: string; resolution: string; duration: number; inputVideo: number }[] = [
-      { body: { content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] }, model: 'family1-video-2-fast', resolution: '720p', duration: 5, inputVideo: 0 },
+      {
+        body: { content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] },
+        model: 'family1-video-2-fast',
+        resolution: '720p',
+        duration: 5,
+        inputVideo: 0,
+      },
       {
         body: {
           model: 'family1-video-2-pro',
@@ -268,10 +278,39 @@ describe('video session through Prism', () => {
         duration: 8,
         inputVideo: 12,
       },
-      { body: { model: 'family2-video-prime', duration: 2, content: [{ type: 'text', text: 'Waves' }, { type: 'audio_url', audio_url: { url: AUD(2) }, role: 'reference_audio' }] }, model: 'family2-video-prime', resolution: '720p', duration: 2, inputVideo: 0 },
-      { body: { model: 'family3-h3', resolution: '2k', duration: 6, content: [{ type: 'image_url', image_url: { url: IMG(3) }, role: 'last_frame' }] }, model: 'family3-h3', resolution: '2k', duration: 6, inputVideo: 0 },
       {
-        body: { model: 'family4-video', resolution: '1080p', ratio: '4:5', duration: 3, content: [{ type: 'text', text: 'Product shot' }, { type: 'image_url', image_url: { url: IMG(4) } }, { type: 'image_url', image_url: { url: IMG(5) }, role: 'reference_image' }] },
+        body: {
+          model: 'family2-video-prime',
+          duration: 2,
+          content: [
+            { type: 'text', text: 'Waves' },
+            { type: 'audio_url', audio_url: { url: AUD(2) }, role: 'reference_audio' },
+          ],
+        },
+        model: 'family2-video-prime',
+        resolution: '720p',
+        duration: 2,
+        inputVideo: 0,
+      },
+      {
+        body: { model: 'family3-h3', resolution: '2k', duration: 6, content: [{ type: 'image_url', image_url: { url: IMG(3) }, role: 'last_frame' }] },
+        model: 'family3-h3',
+        resolution: '2k',
+        duration: 6,
+        inputVideo: 0,
+      },
+      {
+        body: {
+          model: 'family4-video',
+          resolution: '1080p',
+          ratio: '4:5',
+          duration: 3,
+          content: [
+            { type: 'text', text: 'Product shot' },
+            { type: 'image_url', image_url: { url: IMG(4) } },
+            { type: 'image_url', image_url: { url: IMG(5) }, role: 'reference_image' },
+          ],
+        },
         model: 'family4-video',
         resolution: '1080p',
         duration: 3,
@@ -282,12 +321,35 @@ describe('video session through Prism', () => {
     for (const c of cases) {
       const credits = sharedVideoCredits(c.model as never, c.resolution as never, c.duration, c.inputVideo);
       const est = await ok('POST', P.estimate, {
-        body: { model: c.model, resolution: c.resolution, duration: c.duration, ratio: c.body.ratio, hasVideoInput: c.inputVideo > 0, inputVideoDuration: c.inputVideo },
+        body: {
+          model: c.model,
+          resolution: c.resolution,
+          duration: c.duration,
+          ratio: c.body.ratio,
+          hasVideoInput: c.inputVideo > 0,
+          inputVideoDuration: c.inputVideo,
+        },
       });
-      expect(est.json.data).toEqual({ tokens: credits * videoEstimateUnits.tokensPerCredit, estimatedCostUsd: Math.round(credits * videoEstimateUnits.usdPerCredit * 100) / 100 });
+      expect(est.json.data).toEqual({
+        tokens: credits * videoEstimateUnits.tokensPerCredit,
+        estimatedCostUsd: Math.round(credits * videoEstimateUnits.usdPerCredit * 100) / 100,
+      });
       const id = await create(c.body);
       const t = await getTask(id);
-      expect(t).toMatchObject({ id, taskId: id, status: 'generating', model: c.model, resolution: c.resolution, duration: c.duration, creditCharged: credits, videoUrl: null, coverUrl: null, providerVideoUrl: null, errorCode: null, errorMessage: null });
+      expect(t).toMatchObject({
+        id,
+        taskId: id,
+        status: 'generating',
+        model: c.model,
+        resolution: c.resolution,
+        duration: c.duration,
+        creditCharged: credits,
+        videoUrl: null,
+        coverUrl: null,
+        providerVideoUrl: null,
+        errorCode: null,
+        errorMessage: null,
+      });
       expect(t.params.content).toEqual(c.body.content);
       spent += credits;
       expect(await balance()).toBe(start - spent);
@@ -296,7 +358,12 @@ describe('video session through Prism', () => {
     const h3 = (await ok('GET', `${P.list}?pageSize=100`)).json.data.items.find((i: { model: string }) => i.model === 'family3-h3');
     expect(h3.params.generateAudio).toBe(true);
     expect((await getTask(h3.id)).ratio).toBe('16:9');
-    const i2v = await create({ model: 'family3-h3', ratio: '1:1', generateAudio: false, content: [{ type: 'image_url', image_url: { url: IMG(6) }, role: 'first_frame' }] });
+    const i2v = await create({
+      model: 'family3-h3',
+      ratio: '1:1',
+      generateAudio: false,
+      content: [{ type: 'image_url', image_url: { url: IMG(6) }, role: 'first_frame' }],
+    });
     expect(await getTask(i2v)).toMatchObject({ ratio: 'adaptive', resolution: '768p', params: { generateAudio: true } });
   });
 
@@ -305,19 +372,62 @@ describe('video session through Prism', () => {
     const img = (n: number) => ({ url: IMG(n) });
     const caps: { body: Record<string, unknown>; quality: string; duration: number; ratio: string }[] = [
       { body: { capability: 'text_to_video', prompt: 'A paper boat drifting down a rainy street', duration: 5 }, quality: '720p', duration: 5, ratio: '16:9' },
-      { body: { capability: 'image_to_video', prompt: 'Make it move', images: [img(1)], quality: '1080p', aspectRatio: '9:16', model: 'v6' }, quality: '1080p', duration: 5, ratio: '9:16' },
-      { body: { capability: 'transition', prompt: 'Day to night', images: [img(1), img(2)], duration: 4, language: 'zh' }, quality: '720p', duration: 4, ratio: '16:9' },
-      { body: { capability: 'multi_transition', pixverse: { multiTransition: [{ imageUrl: IMG(1), duration: 2, prompt: 'a' }, { imageUrl: IMG(2) }, { imageUrl: IMG(3), duration: 3 }] } }, quality: '360p', duration: 5, ratio: '16:9' },
       {
-        body: { capability: 'fusion', prompt: 'The @cat sits on the @beach', pixverse: { imageReferences: [{ type: 'subject', imageUrl: IMG(1), refName: 'cat' }, { type: 'background', imageUrl: IMG(2), refName: 'beach' }] } },
+        body: { capability: 'image_to_video', prompt: 'Make it move', images: [img(1)], quality: '1080p', aspectRatio: '9:16', model: 'v6' },
+        quality: '1080p',
+        duration: 5,
+        ratio: '9:16',
+      },
+      {
+        body: { capability: 'transition', prompt: 'Day to night', images: [img(1), img(2)], duration: 4, language: 'zh' },
+        quality: '720p',
+        duration: 4,
+        ratio: '16:9',
+      },
+      {
+        body: {
+          capability: 'multi_transition',
+          pixverse: { multiTransition: [{ imageUrl: IMG(1), duration: 2, prompt: 'a' }, { imageUrl: IMG(2) }, { imageUrl: IMG(3), duration: 3 }] },
+        },
+        quality: '360p',
+        duration: 5,
+        ratio: '16:9',
+      },
+      {
+        body: {
+          capability: 'fusion',
+          prompt: 'The @cat sits on the @beach',
+          pixverse: {
+            imageReferences: [
+              { type: 'subject', imageUrl: IMG(1), refName: 'cat' },
+              { type: 'background', imageUrl: IMG(2), refName: 'beach' },
+            ],
+          },
+        },
         quality: '720p',
         duration: 5,
         ratio: '16:9',
       },
       { body: { capability: 'mimic', images: [img(1)], videos: [{ url: VID(1), duration: 10 }], model: 'v5' }, quality: '720p', duration: 5, ratio: '16:9' },
-      { body: { capability: 'lip_sync', videos: [{ url: VID(2) }], audios: [{ url: AUD(1), duration: 12 }], model: 'v4.5' }, quality: '720p', duration: 5, ratio: '16:9' },
       {
-        body: { capability: 'agent', prompt: 'Sell these sneakers', images: [img(1), img(2), img(3), img(4)], quality: '1080p', duration: 20, pixverse: { agentType: 'promo_mix', brandSticker: { imageUrl: IMG(9), position: 'upper_right' }, introOutroClip: { videoUrl: VID(9), position: 'end' } } },
+        body: { capability: 'lip_sync', videos: [{ url: VID(2) }], audios: [{ url: AUD(1), duration: 12 }], model: 'v4.5' },
+        quality: '720p',
+        duration: 5,
+        ratio: '16:9',
+      },
+      {
+        body: {
+          capability: 'agent',
+          prompt: 'Sell these sneakers',
+          images: [img(1), img(2), img(3), img(4)],
+          quality: '1080p',
+          duration: 20,
+          pixverse: {
+            agentType: 'promo_mix',
+            brandSticker: { imageUrl: IMG(9), position: 'upper_right' },
+            introOutroClip: { videoUrl: VID(9), position: 'end' },
+          },
+        },
         quality: '1080p',
         duration: 20,
         ratio: '9:16',
@@ -328,11 +438,27 @@ describe('video session through Prism', () => {
       const cap = c.body.capability as never;
       const model = (c.body.model ?? 'family5') as never;
       const credits = family5Credits(cap, model, c.quality as never, c.duration);
-      const est = await ok('POST', P.estimateF5, { body: { capability: c.body.capability, model: c.body.model, duration: c.body.duration, quality: c.body.quality, pixverse: (c.body.pixverse as { agentType?: string } | undefined)?.agentType ? { agentType: 'promo_mix' } : undefined } });
+      const est = await ok('POST', P.estimateF5, {
+        body: {
+          capability: c.body.capability,
+          model: c.body.model,
+          duration: c.body.duration,
+          quality: c.body.quality,
+          pixverse: (c.body.pixverse as { agentType?: string } | undefined)?.agentType ? { agentType: 'promo_mix' } : undefined,
+        },
+      });
       expect(est.json.data.tokens, JSON.stringify(c.body)).toBe(credits * videoEstimateUnits.tokensPerCredit);
       const id = await createF5(c.body);
       const t = await getTask(id);
-      expect(t).toMatchObject({ id, status: 'generating', model: c.body.model ?? 'family5', resolution: c.quality, ratio: c.ratio, duration: c.duration, creditCharged: credits });
+      expect(t).toMatchObject({
+        id,
+        status: 'generating',
+        model: c.body.model ?? 'family5',
+        resolution: c.quality,
+        ratio: c.ratio,
+        duration: c.duration,
+        creditCharged: credits,
+      });
       expect(t.params).toMatchObject({ capability: c.body.capability, quality: c.quality, aspectRatio: c.ratio, duration: c.duration });
       ids.push(id);
     }
@@ -363,7 +489,13 @@ describe('video session through Prism', () => {
     expect(t1.providerVideoUrl).toMatch(/^http/);
     await m.advance(uploadingMs);
     const t2 = await getTask(id);
-    expect(t2).toMatchObject({ status: 'success', creditCharged: 48, errorCode: null, errorMessage: null, updatedAt: t0.createdAt + generatingMs + uploadingMs });
+    expect(t2).toMatchObject({
+      status: 'success',
+      creditCharged: 48,
+      errorCode: null,
+      errorMessage: null,
+      updatedAt: t0.createdAt + generatingMs + uploadingMs,
+    });
     expect(t2.videoUrl).toMatch(/\.mp4$/);
     expect(t2.coverUrl).toMatch(/\.png$/);
     // the media the task points at actually loads (served by the mock, outside the API spec)
@@ -380,7 +512,11 @@ describe('video session through Prism', () => {
     const shared = { content: [{ type: 'text', text: 'Doomed' }] };
     const f5 = { capability: 'text_to_video', prompt: 'Doomed too' };
     const made: { id: string; reason: ErrorName; durationKey: 'family1-video-2-fast' | 'family5' }[] = [];
-    made.push({ id: await create(shared, { prefer: 'outcome=failed' }), reason: operations.createVideoTask.failureReasons[0], durationKey: 'family1-video-2-fast' });
+    made.push({
+      id: await create(shared, { prefer: 'outcome=failed' }),
+      reason: operations.createVideoTask.failureReasons[0],
+      durationKey: 'family1-video-2-fast',
+    });
     for (const reason of operations.createVideoTask.failureReasons)
       made.push({ id: await create(shared, { prefer: `outcome=failed, error=${errorCatalog[reason].code}` }), reason, durationKey: 'family1-video-2-fast' });
     for (const reason of operations.createFamily5VideoTask.failureReasons)
@@ -444,28 +580,83 @@ describe('error responses through Prism', () => {
     prism.useMock({ rateLimit: false });
     const text = { type: 'text', text: 'x' };
     expectError(await prism.call('POST', P.create, { body: { content: [text, { type: 'text', text: 'y' }] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);
-    expectError(await prism.call('POST', P.create, { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }), 'VIDEO_UNSUPPORTED_COMBINATION', /1080p/);
-    expectError(await prism.call('POST', P.create, { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }), 'VIDEO_UNSUPPORTED_COMBINATION', /duration 3 is outside 4-15/);
-    expectError(await prism.call('POST', P.create, { body: { model: 'family2-video', ratio: '21:9', content: [text] } }), 'VIDEO_UNSUPPORTED_COMBINATION', /ratio/);
-    expectError(await prism.call('POST', P.create, { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }), 'VIDEO_MISSING_MEDIA_DURATION', /inputVideoDuration/);
-    expectError(await prism.call('POST', P.create, { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }), 'VIDEO_INVALID_PARAMETERS', /last_frame needs a first_frame/);
-    expectError(await prism.call('POST', P.create, { body: { model: 'family4-video', content: [text, { type: 'audio_url', audio_url: { url: AUD(1) } }] } }), 'VIDEO_INVALID_PARAMETERS', /audio_url/);
-    expectError(await prism.call('POST', P.estimate, { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }), 'VIDEO_UNSUPPORTED_COMBINATION', /720p/);
-    expectError(await prism.call('POST', P.estimate, { body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true } }), 'VIDEO_MISSING_MEDIA_DURATION');
-    expectError(await prism.call('POST', P.estimate, { body: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 } }), 'VIDEO_INVALID_PARAMETERS', /exceeds 30/);
+    expectError(
+      await prism.call('POST', P.create, { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }),
+      'VIDEO_UNSUPPORTED_COMBINATION',
+      /1080p/,
+    );
+    expectError(
+      await prism.call('POST', P.create, { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }),
+      'VIDEO_UNSUPPORTED_COMBINATION',
+      /duration 3 is outside 4-15/,
+    );
+    expectError(
+      await prism.call('POST', P.create, { body: { model: 'family2-video', ratio: '21:9', content: [text] } }),
+      'VIDEO_UNSUPPORTED_COMBINATION',
+      /ratio/,
+    );
+    expectError(
+      await prism.call('POST', P.create, { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }),
+      'VIDEO_MISSING_MEDIA_DURATION',
+      /inputVideoDuration/,
+    );
+    expectError(
+      await prism.call('POST', P.create, { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }),
+      'VIDEO_INVALID_PARAMETERS',
+      /last_frame needs a first_frame/,
+    );
+    expectError(
+      await prism.call('POST', P.create, { body: { model: 'family4-video', content: [text, { type: 'audio_url', audio_url: { url: AUD(1) } }] } }),
+      'VIDEO_INVALID_PARAMETERS',
+      /audio_url/,
+    );
+    expectError(
+      await prism.call('POST', P.estimate, { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }),
+      'VIDEO_UNSUPPORTED_COMBINATION',
+      /720p/,
+    );
+    expectError(
+      await prism.call('POST', P.estimate, { body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true } }),
+      'VIDEO_MISSING_MEDIA_DURATION',
+    );
+    expectError(
+      await prism.call('POST', P.estimate, { body: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 } }),
+      'VIDEO_INVALID_PARAMETERS',
+      /exceeds 30/,
+    );
   });
 
   it('family5 400s: capability rules, audio needs visual, unknown and foreign source task', async () => {
     const m = prism.useMock({ rateLimit: false });
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }), 'F5_INVALID_PARAMETERS', /exactly 2 images/);
+    expectError(
+      await prism.call('POST', P.createF5, { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }),
+      'F5_INVALID_PARAMETERS',
+      /exactly 2 images/,
+    );
     expectError(await prism.call('POST', P.createF5, { body: { capability: 'text_to_video' } }), 'F5_INVALID_PARAMETERS', /prompt is required/);
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'agent', prompt: 'x', duration: 25, pixverse: { agentType: 'ad_master' }, images: [{ url: IMG(1) }] } }), 'F5_INVALID_PARAMETERS', /duration 25/);
+    expectError(
+      await prism.call('POST', P.createF5, {
+        body: { capability: 'agent', prompt: 'x', duration: 25, pixverse: { agentType: 'ad_master' }, images: [{ url: IMG(1) }] },
+      }),
+      'F5_INVALID_PARAMETERS',
+      /duration 25/,
+    );
     expectError(await prism.call('POST', P.createF5, { body: { capability: 'lip_sync', audios: [{ url: AUD(1), duration: 10 }] } }), 'F5_AUDIO_NEEDS_VISUAL');
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }), 'F5_TASK_NOT_FOUND');
+    expectError(
+      await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }),
+      'F5_TASK_NOT_FOUND',
+    );
     const foreign = await createF5({ capability: 'text_to_video', prompt: 'theirs' }, {}, OTHER_KEY);
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }), 'F5_TASK_FORBIDDEN');
+    expectError(
+      await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }),
+      'F5_TASK_FORBIDDEN',
+    );
     const mine = await createF5({ capability: 'text_to_video', prompt: 'mine' });
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }), 'F5_INVALID_PARAMETERS', /status generating/);
+    expectError(
+      await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }),
+      'F5_INVALID_PARAMETERS',
+      /status generating/,
+    );
     expectError(await prism.call('POST', P.estimateF5, { body: { capability: 'mimic', quality: '1080p' } }), 'F5_INVALID_PARAMETERS', /locked to 720p/);
     // only the one accepted task was charged (after the opening grant)
     expect((await m.call('GET', `/__mock/accounts/${KEY}`, { key: null })).json.ledger.map((e: { type: string }) => e.type)).toEqual(['adjust', 'reserve']);
@@ -480,7 +671,7 @@ describe('error responses through Prism', () => {
     expect(await balance()).toBe(10);
   });
 
-  it('unknown task, another owner\'s task, a malformed API key (401 from the mock)', async () => {
+  it("unknown task, another owner's task, a malformed API key (401 from the mock)", async () => {
     prism.useMock();
     const theirs = await create({ content: [{ type: 'text', text: 'theirs' }] }, {}, OTHER_KEY);
     expectError(await prism.call('GET', P.task('vt_0000000000000000')), 'VIDEO_TASK_NOT_FOUND', /not found/);
@@ -488,7 +679,12 @@ describe('error responses through Prism', () => {
     expect((await getTask(theirs, OTHER_KEY)).id).toBe(theirs);
     // a Bearer token Prism accepts (the scheme only requires Bearer) but the mock rejects
     for (const key of ['not-a-key', 'mg_only', 'xx_a_b']) {
-      for (const [method, path] of [['GET', P.subscription], ['GET', P.list], ['GET', P.task(theirs)]] as const) expectError(await prism.call(method, path, { key }), 'UNAUTHORIZED', /API key/);
+      for (const [method, path] of [
+        ['GET', P.subscription],
+        ['GET', P.list],
+        ['GET', P.task(theirs)],
+      ] as const)
+        expectError(await prism.call(method, path, { key }), 'UNAUTHORIZED', /API key/);
     }
     expectError(await prism.call('POST', P.create, { key: 'mg_bad', body: { content: [{ type: 'text', text: 'x' }] } }), 'UNAUTHORIZED');
   });
@@ -515,7 +711,10 @@ describe('error responses through Prism', () => {
     prism.useMock();
     expectError(await prism.call('GET', P.list, { headers: { prefer: 'code=418' } }), 'INVALID_PREFER', /code=418/);
     expectError(await prism.call('GET', P.subscription, { headers: { prefer: 'outcome=failed' } }), 'INVALID_PREFER');
-    expectError(await prism.call('POST', P.estimate, { headers: { prefer: 'error=32008' }, body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5 } }), 'INVALID_PREFER');
+    expectError(
+      await prism.call('POST', P.estimate, { headers: { prefer: 'error=32008' }, body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5 } }),
+      'INVALID_PREFER',
+    );
     // Prism's own Prefer keys are ignored by the mock: the real answer comes back
     await ok('GET', P.subscription, { headers: { prefer: 'example=foo, dynamic=true' } });
   });
@@ -544,7 +743,17 @@ const registry = operationIds.map((id) => operations[id] as OperationDef).filter
 
 describe('Prefer-forced answers, every operation of the registry, through Prism', () => {
   it('covers every video and account operation', () => {
-    expect(registry.map((op) => op.operationId).sort()).toEqual(['createFamily5VideoTask', 'createVideoTask', 'deleteVideoTask', 'estimateFamily5Credits', 'estimateVideoCredits', 'getSubscription', 'getVideoTask', 'listVideoTasks', 'shareVideoTask']);
+    expect(registry.map((op) => op.operationId).sort()).toEqual([
+      'createFamily5VideoTask',
+      'createVideoTask',
+      'deleteVideoTask',
+      'estimateFamily5Credits',
+      'estimateVideoCredits',
+      'getSubscription',
+      'getVideoTask',
+      'listVideoTasks',
+      'shareVideoTask',
+    ]);
   });
 
   it.each(registry.map((op) => [op.operationId, op] as const))('%s: every declared status (code=) and every declared error (error=)', async (_id, op) => {
@@ -571,27 +780,138 @@ describe('Prefer-forced answers, every operation of the registry, through Prism'
 // ---------------------------------------------------------------------------
 
 describe('requests the spec forbids: Prism reports the request violation AND the mock answers its documented error', () => {
-  type Case = { name: string; method: string; path: string; body?: unknown; raw?: string; headers?: Record<string, string>; key?: string | null; prismStatus: number; location?: string[]; mock: ErrorName };
+  type Case = {
+    name: string;
+    method: string;
+    path: string;
+    body?: unknown;
+    raw?: string;
+    headers?: Record<string, string>;
+    key?: string | null;
+    prismStatus: number;
+    location?: string[];
+    mock: ErrorName;
+  };
   const text = { type: 'text', text: 'x' };
   const cases: Case[] = [
-    { name: 'empty content', method: 'POST', path: P.create, body: { content: [] }, prismStatus: 422, location: ['body', 'content'], mock: 'VIDEO_INVALID_PARAMETERS' },
-    { name: 'family5 model on the shared endpoint', method: 'POST', path: P.create, body: { model: 'family5', content: [text] }, prismStatus: 422, location: ['body', 'model'], mock: 'VIDEO_UNSUPPORTED_COMBINATION' },
-    { name: 'duration above the schema maximum', method: 'POST', path: P.create, body: { duration: 31, content: [text] }, prismStatus: 422, location: ['body', 'duration'], mock: 'VIDEO_UNSUPPORTED_COMBINATION' },
-    { name: 'content item of an unknown type', method: 'POST', path: P.create, body: { content: [{ type: 'gif_url', gif_url: { url: IMG(1) } }] }, prismStatus: 422, mock: 'VIDEO_INVALID_PARAMETERS' },
-    { name: 'image URL that is not a URL', method: 'POST', path: P.create, body: { content: [{ type: 'image_url', image_url: { url: 'not a url' } }] }, prismStatus: 422, mock: 'VIDEO_INVALID_PARAMETERS' },
+    {
+      name: 'empty content',
+      method: 'POST',
+      path: P.create,
+      body: { content: [] },
+      prismStatus: 422,
+      location: ['body', 'content'],
+      mock: 'VIDEO_INVALID_PARAMETERS',
+    },
+    {
+      name: 'family5 model on the shared endpoint',
+      method: 'POST',
+      path: P.create,
+      body: { model: 'family5', content: [text] },
+      prismStatus: 422,
+      location: ['body', 'model'],
+      mock: 'VIDEO_UNSUPPORTED_COMBINATION',
+    },
+    {
+      name: 'duration above the schema maximum',
+      method: 'POST',
+      path: P.create,
+      body: { duration: 31, content: [text] },
+      prismStatus: 422,
+      location: ['body', 'duration'],
+      mock: 'VIDEO_UNSUPPORTED_COMBINATION',
+    },
+    {
+      name: 'content item of an unknown type',
+      method: 'POST',
+      path: P.create,
+      body: { content: [{ type: 'gif_url', gif_url: { url: IMG(1) } }] },
+      prismStatus: 422,
+      mock: 'VIDEO_INVALID_PARAMETERS',
+    },
+    {
+      name: 'image URL that is not a URL',
+      method: 'POST',
+      path: P.create,
+      body: { content: [{ type: 'image_url', image_url: { url: 'not a url' } }] },
+      prismStatus: 422,
+      mock: 'VIDEO_INVALID_PARAMETERS',
+    },
     // a missing field is the operation's validation error, not the field's combination error
-    { name: 'estimate without resolution', method: 'POST', path: P.estimate, body: { model: 'family1-video-2-fast', duration: 5 }, prismStatus: 422, location: ['body'], mock: 'VIDEO_INVALID_PARAMETERS' },
-    { name: 'family5 without capability', method: 'POST', path: P.createF5, body: { prompt: 'x' }, prismStatus: 422, location: ['body'], mock: 'F5_INVALID_PARAMETERS' },
-    { name: 'family5 estimate with an unknown quality', method: 'POST', path: P.estimateF5, body: { capability: 'text_to_video', quality: '4k' }, prismStatus: 422, location: ['body', 'quality'], mock: 'F5_INVALID_PARAMETERS' },
+    {
+      name: 'estimate without resolution',
+      method: 'POST',
+      path: P.estimate,
+      body: { model: 'family1-video-2-fast', duration: 5 },
+      prismStatus: 422,
+      location: ['body'],
+      mock: 'VIDEO_INVALID_PARAMETERS',
+    },
+    {
+      name: 'family5 without capability',
+      method: 'POST',
+      path: P.createF5,
+      body: { prompt: 'x' },
+      prismStatus: 422,
+      location: ['body'],
+      mock: 'F5_INVALID_PARAMETERS',
+    },
+    {
+      name: 'family5 estimate with an unknown quality',
+      method: 'POST',
+      path: P.estimateF5,
+      body: { capability: 'text_to_video', quality: '4k' },
+      prismStatus: 422,
+      location: ['body', 'quality'],
+      mock: 'F5_INVALID_PARAMETERS',
+    },
     { name: 'list page=0', method: 'GET', path: `${P.list}?page=0`, prismStatus: 422, location: ['query', 'page'], mock: 'VIDEO_INVALID_PARAMETERS' },
-    { name: 'list pageSize=101', method: 'GET', path: `${P.list}?pageSize=101`, prismStatus: 422, location: ['query', 'pageSize'], mock: 'VIDEO_INVALID_PARAMETERS' },
-    { name: 'list status outside the enum', method: 'GET', path: `${P.list}?status=done`, prismStatus: 422, location: ['query', 'status'], mock: 'VIDEO_INVALID_PARAMETERS' },
+    {
+      name: 'list pageSize=101',
+      method: 'GET',
+      path: `${P.list}?pageSize=101`,
+      prismStatus: 422,
+      location: ['query', 'pageSize'],
+      mock: 'VIDEO_INVALID_PARAMETERS',
+    },
+    {
+      name: 'list status outside the enum',
+      method: 'GET',
+      path: `${P.list}?status=done`,
+      prismStatus: 422,
+      location: ['query', 'status'],
+      mock: 'VIDEO_INVALID_PARAMETERS',
+    },
     { name: 'no Authorization header', method: 'GET', path: P.subscription, key: null, prismStatus: 401, mock: 'UNAUTHORIZED' },
     { name: 'no Authorization header on create', method: 'POST', path: P.create, key: null, body: { content: [text] }, prismStatus: 401, mock: 'UNAUTHORIZED' },
     { name: 'Basic instead of Bearer', method: 'GET', path: P.list, headers: { authorization: 'Basic bWc6eA==' }, prismStatus: 401, mock: 'UNAUTHORIZED' },
-    { name: 'text/plain body', method: 'POST', path: P.estimate, raw: 'hello', headers: { 'content-type': 'text/plain' }, prismStatus: 422, mock: 'UNSUPPORTED_MEDIA_TYPE' },
-    { name: 'unparseable JSON', method: 'POST', path: P.create, raw: '{"content": [', headers: { 'content-type': 'application/json' }, prismStatus: 400, mock: 'MALFORMED_JSON' },
-    { name: 'body over 1 MB', method: 'POST', path: P.create, body: { content: [{ type: 'text', text: 'x'.repeat(1024 * 1024 + 10) }] }, prismStatus: 422, location: ['body', 'content', '0', 'text'], mock: 'PAYLOAD_TOO_LARGE' },
+    {
+      name: 'text/plain body',
+      method: 'POST',
+      path: P.estimate,
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+      prismStatus: 422,
+      mock: 'UNSUPPORTED_MEDIA_TYPE',
+    },
+    {
+      name: 'unparseable JSON',
+      method: 'POST',
+      path: P.create,
+      raw: '{"content": [',
+      headers: { 'content-type': 'application/json' },
+      prismStatus: 400,
+      mock: 'MALFORMED_JSON',
+    },
+    {
+      name: 'body over 1 MB',
+      method: 'POST',
+      path: P.create,
+      body: { content: [{ type: 'text', text: 'x'.repeat(1024 * 1024 + 10) }] },
+      prismStatus: 422,
+      location: ['body', 'content', '0', 'text'],
+      mock: 'PAYLOAD_TOO_LARGE',
+    },
   ];
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -603,7 +923,8 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     expect(through.violations.length).toBeGreaterThan(0);
     expect(through.violations.every((v) => v.direction !== 'response')).toBe(true);
     // Prism reports query parameter names lower-cased (pageSize -> pagesize)
-    if (c.location) expect(through.violations[0].validation.map((v) => v.location?.map((x) => x.toLowerCase()))).toContainEqual(c.location.map((x) => x.toLowerCase()));
+    if (c.location)
+      expect(through.violations[0].validation.map((v) => v.location?.map((x) => x.toLowerCase()))).toContainEqual(c.location.map((x) => x.toLowerCase()));
     const direct = await m.call(c.method, c.path, opts);
     expectError(direct, c.mock);
     expect(m.bugs).toEqual([]);

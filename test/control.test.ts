@@ -21,12 +21,24 @@ const mock = useMocks();
 const SUB = operations.getSubscription.path;
 const CREATE = operations.createVideoTask.path;
 const taskPath = (id: string) => operations.getVideoTask.path.replace('{taskId}', id);
-const validVideo = { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'A red fox running through snow at dawn' }], resolution: '720p', ratio: '16:9', duration: 5 };
+const validVideo = {
+  model: 'family1-video-2-fast',
+  content: [{ type: 'text', text: 'A red fox running through snow at dawn' }],
+  resolution: '720p',
+  ratio: '16:9',
+  duration: 5,
+};
 const phases = videoPhases('family1-video-2-fast', 5);
 const DONE_MS = phases.generatingMs + phases.uploadingMs;
 
 /** A control call (no API key), its answer checked against `schema` when 200. */
-async function control<T extends z.ZodType>(m: TestMock, method: string, path: string, schema: T | null, body?: unknown): Promise<CallResult & { data: z.output<T> }> {
+async function control<T extends z.ZodType>(
+  m: TestMock,
+  method: string,
+  path: string,
+  schema: T | null,
+  body?: unknown,
+): Promise<CallResult & { data: z.output<T> }> {
   const res = await m.call(method, path, { key: null, ...(body !== undefined ? { body } : {}) });
   if (schema && res.status === 200) {
     const r = schema.safeParse(res.json);
@@ -97,7 +109,10 @@ describe('clock', () => {
 
   it('advance with malformed JSON -> 400 code 10002', async () => {
     const m = await mock();
-    expectError(await m.call('POST', '/__mock/clock/advance', { key: null, raw: '{"ms": ', headers: { 'content-type': 'application/json' } }), 'MALFORMED_JSON');
+    expectError(
+      await m.call('POST', '/__mock/clock/advance', { key: null, raw: '{"ms": ', headers: { 'content-type': 'application/json' } }),
+      'MALFORMED_JSON',
+    );
   });
 });
 
@@ -195,7 +210,12 @@ describe('accounts', () => {
 
   it('PUT sets credits (an adjust entry), plan, everPaid and freeUsages; the ledger sums to the balance', async () => {
     const m = await mock();
-    const put = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountView, { credits: 250, plan: 'free', everPaid: false, freeUsages: { 'image-a-2': 3 } });
+    const put = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountView, {
+      credits: 250,
+      plan: 'free',
+      everPaid: false,
+      freeUsages: { 'image-a-2': 3 },
+    });
     expect(put.status, put.text).toBe(200);
     expect(put.json).toMatchObject({ credits: 250, plan: 'free', everPaid: false, freeUsages: { 'image-a-2': 3 } });
     expect(put.json.ledger.at(-1)).toMatchObject({ type: 'adjust', amount: -9_750, balance: 250, taskId: null });
@@ -230,7 +250,11 @@ describe('accounts', () => {
   ])('PUT with %s -> 400 code 10008, account unchanged', async (_n, body) => {
     const m = await mock();
     expectError(await control(m, 'PUT', `/__mock/accounts/${KEY}`, null, body), 'CONTROL_INVALID_REQUEST');
-    expect((await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView)).json).toMatchObject({ credits: 10_000, plan: 'paid', ledger: [{ type: 'adjust' }] });
+    expect((await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView)).json).toMatchObject({
+      credits: 10_000,
+      plan: 'paid',
+      ledger: [{ type: 'adjust' }],
+    });
   });
 
   it('PUT with malformed JSON -> 400 code 10002', async () => {
@@ -244,7 +268,16 @@ describe('scenarios', () => {
     const m = await mock();
     const add = await control(m, 'POST', '/__mock/scenarios', Scenario, { apiKey: KEY, operationId: 'getSubscription', times: 2, code: 401 });
     expect(add.status, add.text).toBe(200);
-    expect(add.json).toEqual({ id: expect.any(String), apiKey: KEY, operationIds: ['getSubscription'], remaining: 2, code: 401, error: null, outcome: null, delay: null });
+    expect(add.json).toEqual({
+      id: expect.any(String),
+      apiKey: KEY,
+      operationIds: ['getSubscription'],
+      remaining: 2,
+      code: 401,
+      error: null,
+      outcome: null,
+      delay: null,
+    });
     // another key and another operation are not matched (and consume nothing)
     expect((await m.call('GET', SUB, { key: OTHER_KEY })).status).toBe(200);
     expect((await m.call('GET', operations.listVideoTasks.path)).status).toBe(200);
@@ -256,7 +289,10 @@ describe('scenarios', () => {
 
   it('error by code or by name; operationId as a list; default times 1', async () => {
     const m = await mock();
-    const add = await control(m, 'POST', '/__mock/scenarios', Scenario, { operationId: ['createVideoTask', 'createFamily5VideoTask'], error: 'VIDEO_INSUFFICIENT_CREDITS' });
+    const add = await control(m, 'POST', '/__mock/scenarios', Scenario, {
+      operationId: ['createVideoTask', 'createFamily5VideoTask'],
+      error: 'VIDEO_INSUFFICIENT_CREDITS',
+    });
     expect(add.json).toMatchObject({ apiKey: null, operationIds: ['createVideoTask', 'createFamily5VideoTask'], remaining: 1, error: 31004 });
     expectError(await m.call('POST', CREATE, { body: validVideo }), 'VIDEO_INSUFFICIENT_CREDITS');
     expect((await m.call('POST', CREATE, { body: validVideo })).status).toBe(200);
@@ -348,7 +384,20 @@ describe('GET /__mock/requests', () => {
     await m.advance(10);
     await m.call('GET', SUB, { key: OTHER_KEY, headers: { prefer: 'code=401' } });
     const res = await control(m, 'GET', '/__mock/requests', Journal);
-    expect(res.json.items.map((e: { seq: number; at: number; method: string; path: string; operationId: string | null; keyId: string | null; status: number; code: number | null }) => [e.method, e.path, e.operationId, e.keyId, e.status, e.code])).toEqual([
+    expect(
+      res.json.items.map(
+        (e: {
+          seq: number;
+          at: number;
+          method: string;
+          path: string;
+          operationId: string | null;
+          keyId: string | null;
+          status: number;
+          code: number | null;
+        }) => [e.method, e.path, e.operationId, e.keyId, e.status, e.code],
+      ),
+    ).toEqual([
       ['GET', SUB, 'getSubscription', 'test', 200, 0],
       ['GET', SUB, 'getSubscription', null, 401, 10001],
       ['POST', CREATE, 'createVideoTask', 'test', 400, 31002],
@@ -381,11 +430,19 @@ describe('spec/mock-control.openapi.yaml', () => {
   ].sort();
   const doc = parseYaml(readFileSync(new URL('../spec/mock-control.openapi.yaml', import.meta.url), 'utf8'));
   const methods = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'trace'];
-  const listed = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) => Object.keys(item).filter((k) => methods.includes(k)).map((k) => `${k.toUpperCase()} ${p}`));
+  const listed = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) =>
+    Object.keys(item)
+      .filter((k) => methods.includes(k))
+      .map((k) => `${k.toUpperCase()} ${p}`),
+  );
 
   it('lists exactly the control routes, which are exactly controlOperations', () => {
     expect(listed.sort()).toEqual(expected);
-    expect(Object.values(controlOperations).map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual(expected);
+    expect(
+      Object.values(controlOperations)
+        .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+        .sort(),
+    ).toEqual(expected);
   });
 
   it('is never mixed into the API document, and the API document has no /__mock path', () => {
@@ -396,7 +453,11 @@ describe('spec/mock-control.openapi.yaml', () => {
 
   it('every listed route is served (no 404/405)', async () => {
     const m = await mock();
-    const bodies: Record<string, unknown> = { 'POST /__mock/clock/advance': { ms: 0 }, 'PUT /__mock/accounts/{apiKey}': { plan: 'paid' }, 'POST /__mock/scenarios': { delay: 0 } };
+    const bodies: Record<string, unknown> = {
+      'POST /__mock/clock/advance': { ms: 0 },
+      'PUT /__mock/accounts/{apiKey}': { plan: 'paid' },
+      'POST /__mock/scenarios': { delay: 0 },
+    };
     const form = new FormData();
     form.append('files', new Blob(['x']), 'x.txt');
     // the event stream never ends by itself without taskId: read its status and leave
@@ -411,7 +472,10 @@ describe('spec/mock-control.openapi.yaml', () => {
         continue;
       }
       // the deletion (sorted first) takes another key, so the account routes still find theirs
-      const res = await m.call(method, path.replace('{apiKey}', method === 'DELETE' ? OTHER_KEY : KEY).replace('{kind}', 'image'), { key: null, ...(bodies[route] !== undefined ? { body: bodies[route] } : {}) });
+      const res = await m.call(method, path.replace('{apiKey}', method === 'DELETE' ? OTHER_KEY : KEY).replace('{kind}', 'image'), {
+        key: null,
+        ...(bodies[route] !== undefined ? { body: bodies[route] } : {}),
+      });
       expect(res.status, `${route}: ${res.text}`).toBe(200);
     }
   });

@@ -29,7 +29,9 @@ function recorder(m: TestMock, log: string[] | null): Recorder {
   return async (method, path, opts = {}) => {
     const r = await m.call(method, path, { ...opts, headers: { 'x-forwarded-host': 'mock.test:4010', ...opts.headers } });
     const ra = r.headers.get('retry-after');
-    log?.push(`${method} ${path}${opts.key !== undefined ? ` [key ${opts.key}]` : ''}${opts.headers?.prefer ? ` [prefer ${opts.headers.prefer}]` : ''} -> ${r.status}${ra ? ` retry-after=${ra}` : ''}\n${r.text}`);
+    log?.push(
+      `${method} ${path}${opts.key !== undefined ? ` [key ${opts.key}]` : ''}${opts.headers?.prefer ? ` [prefer ${opts.headers.prefer}]` : ''} -> ${r.status}${ra ? ` retry-after=${ra}` : ''}\n${r.text}`,
+    );
     return r;
   };
 }
@@ -45,8 +47,14 @@ const UNKNOWN_ID = 'vt_0000000000000000';
 async function session(m: TestMock, rec: Recorder, key: string, between: (step: number) => Promise<void> = async () => {}): Promise<void> {
   const k = { key };
   await rec('GET', '/v1/user/subscription', k);
-  await rec('POST', `${V}/estimate-credits`, { ...k, body: { model: 'family2-video', resolution: '1080p', duration: 10, hasVideoInput: true, inputVideoDuration: 5 } });
-  await rec('POST', `${V}/family5/estimate-credits`, { ...k, body: { capability: 'agent', duration: 30, quality: '1080p', pixverse: { agentType: 'promo_mix' } } });
+  await rec('POST', `${V}/estimate-credits`, {
+    ...k,
+    body: { model: 'family2-video', resolution: '1080p', duration: 10, hasVideoInput: true, inputVideoDuration: 5 },
+  });
+  await rec('POST', `${V}/family5/estimate-credits`, {
+    ...k,
+    body: { capability: 'agent', duration: 30, quality: '1080p', pixverse: { agentType: 'promo_mix' } },
+  });
   await between(1);
   const ids: string[] = [];
   const created = async (path: string, body: unknown, prefer?: string) => {
@@ -56,10 +64,25 @@ async function session(m: TestMock, rec: Recorder, key: string, between: (step: 
   };
   // a random seed (-1), a fixed seed, a family3-h3 task, a family5 task without prompt (generated title), a forced failure
   await created(`${V}/generate`, { content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] });
-  await created(`${V}/generate`, { model: 'family1-video-2-pro', resolution: '1080p', seed: 42, duration: 8, content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' }, role: 'first_frame' }] });
+  await created(`${V}/generate`, {
+    model: 'family1-video-2-pro',
+    resolution: '1080p',
+    seed: 42,
+    duration: 8,
+    content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' }, role: 'first_frame' }],
+  });
   await between(2);
-  await created(`${V}/generate`, { model: 'family3-h3', content: [{ type: 'text', text: 'Waves' }, { type: 'audio_url', audio_url: { url: 'https://example.com/a.mp3' } }] });
-  await created(`${V}/family5/generate`, { capability: 'multi_transition', pixverse: { multiTransition: [{ imageUrl: 'https://example.com/1.png' }, { imageUrl: 'https://example.com/2.png' }] } });
+  await created(`${V}/generate`, {
+    model: 'family3-h3',
+    content: [
+      { type: 'text', text: 'Waves' },
+      { type: 'audio_url', audio_url: { url: 'https://example.com/a.mp3' } },
+    ],
+  });
+  await created(`${V}/family5/generate`, {
+    capability: 'multi_transition',
+    pixverse: { multiTransition: [{ imageUrl: 'https://example.com/1.png' }, { imageUrl: 'https://example.com/2.png' }] },
+  });
   await created(`${V}/family5/generate`, { capability: 'text_to_video', prompt: 'Doomed' }, 'outcome=failed, error=32008');
   // the 6th create in the minute is rate limited
   expect(ids).toHaveLength(videoGenerateRateLimit.limit);
@@ -73,7 +96,18 @@ async function session(m: TestMock, rec: Recorder, key: string, between: (step: 
   // reads, then time passes in steps
   const readAll = async () => {
     for (const id of ids) await rec('GET', `${V}/tasks/${id}`, k);
-    for (const q of ['', '?page=1&pageSize=2', '?page=2&pageSize=2', '?page=3&pageSize=2', '?page=4&pageSize=2', '?status=generating', '?status=uploading', '?status=success', '?status=failed']) await rec('GET', `${V}/tasks${q}`, k);
+    for (const q of [
+      '',
+      '?page=1&pageSize=2',
+      '?page=2&pageSize=2',
+      '?page=3&pageSize=2',
+      '?page=4&pageSize=2',
+      '?status=generating',
+      '?status=uploading',
+      '?status=success',
+      '?status=failed',
+    ])
+      await rec('GET', `${V}/tasks${q}`, k);
     await rec('GET', '/v1/user/subscription', k);
   };
   await readAll();
@@ -94,8 +128,15 @@ function otherTraffic(m: TestMock, rec: Recorder, victim: string): (step: number
   const others = [OTHER_KEY, 'mg_third_secret3'];
   return async (step) => {
     for (const key of others) {
-      const r = await rec('POST', `${V}/generate`, { key, body: { content: [{ type: 'text', text: `other ${step}` }] }, ...(step % 2 ? { headers: { prefer: 'outcome=failed' } } : {}) });
-      await rec('POST', `${V}/family5/generate`, { key, body: { capability: 'image_to_video', prompt: `other ${step}`, images: [{ url: 'https://example.com/o.png' }] } });
+      const r = await rec('POST', `${V}/generate`, {
+        key,
+        body: { content: [{ type: 'text', text: `other ${step}` }] },
+        ...(step % 2 ? { headers: { prefer: 'outcome=failed' } } : {}),
+      });
+      await rec('POST', `${V}/family5/generate`, {
+        key,
+        body: { capability: 'image_to_video', prompt: `other ${step}`, images: [{ url: 'https://example.com/o.png' }] },
+      });
       await rec('GET', `${V}/tasks?pageSize=3`, { key });
       await rec('POST', `${V}/estimate-credits`, { key, body: { model: 'family4-video', resolution: '720p', duration: 4 } });
       await rec('GET', `${V}/tasks/${r.json?.data?.taskId ?? 'none'}`, { key: victim });
@@ -146,7 +187,8 @@ describe('determinism', () => {
     const statuses = (log: string[]) => log.map((l) => l.split('\n')[0].replace(/\b(vt|ep)_[0-9a-f]{16}\b/g, 'ID'));
     expect(statuses(logB)).toEqual(statuses(logA));
     // the random seed of the first task (seed -1 in the request) differs
-    const seedOf = (log: string[]) => log.find((l) => /^GET \/v1\/video-generation\/tasks\/vt_\w+ \[key [^\]]+\] -> 200/.test(l))!.match(/"seed":(\d+),"creditCharged"/)![1];
+    const seedOf = (log: string[]) =>
+      log.find((l) => /^GET \/v1\/video-generation\/tasks\/vt_\w+ \[key [^\]]+\] -> 200/.test(l))!.match(/"seed":(\d+),"creditCharged"/)![1];
     expect(seedOf(logB)).not.toBe(seedOf(logA));
   });
 

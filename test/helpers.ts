@@ -43,7 +43,13 @@ export const OTHER_KEY = 'mg_other_secret2';
  * Sends one request: the Authorization header of `o.key` (default KEY; null: none), `o.body` as JSON
  * or `o.raw` as is, extra `headers`. Returns the response, its text and its JSON (undefined when not JSON).
  */
-export async function sendRequest(base: string, method: string, path: string, o: CallOptions, extra: Record<string, string> = {}): Promise<{ res: Response; text: string; json: any }> {
+export async function sendRequest(
+  base: string,
+  method: string,
+  path: string,
+  o: CallOptions,
+  extra: Record<string, string> = {},
+): Promise<{ res: Response; text: string; json: any }> {
   const headers: Record<string, string> = { ...(o.headers ?? {}), ...extra };
   const key = o.key === undefined ? KEY : o.key;
   if (key !== null) headers.authorization ??= `Bearer ${key}`;

@@ -30,7 +30,13 @@ afterEach(async () => {
 const SUB = operations.getSubscription.path;
 const CREATE = operations.createVideoTask.path;
 const LIST = operations.listVideoTasks.path;
-const validVideo = { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'A red fox running through snow at dawn' }], resolution: '720p', ratio: '16:9', duration: 5 };
+const validVideo = {
+  model: 'family1-video-2-fast',
+  content: [{ type: 'text', text: 'A red fox running through snow at dawn' }],
+  resolution: '720p',
+  ratio: '16:9',
+  duration: 5,
+};
 
 /** An error envelope with the catalogued code and status, JSON, no stack trace. */
 function expectEnvelope(res: CallResult, name: ErrorName) {
@@ -282,7 +288,14 @@ describe('validation errors name the field, with the operation catalog code', ()
     ['unknown model', 'POST', CREATE, { ...validVideo, model: 'nope' }, 'VIDEO_UNSUPPORTED_COMBINATION', ['model']],
     ['nested content field', 'POST', CREATE, { ...validVideo, content: [{ type: 'text', text: 5 }] }, 'VIDEO_INVALID_PARAMETERS', ['content[0]']],
     ['missing required field', 'POST', CREATE, { ...validVideo, content: undefined }, 'VIDEO_INVALID_PARAMETERS', ['content']],
-    ['estimate duration out of range', 'POST', operations.estimateVideoCredits.path, { model: 'family1-video-2-pro', resolution: '1080p', duration: 100 }, 'VIDEO_UNSUPPORTED_COMBINATION', ['duration']],
+    [
+      'estimate duration out of range',
+      'POST',
+      operations.estimateVideoCredits.path,
+      { model: 'family1-video-2-pro', resolution: '1080p', duration: 100 },
+      'VIDEO_UNSUPPORTED_COMBINATION',
+      ['duration'],
+    ],
     ['family5 capability', 'POST', operations.createFamily5VideoTask.path, { capability: 'teleport', prompt: 'x' }, 'F5_INVALID_PARAMETERS', ['capability']],
     ['list pageSize', 'GET', `${LIST}?pageSize=0`, undefined, 'VIDEO_INVALID_PARAMETERS', ['pageSize']],
     ['list page', 'GET', `${LIST}?page=abc`, undefined, 'VIDEO_INVALID_PARAMETERS', ['page']],
@@ -313,7 +326,11 @@ describe('query parameters starting with __', () => {
 
 describe('strict mode', () => {
   /** Starts a mock whose router was built while `handlers[id]` was replaced (restored at once). */
-  async function withPatchedHandler(id: 'getSubscription', fake: (...a: unknown[]) => unknown, opts: MockOptions): Promise<{ base: string; bugs: string[]; close: () => Promise<void> }> {
+  async function withPatchedHandler(
+    id: 'getSubscription',
+    fake: (...a: unknown[]) => unknown,
+    opts: MockOptions,
+  ): Promise<{ base: string; bugs: string[]; close: () => Promise<void> }> {
     const h = handlers as unknown as Record<string, unknown>;
     const original = h[id];
     const bugs: string[] = [];
@@ -330,7 +347,11 @@ describe('strict mode', () => {
     return {
       base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       bugs,
-      close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+      close: () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
     };
   }
   const get = async (base: string) => {

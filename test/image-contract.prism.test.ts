@@ -37,7 +37,13 @@ afterEach(() => {
   prism.assertClean();
 });
 
-const gen = (over: Record<string, unknown> = {}) => ({ provider: 'vendor_a', model: 'image-a-2', prompt: 'an origami fox in a forest', imageConfig: { imageSize: '1K', aspectRatio: '4:3' }, ...over });
+const gen = (over: Record<string, unknown> = {}) => ({
+  provider: 'vendor_a',
+  model: 'image-a-2',
+  prompt: 'an origami fox in a forest',
+  imageConfig: { imageSize: '1K', aspectRatio: '4:3' },
+  ...over,
+});
 const refs = (n: number) => Array.from({ length: n }, (_, i) => ({ fileData: { fileUri: `https://example.com/${i}.png`, mimeType: 'image/png' } }));
 
 async function ok(method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200): Promise<PrismCallResult> {
@@ -83,7 +89,14 @@ describe('synchronous endpoint: raw model output through Prism', () => {
   it('with imageConfig omitted (the model picks the ratio) and with reference images of both kinds', async () => {
     prism.useMock();
     await ok('POST', P.sync, { body: { provider: 'vendor_e', prompt: 'x' } });
-    await ok('POST', P.sync, { body: gen({ referenceImages: [{ inlineData: { data: 'iVBORw0KGgo=', mimeType: 'image/png' } }, { fileData: { fileUri: 'gs://bucket/a.heic', mimeType: 'image/heic' } }] }) });
+    await ok('POST', P.sync, {
+      body: gen({
+        referenceImages: [
+          { inlineData: { data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
+          { fileData: { fileUri: 'gs://bucket/a.heic', mimeType: 'image/heic' } },
+        ],
+      }),
+    });
   });
 });
 
@@ -129,15 +142,30 @@ describe('async flow through Prism', () => {
     expect(await sub()).toMatchObject({ balance: 10_000, freeUsages: { 'image-b-3-pro': 10 - ids.length }, plan: 'free' });
     expectError(await prism.call('POST', P.sync, { body: lane }), 'IMAGE_FREE_RELAX_BUSY');
     await m.advance(imageSchedule.pendingMs);
-    expect(await getTask(ids.at(-1)!)).toMatchObject({ status: 'fail', failReason: 'free_relax_busy', retryable: true, freeUsageRolledBack: true, userMessage: expect.any(String) });
+    expect(await getTask(ids.at(-1)!)).toMatchObject({
+      status: 'fail',
+      failReason: 'free_relax_busy',
+      retryable: true,
+      freeUsageRolledBack: true,
+      userMessage: expect.any(String),
+    });
     await m.advance(freeLane.queueTimeoutMs);
-    expect(await getTask(ids[freeLane.capacity])).toMatchObject({ status: 'fail', failReason: 'free_relax_timeout', retryable: true, freeUsageRolledBack: true });
+    expect(await getTask(ids[freeLane.capacity])).toMatchObject({
+      status: 'fail',
+      failReason: 'free_relax_timeout',
+      retryable: true,
+      freeUsageRolledBack: true,
+    });
     expect((await sub()).freeUsages['image-b-3-pro']).toBe(10 - freeLane.capacity);
   });
 
   it('Prefer: outcome=failed with each failure reason', async () => {
     const m = prism.useMock();
-    const ids = [await create(gen(), { prefer: 'outcome=failed' }), await create(gen(), { prefer: 'outcome=failed, error=26030' }), await create(gen(), { prefer: 'outcome=failed, error=26031' })];
+    const ids = [
+      await create(gen(), { prefer: 'outcome=failed' }),
+      await create(gen(), { prefer: 'outcome=failed, error=26030' }),
+      await create(gen(), { prefer: 'outcome=failed, error=26031' }),
+    ];
     await m.advance(freeLane.queueTimeoutMs);
     expect((await getTask(ids[0])).failReason).toBeUndefined();
     expect((await getTask(ids[1])).failReason).toBe('free_relax_busy');
@@ -148,7 +176,15 @@ describe('async flow through Prism', () => {
 
 describe('estimate through Prism: every documented field', () => {
   it.each([
-    ['token estimate, 4K, quality high, references', { model: 'image-a-2-official', prompt: 'x'.repeat(200), imageConfig: { imageSize: '4K', aspectRatio: '21:9', quality: 'high' }, referenceImages: refs(2) }],
+    [
+      'token estimate, 4K, quality high, references',
+      {
+        model: 'image-a-2-official',
+        prompt: 'x'.repeat(200),
+        imageConfig: { imageSize: '4K', aspectRatio: '21:9', quality: 'high' },
+        referenceImages: refs(2),
+      },
+    ],
     ['fixed, model picks the ratio', { model: 'image-a-2' }],
     ['quality ignored, legacy id', { provider: 'vendor_c', model: 'image-b-3-pro-preview', prompt: '', imageConfig: { quality: 'low' } }],
     ['empty body', {}],
@@ -170,7 +206,11 @@ describe('documented errors through Prism', () => {
     ['image-a unsupported ratio (list in message)', gen({ imageConfig: { aspectRatio: '8:1' } }), 'IMAGE_UNSUPPORTED_RATIO'],
     ['image-d unsupported ratio', gen({ model: 'image-d-2.7', imageConfig: { aspectRatio: '5:4' } }), 'IMAGE_UNSUPPORTED_RATIO'],
     ['no 4K on image-c', gen({ model: 'image-c-5-0-pro', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
-    ['image-d-2.7-pro 4K with references', gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: refs(1) }), 'IMAGE_UNSUPPORTED_SIZE'],
+    [
+      'image-d-2.7-pro 4K with references',
+      gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: refs(1) }),
+      'IMAGE_UNSUPPORTED_SIZE',
+    ],
     ['too many references for image-a', gen({ referenceImages: refs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
     ['reference with neither kind', gen({ referenceImages: [{}] }), 'IMAGE_INVALID_PARAMETERS'],
     ['blank prompt', gen({ prompt: '  ' }), 'IMAGE_INVALID_PARAMETERS'],
@@ -189,7 +229,10 @@ describe('documented errors through Prism', () => {
     expectError(await prism.call('GET', P.task(id), { key: OTHER_KEY }), 'IMAGE_TASK_NOT_FOUND');
     await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 1, plan: 'free' } });
     expectError(await prism.call('POST', P.sync, { body: gen() }), 'IMAGE_INSUFFICIENT_CREDITS');
-    expectError(await prism.call('POST', P.async, { body: gen({ model: 'image-a-2-official', imageConfig: { imageSize: '4K' } }) }), 'IMAGE_SUBSCRIPTION_REQUIRED');
+    expectError(
+      await prism.call('POST', P.async, { body: gen({ model: 'image-a-2-official', imageConfig: { imageSize: '4K' } }) }),
+      'IMAGE_SUBSCRIPTION_REQUIRED',
+    );
     const body = gen({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/png' } }] });
     await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 10_000 } });
     let last: PrismCallResult | undefined;
@@ -220,7 +263,12 @@ describe('requests the spec forbids: Prism flags them; the mock answers its docu
     ['provider missing', P.async, { prompt: 'x' }, 'IMAGE_INVALID_PARAMETERS'],
     ['unknown model', P.sync, gen({ model: 'image-z' }), 'IMAGE_INVALID_PARAMETERS'],
     ['15 references (schema cap 14)', P.async, gen({ model: 'image-b-3-pro', referenceImages: refs(15) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
-    ['fileUri with scheme ftp', P.estimate, gen({ referenceImages: [{ fileData: { fileUri: 'ftp://x/y.png', mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
+    [
+      'fileUri with scheme ftp',
+      P.estimate,
+      gen({ referenceImages: [{ fileData: { fileUri: 'ftp://x/y.png', mimeType: 'image/png' } }] }),
+      'IMAGE_INVALID_PARAMETERS',
+    ],
     ['aspectRatio not W:H', P.estimate, gen({ imageConfig: { aspectRatio: 'square' } }), 'IMAGE_INVALID_PARAMETERS'],
   ] as [string, string, unknown, ErrorName][])('%s', async (_n, path, body, error) => {
     const m = prism.useMock();

@@ -54,7 +54,7 @@ function expectRatio(width: number, height: number, ratio: string, size: ImageSi
 const cases = imageSizes.flatMap((size) => allImageRatios.map((ratio) => [size, ratio] as [ImageSize, string]));
 
 describe('synchronous raw output', () => {
-  it.each(cases)('%s %s decodes with the estimate\'s pixel size', async (size, ratio) => {
+  it.each(cases)("%s %s decodes with the estimate's pixel size", async (size, ratio) => {
     const b = { provider: 'vendor_a', model: 'image-b-3.1-flash', prompt: 'tiles', imageConfig: { imageSize: size, aspectRatio: ratio } };
     const e = (await m.call('POST', '/v1/images/generation/estimate-credits', { body: b })).json.data;
     const r = await m.call('POST', '/v1/images/generation', { body: b });
@@ -70,19 +70,20 @@ describe('synchronous raw output', () => {
     expectRatio(png.width, png.height, ratio, size);
   });
 
-  it.each([
-    ['image-a-2'],
-    ['image-c-5-0-pro'],
-    ['image-d-2.7'],
-  ])('%s with imageConfig omitted: the model picks the ratio (rendered 1:1 at 2K)', async (model) => {
-    // imageConfig omitted entirely: the model picks the ratio; the mock renders AUTO_RATIO_OUTPUT at 2K
-    const r = await m.call('POST', '/v1/images/generation', { body: { provider: 'vendor_a', model, prompt: 'x' } });
-    const png = decode(Buffer.from(r.json.candidates[0].content.parts[0].inlineData.data, 'base64'));
-    expect({ width: png.width, height: png.height }).toEqual(imagePixels('2K', AUTO_RATIO_OUTPUT));
-  });
+  it.each([['image-a-2'], ['image-c-5-0-pro'], ['image-d-2.7']])(
+    '%s with imageConfig omitted: the model picks the ratio (rendered 1:1 at 2K)',
+    async (model) => {
+      // imageConfig omitted entirely: the model picks the ratio; the mock renders AUTO_RATIO_OUTPUT at 2K
+      const r = await m.call('POST', '/v1/images/generation', { body: { provider: 'vendor_a', model, prompt: 'x' } });
+      const png = decode(Buffer.from(r.json.candidates[0].content.parts[0].inlineData.data, 'base64'));
+      expect({ width: png.width, height: png.height }).toEqual(imagePixels('2K', AUTO_RATIO_OUTPUT));
+    },
+  );
 
   it('image-c accepts any W:H and renders that exact ratio', async () => {
-    const r = await m.call('POST', '/v1/images/generation', { body: { provider: 'vendor_d', model: 'image-c-5-0-pro', prompt: 'x', imageConfig: { imageSize: '1K', aspectRatio: '7:3' } } });
+    const r = await m.call('POST', '/v1/images/generation', {
+      body: { provider: 'vendor_d', model: 'image-c-5-0-pro', prompt: 'x', imageConfig: { imageSize: '1K', aspectRatio: '7:3' } },
+    });
     const png = decode(Buffer.from(r.json.candidates[0].content.parts[0].inlineData.data, 'base64'));
     expectRatio(png.width, png.height, '7:3', '1K');
   });

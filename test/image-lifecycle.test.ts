@@ -20,7 +20,13 @@ beforeEach(async () => {
   m = await start();
 });
 
-const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({ provider: 'vendor_b', model, prompt: 'a paper crane', imageConfig: { imageSize }, ...extra });
+const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({
+  provider: 'vendor_b',
+  model,
+  prompt: 'a paper crane',
+  imageConfig: { imageSize },
+  ...extra,
+});
 
 async function create(b: unknown, headers: Record<string, string> = {}, key = KEY): Promise<string> {
   const r = await m.call('POST', ASYNC, { body: b, headers, key });
@@ -130,7 +136,7 @@ describe('lifecycle', () => {
 });
 
 describe('get and list', () => {
-  it('an unknown task and another user\'s task answer 404 (26006)', async () => {
+  it("an unknown task and another user's task answer 404 (26006)", async () => {
     const id = await create(body('image-a-2'));
     for (const r of [await m.call('GET', task('img_nope')), await m.call('GET', task(id), { key: OTHER_KEY })]) {
       expect(r.status).toBe(404);
@@ -138,7 +144,7 @@ describe('get and list', () => {
     }
   });
 
-  it('lists the caller\'s tasks newest first, with paging and a status filter', async () => {
+  it("lists the caller's tasks newest first, with paging and a status filter", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push(await create(body('image-a-2', '1K'), i === 1 ? { prefer: 'outcome=failed' } : {}));

@@ -9,7 +9,17 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
-import { freeLane, imageFixedPrices, imageGeneratingMs, imageModelIds, imageModels, imageSchedule, imageSizes, type ImageModelId, type ImageSize } from '../schemas/image.ts';
+import {
+  freeLane,
+  imageFixedPrices,
+  imageGeneratingMs,
+  imageModelIds,
+  imageModels,
+  imageSchedule,
+  imageSizes,
+  type ImageModelId,
+  type ImageSize,
+} from '../schemas/image.ts';
 import { KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 
 const SYNC = '/v1/images/generation';
@@ -23,7 +33,13 @@ beforeEach(async () => {
   m = await start();
 });
 
-const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({ provider: 'vendor_c', model, prompt: 'a glass teapot on a windowsill', imageConfig: { imageSize }, ...extra });
+const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({
+  provider: 'vendor_c',
+  model,
+  prompt: 'a glass teapot on a windowsill',
+  imageConfig: { imageSize },
+  ...extra,
+});
 const refs = (n: number) => Array.from({ length: n }, (_, i) => ({ fileData: { fileUri: `gs://bucket/${i}.png`, mimeType: 'image/png' } }));
 const sub = async (key = KEY) => (await m.call('GET', '/v1/user/subscription', { key })).json.data;
 const setAccount = (patch: Record<string, unknown>, key = KEY) => m.call('PUT', `/__mock/accounts/${key}`, { key: null, body: patch });
@@ -39,14 +55,14 @@ const create = async (b: unknown, headers: Record<string, string> = {}, key = KE
 };
 const get = async (id: string, key = KEY) => (await m.call('GET', `${TASKS}/${id}`, { key })).json.data;
 
-const supported = imageModelIds.flatMap((model) => (imageModels[model].sizes as readonly ImageSize[]).map((size) => [model, size] as [ImageModelId, ImageSize]));
+const supported = imageModelIds.flatMap((model) => imageModels[model].sizes.map((size) => [model, size] as [ImageModelId, ImageSize]));
 
 describe('pricing: the charge at creation equals the estimate', () => {
   it.each(supported)('%s %s (async and sync)', async (model, size) => {
     const b = body(model, size);
     const e = await estimate(b);
     if (model === 'image-a-2-official') expect(e.pricing.mode).toBe('token-estimate');
-    else expect(e.pricing).toEqual({ pricingVersion: expect.any(String), mode: 'fixed', imageSize: size, creditsPerImage: imageFixedPrices[model as Exclude<ImageModelId, 'image-a-2-official'>][size] });
+    else expect(e.pricing).toEqual({ pricingVersion: expect.any(String), mode: 'fixed', imageSize: size, creditsPerImage: imageFixedPrices[model][size] });
     expect(e.credits).toBeGreaterThan(0);
     const before = (await sub()).balance;
     await create(b);
@@ -65,7 +81,8 @@ describe('pricing: the charge at creation equals the estimate', () => {
   });
 
   describe('image-a-2-official token estimate grows with prompt length, size, quality and references', () => {
-    const credits = async (prompt: string, imageConfig: Record<string, unknown>, n = 0) => (await estimate({ model: 'image-a-2-official', prompt, imageConfig, referenceImages: refs(n) })).credits as number;
+    const credits = async (prompt: string, imageConfig: Record<string, unknown>, n = 0) =>
+      (await estimate({ model: 'image-a-2-official', prompt, imageConfig, referenceImages: refs(n) })).credits as number;
     it('prompt length', async () => {
       const short = await credits('a cat', { imageSize: '2K' });
       const long = await credits('a cat '.repeat(2000), { imageSize: '2K' });
@@ -87,12 +104,23 @@ describe('pricing: the charge at creation equals the estimate', () => {
       expect(four).toBeGreaterThan(z);
     });
     it('pricing carries the rate inputs', async () => {
-      const e = await estimate({ model: 'image-a-2-official', prompt: 'x'.repeat(400), imageConfig: { imageSize: '4K', quality: 'high' }, referenceImages: refs(2) });
+      const e = await estimate({
+        model: 'image-a-2-official',
+        prompt: 'x'.repeat(400),
+        imageConfig: { imageSize: '4K', quality: 'high' },
+        referenceImages: refs(2),
+      });
       expect(e.pricing).toMatchObject({ mode: 'token-estimate', promptTokens: 100, referenceImageTokens: 2 * 258, pricingVersion: expect.any(String) });
       expect(e.pricing.outputTokens).toBeGreaterThan(0);
     });
     it('and the charge equals it', async () => {
-      const b = { provider: 'vendor_a', model: 'image-a-2-official', prompt: 'a very long prompt '.repeat(300), imageConfig: { imageSize: '4K', quality: 'high' }, referenceImages: refs(3) };
+      const b = {
+        provider: 'vendor_a',
+        model: 'image-a-2-official',
+        prompt: 'a very long prompt '.repeat(300),
+        imageConfig: { imageSize: '4K', quality: 'high' },
+        referenceImages: refs(3),
+      };
       const e = await estimate(b);
       await create(b);
       expect((await sub()).balance).toBe(10_000 - e.credits);
@@ -162,7 +190,7 @@ describe('free allowance', () => {
     expect(await sub()).toMatchObject({ balance: before - imageFixedPrices['image-b-3.1-flash']['4K']!, freeUsages: { 'image-b-3.1-flash': 5 } });
   });
 
-  it('matches the normalised model id (legacy ids draw on the current id\'s allowance)', async () => {
+  it("matches the normalised model id (legacy ids draw on the current id's allowance)", async () => {
     await setAccount({ freeUsages: { 'image-b-3.1-flash': 1 } });
     await create(body('image-b-3.1-flash-preview', '1K'));
     expect(await sub()).toMatchObject({ balance: 10_000, freeUsages: { 'image-b-3.1-flash': 0 } });
@@ -211,7 +239,14 @@ describe('restricted free lane (image-b-3-pro, never-paid accounts)', () => {
     const statuses = async () => Promise.all(ids.map(async (id) => (await get(id)).status));
     expect(await statuses()).toEqual([...Array(freeLane.capacity).fill('generating'), ...Array(freeLane.queueCapacity).fill('pending'), 'fail']);
     const busy = await get(ids[total - 1]);
-    expect(busy).toMatchObject({ status: 'fail', failReason: 'free_relax_busy', retryable: true, freeUsageRolledBack: false, userMessage: expect.any(String), failMsg: expect.stringContaining('free_relax_busy') });
+    expect(busy).toMatchObject({
+      status: 'fail',
+      failReason: 'free_relax_busy',
+      retryable: true,
+      freeUsageRolledBack: false,
+      userMessage: expect.any(String),
+      failMsg: expect.stringContaining('free_relax_busy'),
+    });
     expect((await sub()).balance).toBe(10_000 - (total - 1) * price); // the busy one refunded
     await m.advance(genMs);
     expect(await statuses()).toEqual(['success', 'success', 'generating', 'generating', 'fail']);
@@ -229,7 +264,13 @@ describe('restricted free lane (image-b-3-pro, never-paid accounts)', () => {
     await m.advance(freeLane.queueTimeoutMs - 1);
     expect((await get(queued[0])).status).toBe('pending');
     await m.advance(1);
-    expect(await get(queued[0])).toMatchObject({ status: 'fail', failReason: 'free_relax_timeout', retryable: true, freeUsageRolledBack: true, userMessage: expect.any(String) });
+    expect(await get(queued[0])).toMatchObject({
+      status: 'fail',
+      failReason: 'free_relax_timeout',
+      retryable: true,
+      freeUsageRolledBack: true,
+      userMessage: expect.any(String),
+    });
     expect(await get(queued[1])).toMatchObject({ status: 'fail', failReason: 'free_relax_timeout', retryable: true, freeUsageRolledBack: false });
     expect(await sub()).toMatchObject({ freeUsages: { [LANE]: 10 - freeLane.capacity }, balance: 10_000 });
   });
@@ -303,6 +344,6 @@ describe('restricted free lane (image-b-3-pro, never-paid accounts)', () => {
 });
 
 it('prices cover every supported model and size', () => {
-  for (const [model, size] of supported) if (model !== 'image-a-2-official') expect(imageFixedPrices[model as Exclude<ImageModelId, 'image-a-2-official'>][size], `${model} ${size}`).toBeGreaterThan(0);
+  for (const [model, size] of supported) if (model !== 'image-a-2-official') expect(imageFixedPrices[model][size], `${model} ${size}`).toBeGreaterThan(0);
   expect(imageSizes).toEqual(['1K', '2K', '4K']);
 });

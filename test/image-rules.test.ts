@@ -45,7 +45,13 @@ const generateCases: [string, Record<string, unknown>, ErrorName | 'ok'][] = [
   ['mimeType image/gif', gen({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/gif' } }] }), 'IMAGE_INVALID_PARAMETERS'],
   ['inlineData not base64', gen({ referenceImages: [{ inlineData: { data: 'not base64!', mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
   ['inlineData without data', gen({ referenceImages: [{ inlineData: { mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
-  ['an item with both fileData and inlineData passes', gen({ referenceImages: [{ fileData: { fileUri: 'https://example.com/a.png', mimeType: 'image/png' }, inlineData: { data: 'AAAA', mimeType: 'image/png' } }] }), 'ok'],
+  [
+    'an item with both fileData and inlineData passes',
+    gen({
+      referenceImages: [{ fileData: { fileUri: 'https://example.com/a.png', mimeType: 'image/png' }, inlineData: { data: 'AAAA', mimeType: 'image/png' } }],
+    }),
+    'ok',
+  ],
   // reference limits per family (14 schema cap; image-a 4, image-c 10, image-d 9, image-b 14)
   ['image-a-2: 4 references', gen({ model: 'image-a-2', referenceImages: refs(4) }), 'ok'],
   ['image-a-2: 5 references', gen({ model: 'image-a-2', referenceImages: refs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
@@ -64,7 +70,11 @@ const generateCases: [string, Record<string, unknown>, ErrorName | 'ok'][] = [
   ['image-c-5-0-pro 4K via legacy id', gen({ model: 'image-c-5-0-pro-preview', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
   ['image-d-2.7 4K', gen({ model: 'image-d-2.7', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
   ['image-d-2.7-pro 4K text-to-image', gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' } }), 'ok'],
-  ['image-d-2.7-pro 4K with a reference image', gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: refs(1) }), 'IMAGE_UNSUPPORTED_SIZE'],
+  [
+    'image-d-2.7-pro 4K with a reference image',
+    gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: refs(1) }),
+    'IMAGE_UNSUPPORTED_SIZE',
+  ],
   ['image-d-2.7-pro 2K with a reference image', gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '2K' }, referenceImages: refs(1) }), 'ok'],
   // ratios
   ['aspectRatio not W:H', gen({ imageConfig: { aspectRatio: 'wide' } }), 'IMAGE_INVALID_PARAMETERS'],
@@ -105,7 +115,9 @@ describe('estimate rules: the same body, provider and prompt optional', () => {
     ['empty body fields: no provider, no prompt', { model: 'image-a-2' }, 'ok'],
     ['empty prompt', { prompt: '' }, 'ok'],
     ['provider unknown', { provider: 'vendor_x' }, 'IMAGE_INVALID_PARAMETERS'],
-    ...generateCases.filter(([name]) => !/^(provider missing|prompt)/.test(name)).map(([n, b, e]) => [n, b, e] as [string, Record<string, unknown>, ErrorName | 'ok']),
+    ...generateCases
+      .filter(([name]) => !/^(provider missing|prompt)/.test(name))
+      .map(([n, b, e]) => [n, b, e] as [string, Record<string, unknown>, ErrorName | 'ok']),
   ];
   it.each(estimateCases)('%s', async (_case, body, expected) => {
     const r = await m.call('POST', ESTIMATE, { body });

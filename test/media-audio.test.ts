@@ -68,7 +68,7 @@ function wavData(bytes: Uint8Array): Uint8Array {
   expect(tag(0)).toBe('RIFF');
   expect(dv.getUint32(4, true)).toBe(bytes.length - 8);
   expect(tag(8)).toBe('WAVE');
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const size = dv.getUint32(at + 4, true);
     if (tag(at) === 'fmt ') {
       expect([dv.getUint16(at + 8, true), dv.getUint16(at + 10, true), dv.getUint32(at + 12, true), dv.getUint16(at + 22, true)]).toEqual([1, 1, RATE, 16]);
@@ -136,7 +136,7 @@ describe('renderAudio', () => {
     const bytes = await renderAudio({ format: 'opus', durationMs: 61_000, variant: 2 });
     const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
     const pages: { flags: number; granule: number; seq: number }[] = [];
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       expect(String.fromCharCode(...bytes.subarray(at, at + 4))).toBe('OggS');
       const segments = bytes[at + 26];
       let size = 27 + segments;
@@ -353,7 +353,7 @@ describe('hlsAudio', () => {
 
   it('renders one segment of a three-hour stream on its own, and no segment outside it', async () => {
     const hls = hlsAudio(3 * 3_600_000, 0);
-    expect(hls.segmentCount).toBe(Math.ceil(3 * 3_600_000 / (140 * AAC_FRAME_MS)));
+    expect(hls.segmentCount).toBe(Math.ceil((3 * 3_600_000) / (140 * AAC_FRAME_MS)));
     const seg = await hls.segment(1000);
     expect(seg.length).toBeLessThan(100_000); // about 6 s at ~40 kbit/s
     await expect(hls.segment(hls.segmentCount)).rejects.toThrow(RangeError);

@@ -35,8 +35,24 @@ const routes: MediaRoute[] = [
             },
           },
   },
-  { path: '/media/big/{n}.bin', resolve: (_e, p) => ({ contentType: 'application/octet-stream', key: `big ${p.n}`, render: () => ((renders[`big${p.n}`] = (renders[`big${p.n}`] ?? 0) + 1), new Uint8Array(600)) }) },
-  { path: '/media/broken.bin', resolve: () => ({ contentType: 'application/octet-stream', key: 'broken', render: () => { throw new RangeError('cannot render'); } }) },
+  {
+    path: '/media/big/{n}.bin',
+    resolve: (_e, p) => ({
+      contentType: 'application/octet-stream',
+      key: `big ${p.n}`,
+      render: () => ((renders[`big${p.n}`] = (renders[`big${p.n}`] ?? 0) + 1), new Uint8Array(600)),
+    }),
+  },
+  {
+    path: '/media/broken.bin',
+    resolve: () => ({
+      contentType: 'application/octet-stream',
+      key: 'broken',
+      render: () => {
+        throw new RangeError('cannot render');
+      },
+    }),
+  },
 ];
 
 let server: Server;
@@ -90,12 +106,15 @@ describe('headers and body', () => {
     expect(r.bytes).toEqual(bytesFor('r1').subarray(start, end + 1));
   });
 
-  it.each(['bytes=1000-', 'bytes=2000-3000', 'bytes=-0', 'bytes=5-4'])('unsatisfiable Range %s: 416 with Content-Range bytes */size and the envelope', async (range) => {
-    const r = await get('/media/things/r2.bin', { range });
-    expect(r.status).toBe(416);
-    expect(r.headers.get('content-range')).toBe(`bytes */${SIZE}`);
-    expect(JSON.parse(new TextDecoder().decode(r.bytes)).code).toBe(errorCatalog.RANGE_NOT_SATISFIABLE.code);
-  });
+  it.each(['bytes=1000-', 'bytes=2000-3000', 'bytes=-0', 'bytes=5-4'])(
+    'unsatisfiable Range %s: 416 with Content-Range bytes */size and the envelope',
+    async (range) => {
+      const r = await get('/media/things/r2.bin', { range });
+      expect(r.status).toBe(416);
+      expect(r.headers.get('content-range')).toBe(`bytes */${SIZE}`);
+      expect(JSON.parse(new TextDecoder().decode(r.bytes)).code).toBe(errorCatalog.RANGE_NOT_SATISFIABLE.code);
+    },
+  );
 
   it('several ranges or another unit: the whole file (200), as HTTP allows', async () => {
     for (const range of ['bytes=0-1,5-6', 'items=0-1']) expect((await get('/media/things/r3.bin', { range })).status).toBe(200);

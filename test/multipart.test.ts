@@ -36,13 +36,22 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   const app = express();
-  for (const [path, r] of [['/upload', rules], ['/upload-own-limit-error', limitRules]] as const) {
+  for (const [path, r] of [
+    ['/upload', rules],
+    ['/upload-own-limit-error', limitRules],
+  ] as const) {
     app.post(path, async (req, res) => {
       try {
         const raw = await readMultipart(req, r, 'F5_INVALID_PARAMETERS');
         const parsed = Form.safeParse(raw);
         if (!parsed.success) throw new ApiError('F5_INVALID_PARAMETERS', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-        const file = (f: UploadedFile) => ({ filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength, first: f.bytes[0] ?? null, bytesType: f.bytes.constructor.name });
+        const file = (f: UploadedFile) => ({
+          filename: f.filename,
+          mimeType: f.mimeType,
+          size: f.bytes.byteLength,
+          first: f.bytes[0] ?? null,
+          bytesType: f.bytes.constructor.name,
+        });
         sendJson(res, 200, { ...parsed.data, clips: parsed.data.clips.map(file), cover: parsed.data.cover && file(parsed.data.cover) });
       } catch (e) {
         sendError(res, e instanceof ApiError ? e : new ApiError('MOCK_INTERNAL_ERROR', String(e)));
@@ -60,8 +69,9 @@ const blob = (size: number, fill = 7, type = 'audio/mpeg') => new Blob([new Uint
 
 function form(parts: [string, string | Blob, string?][]): FormData {
   const f = new FormData();
-  for (const [k, v, name] of parts) if (typeof v === 'string') f.append(k, v);
-  else f.append(k, v, name);
+  for (const [k, v, name] of parts)
+    if (typeof v === 'string') f.append(k, v);
+    else f.append(k, v, name);
   return f;
 }
 
@@ -74,7 +84,7 @@ const valid: [string, string | Blob, string?][] = [
 
 async function post(body: FormData | string, headers: Record<string, string> = {}, path = '/upload') {
   const res = await fetch(base + path, { method: 'POST', body, headers });
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: await res.json() };
 }
 
 function expectError(r: { status: number; json: any }, name: ErrorName, ...mentions: string[]) {
@@ -140,7 +150,19 @@ describe('files and fields', () => {
 
 describe('limits', () => {
   it('a file over its field limit answers 413 naming the field and the limit', async () => {
-    expectError(await post(form([['clips', blob(10 * KB + 1), 'big.mp3'], ['language', 'en'], ['consent', 'true']])), 'PAYLOAD_TOO_LARGE', 'clips', 'big.mp3', '0.01 MB');
+    expectError(
+      await post(
+        form([
+          ['clips', blob(10 * KB + 1), 'big.mp3'],
+          ['language', 'en'],
+          ['consent', 'true'],
+        ]),
+      ),
+      'PAYLOAD_TOO_LARGE',
+      'clips',
+      'big.mp3',
+      '0.01 MB',
+    );
     expectError(await post(form([...valid, ['cover', blob(4 * KB + 1, 1, 'image/png'), 'c.png']])), 'PAYLOAD_TOO_LARGE', 'cover');
   });
 
@@ -150,11 +172,31 @@ describe('limits', () => {
   });
 
   it("an operation's own limit error replaces 413", async () => {
-    expectError(await post(form([['clips', blob(10 * KB + 1), 'big.mp3'], ['language', 'en'], ['consent', 'true']]), {}, '/upload-own-limit-error'), 'VIDEO_INVALID_PARAMETERS', 'clips');
+    expectError(
+      await post(
+        form([
+          ['clips', blob(10 * KB + 1), 'big.mp3'],
+          ['language', 'en'],
+          ['consent', 'true'],
+        ]),
+        {},
+        '/upload-own-limit-error',
+      ),
+      'VIDEO_INVALID_PARAMETERS',
+      'clips',
+    );
   });
 
   it('files exactly at the limits are accepted', async () => {
-    const r = await post(form([['clips', blob(10 * KB), 'a.mp3'], ['clips', blob(10 * KB), 'b.mp3'], ['cover', blob(4 * KB), 'c.png'], ['language', 'zh'], ['consent', 'true']]));
+    const r = await post(
+      form([
+        ['clips', blob(10 * KB), 'a.mp3'],
+        ['clips', blob(10 * KB), 'b.mp3'],
+        ['cover', blob(4 * KB), 'c.png'],
+        ['language', 'zh'],
+        ['consent', 'true'],
+      ]),
+    );
     expect(r.status, JSON.stringify(r.json)).toBe(200);
   });
 });
@@ -177,7 +219,14 @@ describe('malformed bodies', () => {
 
 describe('coerceFormFields', () => {
   it('leaves fields the schema does not know as strings (a repeated one as an array)', () => {
-    const out = coerceFormFields(Form, new Map([['unknown', ['1']], ['twice', ['a', 'b']], ['consent', ['true']]]));
+    const out = coerceFormFields(
+      Form,
+      new Map([
+        ['unknown', ['1']],
+        ['twice', ['a', 'b']],
+        ['consent', ['true']],
+      ]),
+    );
     expect(out).toEqual({ unknown: '1', twice: ['a', 'b'], consent: true });
   });
 });

@@ -174,7 +174,12 @@ function describeValidation(v: PrismValidation): string {
  * Finds every violation in one answer from Prism. Exported for the self-tests;
  * `upstream` is what the mock wrote for this call (undefined: not forwarded).
  */
-export function detectViolations(method: string, path: string, res: { status: number; headers: Headers; text: string }, upstream: UpstreamResponse | undefined): PrismViolation[] {
+export function detectViolations(
+  method: string,
+  path: string,
+  res: { status: number; headers: Headers; text: string },
+  upstream: UpstreamResponse | undefined,
+): PrismViolation[] {
   const out: PrismViolation[] = [];
   const where = `${method} ${path} -> ${res.status}`;
   const header = res.headers.get('sl-violations');
@@ -182,7 +187,15 @@ export function detectViolations(method: string, path: string, res: { status: nu
     const parsed = parseJson(header);
     const list: PrismValidation[] = Array.isArray(parsed) ? (parsed as PrismValidation[]) : [{ message: header }];
     const direction = list.some((v) => v.location?.[0] === 'response') ? 'response' : 'request';
-    out.push({ direction, via: 'sl-violations', method, path, status: res.status, validation: list, text: `${where}: sl-violations: ${list.map(describeValidation).join('; ')}` });
+    out.push({
+      direction,
+      via: 'sl-violations',
+      method,
+      path,
+      status: res.status,
+      validation: list,
+      text: `${where}: sl-violations: ${list.map(describeValidation).join('; ')}`,
+    });
   }
   const ctype = res.headers.get('content-type') ?? '';
   const body = parseJson(res.text) as { type?: unknown; title?: unknown; detail?: unknown; validation?: PrismValidation[] } | undefined;
@@ -199,17 +212,34 @@ export function detectViolations(method: string, path: string, res: { status: nu
       status: res.status,
       type,
       validation,
-      text: `${where}: Prism ${type}: ${String(body.title)}${validation.length ? `: ${validation.map(describeValidation).join('; ')}` : body.detail ? ` (${String(body.detail)})` : ''}`,
+      text: `${where}: Prism ${type}: ${String(body.title)}${validation.length ? `: ${validation.map(describeValidation).join('; ')}` : body.detail ? ` (${JSON.stringify(body.detail)})` : ''}`,
     });
   }
   if (!upstream && !res.headers.get(UPSTREAM_HEADER)) {
-    if (out.length === 0) out.push({ direction: 'proxy', via: 'not-forwarded', method, path, status: res.status, validation: [], text: `${where}: answered by Prism, not by the mock: ${res.text.slice(0, 500)}` });
+    if (out.length === 0)
+      out.push({
+        direction: 'proxy',
+        via: 'not-forwarded',
+        method,
+        path,
+        status: res.status,
+        validation: [],
+        text: `${where}: answered by Prism, not by the mock: ${res.text.slice(0, 500)}`,
+      });
   } else if (upstream && out.length === 0) {
     const a = parseJson(res.text);
     const b = parseJson(upstream.text);
     const same = a !== undefined || b !== undefined ? isDeepStrictEqual(a, b) : res.text === upstream.text;
     if (!same || res.status !== upstream.status)
-      out.push({ direction: 'proxy', via: 'body-altered', method, path, status: res.status, validation: [], text: `${where}: Prism's answer differs from the mock's (${upstream.status} ${upstream.text.slice(0, 300)})` });
+      out.push({
+        direction: 'proxy',
+        via: 'body-altered',
+        method,
+        path,
+        status: res.status,
+        validation: [],
+        text: `${where}: Prism's answer differs from the mock's (${upstream.status} ${upstream.text.slice(0, 300)})`,
+      });
   }
   return out;
 }
@@ -241,7 +271,7 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
       };
       (res as unknown as { end: unknown }).end = (chunk?: unknown, ...rest: unknown[]) => {
         keep(chunk, rest[0]);
-        upstreamByCall.set(callId, { status: res.statusCode, headers: res.getHeaders() as UpstreamResponse['headers'], text: Buffer.concat(chunks).toString('utf8') });
+        upstreamByCall.set(callId, { status: res.statusCode, headers: res.getHeaders(), text: Buffer.concat(chunks).toString('utf8') });
         return end(chunk, ...rest);
       };
     }
@@ -264,7 +294,11 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
   const port = await freePort();
   const prismBase = `http://127.0.0.1:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(PRISM_BIN, ['proxy', specPath, mockBase, '--errors', '-p', String(port), '-h', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+  const child: ChildProcess = spawn(PRISM_BIN, ['proxy', specPath, mockBase, '--errors', '-p', String(port), '-h', '127.0.0.1'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString('utf8')));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString('utf8')));
   let exited: number | null | undefined;
@@ -315,7 +349,14 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
     violations,
     useMock(mockOpts: MockOptions = {}) {
       const bugs: string[] = [];
-      const { app, engine } = createMock({ clock: 'manual', seed: 1, strict: true, publicUrl: mockBase, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...mockOpts });
+      const { app, engine } = createMock({
+        clock: 'manual',
+        seed: 1,
+        strict: true,
+        publicUrl: mockBase,
+        onMockBug: (id, p) => bugs.push(`${id}: ${p}`),
+        ...mockOpts,
+      });
       const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
         const { res, text, json } = await send(mockBase, method, path, o);
         return { status: res.status, headers: res.headers, json, text };
@@ -356,7 +397,8 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
     assertClean() {
       const v = violations.splice(0, violations.length);
       const bugs = current ? current.handle.bugs.splice(0, current.handle.bugs.length) : [];
-      if (v.length || bugs.length) throw new Error([v.length ? new PrismViolationError(v).message : '', bugs.length ? `mock bugs:\n${bugs.join('\n')}` : ''].filter(Boolean).join('\n'));
+      if (v.length || bugs.length)
+        throw new Error([v.length ? new PrismViolationError(v).message : '', bugs.length ? `mock bugs:\n${bugs.join('\n')}` : ''].filter(Boolean).join('\n'));
     },
     log: () => output,
     close: cleanup,
@@ -385,6 +427,7 @@ export function forcedCases(op: OperationDef): ForcedCase[] {
     const error = errorForStatus(op, status)!;
     out.push({ prefer: `code=${status}`, status, error, code: errorCatalog[error].code });
   }
-  for (const error of op.errors) out.push({ prefer: `error=${errorCatalog[error].code}`, status: errorCatalog[error].httpStatus, error, code: errorCatalog[error].code });
+  for (const error of op.errors)
+    out.push({ prefer: `error=${errorCatalog[error].code}`, status: errorCatalog[error].httpStatus, error, code: errorCatalog[error].code });
   return out;
 }

@@ -48,7 +48,8 @@ function exampleBody(id: string): unknown {
   const ex = exampleOf(op.request.body?.schema);
   if (ex === undefined) throw new Error(`${id}: its body schema has no .openapi({example}); add an entry to setups in test/registry-walk.test.ts`);
   const r = op.request.body!.schema.safeParse(ex);
-  if (!r.success) throw new Error(`${id}: its body example does not parse with its own schema: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!r.success)
+    throw new Error(`${id}: its body example does not parse with its own schema: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return ex;
 }
 
@@ -89,7 +90,8 @@ function createThenGet(createId: string, param: string) {
 async function minimalRequest(m: TestMock, op: OperationDef): Promise<Built> {
   const setup = setups[op.operationId];
   if (setup) return setup(m, op);
-  if (op.request.params) throw new Error(`${op.operationId}: has path parameters; add an entry to setups in test/registry-walk.test.ts that creates what they name`);
+  if (op.request.params)
+    throw new Error(`${op.operationId}: has path parameters; add an entry to setups in test/registry-walk.test.ts that creates what they name`);
   if (op.request.query) {
     const q = op.request.query.safeParse({});
     if (!q.success) throw new Error(`${op.operationId}: its query has required parameters; add an entry to setups in test/registry-walk.test.ts`);
@@ -195,7 +197,11 @@ describe('registry', () => {
       const o = spec.paths?.[op.path]?.[op.method];
       expect(o, `${op.operationId} missing from spec/openapi.json`).toBeDefined();
       expect(o.operationId).toBe(op.operationId);
-      expect(Object.keys(o.responses).map(Number).sort((a, b) => a - b)).toEqual(declaredStatuses(op));
+      expect(
+        Object.keys(o.responses)
+          .map(Number)
+          .sort((a, b) => a - b),
+      ).toEqual(declaredStatuses(op));
     }
   });
 
@@ -288,7 +294,11 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     expectError(await m.call(M, path, { raw: '{"model": ', headers: { 'content-type': 'application/json' } }), op, 'MALFORMED_JSON');
     expectError(await m.call(M, path, { raw: 'model=x', headers: { 'content-type': 'text/plain' } }), op, 'UNSUPPORTED_MEDIA_TYPE');
     const limit = (op.request.body?.kind === 'json' && op.request.body.limitBytes) || 1024 * 1024;
-    expectError(await m.call(M, path, { raw: JSON.stringify({ pad: 'x'.repeat(limit) }), headers: { 'content-type': 'application/json' } }), op, 'PAYLOAD_TOO_LARGE');
+    expectError(
+      await m.call(M, path, { raw: JSON.stringify({ pad: 'x'.repeat(limit) }), headers: { 'content-type': 'application/json' } }),
+      op,
+      'PAYLOAD_TOO_LARGE',
+    );
     // the first of a few bodies the schema rejects (a body of only optional fields accepts an unknown key)
     const bad = [{ definitelyNotAField: true }, [], 42, 'text'].find((b) => !op.request.body!.schema.safeParse(b).success);
     expect(bad, 'some JSON value is not a valid body').toBeDefined();
@@ -299,7 +309,10 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     expectError(invalid, op, name!);
   });
 
-  const outcomeCases = (op.outcomes ?? []).flatMap((o) => [[o, '(default reason)'] as const, ...(o === 'failed' ? (op.failureReasons ?? []).map((n) => [o, n] as const) : [])]);
+  const outcomeCases = (op.outcomes ?? []).flatMap((o) => [
+    [o, '(default reason)'] as const,
+    ...(o === 'failed' ? (op.failureReasons ?? []).map((n) => [o, n] as const) : []),
+  ]);
   it.skipIf(outcomeCases.length === 0).each(outcomeCases)('Prefer: outcome=%s, error=%s is accepted (task created)', async (outcome, r) => {
     const reason = r === '(default reason)' ? undefined : r;
     const m = await mock();

@@ -23,7 +23,14 @@ const kit = new TaskKit<Rec>({ area: 'kit', idPrefix: 'kt', terminal: ['done', '
 function setup(credits = 100) {
   const engine = new Engine({ seed: 7 });
   engine.accounts.update(KEY, { credits }, engine.tick());
-  const ctx = (key = KEY): ServiceContext => ({ engine, account: engine.accounts.get(key, engine.tick()), now: engine.tick(), forcing: {}, operationId: 'getSubscription', url: (p) => `http://x${p}` });
+  const ctx = (key = KEY): ServiceContext => ({
+    engine,
+    account: engine.accounts.get(key, engine.tick()),
+    now: engine.tick(),
+    forcing: {},
+    operationId: 'getSubscription',
+    url: (p) => `http://x${p}`,
+  });
   const create = (credits: number, key = KEY): Rec => {
     const c = ctx(key);
     const id = kit.nextId(c);
@@ -57,7 +64,10 @@ describe('lifecycle', () => {
     expect([r.status, r.updatedAt]).toEqual(['done', t0 + 3000]);
     expect(r.note).toEqual([`working@${t0 + 1000}`, `done@${t0 + 3000}`]);
     expect(balance()).toBe(70);
-    const ledger = engine.accounts.get(KEY, engine.tick()).ledger.filter((e) => e.taskId === r.id).map((e) => [e.type, e.amount]);
+    const ledger = engine.accounts
+      .get(KEY, engine.tick())
+      .ledger.filter((e) => e.taskId === r.id)
+      .map((e) => [e.type, e.amount]);
     expect(ledger).toEqual([
       ['reserve', -30],
       ['capture', 0],
@@ -161,7 +171,7 @@ describe('money, lookup, paging', () => {
   it.each([
     [{ notFound: 'VIDEO_TASK_NOT_FOUND', forbidden: 'VIDEO_TASK_FORBIDDEN' } as const, 'VIDEO_TASK_FORBIDDEN'],
     [{ notFound: 'IMAGE_TASK_NOT_FOUND' } as const, 'IMAGE_TASK_NOT_FOUND'],
-  ])('own: unknown id and another key\'s task answer the lookup errors (%o)', (errors, foreignError) => {
+  ])("own: unknown id and another key's task answer the lookup errors (%o)", (errors, foreignError) => {
     const { create, ctx } = setup();
     const mine = create(1);
     expect(kit.own(ctx(), mine.id, errors)).toBe(mine);
@@ -196,7 +206,10 @@ describe('money, lookup, paging', () => {
     kit.run(engine, r, twoSteps(r), r.createdAt);
     engine.advance(3000);
     kit.remove(engine, r);
-    const feed = engine.activity.since(0).filter((a) => a.taskId === r.id).map((a) => [a.status, a.terminal]);
+    const feed = engine.activity
+      .since(0)
+      .filter((a) => a.taskId === r.id)
+      .map((a) => [a.status, a.terminal]);
     expect(feed).toEqual([
       ['pending', false],
       ['working', false],

@@ -73,12 +73,36 @@ async function fetchMedia(url: string) {
 describe('phases on the manual clock', () => {
   const cases: { name: string; path: string; body: Record<string, unknown>; schedule: Parameters<typeof videoPhases>[0]; duration: number }[] = [
     { name: 'family1-video-2-fast default (5 s)', path: SHARED, body: { content: [text()] }, schedule: 'family1-video-2-fast', duration: 5 },
-    { name: 'family1-video-2-pro 1080p 12 s', path: SHARED, body: { model: 'family1-video-2-pro', resolution: '1080p', duration: 12, content: [text()] }, schedule: 'family1-video-2-pro', duration: 12 },
-    { name: 'family2-video-prime 30 s', path: SHARED, body: { model: 'family2-video-prime', duration: 30, content: [text()] }, schedule: 'family2-video-prime', duration: 30 },
-    { name: 'family3-h3 2k 4 s', path: SHARED, body: { model: 'family3-h3', resolution: '2k', duration: 4, content: [text()] }, schedule: 'family3-h3', duration: 4 },
+    {
+      name: 'family1-video-2-pro 1080p 12 s',
+      path: SHARED,
+      body: { model: 'family1-video-2-pro', resolution: '1080p', duration: 12, content: [text()] },
+      schedule: 'family1-video-2-pro',
+      duration: 12,
+    },
+    {
+      name: 'family2-video-prime 30 s',
+      path: SHARED,
+      body: { model: 'family2-video-prime', duration: 30, content: [text()] },
+      schedule: 'family2-video-prime',
+      duration: 30,
+    },
+    {
+      name: 'family3-h3 2k 4 s',
+      path: SHARED,
+      body: { model: 'family3-h3', resolution: '2k', duration: 4, content: [text()] },
+      schedule: 'family3-h3',
+      duration: 4,
+    },
     { name: 'family4-video 3 s', path: SHARED, body: { model: 'family4-video', duration: 3, content: [text()] }, schedule: 'family4-video', duration: 3 },
     { name: 'family5 text_to_video (default 5 s)', path: F5, body: t2v(), schedule: 'family5', duration: 5 },
-    { name: 'family5 agent (default 30 s)', path: F5, body: { capability: 'agent', prompt: 'Sell shoes', images: [{ url: `${U}1.png` }], pixverse: { agentType: 'ad_master' } }, schedule: 'family5', duration: 30 },
+    {
+      name: 'family5 agent (default 30 s)',
+      path: F5,
+      body: { capability: 'agent', prompt: 'Sell shoes', images: [{ url: `${U}1.png` }], pixverse: { agentType: 'ad_master' } },
+      schedule: 'family5',
+      duration: 30,
+    },
   ];
 
   it.each(cases)('$name: generating -> uploading -> success at the times of videoPhases()', async (c) => {
@@ -88,7 +112,19 @@ describe('phases on the manual clock', () => {
     const { generatingMs, uploadingMs } = videoPhases(c.schedule, c.duration);
 
     let t = await task(id);
-    expect(t).toMatchObject({ id, taskId: id, status: 'generating', duration: c.duration, videoUrl: null, coverUrl: null, providerVideoUrl: null, createdAt: t0, updatedAt: t0, errorCode: null, errorMessage: null });
+    expect(t).toMatchObject({
+      id,
+      taskId: id,
+      status: 'generating',
+      duration: c.duration,
+      videoUrl: null,
+      coverUrl: null,
+      providerVideoUrl: null,
+      createdAt: t0,
+      updatedAt: t0,
+      errorCode: null,
+      errorMessage: null,
+    });
 
     await mock.advance(generatingMs - 1);
     t = await task(id);
@@ -129,9 +165,33 @@ describe('phases on the manual clock', () => {
 describe('credits', () => {
   const sharedCases = [
     { body: { content: [text()] }, model: 'family1-video-2-fast', resolution: '720p', duration: 5, input: 0 },
-    { body: { model: 'family1-video-2-pro', resolution: '1080p', duration: 10, content: [text(), { type: 'video_url', video_url: { url: `${U}v.mp4` } }], inputVideoDuration: 7 }, model: 'family1-video-2-pro', resolution: '1080p', duration: 10, input: 7 },
+    {
+      body: {
+        model: 'family1-video-2-pro',
+        resolution: '1080p',
+        duration: 10,
+        content: [text(), { type: 'video_url', video_url: { url: `${U}v.mp4` } }],
+        inputVideoDuration: 7,
+      },
+      model: 'family1-video-2-pro',
+      resolution: '1080p',
+      duration: 10,
+      input: 7,
+    },
     { body: { model: 'family3-h3', content: [text()], duration: 15 }, model: 'family3-h3', resolution: '768p', duration: 15, input: 0 },
-    { body: { model: 'family2-video', resolution: '480p', duration: 20, content: [text(), { type: 'video_url', video_url: { url: `${U}v.mp4` } }], inputVideoDuration: 9 }, model: 'family2-video', resolution: '480p', duration: 20, input: 9 },
+    {
+      body: {
+        model: 'family2-video',
+        resolution: '480p',
+        duration: 20,
+        content: [text(), { type: 'video_url', video_url: { url: `${U}v.mp4` } }],
+        inputVideoDuration: 9,
+      },
+      model: 'family2-video',
+      resolution: '480p',
+      duration: 20,
+      input: 9,
+    },
   ] as const;
 
   it.each(sharedCases)('shared $model $resolution $duration s (input $input s): charge = sharedVideoCredits = estimate; captured on success', async (c) => {
@@ -163,7 +223,14 @@ describe('credits', () => {
 
   const f5Cases = [
     { body: t2v(), estimate: { capability: 'text_to_video' }, cap: 'text_to_video', model: 'family5', quality: '720p', duration: 5 },
-    { body: t2v({ model: 'v4.5', quality: '1080p', duration: 12 }), estimate: { capability: 'text_to_video', model: 'v4.5', quality: '1080p', duration: 12 }, cap: 'text_to_video', model: 'v4.5', quality: '1080p', duration: 12 },
+    {
+      body: t2v({ model: 'v4.5', quality: '1080p', duration: 12 }),
+      estimate: { capability: 'text_to_video', model: 'v4.5', quality: '1080p', duration: 12 },
+      cap: 'text_to_video',
+      model: 'v4.5',
+      quality: '1080p',
+      duration: 12,
+    },
     {
       body: { capability: 'multi_transition', pixverse: { multiTransition: [{ imageUrl: `${U}a.png` }, { imageUrl: `${U}b.png` }] } },
       estimate: { capability: 'multi_transition' },
@@ -180,7 +247,14 @@ describe('credits', () => {
       quality: '720p',
       duration: 30,
     },
-    { body: { capability: 'mimic', images: [{ url: `${U}a.png` }], videos: [{ url: `${U}a.mp4`, duration: 8 }], model: 'v5' }, estimate: { capability: 'mimic', model: 'v5' }, cap: 'mimic', model: 'v5', quality: '720p', duration: 5 },
+    {
+      body: { capability: 'mimic', images: [{ url: `${U}a.png` }], videos: [{ url: `${U}a.mp4`, duration: 8 }], model: 'v5' },
+      estimate: { capability: 'mimic', model: 'v5' },
+      cap: 'mimic',
+      model: 'v5',
+      quality: '720p',
+      duration: 5,
+    },
   ] as const;
 
   it.each(f5Cases)('family5 $cap $model $quality $duration s: charge = family5Credits = estimate', async (c) => {
@@ -204,7 +278,14 @@ describe('credits', () => {
 
 describe('forced failures', () => {
   /** Creates with the given forcing, checks the charge, runs to the failure and checks the refund. */
-  async function expectFailsRefunded(path: string, body: unknown, schedule: Parameters<typeof videoPhases>[0], duration: number, expectedCode: number, opts: { headers?: Record<string, string>; query?: string } = {}) {
+  async function expectFailsRefunded(
+    path: string,
+    body: unknown,
+    schedule: Parameters<typeof videoPhases>[0],
+    duration: number,
+    expectedCode: number,
+    opts: { headers?: Record<string, string>; query?: string } = {},
+  ) {
     const before = await balance();
     const id = await create(path, body, opts);
     const charged = (await task(id)).creditCharged;
@@ -232,12 +313,16 @@ describe('forced failures', () => {
 
   it('Prefer outcome=failed on the shared endpoint: fails with the default failure reason, refunded in full', async () => {
     mock = await startMock();
-    await expectFailsRefunded(SHARED, { content: [text()] }, 'family1-video-2-fast', 5, code('VIDEO_GENERATION_FAILED'), { headers: { prefer: 'outcome=failed' } });
+    await expectFailsRefunded(SHARED, { content: [text()] }, 'family1-video-2-fast', 5, code('VIDEO_GENERATION_FAILED'), {
+      headers: { prefer: 'outcome=failed' },
+    });
   });
 
   it('Prefer outcome=failed, error=31009 (content rejected) on the shared endpoint', async () => {
     mock = await startMock();
-    await expectFailsRefunded(SHARED, { model: 'family4-video', duration: 8, content: [text()] }, 'family4-video', 8, code('VIDEO_CONTENT_REJECTED'), { headers: { prefer: `outcome=failed, error=${code('VIDEO_CONTENT_REJECTED')}` } });
+    await expectFailsRefunded(SHARED, { model: 'family4-video', duration: 8, content: [text()] }, 'family4-video', 8, code('VIDEO_CONTENT_REJECTED'), {
+      headers: { prefer: `outcome=failed, error=${code('VIDEO_CONTENT_REJECTED')}` },
+    });
   });
 
   it.each([32003, 32007, 32008])('Prefer outcome=failed, error=%i on family5', async (c) => {
@@ -267,7 +352,10 @@ describe('forced failures', () => {
 
   it('scenario rule: the next family5 task of this key fails with 32008; the one after succeeds; other keys unaffected', async () => {
     mock = await startMock();
-    const s = await mock.call('POST', '/__mock/scenarios', { key: null, body: { apiKey: KEY, operationId: 'createFamily5VideoTask', outcome: 'failed', error: 32008 } });
+    const s = await mock.call('POST', '/__mock/scenarios', {
+      key: null,
+      body: { apiKey: KEY, operationId: 'createFamily5VideoTask', outcome: 'failed', error: 32008 },
+    });
     expect(s.status, s.text).toBe(200);
     const other = await create(F5, t2v(), { key: OTHER_KEY });
     await expectFailsRefunded(F5, t2v(), 'family5', 5, 32008);
@@ -280,7 +368,10 @@ describe('forced failures', () => {
 
   it('scenario rule for the shared endpoint: the next shared task of this key fails with 31009', async () => {
     mock = await startMock();
-    const s = await mock.call('POST', '/__mock/scenarios', { key: null, body: { apiKey: KEY, operationId: 'createVideoTask', outcome: 'failed', error: code('VIDEO_CONTENT_REJECTED') } });
+    const s = await mock.call('POST', '/__mock/scenarios', {
+      key: null,
+      body: { apiKey: KEY, operationId: 'createVideoTask', outcome: 'failed', error: code('VIDEO_CONTENT_REJECTED') },
+    });
     expect(s.status, s.text).toBe(200);
     await expectFailsRefunded(SHARED, { content: [text()] }, 'family1-video-2-fast', 5, code('VIDEO_CONTENT_REJECTED'));
     const next = await create(SHARED, { content: [text()] });
@@ -290,7 +381,10 @@ describe('forced failures', () => {
 
   it('scenario rule on both endpoints with 32008: a shared create passes untouched (32008 is not one of its failure reasons) and the rule waits for the next family5 task', async () => {
     mock = await startMock();
-    const s = await mock.call('POST', '/__mock/scenarios', { key: null, body: { apiKey: KEY, operationId: ['createVideoTask', 'createFamily5VideoTask'], outcome: 'failed', error: 32008 } });
+    const s = await mock.call('POST', '/__mock/scenarios', {
+      key: null,
+      body: { apiKey: KEY, operationId: ['createVideoTask', 'createFamily5VideoTask'], outcome: 'failed', error: 32008 },
+    });
     expect(s.status, s.text).toBe(200);
     const shared = await create(SHARED, { content: [text()] });
     await mock.advance(3_600_000);
@@ -361,11 +455,33 @@ describe('list', () => {
     const created = all.json.data.items.map((i: { createdAt: number }) => i.createdAt);
     expect([...created].sort((a, b) => b - a)).toEqual(created);
     const item = all.json.data.items[3];
-    expect(Object.keys(item).sort()).toEqual(['coverUrl', 'createdAt', 'creditCharged', 'episodeId', 'id', 'model', 'params', 'prompt', 'providerVideoUrl', 'seed', 'status', 'title', 'videoUrl'].sort());
+    expect(Object.keys(item).sort()).toEqual(
+      [
+        'coverUrl',
+        'createdAt',
+        'creditCharged',
+        'episodeId',
+        'id',
+        'model',
+        'params',
+        'prompt',
+        'providerVideoUrl',
+        'seed',
+        'status',
+        'title',
+        'videoUrl',
+      ].sort(),
+    );
     expect(item).toMatchObject({ prompt: 'first', status: 'generating' });
 
     // Move the first three to terminal states; the 60 s family5 task is still generating.
-    await mock.advance(Math.max(videoPhases('family1-video-2-fast', 5).generatingMs + videoPhases('family1-video-2-fast', 5).uploadingMs, videoPhases('family4-video', 5).generatingMs, videoPhases('family5', 5).generatingMs + videoPhases('family5', 5).uploadingMs));
+    await mock.advance(
+      Math.max(
+        videoPhases('family1-video-2-fast', 5).generatingMs + videoPhases('family1-video-2-fast', 5).uploadingMs,
+        videoPhases('family4-video', 5).generatingMs,
+        videoPhases('family5', 5).generatingMs + videoPhases('family5', 5).uploadingMs,
+      ),
+    );
     expect(videoPhases('family5', 60).generatingMs).toBeGreaterThan(videoPhases('family5', 5).generatingMs + videoPhases('family5', 5).uploadingMs);
     const ofStatus = async (s: string) => (await mock.call('GET', `${TASKS}?status=${s}`)).json.data;
     expect((await ofStatus('success')).items.map((i: { id: string }) => i.id)).toEqual([ids[1], ids[0]]);
@@ -439,7 +555,9 @@ describe('rate limit: 5 generate requests per minute per account, both endpoints
 
     // Reads are not limited.
     expect((await mock.call('GET', TASKS)).status).toBe(200);
-    expect((await mock.call('POST', '/v1/video-generation/estimate-credits', { body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5 } })).status).toBe(200);
+    expect(
+      (await mock.call('POST', '/v1/video-generation/estimate-credits', { body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5 } })).status,
+    ).toBe(200);
 
     // Just before the window ends for the oldest request: still limited, Retry-After 1.
     await mock.advance(t0 + 60_000 - 1 - (t0 + 10_000));
@@ -475,7 +593,7 @@ describe('family5 source tasks (restyle, lip_sync)', () => {
     for (const id of [a, b, c]) expect((await task(id)).status).toBe('success');
   });
 
-  it('reject an unknown one (32001), another user\'s (32005), a generating, uploading or failed one, or a shared-endpoint task (32004), charging nothing', async () => {
+  it("reject an unknown one (32001), another user's (32005), a generating, uploading or failed one, or a shared-endpoint task (32004), charging nothing", async () => {
     mock = await startMock({ rateLimit: false });
     const theirs = await create(F5, t2v(), { key: OTHER_KEY });
     const failed = await create(F5, t2v(), { headers: { prefer: 'outcome=failed' } });

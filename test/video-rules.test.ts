@@ -68,11 +68,17 @@ const ALL_RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', '4:5', '5:4'];
 const shared = (model: string, o: Record<string, unknown> = {}) => ({ model, resolution: seedModels[model].resolutions[0], content: [text()], ...o });
 
 const modelLimitRows: Row[] = Object.entries(seedModels).flatMap(([model, m]) => [
-  ...ALL_RESOLUTIONS.map((r): Row => ({ name: `${model} resolution ${r}`, input: shared(model, { resolution: r }), expect: m.resolutions.includes(r) ? ok : [COMBO, 'resolution'] })),
+  ...ALL_RESOLUTIONS.map((r): Row => ({
+    name: `${model} resolution ${r}`,
+    input: shared(model, { resolution: r }),
+    expect: m.resolutions.includes(r) ? ok : [COMBO, 'resolution'],
+  })),
   ...ALL_RATIOS.map((r): Row => ({ name: `${model} ratio ${r}`, input: shared(model, { ratio: r }), expect: m.ratios.includes(r) ? ok : [COMBO, 'ratio'] })),
-  ...[m.duration[0] - 1, m.duration[0], m.duration[1], m.duration[1] + 1].map(
-    (d): Row => ({ name: `${model} duration ${d}`, input: shared(model, { duration: d }), expect: d >= m.duration[0] && d <= m.duration[1] ? ok : [COMBO, 'duration'] }),
-  ),
+  ...[m.duration[0] - 1, m.duration[0], m.duration[1], m.duration[1] + 1].map((d): Row => ({
+    name: `${model} duration ${d}`,
+    input: shared(model, { duration: d }),
+    expect: d >= m.duration[0] && d <= m.duration[1] ? ok : [COMBO, 'duration'],
+  })),
 ]);
 
 const sharedRows: Row[] = [
@@ -83,8 +89,16 @@ const sharedRows: Row[] = [
   // Content items, rule 1
   { name: 'content with 0 items', input: { content: [] }, expect: [INVALID, 'content'] },
   { name: 'content with 1 item', input: { content: [text()] }, expect: ok },
-  { name: 'content with 16 items (1 text, 9 images, 3 videos, 3 audios)', input: { content: [text(), ...times(9, image), ...times(3, video), ...times(3, audio)], inputVideoDuration: 5 }, expect: ok },
-  { name: 'content with 17 items', input: { content: [text(), ...times(9, image), ...times(3, video), ...times(3, audio), text()], inputVideoDuration: 5 }, expect: [INVALID, 'content'] },
+  {
+    name: 'content with 16 items (1 text, 9 images, 3 videos, 3 audios)',
+    input: { content: [text(), ...times(9, image), ...times(3, video), ...times(3, audio)], inputVideoDuration: 5 },
+    expect: ok,
+  },
+  {
+    name: 'content with 17 items',
+    input: { content: [text(), ...times(9, image), ...times(3, video), ...times(3, audio), text()], inputVideoDuration: 5 },
+    expect: [INVALID, 'content'],
+  },
   { name: 'two text items', input: { content: [text(), text()] }, expect: [INVALID, 'content'] },
   { name: '9 images', input: { content: [text(), ...times(9, image)] }, expect: ok },
   { name: '10 images', input: { content: [text(), ...times(10, image)] }, expect: [INVALID, 'content'] },
@@ -98,15 +112,31 @@ const sharedRows: Row[] = [
   // Content item shapes
   { name: 'text item without text', input: { content: [{ type: 'text' }] }, expect: [INVALID, 'content[0].text'] },
   { name: 'image_url item without url', input: { content: [text(), { type: 'image_url', image_url: {} }] }, expect: [INVALID, 'content[1].image_url.url'] },
-  { name: 'video_url item without url', input: { content: [text(), { type: 'video_url', video_url: {} }], inputVideoDuration: 5 }, expect: [INVALID, 'content[1].video_url.url'] },
-  { name: 'audio_url item without url', input: { content: [text(), image(), { type: 'audio_url', audio_url: {} }] }, expect: [INVALID, 'content[2].audio_url.url'] },
+  {
+    name: 'video_url item without url',
+    input: { content: [text(), { type: 'video_url', video_url: {} }], inputVideoDuration: 5 },
+    expect: [INVALID, 'content[1].video_url.url'],
+  },
+  {
+    name: 'audio_url item without url',
+    input: { content: [text(), image(), { type: 'audio_url', audio_url: {} }] },
+    expect: [INVALID, 'content[2].audio_url.url'],
+  },
   { name: 'unknown content type', input: { content: [{ type: 'gif_url', gif_url: { url: `${U}a.gif` } }] }, expect: [INVALID, 'content[0].type'] },
   { name: 'image role reference_video is not an image role', input: { content: [text(), image('reference_video')] }, expect: [INVALID, 'content[1].role'] },
-  { name: 'video role first_frame is not a video role', input: { content: [text(), { ...video(), role: 'first_frame' }], inputVideoDuration: 5 }, expect: [INVALID, 'content[1].role'] },
+  {
+    name: 'video role first_frame is not a video role',
+    input: { content: [text(), { ...video(), role: 'first_frame' }], inputVideoDuration: 5 },
+    expect: [INVALID, 'content[1].role'],
+  },
   // Text length ("Limits": 2500; family1 1500)
   { name: 'family1-video-2-fast text of 1500 characters', input: { content: [text('x'.repeat(1500))] }, expect: ok },
   { name: 'family1-video-2-fast text of 1501 characters', input: { content: [text('x'.repeat(1501))] }, expect: [INVALID, 'content[0].text'] },
-  { name: 'family1-video-2-pro text of 1501 characters', input: shared('family1-video-2-pro', { content: [text('x'.repeat(1501))] }), expect: [INVALID, 'content[0].text'] },
+  {
+    name: 'family1-video-2-pro text of 1501 characters',
+    input: shared('family1-video-2-pro', { content: [text('x'.repeat(1501))] }),
+    expect: [INVALID, 'content[0].text'],
+  },
   ...['family2-video', 'family2-video-prime', 'family3-h3', 'family4-video'].flatMap((model): Row[] => [
     { name: `${model} text of 2500 characters`, input: shared(model, { content: [text('x'.repeat(2500))] }), expect: ok },
     { name: `${model} text of 2501 characters`, input: shared(model, { content: [text('x'.repeat(2501))] }), expect: [INVALID, 'content[0].text'] },
@@ -116,17 +146,35 @@ const sharedRows: Row[] = [
   { name: 'first_frame + last_frame', input: { content: [text(), image('first_frame'), image('last_frame')] }, expect: ok },
   { name: 'reference images only', input: { content: [text(), image('reference_image'), image('reference_image')] }, expect: ok },
   { name: 'first_frame + reference_image', input: { content: [text(), image('first_frame'), image('reference_image')] }, expect: [INVALID, 'content[2].role'] },
-  { name: 'first_frame + an image without role (reference_image)', input: { content: [text(), image('first_frame'), image()] }, expect: [INVALID, 'content[2].role'] },
-  { name: 'first_frame + reference_video', input: { content: [text(), image('first_frame'), video()], inputVideoDuration: 5 }, expect: [INVALID, 'content[2].role'] },
+  {
+    name: 'first_frame + an image without role (reference_image)',
+    input: { content: [text(), image('first_frame'), image()] },
+    expect: [INVALID, 'content[2].role'],
+  },
+  {
+    name: 'first_frame + reference_video',
+    input: { content: [text(), image('first_frame'), video()], inputVideoDuration: 5 },
+    expect: [INVALID, 'content[2].role'],
+  },
   { name: 'first_frame + reference_audio', input: { content: [text(), image('first_frame'), audio()] }, expect: [INVALID, 'content[2].role'] },
-  { name: 'last_frame + reference_image (family3-h3)', input: shared('family3-h3', { content: [text(), image('last_frame'), image('reference_image')] }), expect: [INVALID, 'content[2].role'] },
+  {
+    name: 'last_frame + reference_image (family3-h3)',
+    input: shared('family3-h3', { content: [text(), image('last_frame'), image('reference_image')] }),
+    expect: [INVALID, 'content[2].role'],
+  },
   // last_frame needs first_frame except on family3-h3; family4 has no last_frame
-  ...['family1-video-2-fast', 'family1-video-2-pro', 'family2-video', 'family2-video-prime'].map(
-    (model): Row => ({ name: `${model} last_frame alone`, input: shared(model, { content: [text(), image('last_frame')] }), expect: [INVALID, 'content[1].role'] }),
-  ),
+  ...['family1-video-2-fast', 'family1-video-2-pro', 'family2-video', 'family2-video-prime'].map((model): Row => ({
+    name: `${model} last_frame alone`,
+    input: shared(model, { content: [text(), image('last_frame')] }),
+    expect: [INVALID, 'content[1].role'],
+  })),
   { name: 'family3-h3 last_frame alone', input: shared('family3-h3', { content: [text(), image('last_frame')] }), expect: ok },
   { name: 'family3-h3 first_frame + last_frame', input: shared('family3-h3', { content: [text(), image('first_frame'), image('last_frame')] }), expect: ok },
-  { name: 'family4-video last_frame with first_frame', input: shared('family4-video', { content: [text(), image('first_frame'), image('last_frame')] }), expect: [INVALID, 'content[2].role'] },
+  {
+    name: 'family4-video last_frame with first_frame',
+    input: shared('family4-video', { content: [text(), image('first_frame'), image('last_frame')] }),
+    expect: [INVALID, 'content[2].role'],
+  },
   { name: 'family4-video last_frame alone', input: shared('family4-video', { content: [text(), image('last_frame')] }), expect: [INVALID, 'content[1].role'] },
   { name: 'family4-video first_frame alone', input: shared('family4-video', { content: [text(), image('first_frame')] }), expect: ok },
   // audio_url: needs an image or video except on family2 and family3-h3; unsupported on family4
@@ -135,7 +183,11 @@ const sharedRows: Row[] = [
     { name: `${model} audio + image`, input: shared(model, { content: [text(), image(), audio()] }), expect: ok },
     { name: `${model} audio + video`, input: shared(model, { content: [text(), video(), audio()], inputVideoDuration: 5 }), expect: ok },
   ]),
-  ...['family2-video', 'family2-video-prime', 'family3-h3'].map((model): Row => ({ name: `${model} prompt + audio alone`, input: shared(model, { content: [text(), audio()] }), expect: ok })),
+  ...['family2-video', 'family2-video-prime', 'family3-h3'].map((model): Row => ({
+    name: `${model} prompt + audio alone`,
+    input: shared(model, { content: [text(), audio()] }),
+    expect: ok,
+  })),
   { name: 'family4-video audio_url (with an image)', input: shared('family4-video', { content: [text(), image(), audio()] }), expect: [INVALID, 'content[2]'] },
   { name: 'family4-video audio_url alone', input: shared('family4-video', { content: [text(), audio()] }), expect: [INVALID, 'content[1]'] },
   // video_url needs inputVideoDuration; per-family ranges; family2 sum <= 30
@@ -155,13 +207,33 @@ const sharedRows: Row[] = [
   ).flatMap(([model, lo, hi]) =>
     [lo - 1, lo, hi, hi + 1]
       .filter((d) => d > 0)
-      .map((d): Row => ({ name: `${model} video input of ${d} s`, input: shared(model, { content: [text(), video()], inputVideoDuration: d, duration: 5 }), expect: d >= lo && d <= hi ? ok : [INVALID, 'inputVideoDuration'] })),
+      .map((d): Row => ({
+        name: `${model} video input of ${d} s`,
+        input: shared(model, { content: [text(), video()], inputVideoDuration: d, duration: 5 }),
+        expect: d >= lo && d <= hi ? ok : [INVALID, 'inputVideoDuration'],
+      })),
   ),
-  { name: 'family2-video input 15 + duration 15 = 30', input: shared('family2-video', { content: [text(), video()], inputVideoDuration: 15, duration: 15 }), expect: ok },
-  { name: 'family2-video input 15 + duration 16 = 31', input: shared('family2-video', { content: [text(), video()], inputVideoDuration: 15, duration: 16 }), expect: [INVALID, 'inputVideoDuration'] },
-  { name: 'family2-video-prime input 1 + duration 30 = 31', input: shared('family2-video-prime', { content: [text(), video()], inputVideoDuration: 1, duration: 30 }), expect: [INVALID, 'inputVideoDuration'] },
+  {
+    name: 'family2-video input 15 + duration 15 = 30',
+    input: shared('family2-video', { content: [text(), video()], inputVideoDuration: 15, duration: 15 }),
+    expect: ok,
+  },
+  {
+    name: 'family2-video input 15 + duration 16 = 31',
+    input: shared('family2-video', { content: [text(), video()], inputVideoDuration: 15, duration: 16 }),
+    expect: [INVALID, 'inputVideoDuration'],
+  },
+  {
+    name: 'family2-video-prime input 1 + duration 30 = 31',
+    input: shared('family2-video-prime', { content: [text(), video()], inputVideoDuration: 1, duration: 30 }),
+    expect: [INVALID, 'inputVideoDuration'],
+  },
   { name: 'family2-video duration 30 without video', input: shared('family2-video', { duration: 30 }), expect: ok },
-  { name: 'family4-video input 60 + duration 15 (no sum rule)', input: shared('family4-video', { content: [text(), video()], inputVideoDuration: 60, duration: 15 }), expect: ok },
+  {
+    name: 'family4-video input 60 + duration 15 (no sum rule)',
+    input: shared('family4-video', { content: [text(), video()], inputVideoDuration: 60, duration: 15 }),
+    expect: ok,
+  },
   // Other fields
   { name: 'seed -1', input: { content: [text()], seed: -1 }, expect: ok },
   { name: 'seed 0', input: { content: [text()], seed: 0 }, expect: ok },
@@ -257,31 +329,63 @@ const family5Rows: Row[] = [
   // multi_transition
   { name: 'multi_transition with 7 clips', input: px('multi_transition', { multiTransition: times(7, () => clip()) }), expect: ok },
   { name: 'multi_transition with 1 clip', input: px('multi_transition', { multiTransition: [clip()] }), expect: [F5, 'pixverse.multiTransition'] },
-  { name: 'multi_transition with 8 clips', input: px('multi_transition', { multiTransition: times(8, () => clip()) }), expect: [F5, 'pixverse.multiTransition'] },
+  {
+    name: 'multi_transition with 8 clips',
+    input: px('multi_transition', { multiTransition: times(8, () => clip()) }),
+    expect: [F5, 'pixverse.multiTransition'],
+  },
   { name: 'multi_transition without clips', input: { capability: 'multi_transition' }, expect: [F5, 'pixverse.multiTransition'] },
   { name: 'multi_transition clip duration 0', input: px('multi_transition', { multiTransition: [clip({ duration: 0 }), clip()] }), expect: ok },
   { name: 'multi_transition clip duration 30', input: px('multi_transition', { multiTransition: [clip({ duration: 30 }), clip()] }), expect: ok },
-  { name: 'multi_transition clip duration 31', input: px('multi_transition', { multiTransition: [clip(), clip({ duration: 31 })] }), expect: [F5, 'pixverse.multiTransition[1].duration'] },
-  { name: 'multi_transition clip without imageUrl', input: px('multi_transition', { multiTransition: [clip(), { duration: 3 }] }), expect: [F5, 'pixverse.multiTransition[1].imageUrl'] },
+  {
+    name: 'multi_transition clip duration 31',
+    input: px('multi_transition', { multiTransition: [clip(), clip({ duration: 31 })] }),
+    expect: [F5, 'pixverse.multiTransition[1].duration'],
+  },
+  {
+    name: 'multi_transition clip without imageUrl',
+    input: px('multi_transition', { multiTransition: [clip(), { duration: 3 }] }),
+    expect: [F5, 'pixverse.multiTransition[1].imageUrl'],
+  },
   { name: 'multi_transition with top-level images', input: f5('multi_transition', { images: [asset()] }), expect: [F5, 'images'] },
   { name: 'multi_transition with top-level videos', input: f5('multi_transition', { videos: [asset()] }), expect: [F5, 'images'] },
-  { name: 'multi_transition with a top-level audio (and an image)', input: f5('multi_transition', { images: [asset()], audios: [asset()] }), expect: [F5, 'images'] },
+  {
+    name: 'multi_transition with a top-level audio (and an image)',
+    input: f5('multi_transition', { images: [asset()], audios: [asset()] }),
+    expect: [F5, 'images'],
+  },
   // fusion
   { name: 'fusion with 1 reference', input: { capability: 'fusion', prompt: 'A portrait of @hero', pixverse: { imageReferences: [ref('hero')] } }, expect: ok },
   {
     name: 'fusion with 8 references',
-    input: { capability: 'fusion', prompt: times(8, () => 0).map((_, i) => `@r${i}`).join(' '), pixverse: { imageReferences: times(8, () => 0).map((_, i) => ref(`r${i}`)) } },
+    input: {
+      capability: 'fusion',
+      prompt: times(8, () => 0)
+        .map((_, i) => `@r${i}`)
+        .join(' '),
+      pixverse: { imageReferences: times(8, () => 0).map((_, i) => ref(`r${i}`)) },
+    },
     expect: ok,
   },
   {
     name: 'fusion with 9 references',
-    input: { capability: 'fusion', prompt: times(9, () => 0).map((_, i) => `@r${i}`).join(' '), pixverse: { imageReferences: times(9, () => 0).map((_, i) => ref(`r${i}`)) } },
+    input: {
+      capability: 'fusion',
+      prompt: times(9, () => 0)
+        .map((_, i) => `@r${i}`)
+        .join(' '),
+      pixverse: { imageReferences: times(9, () => 0).map((_, i) => ref(`r${i}`)) },
+    },
     expect: [F5, 'pixverse.imageReferences'],
   },
   { name: 'fusion with 0 references', input: px('fusion', { imageReferences: [] }), expect: [F5, 'pixverse.imageReferences'] },
   { name: 'fusion without imageReferences', input: { capability: 'fusion', prompt: P }, expect: [F5, 'pixverse.imageReferences'] },
   { name: 'fusion prompt missing @bg', input: f5('fusion', { prompt: 'Put @hero somewhere' }), expect: [F5, 'pixverse.imageReferences[1].refName'] },
-  { name: 'fusion reference type foreground', input: px('fusion', { imageReferences: [ref('hero', 'foreground')] }), expect: [F5, 'pixverse.imageReferences[0].type'] },
+  {
+    name: 'fusion reference type foreground',
+    input: px('fusion', { imageReferences: [ref('hero', 'foreground')] }),
+    expect: [F5, 'pixverse.imageReferences[0].type'],
+  },
   ...(
     [
       ['a', true],
@@ -294,9 +398,18 @@ const family5Rows: Row[] = [
       ['a b', false],
       ['', false],
     ] as const
-  ).map(([name, good]): Row => ({ name: `fusion refName ${JSON.stringify(name)}`, input: { capability: 'fusion', prompt: `Show @${name}`, pixverse: { imageReferences: [ref(name)] } }, expect: good ? ok : [F5, 'pixverse.imageReferences[0].refName'] })),
+  ).map(([name, good]): Row => ({
+    name: `fusion refName ${JSON.stringify(name)}`,
+    input: { capability: 'fusion', prompt: `Show @${name}`, pixverse: { imageReferences: [ref(name)] } },
+    expect: good ? ok : [F5, 'pixverse.imageReferences[0].refName'],
+  })),
   // restyle
-  { name: 'restyle with sourceTaskId and restyleId', input: { capability: 'restyle', sourceTaskId: 'vt_prior', pixverse: { restyleId: 'warm' } }, expect: ok, schemaOnly: true },
+  {
+    name: 'restyle with sourceTaskId and restyleId',
+    input: { capability: 'restyle', sourceTaskId: 'vt_prior', pixverse: { restyleId: 'warm' } },
+    expect: ok,
+    schemaOnly: true,
+  },
   { name: 'restyle with a numeric sourceVideoId', input: { capability: 'restyle', pixverse: { sourceVideoId: 42, restyleId: 'warm' } }, expect: ok },
   { name: 'restyle without a source', input: { capability: 'restyle', pixverse: { restyleId: 7 } }, expect: [F5, 'sourceTaskId'] },
   { name: 'restyle without restyleId', input: { capability: 'restyle', pixverse: { sourceVideoId: 'v1' } }, expect: [F5, 'pixverse.restyleId'] },
@@ -318,7 +431,11 @@ const family5Rows: Row[] = [
   // lip_sync
   { name: 'lip_sync video + tts', input: f5('lip_sync', { audios: [], pixverse: { tts: { speakerId: 's1', content: 'Hello' } } }), expect: ok },
   { name: 'lip_sync sourceTaskId + audio', input: f5('lip_sync', { videos: [], sourceTaskId: 'vt_prior' }), expect: ok, schemaOnly: true },
-  { name: 'lip_sync sourceVideoId + tts', input: { capability: 'lip_sync', pixverse: { sourceVideoId: 'v1', tts: { speakerId: 's1', content: 'Hello' } } }, expect: ok },
+  {
+    name: 'lip_sync sourceVideoId + tts',
+    input: { capability: 'lip_sync', pixverse: { sourceVideoId: 'v1', tts: { speakerId: 's1', content: 'Hello' } } },
+    expect: ok,
+  },
   { name: 'lip_sync audio of 5 s', input: f5('lip_sync', { audios: [asset({ duration: 5 })] }), expect: ok },
   { name: 'lip_sync audio of 60 s', input: f5('lip_sync', { audios: [asset({ duration: 60 })] }), expect: ok },
   { name: 'lip_sync audio of 4 s', input: f5('lip_sync', { audios: [asset({ duration: 4 })] }), expect: [F5, 'audios[0].duration'] },
@@ -326,7 +443,11 @@ const family5Rows: Row[] = [
   { name: 'lip_sync audio and tts (both)', input: f5('lip_sync', { pixverse: { tts: { speakerId: 's1', content: 'Hello' } } }), expect: [F5, 'audios'] },
   { name: 'lip_sync no audio source', input: f5('lip_sync', { audios: [] }), expect: [F5, 'audios'] },
   { name: 'lip_sync no source video (audio only) -> 32006', input: f5('lip_sync', { videos: [] }), expect: [F5AUDIO, 'audios'] },
-  { name: 'lip_sync no source video (tts only)', input: { capability: 'lip_sync', pixverse: { tts: { speakerId: 's1', content: 'Hello' } } }, expect: [F5, 'videos'] },
+  {
+    name: 'lip_sync no source video (tts only)',
+    input: { capability: 'lip_sync', pixverse: { tts: { speakerId: 's1', content: 'Hello' } } },
+    expect: [F5, 'videos'],
+  },
   { name: 'lip_sync two videos', input: f5('lip_sync', { videos: [asset(), asset()] }), expect: [F5, 'videos'] },
   { name: 'lip_sync video and sourceVideoId', input: f5('lip_sync', { pixverse: { sourceVideoId: 'v1' } }), expect: [F5, 'videos'] },
   { name: 'lip_sync tts without content', input: f5('lip_sync', { audios: [], pixverse: { tts: { speakerId: 's1' } } }), expect: [F5, 'pixverse.tts.content'] },
@@ -334,7 +455,11 @@ const family5Rows: Row[] = [
   { name: 'agent promo_mix with 3 images', input: f5('agent', { images: times(3, () => asset()) }), expect: [F5, 'images'] },
   { name: 'agent ad_master with 1 image', input: { capability: 'agent', prompt: P, images: [asset()], pixverse: { agentType: 'ad_master' } }, expect: ok },
   { name: 'agent ad_master with 0 images', input: { capability: 'agent', prompt: P, pixverse: { agentType: 'ad_master' } }, expect: [F5, 'images'] },
-  { name: 'agent ad_master with a video', input: { capability: 'agent', prompt: P, images: [asset()], videos: [asset()], pixverse: { agentType: 'ad_master' } }, expect: [F5, 'videos'] },
+  {
+    name: 'agent ad_master with a video',
+    input: { capability: 'agent', prompt: P, images: [asset()], videos: [asset()], pixverse: { agentType: 'ad_master' } },
+    expect: [F5, 'videos'],
+  },
   { name: 'agent without agentType', input: f5('agent', { pixverse: {} }), expect: [F5, 'pixverse.agentType'] },
   { name: 'agent agentType explainer', input: px('agent', { agentType: 'explainer' }), expect: [F5, 'pixverse.agentType'] },
   ...[20, 30, 60].map((d): Row => ({ name: `agent duration ${d}`, input: f5('agent', { duration: d }), expect: ok })),
@@ -343,17 +468,40 @@ const family5Rows: Row[] = [
   { name: 'agent quality 1080p', input: f5('agent', { quality: '1080p' }), expect: ok },
   { name: 'agent quality 540p', input: f5('agent', { quality: '540p' }), expect: [F5, 'quality'] },
   { name: 'agent quality 360p', input: f5('agent', { quality: '360p' }), expect: [F5, 'quality'] },
-  ...['up', 'down', 'left', 'right', 'upper_left', 'lower_left', 'upper_right', 'lower_right'].map(
-    (p): Row => ({ name: `agent brandSticker position ${p}`, input: px('agent', { brandSticker: { imageUrl: `${U}logo.png`, position: p } }), expect: ok }),
-  ),
-  { name: 'agent brandSticker position center', input: px('agent', { brandSticker: { imageUrl: `${U}logo.png`, position: 'center' } }), expect: [F5, 'pixverse.brandSticker.position'] },
+  ...['up', 'down', 'left', 'right', 'upper_left', 'lower_left', 'upper_right', 'lower_right'].map((p): Row => ({
+    name: `agent brandSticker position ${p}`,
+    input: px('agent', { brandSticker: { imageUrl: `${U}logo.png`, position: p } }),
+    expect: ok,
+  })),
+  {
+    name: 'agent brandSticker position center',
+    input: px('agent', { brandSticker: { imageUrl: `${U}logo.png`, position: 'center' } }),
+    expect: [F5, 'pixverse.brandSticker.position'],
+  },
   { name: 'agent brandSticker without imageUrl', input: px('agent', { brandSticker: { position: 'up' } }), expect: [F5, 'pixverse.brandSticker.imageUrl'] },
-  ...['start', 'end'].map((p): Row => ({ name: `agent introOutroClip position ${p}`, input: px('agent', { introOutroClip: { videoUrl: `${U}intro.mp4`, position: p } }), expect: ok })),
-  { name: 'agent introOutroClip position middle', input: px('agent', { introOutroClip: { videoUrl: `${U}intro.mp4`, position: 'middle' } }), expect: [F5, 'pixverse.introOutroClip.position'] },
+  ...['start', 'end'].map((p): Row => ({
+    name: `agent introOutroClip position ${p}`,
+    input: px('agent', { introOutroClip: { videoUrl: `${U}intro.mp4`, position: p } }),
+    expect: ok,
+  })),
+  {
+    name: 'agent introOutroClip position middle',
+    input: px('agent', { introOutroClip: { videoUrl: `${U}intro.mp4`, position: 'middle' } }),
+    expect: [F5, 'pixverse.introOutroClip.position'],
+  },
   // optional options of the table
   {
     name: 'optional options (motionMode, cameraMovement, templateId, sound effects, lip-sync tts fields)',
-    input: px('text_to_video', { motionMode: 'fast', cameraMovement: 'pan_left', templateId: 123, soundEffectSwitch: true, soundEffectContent: 'rain', lipSyncTtsSwitch: false, lipSyncTtsSpeakerId: 's1', lipSyncTtsContent: 'hi' }),
+    input: px('text_to_video', {
+      motionMode: 'fast',
+      cameraMovement: 'pan_left',
+      templateId: 123,
+      soundEffectSwitch: true,
+      soundEffectContent: 'rain',
+      lipSyncTtsSwitch: false,
+      lipSyncTtsSpeakerId: 's1',
+      lipSyncTtsContent: 'hi',
+    }),
     expect: ok,
   },
   { name: 'templateId as a string', input: px('text_to_video', { templateId: 'tpl_1' }), expect: ok },
@@ -379,12 +527,36 @@ const estimateRows: Row[] = [
   { name: 'family4-video duration 16', input: { model: 'family4-video', resolution: '720p', duration: 16 }, expect: [COMBO, 'duration'] },
   { name: 'family2-video ratio 21:9', input: { model: 'family2-video', resolution: '720p', duration: 5, ratio: '21:9' }, expect: [COMBO, 'ratio'] },
   { name: 'family4-video ratio 4:5', input: { model: 'family4-video', resolution: '720p', duration: 5, ratio: '4:5' }, expect: ok },
-  { name: 'hasVideoInput without inputVideoDuration', input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true }, expect: [MISSING, 'inputVideoDuration'] },
-  { name: 'hasVideoInput with inputVideoDuration 10', input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true, inputVideoDuration: 10 }, expect: ok },
-  { name: 'hasVideoInput with inputVideoDuration 16 (family1 2-15)', input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true, inputVideoDuration: 16 }, expect: [INVALID, 'inputVideoDuration'] },
-  { name: 'family2 hasVideoInput 15 + duration 20', input: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 }, expect: [INVALID, 'inputVideoDuration'] },
-  { name: 'inputVideoDuration without hasVideoInput is accepted', input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, inputVideoDuration: 10 }, expect: ok },
-  { name: 'hasVideoInput "yes"', input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: 'yes' }, expect: [INVALID, 'hasVideoInput'] },
+  {
+    name: 'hasVideoInput without inputVideoDuration',
+    input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true },
+    expect: [MISSING, 'inputVideoDuration'],
+  },
+  {
+    name: 'hasVideoInput with inputVideoDuration 10',
+    input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true, inputVideoDuration: 10 },
+    expect: ok,
+  },
+  {
+    name: 'hasVideoInput with inputVideoDuration 16 (family1 2-15)',
+    input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true, inputVideoDuration: 16 },
+    expect: [INVALID, 'inputVideoDuration'],
+  },
+  {
+    name: 'family2 hasVideoInput 15 + duration 20',
+    input: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 },
+    expect: [INVALID, 'inputVideoDuration'],
+  },
+  {
+    name: 'inputVideoDuration without hasVideoInput is accepted',
+    input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, inputVideoDuration: 10 },
+    expect: ok,
+  },
+  {
+    name: 'hasVideoInput "yes"',
+    input: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: 'yes' },
+    expect: [INVALID, 'hasVideoInput'],
+  },
 ];
 
 const family5EstimateRows: Row[] = [
@@ -401,8 +573,16 @@ const family5EstimateRows: Row[] = [
   { name: 'agent without agentType', input: { capability: 'agent' }, expect: [F5, 'pixverse.agentType'] },
   { name: 'agent promo_mix (duration default 30)', input: { capability: 'agent', pixverse: { agentType: 'promo_mix' } }, expect: ok },
   { name: 'agent agentType explainer', input: { capability: 'agent', pixverse: { agentType: 'explainer' } }, expect: [F5, 'pixverse.agentType'] },
-  ...[20, 30, 60].map((d): Row => ({ name: `agent duration ${d}`, input: { capability: 'agent', duration: d, pixverse: { agentType: 'ad_master' } }, expect: ok })),
-  ...[5, 45].map((d): Row => ({ name: `agent duration ${d}`, input: { capability: 'agent', duration: d, pixverse: { agentType: 'ad_master' } }, expect: [F5, 'duration'] })),
+  ...[20, 30, 60].map((d): Row => ({
+    name: `agent duration ${d}`,
+    input: { capability: 'agent', duration: d, pixverse: { agentType: 'ad_master' } },
+    expect: ok,
+  })),
+  ...[5, 45].map((d): Row => ({
+    name: `agent duration ${d}`,
+    input: { capability: 'agent', duration: d, pixverse: { agentType: 'ad_master' } },
+    expect: [F5, 'duration'],
+  })),
 ];
 
 const listRows: Row[] = [
@@ -446,7 +626,7 @@ function schemaOutcome(op: OperationDef, where: 'body' | 'query', input: unknown
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     const r = schema.safeParse(input);
-    if (r.success) throw new Error('parseOrThrow threw but safeParse succeeded');
+    if (r.success) throw new Error('parseOrThrow threw but safeParse succeeded', { cause: e });
     return [e.error, issuePath(where, r.error.issues[0].path)];
   }
 }
@@ -503,7 +683,15 @@ describe('rules over HTTP', () => {
 describe('defaults', () => {
   it('shared create: model family1-video-2-fast, ratio 16:9, duration 5, generateAudio true, seed -1, inputVideoDuration 0, audioSetting auto', () => {
     const r = CreateVideoTaskRequest.parse({ content: [text()] });
-    expect(r).toMatchObject({ model: 'family1-video-2-fast', ratio: '16:9', duration: 5, generateAudio: true, seed: -1, inputVideoDuration: 0, audioSetting: 'auto' });
+    expect(r).toMatchObject({
+      model: 'family1-video-2-fast',
+      ratio: '16:9',
+      duration: 5,
+      generateAudio: true,
+      seed: -1,
+      inputVideoDuration: 0,
+      audioSetting: 'auto',
+    });
   });
 
   it('shared create over HTTP: resolution 720p and the other defaults are echoed in params', async () => {

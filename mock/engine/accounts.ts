@@ -124,7 +124,8 @@ export class Accounts {
     if (!Number.isInteger(kept) || kept < 0) throw new RangeError(`capture needs a whole non-negative amount, got ${amount}`);
     hold.state = 'captured';
     this.entry(acc, at, 'capture', 0, taskId, `captured ${kept}`);
-    if (kept < hold.amount) this.entry(acc, at, 'release', hold.amount - kept, taskId, `refund of the unused part of the hold (${hold.amount} held, ${kept} charged)`);
+    if (kept < hold.amount)
+      this.entry(acc, at, 'release', hold.amount - kept, taskId, `refund of the unused part of the hold (${hold.amount} held, ${kept} charged)`);
     return kept;
   }
 

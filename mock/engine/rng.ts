@@ -48,8 +48,12 @@ export class Rng {
 
   /** A 16-hex-digit id for (seed, ...parts), with a prefix: `vt_1a2b3c4d5e6f7a8b`. */
   id(prefix: string, ...parts: (string | number)[]): string {
-    const a = hash32(this.seed, 'id-a', ...parts).toString(16).padStart(8, '0');
-    const b = hash32(this.seed, 'id-b', ...parts).toString(16).padStart(8, '0');
+    const a = hash32(this.seed, 'id-a', ...parts)
+      .toString(16)
+      .padStart(8, '0');
+    const b = hash32(this.seed, 'id-b', ...parts)
+      .toString(16)
+      .padStart(8, '0');
     return `${prefix}_${a}${b}`;
   }
 }

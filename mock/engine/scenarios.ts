@@ -34,7 +34,13 @@ export class Scenarios {
 
   /** Adds a rule; returns its public view. */
   add(rule: { apiKey?: string; operationIds?: string[]; times: number; forcing: Forcing }): Scenario {
-    const r: Rule = { id: `sc_${++this.seq}`, apiKey: rule.apiKey ?? null, operationIds: rule.operationIds ?? null, remaining: rule.times, forcing: rule.forcing };
+    const r: Rule = {
+      id: `sc_${++this.seq}`,
+      apiKey: rule.apiKey ?? null,
+      operationIds: rule.operationIds ?? null,
+      remaining: rule.times,
+      forcing: rule.forcing,
+    };
     this.rules.push(r);
     return view(r);
   }
@@ -46,7 +52,9 @@ export class Scenarios {
    * later request.
    */
   take(apiKey: string | null, operationId: string, applies: (f: Forcing) => boolean = () => true): Forcing | undefined {
-    const i = this.rules.findIndex((r) => (r.apiKey === null || r.apiKey === apiKey) && (r.operationIds === null || r.operationIds.includes(operationId)) && applies(r.forcing));
+    const i = this.rules.findIndex(
+      (r) => (r.apiKey === null || r.apiKey === apiKey) && (r.operationIds === null || r.operationIds.includes(operationId)) && applies(r.forcing),
+    );
     if (i < 0) return undefined;
     const r = this.rules[i];
     if (--r.remaining <= 0) this.rules.splice(i, 1);

@@ -57,9 +57,18 @@ export function createMock(opts: MockOptions = {}): Mock {
   app.use((req, res, next) => {
     if (/^\/(__mock|media)\//i.test(req.path)) return next();
     const at = engine.clock.now();
-    res.on('finish', () =>
-      engine.journal.record({ at, method: req.method, path: req.path, operationId: res.locals.operationId ?? null, keyId: res.locals.keyId ?? null, status: res.statusCode, code: res.locals.envelopeCode ?? null }),
-    );
+    res.on('finish', () => {
+      const l = res.locals as { operationId?: string; keyId?: string | null; envelopeCode?: number | null };
+      engine.journal.record({
+        at,
+        method: req.method,
+        path: req.path,
+        operationId: l.operationId ?? null,
+        keyId: l.keyId ?? null,
+        status: res.statusCode,
+        code: l.envelopeCode ?? null,
+      });
+    });
     next();
   });
   // The control and media routers only see their own paths (every control path is under /__mock/, every
@@ -84,20 +93,31 @@ export function createMock(opts: MockOptions = {}): Mock {
   const routes = routeTable();
   app.use((req, res) => {
     const hit = routes.find((r) => r.re.test(req.path));
-    if (hit) return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${hit.methods.join(', ')}`, { Allow: hit.methods.join(', ') });
+    if (hit)
+      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${hit.methods.join(', ')}`, {
+        Allow: hit.methods.join(', '),
+      });
     sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`);
   });
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
     const type = (err as { type?: string })?.type;
-    if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', `request body is larger than the ${(err as { limit?: number }).limit} bytes this operation accepts`);
-    if (type === 'entity.parse.failed' || type === 'encoding.unsupported' || type === 'charset.unsupported' || type === 'request.aborted' || type === 'request.size.invalid')
+    if (type === 'entity.too.large')
+      return sendError(res, 'PAYLOAD_TOO_LARGE', `request body is larger than the ${(err as { limit?: number }).limit} bytes this operation accepts`);
+    if (
+      type === 'entity.parse.failed' ||
+      type === 'encoding.unsupported' ||
+      type === 'charset.unsupported' ||
+      type === 'request.aborted' ||
+      type === 'request.size.invalid'
+    )
       return sendError(res, 'MALFORMED_JSON', `request body could not be read (${type})`);
     // Express 5 cannot decode a path parameter such as `%E0%A4%A` (a URIError with status 400).
     if (err instanceof URIError) return sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}: the path is not valid percent-encoding`);
     // Any other client error while reading the body (a corrupt gzip or deflate body, for one).
     const status = (err as { status?: unknown })?.status;
-    if (typeof status === 'number' && status >= 400 && status < 500) return sendError(res, 'MALFORMED_JSON', `request body could not be read (${(err as Error).message})`);
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return sendError(res, 'MALFORMED_JSON', `request body could not be read (${(err as Error).message})`);
     opts.onMockBug?.('(transport)', (err as Error)?.message ?? String(err));
     sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
   };

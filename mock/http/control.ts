@@ -11,7 +11,7 @@ import { controlOperations, sampleLimits, type ControlOperation, type TaskActivi
 import { resolveErrorRef } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
-import type { BinaryBody, EventStreamSource, OperationDef, UploadedFile } from '../../schemas/registry-types.ts';
+import type { BinaryBody, EventStreamSource, UploadedFile } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -54,20 +54,30 @@ function jsonBody(req: Request, required: boolean): unknown {
 }
 
 /** The event source of GET /__mock/events: the activity feed after a cursor, filtered, ending after the terminal change of `taskId` when given. */
-function activitySource(engine: Engine, q: z.output<typeof controlOperations.streamEvents.query>): EventStreamSource<{ event: 'task'; data: TaskActivityEvent }> {
+function activitySource(
+  engine: Engine,
+  q: z.output<typeof controlOperations.streamEvents.query>,
+): EventStreamSource<{ event: 'task'; data: TaskActivityEvent }> {
   let cursor = q.since ?? (q.taskId !== undefined ? 0 : engine.activity.lastSeq);
   return {
     poll() {
       const changes = engine.activity.since(cursor);
       cursor = engine.activity.lastSeq;
-      const events = changes.filter((c) => (q.apiKey === undefined || c.apiKey === q.apiKey) && (q.area === undefined || c.area === q.area) && (q.taskId === undefined || c.taskId === q.taskId));
+      const events = changes.filter(
+        (c) =>
+          (q.apiKey === undefined || c.apiKey === q.apiKey) && (q.area === undefined || c.area === q.area) && (q.taskId === undefined || c.taskId === q.taskId),
+      );
       return { events: events.map((data) => ({ event: 'task' as const, data })), done: q.taskId !== undefined && events.some((e) => e.terminal) };
     },
   };
 }
 
 /** The bytes of GET /__mock/samples/{kind}. Errors: CONTROL_INVALID_REQUEST for sizes or durations the renderers refuse. */
-async function sample(p: z.output<typeof controlOperations.getSample.params>, q: z.output<typeof controlOperations.getSample.query>, seed: number): Promise<BinaryBody> {
+async function sample(
+  p: z.output<typeof controlOperations.getSample.params>,
+  q: z.output<typeof controlOperations.getSample.query>,
+  seed: number,
+): Promise<BinaryBody> {
   const bad = (message: string) => new ApiError('CONTROL_INVALID_REQUEST', message);
   switch (p.kind) {
     case 'audio':
@@ -75,14 +85,21 @@ async function sample(p: z.output<typeof controlOperations.getSample.params>, q:
     case 'midi':
       return { contentType: mediaFileTypes.midi.contentType, body: renderMidi({ durationMs: q.durationMs, variant: q.variant }) };
     case 'image':
-      return { contentType: mediaFileTypes.png.contentType, body: encodePng(q.width, q.height, colourFor(seed, 'sample', `image-bg-${q.variant}`), colourFor(seed, 'sample', `image-fg-${q.variant}`)) };
+      return {
+        contentType: mediaFileTypes.png.contentType,
+        body: encodePng(q.width, q.height, colourFor(seed, 'sample', `image-bg-${q.variant}`), colourFor(seed, 'sample', `image-fg-${q.variant}`)),
+      };
     case 'video': {
       if (q.width % 2 || q.height % 2) throw bad(`width and height: a video needs even sizes (got ${q.width}x${q.height})`);
-      if (q.width > sampleLimits.videoMaxWidth || q.height > sampleLimits.videoMaxHeight) throw bad(`width and height: a video is at most ${sampleLimits.videoMaxWidth}x${sampleLimits.videoMaxHeight}`);
+      if (q.width > sampleLimits.videoMaxWidth || q.height > sampleLimits.videoMaxHeight)
+        throw bad(`width and height: a video is at most ${sampleLimits.videoMaxWidth}x${sampleLimits.videoMaxHeight}`);
       if (q.durationMs > sampleLimits.videoMaxMs) throw bad(`durationMs: a video lasts at most ${sampleLimits.videoMaxMs} ms`);
       const colours = { bg: colourFor(seed, 'sample', `video-bg-${q.variant}`), fg: colourFor(seed, 'sample', `video-fg-${q.variant}`) };
       const audio = q.audio ? await encodedAudio('aac', q.durationMs, q.variant) : undefined;
-      return { contentType: mediaFileTypes.mp4.contentType, body: await renderVideo({ width: q.width, height: q.height, durationMs: q.durationMs, colours, ...(audio ? { audio } : {}) }) };
+      return {
+        contentType: mediaFileTypes.mp4.contentType,
+        body: await renderVideo({ width: q.width, height: q.height, durationMs: q.durationMs, colours, ...(audio ? { audio } : {}) }),
+      };
     }
   }
 }
@@ -91,9 +108,16 @@ async function sample(p: z.output<typeof controlOperations.getSample.params>, q:
 function inspect(form: Record<string, unknown>) {
   const files = (form.files as UploadedFile[] | undefined) ?? [];
   const fields: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(form)) if (k !== 'files' && (typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')))) fields[k] = v as string | string[];
+  for (const [k, v] of Object.entries(form))
+    if (k !== 'files' && (typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')))) fields[k] = v;
   return {
-    files: files.map((f) => ({ field: 'files', filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength, checksum: createHash('sha256').update(f.bytes).digest('hex') })),
+    files: files.map((f) => ({
+      field: 'files',
+      filename: f.filename,
+      mimeType: f.mimeType,
+      size: f.bytes.byteLength,
+      checksum: createHash('sha256').update(f.bytes).digest('hex'),
+    })),
     fields,
   };
 }
@@ -103,7 +127,8 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
   const router = express.Router();
   /** An account exists only for a well-formed key: anything else is a control error, not a new account. */
   function keyParams(p: { apiKey: string }): { apiKey: string } {
-    if (!engine.keyPattern.test(p.apiKey)) throw new ApiError('CONTROL_INVALID_REQUEST', `apiKey: ${p.apiKey} is not of the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
+    if (!engine.keyPattern.test(p.apiKey))
+      throw new ApiError('CONTROL_INVALID_REQUEST', `apiKey: ${p.apiKey} is not of the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
     return p;
   }
   const handlers: { [K in keyof Ops]: (req: Request) => unknown } = {
@@ -121,7 +146,8 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
     },
     getAccount: (req) => {
       const { apiKey } = keyParams(parse(controlOperations.getAccount.params, req.params));
-      if (engine.accounts.isDeleted(apiKey)) throw new ApiError('CONTROL_NOT_FOUND', `apiKey ${apiKey} was deleted; PUT /__mock/accounts/${apiKey} creates it again`);
+      if (engine.accounts.isDeleted(apiKey))
+        throw new ApiError('CONTROL_NOT_FOUND', `apiKey ${apiKey} was deleted; PUT /__mock/accounts/${apiKey} creates it again`);
       return view(engine.accounts.get(apiKey, engine.tick()));
     },
     putAccount: (req) => {
@@ -137,21 +163,26 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
     addScenario: (req) => {
       const b = parse(controlOperations.addScenario.body.schema, jsonBody(req, true));
       const error = b.error === undefined ? undefined : resolveErrorRef(String(b.error));
-      if (b.error !== undefined && !error) throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);
+      if (b.error !== undefined && !error)
+        throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);
       const ids = b.operationId === undefined ? undefined : [b.operationId].flat();
       const unknown = ids?.filter((i) => !(i in operations));
       if (unknown?.length) throw new ApiError('CONTROL_INVALID_REQUEST', `operationId: ${unknown.join(', ')} is not an operation of the API`);
       const forcing = { code: b.code, error, outcome: b.outcome, delayMs: b.delay };
       const targets = (ids ?? operationIds) as OperationId[];
-      if (!targets.some((i) => forcingApplies(forcing, operations[i] as OperationDef)))
-        throw new ApiError('CONTROL_INVALID_REQUEST', `the rule can never apply: none of ${ids ? ids.join(', ') : 'the operations'} declares that code, error or outcome`);
+      if (!targets.some((i) => forcingApplies(forcing, operations[i])))
+        throw new ApiError(
+          'CONTROL_INVALID_REQUEST',
+          `the rule can never apply: none of ${ids ? ids.join(', ') : 'the operations'} declares that code, error or outcome`,
+        );
       return engine.scenarios.add({ apiKey: b.apiKey, operationIds: ids, times: b.times, forcing });
     },
     clearScenarios: () => ({ removed: engine.scenarios.clear() }),
     requests: () => ({ items: engine.journal.list() }),
     streamEvents: (req) => activitySource(engine, parse(controlOperations.streamEvents.query, req.query)),
     getSample: (req) => sample(parse(controlOperations.getSample.params, req.params), parse(controlOperations.getSample.query, req.query), engine.seed),
-    inspectUpload: async (req) => inspect(parse(controlOperations.inspectUpload.body.schema, await readMultipart(req, controlOperations.inspectUpload.body, 'CONTROL_INVALID_REQUEST'))),
+    inspectUpload: async (req) =>
+      inspect(parse(controlOperations.inspectUpload.body.schema, await readMultipart(req, controlOperations.inspectUpload.body, 'CONTROL_INVALID_REQUEST'))),
   };
   const rawJson = express.raw({ type: () => true, limit: 1024 * 1024 });
   const noBody: RequestHandler = (_req, _res, next) => next();

@@ -52,7 +52,12 @@ export function streamEvents(req: Request, res: Response, engine: Engine, source
   const write = (e: StreamEvent): boolean => {
     const schema = opts.events?.[e.event];
     if (opts.onMockBug && (!schema || !schema.safeParse(e.data).success)) {
-      const problem = schema ? schema.safeParse(e.data).error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : `event ${e.event} is not declared`;
+      const problem = schema
+        ? schema
+            .safeParse(e.data)
+            .error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ')
+        : `event ${e.event} is not declared`;
       opts.onMockBug(`event ${e.event}: ${problem}`);
       res.write(`: mock bug: event ${e.event} does not match its declared schema\n\n`);
       return false;

@@ -102,7 +102,8 @@ export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[],
   router.use(async (req: Request, res: Response, next) => {
     const hit = find(req.path);
     if (!hit) return next();
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: GET, HEAD`, { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: GET, HEAD`, { Allow: 'GET, HEAD' });
     engine.tick();
     const asset = hit.route.resolve(engine, hit.params);
     if (!asset) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path} (an unknown or deleted task, or one that has not produced it yet)`);

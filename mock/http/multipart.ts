@@ -10,7 +10,7 @@
  */
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { z } from 'zod';
+import { type z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
 import type { MultipartBody, UploadedFile } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
@@ -25,17 +25,18 @@ function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema as z.ZodType & { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } };
   for (;;) {
     const d = s.def;
-    if ((d.type === 'optional' || d.type === 'default' || d.type === 'nullable' || d.type === 'prefault' || d.type === 'readonly') && d.innerType) s = d.innerType as typeof s;
-    else if (d.type === 'pipe' && d.in) s = d.in as typeof s;
+    if ((d.type === 'optional' || d.type === 'default' || d.type === 'nullable' || d.type === 'prefault' || d.type === 'readonly') && d.innerType)
+      s = d.innerType;
+    else if (d.type === 'pipe' && d.in) s = d.in;
     else return s;
   }
 }
 
 /** Most files a file field takes: 1 for a single file, the array's max (unbounded when it has none). */
 function maxFilesOf(schema: z.ZodType): number {
-  const inner = unwrap(schema) as z.ZodType & { def: { type: string; checks?: { _zod: { def: unknown } }[] } };
+  const inner = unwrap(schema) as unknown as { def: { type: string; checks?: { _zod: { def: { check: string; maximum?: number } } }[] } };
   if (inner.def.type !== 'array') return 1;
-  const max = inner.def.checks?.map((c) => c._zod.def as { check: string; maximum?: number }).find((d) => d.check === 'max_length')?.maximum;
+  const max = inner.def.checks?.find((c) => c._zod.def.check === 'max_length')?._zod.def.maximum;
   return max ?? Number.POSITIVE_INFINITY;
 }
 
@@ -81,15 +82,28 @@ export function coerceFormFields(schema: z.ZodObject, fields: Map<string, string
  */
 export function readMultipart(req: Request, rules: MultipartBody, validationError: ErrorName): Promise<Record<string, unknown>> {
   const type = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data\b/i.test(type)) return Promise.reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type || '(none)'} is not accepted; send multipart/form-data`));
+  if (!/^multipart\/form-data\b/i.test(type))
+    return Promise.reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type || '(none)'} is not accepted; send multipart/form-data`));
   const limitError: ErrorName = rules.limitError ?? 'PAYLOAD_TOO_LARGE';
   const largestFile = Math.max(0, ...Object.values(rules.files).map((f) => f.maxFileBytes));
   const fileMax = new Map(Object.keys(rules.files).map((name) => [name, maxFilesOf(rules.schema.shape[name] as z.ZodType)]));
-  const maxFiles = Math.min(1000, [...fileMax.values()].reduce((n, m) => n + m, 0));
+  const maxFiles = Math.min(
+    1000,
+    [...fileMax.values()].reduce((n, m) => n + m, 0),
+  );
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: largestFile + 1, fieldSize: TEXT_LIMITS.fieldBytes, fields: TEXT_LIMITS.fields, files: maxFiles + 50, parts: TEXT_LIMITS.fields + maxFiles + 50 } });
+      bb = busboy({
+        headers: req.headers,
+        limits: {
+          fileSize: largestFile + 1,
+          fieldSize: TEXT_LIMITS.fieldBytes,
+          fields: TEXT_LIMITS.fields,
+          files: maxFiles + 50,
+          parts: TEXT_LIMITS.fields + maxFiles + 50,
+        },
+      });
     } catch (e) {
       reject(new ApiError('MALFORMED_MULTIPART', `multipart/form-data body cannot be read: ${(e as Error).message}`));
       return;
@@ -133,8 +147,10 @@ export function readMultipart(req: Request, rules: MultipartBody, validationErro
         if (failure) return;
         size += c.length;
         total += c.length;
-        if (size > rule.maxFileBytes) fail(new ApiError(limitError, `${name}: file ${info.filename || '(unnamed)'} is larger than ${MB(rule.maxFileBytes)} (the limit of each file)`));
-        else if (total > rules.maxTotalBytes) fail(new ApiError(limitError, `files together are larger than ${MB(rules.maxTotalBytes)} (the limit of all files)`));
+        if (size > rule.maxFileBytes)
+          fail(new ApiError(limitError, `${name}: file ${info.filename || '(unnamed)'} is larger than ${MB(rule.maxFileBytes)} (the limit of each file)`));
+        else if (total > rules.maxTotalBytes)
+          fail(new ApiError(limitError, `files together are larger than ${MB(rules.maxTotalBytes)} (the limit of all files)`));
         else chunks.push(c);
       });
       stream.on('end', () => {

@@ -18,6 +18,7 @@ export function originOf(req: Request, publicUrl?: string): string {
   const fwdProto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
   const proto = fwdProto === 'https' || fwdProto === 'http' ? fwdProto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const fwdHost = first(req.headers['x-forwarded-host']);
-  const host = fwdHost && HOST.test(fwdHost) ? fwdHost : req.headers.host && HOST.test(req.headers.host) ? req.headers.host : `localhost:${req.socket.localPort ?? 80}`;
+  const host =
+    fwdHost && HOST.test(fwdHost) ? fwdHost : req.headers.host && HOST.test(req.headers.host) ? req.headers.host : `localhost:${req.socket.localPort ?? 80}`;
   return `${proto}://${host}`;
 }

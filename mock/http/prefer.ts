@@ -28,7 +28,10 @@ export function readDirectives(prefer: string | undefined, query: Record<string,
       const [k, ...rest] = part.split('=');
       const key = k.trim().toLowerCase();
       if ((KEYS as readonly string[]).includes(key)) {
-        out[key as (typeof KEYS)[number]] = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+        out[key as (typeof KEYS)[number]] = rest
+          .join('=')
+          .trim()
+          .replace(/^"(.*)"$/, '$1');
         any = true;
       }
     }
@@ -54,19 +57,25 @@ export function toForcing(d: Directives, op: OperationDef): Forcing {
   }
   if (d.code !== undefined) {
     const declared = declaredStatuses(op);
-    if (!/^\d{3}$/.test(d.code) || !declared.includes(Number(d.code))) throw invalid(`Prefer code=${d.code}: ${op.operationId} declares ${declared.join(', ')}`);
+    if (!/^\d{3}$/.test(d.code) || !declared.includes(Number(d.code)))
+      throw invalid(`Prefer code=${d.code}: ${op.operationId} declares ${declared.join(', ')}`);
     f.code = Number(d.code);
   }
   if (d.outcome !== undefined) {
     const allowed: readonly string[] = op.outcomes ?? [];
-    if (!allowed.includes(d.outcome)) throw invalid(`Prefer outcome=${d.outcome}: ${op.operationId} ${allowed.length ? `accepts outcome=${allowed.join(' or ')}` : 'creates no task whose outcome can be forced'}`);
+    if (!allowed.includes(d.outcome))
+      throw invalid(
+        `Prefer outcome=${d.outcome}: ${op.operationId} ${allowed.length ? `accepts outcome=${allowed.join(' or ')}` : 'creates no task whose outcome can be forced'}`,
+      );
     f.outcome = d.outcome as Forcing['outcome'];
   }
   if (d.error !== undefined) {
     const name = resolveErrorRef(d.error);
     const allowed: readonly ErrorName[] = f.outcome === 'failed' ? (op.failureReasons ?? []) : op.errors;
     if (!name || !allowed.includes(name))
-      throw invalid(`Prefer error=${d.error}: ${op.operationId} ${f.outcome ? 'tasks can fail with' : 'can answer with'} ${allowed.map(describeErrorRef).join(', ')}`);
+      throw invalid(
+        `Prefer error=${d.error}: ${op.operationId} ${f.outcome ? 'tasks can fail with' : 'can answer with'} ${allowed.map(describeErrorRef).join(', ')}`,
+      );
     f.error = name;
   }
   return f;

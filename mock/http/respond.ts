@@ -14,7 +14,8 @@ import { ApiError } from '../engine/api-error.ts';
  * res.json, without its per-call option lookups: this is the hot path).
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  res.locals.envelopeCode = typeof body === 'object' && body !== null && 'code' in body && typeof (body as { code: unknown }).code === 'number' ? (body as { code: number }).code : null;
+  res.locals.envelopeCode =
+    typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'number' ? (body as { code: number }).code : null;
   const json = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -34,8 +35,19 @@ export function sendError(res: Response, err: ApiError | ErrorName, message?: st
 /** Bytes written per chunk of a binary body given whole. */
 const CHUNK_BYTES = 64 * 1024;
 
-async function* chunksOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
+/** `bytes` as an async iterable of chunks of CHUNK_BYTES. */
+function chunksOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  let at = 0;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: () => {
+        if (at >= bytes.length) return Promise.resolve({ value: undefined, done: true as const });
+        const value = bytes.subarray(at, at + CHUNK_BYTES);
+        at += CHUNK_BYTES;
+        return Promise.resolve({ value, done: false as const });
+      },
+    }),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { z } from 'zod';
 import { envelope } from '../../schemas/common.ts';
 import { describeErrorRef, errorCatalog } from '../../schemas/errors.ts';
-import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
+import { operationIds, operations } from '../../schemas/operations.ts';
 import type { BinaryBody, EventStreamSource, OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -75,7 +75,8 @@ function parseJsonBody(req: Request): unknown {
   const raw = req.body as Buffer | undefined;
   const hasBody = Buffer.isBuffer(raw) && raw.length > 0;
   if (!hasBody) return undefined;
-  if (!req.is('application/json') && !req.is('application/*+json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${req.headers['content-type'] ?? '(none)'} is not accepted; send application/json`);
+  if (!req.is('application/json') && !req.is('application/*+json'))
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${req.headers['content-type'] ?? '(none)'} is not accepted; send application/json`);
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (e) {
@@ -136,13 +137,19 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
           throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, { retryAfterSeconds });
         }
         if (forcing.error !== undefined && forcing.outcome !== 'failed') {
-          throw new ApiError(forcing.error, `forced by Prefer error=${describeErrorRef(forcing.error)}: ${errorCatalog[forcing.error].meaning}`, { retryAfterSeconds });
+          throw new ApiError(forcing.error, `forced by Prefer error=${describeErrorRef(forcing.error)}: ${errorCatalog[forcing.error].meaning}`, {
+            retryAfterSeconds,
+          });
         }
         if (op.rateLimit && apiKey) {
           const d = engine.limiter.hit(apiKey, op.rateLimit.bucket, op.rateLimit.limit, op.rateLimit.windowMs, engine.clock.now());
           if (!d.allowed) {
             const wait = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
-            throw new ApiError(op.rateLimit.error, `rate limit: at most ${op.rateLimit.limit} requests per ${op.rateLimit.windowMs / 1000} s across the ${op.rateLimit.bucket} endpoints; retry after ${wait} s`, { retryAfterSeconds: wait });
+            throw new ApiError(
+              op.rateLimit.error,
+              `rate limit: at most ${op.rateLimit.limit} requests per ${op.rateLimit.windowMs / 1000} s across the ${op.rateLimit.bucket} endpoints; retry after ${wait} s`,
+              { retryAfterSeconds: wait },
+            );
           }
         }
 
@@ -152,7 +159,7 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
         const q = parseOrThrow(op, query, Object.fromEntries(Object.entries(rawQuery).filter(([k]) => !k.startsWith('__'))), 'query');
 
         const origin = originOf(req, opts.publicUrl);
-        const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing, operationId: id as OperationId, url: (path) => origin + path };
+        const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing, operationId: id, url: (path) => origin + path };
         const out = await handler({ body, params, query: q }, ctx);
         engine.changed();
 
@@ -165,7 +172,10 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
           return await sendBinary(res, response.status, b);
         }
         if (response.kind === 'event-stream') {
-          return streamEvents(req, res, engine, out as EventStreamSource, { heartbeatMs: opts.heartbeatMs, ...(opts.strict ? { events: response.events, onMockBug: bug } : {}) });
+          return streamEvents(req, res, engine, out as EventStreamSource, {
+            heartbeatMs: opts.heartbeatMs,
+            ...(opts.strict ? { events: response.events, onMockBug: bug } : {}),
+          });
         }
         const json = response.kind === 'envelope' ? { code: 0, message: '', data: out } : out;
         if (opts.strict) {

@@ -99,7 +99,7 @@ const MP3_KBPS = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
 const mp3Loop = memo((v): FrameLoop => {
   const bytes = fromBase64(mp3Loops[v]);
   const offsets = [0];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     at += Math.floor((72_000 * MP3_KBPS[bytes[at + 2] >> 4]) / RATE) + ((bytes[at + 2] >> 1) & 1);
     offsets.push(at);
   }
@@ -110,7 +110,7 @@ const aacLoop = memo((v): FrameLoop & { headerBytes: number[] } => {
   const bytes = fromBase64(aacLoops[v]);
   const offsets = [0];
   const headerBytes: number[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     headerBytes.push(bytes[at + 1] & 1 ? 7 : 9); // protection_absent: no CRC
     at += ((bytes[at + 3] & 3) << 11) | (bytes[at + 4] << 3) | (bytes[at + 5] >> 5);
     offsets.push(at);
@@ -276,7 +276,7 @@ function renderOggOpus(durationMs: number, variant: number): Uint8Array {
   // Plan the audio pages: up to a second of packets, at most 255 lacing values.
   const pages: { from: number; to: number; segments: number; body: number }[] = [];
   let size = 27 + 1 + loop.head.length + 27 + lacing(OPUS_TAGS.length) + OPUS_TAGS.length;
-  for (let k = 0; k < count; ) {
+  for (let k = 0; k < count;) {
     const page = { from: k, to: k, segments: 0, body: 0 };
     while (page.to < count && page.to - page.from < PACKETS_PER_PAGE && page.segments + lacing(packet(page.to).length) <= 255) {
       page.segments += lacing(packet(page.to).length);

@@ -76,7 +76,8 @@ export function hlsAudio(durationMs: number, variant: number, opts: { segmentMs?
   if (!Number.isInteger(variant) || variant < 0) throw new RangeError(`audio variant must be an integer >= 0, got ${variant}`);
   const segmentMs = opts.segmentMs ?? 6000;
   const perSegment = Math.floor((segmentMs * RATE) / 1000 / FRAME);
-  if (!Number.isFinite(segmentMs) || perSegment < 1) throw new RangeError(`HLS segments must last at least one AAC frame (${(FRAME * 1000) / RATE} ms), got ${segmentMs} ms`);
+  if (!Number.isFinite(segmentMs) || perSegment < 1)
+    throw new RangeError(`HLS segments must last at least one AAC frame (${(FRAME * 1000) / RATE} ms), got ${segmentMs} ms`);
   const frames = audioFrameCount('aac', durationMs);
   // Frame boundaries of the segments: every `perSegment` frames; a short tail joins the segment before it.
   const starts: number[] = [];

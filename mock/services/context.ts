@@ -27,7 +27,10 @@ export interface ServiceContext {
 }
 
 /** A handler: parsed input in, the envelope's data (or raw body, binary body, event source) out; throws ApiError for catalogued errors. */
-export type Handler<K extends OperationId> = (input: OperationInput<Operations[K]>, ctx: ServiceContext) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
+export type Handler<K extends OperationId> = (
+  input: OperationInput<Operations[K]>,
+  ctx: ServiceContext,
+) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
 
 /** A set of handlers keyed by operationId. */
 export type Handlers<K extends OperationId = OperationId> = { [P in K]: Handler<P> };

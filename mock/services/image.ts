@@ -86,7 +86,9 @@ function present(r: ImageRecord, ctx: Pick<ServiceContext, 'url'>): ImageTask {
     status: r.status,
     model: r.model,
     createdAt: r.createdAt,
-    ...(r.status === 'success' ? { images: Array.from({ length: r.imageCount }, (_, n) => ({ url: ctx.url(imagePath(r.id, n)), mimeType: OUTPUT_MIME_TYPE })) } : {}),
+    ...(r.status === 'success'
+      ? { images: Array.from({ length: r.imageCount }, (_, n) => ({ url: ctx.url(imagePath(r.id, n)), mimeType: OUTPUT_MIME_TYPE })) }
+      : {}),
     ...(f ? { failMsg: f.failMsg } : {}),
     ...(r.completedAt !== undefined ? { completedAt: r.completedAt } : {}),
     ...(f?.failReason ? { failReason: f.failReason } : {}),
@@ -105,7 +107,10 @@ function present(r: ImageRecord, ctx: Pick<ServiceContext, 'url'>): ImageTask {
 function charge(ctx: ServiceContext, id: string, r: ResolvedImageRequest, credits: number): { freeUsed: boolean } {
   const { engine, account, now } = ctx;
   if (requiresSubscription(r) && account.plan !== 'paid')
-    throw new ApiError('IMAGE_SUBSCRIPTION_REQUIRED', `${r.model} at ${r.imageSize}${r.quality === 'high' ? ' with quality high' : ''} requires a subscription; the account is on plan ${account.plan}`);
+    throw new ApiError(
+      'IMAGE_SUBSCRIPTION_REQUIRED',
+      `${r.model} at ${r.imageSize}${r.quality === 'high' ? ' with quality high' : ''} requires a subscription; the account is on plan ${account.plan}`,
+    );
   if (freeAllowanceApplies(account.freeUsages, r.model, r.imageSize)) {
     account.freeUsages[r.model] -= 1;
     engine.accounts.reserve(account, id, 0, now, `image ${r.model} ${r.imageSize}: free generation (${account.freeUsages[r.model]} left)`);
@@ -122,7 +127,11 @@ function inlineReferenceLimit(ctx: ServiceContext, r: ResolvedImageRequest): voi
   const d = ctx.engine.limiter.hit(ctx.account.apiKey, l.bucket, l.limit, l.windowMs, ctx.now);
   if (!d.allowed) {
     const retryAfterSeconds = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
-    throw new ApiError('IMAGE_RATE_LIMITED', `rate limit: at most ${l.limit} image requests with base64 reference images per ${l.windowMs / 1000} s; retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
+    throw new ApiError(
+      'IMAGE_RATE_LIMITED',
+      `rate limit: at most ${l.limit} image requests with base64 reference images per ${l.windowMs / 1000} s; retry after ${retryAfterSeconds} s`,
+      { retryAfterSeconds },
+    );
   }
 }
 
@@ -152,7 +161,13 @@ function afterFail(engine: Engine, r: ImageRecord, at: number, kind: FailureKind
   if (rolledBack) account.freeUsages[r.model] = (account.freeUsages[r.model] ?? 0) + 1;
   const reason = kind === 'timeout' ? undefined : errorReason(kind);
   r.completedAt = at;
-  r.failure = { failMsg: f.failMsg, ...(reason ? { failReason: reason as FreeLaneFailReason } : {}), retryable: f.retryable, freeUsageRolledBack: rolledBack, userMessage: f.userMessage };
+  r.failure = {
+    failMsg: f.failMsg,
+    ...(reason ? { failReason: reason as FreeLaneFailReason } : {}),
+    retryable: f.retryable,
+    freeUsageRolledBack: rolledBack,
+    userMessage: f.userMessage,
+  };
   leaveLane(engine, r, at);
 }
 
@@ -229,7 +244,11 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
       const { engine, account, now } = ctx;
       const p = prepare(ctx, body);
       if (p.lane && laneState(engine).inFlight.size >= freeLane.capacity)
-        throw new ApiError('IMAGE_FREE_RELAX_BUSY', `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`, { retryAfterSeconds: freeLane.syncRetryAfterSeconds });
+        throw new ApiError(
+          'IMAGE_FREE_RELAX_BUSY',
+          `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`,
+          { retryAfterSeconds: freeLane.syncRetryAfterSeconds },
+        );
       const id = engine.nextId('igen', account.apiKey, 'image-sync');
       charge(ctx, id, p.r, p.credits);
       engine.accounts.capture(id, now);
@@ -264,7 +283,21 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
       if (failWith !== undefined) {
         const l = lifecycle(engine, r, imageSchedule.pendingMs);
         const afterMs = failWith === 'IMAGE_FREE_RELAX_TIMEOUT' ? freeLane.queueTimeoutMs : imageSchedule.pendingMs;
-        kit.run(engine, r, { ...l, failure: { atStep: 0, status: 'fail', afterMs, note: `refund: ${imageFailures[failWith].failMsg}`, onFail: (t) => afterFail(engine, r, t, failWith) } }, now);
+        kit.run(
+          engine,
+          r,
+          {
+            ...l,
+            failure: {
+              atStep: 0,
+              status: 'fail',
+              afterMs,
+              note: `refund: ${imageFailures[failWith].failMsg}`,
+              onFail: (t) => afterFail(engine, r, t, failWith),
+            },
+          },
+          now,
+        );
       } else if (r.lane) admitToLane(engine, r, now);
       else kit.run(engine, r, lifecycle(engine, r, imageSchedule.pendingMs), now);
       return { taskId: id, status: 'pending' as const };
@@ -312,7 +345,11 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
         if (!r || r.status !== 'success' || n < 0 || n >= r.imageCount) return undefined;
         const bg = colourFor(engine.seed, `${r.id}/${n}`, 'image-bg');
         const fg = colourFor(engine.seed, `${r.id}/${n}`, 'image-fg');
-        return { contentType: mediaFileTypes.png.contentType, key: `png ${r.width}x${r.height} ${hex(bg)}/${hex(fg)}`, render: () => encodePng(r.width, r.height, bg, fg) };
+        return {
+          contentType: mediaFileTypes.png.contentType,
+          key: `png ${r.width}x${r.height} ${hex(bg)}/${hex(fg)}`,
+          render: () => encodePng(r.width, r.height, bg, fg),
+        };
       },
     },
   ],

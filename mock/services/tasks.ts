@@ -103,7 +103,11 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
    * Errors: `insufficient` (nothing taken) when the balance is short.
    */
   reserve(ctx: ServiceContext, id: string, credits: number, insufficient: ErrorName, note: string): void {
-    if (ctx.account.credits < credits) throw new ApiError(insufficient, `insufficient credits: this ${this.config.noun ?? 'task'} costs ${credits} credits and the balance is ${ctx.account.credits}`);
+    if (ctx.account.credits < credits)
+      throw new ApiError(
+        insufficient,
+        `insufficient credits: this ${this.config.noun ?? 'task'} costs ${credits} credits and the balance is ${ctx.account.credits}`,
+      );
     ctx.engine.accounts.reserve(ctx.account, id, credits, ctx.now, note);
   }
 
@@ -210,6 +214,13 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   }
 
   private report(engine: Engine, task: T): void {
-    engine.activity.record({ at: task.updatedAt, area: this.config.area, taskId: task.id, apiKey: task.owner, status: task.status, terminal: this.config.terminal.includes(task.status) });
+    engine.activity.record({
+      at: task.updatedAt,
+      area: this.config.area,
+      taskId: task.id,
+      apiKey: task.owner,
+      status: task.status,
+      terminal: this.config.terminal.includes(task.status),
+    });
   }
 }

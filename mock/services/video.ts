@@ -214,7 +214,16 @@ const stored = (engine: Engine, id: string) => kit.store(engine).get(id)?.record
 // Handlers
 // ---------------------------------------------------------------------------
 
-export const videoService: Service<'createVideoTask' | 'createFamily5VideoTask' | 'getVideoTask' | 'listVideoTasks' | 'shareVideoTask' | 'deleteVideoTask' | 'estimateVideoCredits' | 'estimateFamily5Credits'> = {
+export const videoService: Service<
+  | 'createVideoTask'
+  | 'createFamily5VideoTask'
+  | 'getVideoTask'
+  | 'listVideoTasks'
+  | 'shareVideoTask'
+  | 'deleteVideoTask'
+  | 'estimateVideoCredits'
+  | 'estimateFamily5Credits'
+> = {
   handlers: {
     createVideoTask({ body }, ctx) {
       const m = sharedVideoModels[body.model];
@@ -243,7 +252,11 @@ export const videoService: Service<'createVideoTask' | 'createFamily5VideoTask' 
       if (body.sourceTaskId !== undefined) {
         const src = kit.own(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN', field: 'sourceTaskId' });
         if (!('capability' in src.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
-        if (src.status !== 'success') throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`);
+        if (src.status !== 'success')
+          throw new ApiError(
+            'F5_INVALID_PARAMETERS',
+            `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`,
+          );
       }
       const r = family5Resolved(body);
       const px = body.pixverse;
@@ -298,7 +311,8 @@ export const videoService: Service<'createVideoTask' | 'createFamily5VideoTask' 
 
     deleteVideoTask({ params }, ctx) {
       const r = kit.own(ctx, params.taskId, sharedLookup);
-      if (!kit.isTerminal(r)) throw new ApiError('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
+      if (!kit.isTerminal(r))
+        throw new ApiError('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
       kit.remove(ctx.engine, r);
       return { taskId: r.id, deleted: true as const };
     },
@@ -314,8 +328,26 @@ export const videoService: Service<'createVideoTask' | 'createFamily5VideoTask' 
   },
 
   media: [
-    { path: mediaPath.video('{taskId}'), resolve: (engine, p) => { const r = stored(engine, p.taskId); return r?.status === 'success' ? videoAsset(engine, r) : undefined; } },
-    { path: mediaPath.cover('{taskId}'), resolve: (engine, p) => { const r = stored(engine, p.taskId); return r?.status === 'success' ? coverAsset(engine, r) : undefined; } },
-    { path: mediaPath.provider('{taskId}'), resolve: (engine, p) => { const r = stored(engine, p.taskId); return r && (r.status === 'uploading' || r.status === 'success') ? videoAsset(engine, r) : undefined; } },
+    {
+      path: mediaPath.video('{taskId}'),
+      resolve: (engine, p) => {
+        const r = stored(engine, p.taskId);
+        return r?.status === 'success' ? videoAsset(engine, r) : undefined;
+      },
+    },
+    {
+      path: mediaPath.cover('{taskId}'),
+      resolve: (engine, p) => {
+        const r = stored(engine, p.taskId);
+        return r?.status === 'success' ? coverAsset(engine, r) : undefined;
+      },
+    },
+    {
+      path: mediaPath.provider('{taskId}'),
+      resolve: (engine, p) => {
+        const r = stored(engine, p.taskId);
+        return r && (r.status === 'uploading' || r.status === 'success') ? videoAsset(engine, r) : undefined;
+      },
+    },
   ],
 };

@@ -1,0 +1,161 @@
+// Lint rules of the project (npm run lint, part of npm test): typescript-eslint
+// with type information, the layer rules of docs/architecture.md ("The
+// layers"), and no import cycles. Formatting is Prettier's (.prettierrc).
+import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'stream',
+  'url',
+  'util',
+  'zlib',
+  'child_process',
+  'worker_threads',
+  'buffer',
+  'events',
+];
+const httpLibraries = ['express', 'cors', 'morgan', 'busboy', 'commander', 'lru-cache'];
+
+/** Imports a standard-JavaScript layer may not make: Node built-ins, HTTP libraries, the HTTP adapter, the CLI. */
+const standardJsOnly = {
+  paths: [...nodeBuiltins, ...httpLibraries]
+    .filter((p) => !p.includes('*'))
+    .map((name) => ({ name, message: 'this layer is standard JavaScript only (docs/architecture.md, "The layers")' })),
+  patterns: [
+    { group: ['node:*'], message: 'this layer is standard JavaScript only (docs/architecture.md, "The layers")' },
+    { group: ['**/http/*', '**/cli.ts'], message: 'the engine, services and media renderers never reach into the HTTP adapter' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'generated/', 'spec/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.mjs'] })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // Zod and the registry are typed generically; a cast at the boundary is clearer than a wrapper.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/only-throw-error': 'error',
+      // An async function without await is a fine way to promise a value (renderers keep one signature).
+      '@typescript-eslint/require-await': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Math'][property.name='random']",
+          message: 'no Math.random: use the engine\'s seeded rng (docs/architecture.md, "The engine")',
+        },
+      ],
+    },
+  },
+  {
+    files: ['schemas/**/*.ts', 'mock/engine/**/*.ts', 'mock/services/**/*.ts', 'mock/media/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: "no Math.random: use the engine's seeded rng" },
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: "no Date.now in the contract or the core: use the engine's clock" },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "no new Date() in the contract or the core: use the engine's clock" },
+      ],
+    },
+  },
+  {
+    files: ['schemas/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/mock/**', '../mock/*'], message: 'the contract (schemas/) never imports the mock' }] },
+      ],
+    },
+  },
+  {
+    files: ['schemas/api-key.ts', 'schemas/errors.ts', 'schemas/provenance.ts', 'schemas/media.ts', 'schemas/plans.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'a pure-data module of schemas/ (the engine imports it) loads no Zod' }],
+          patterns: [{ group: ['**/zod.ts', '**/mock/**'], message: 'a pure-data module of schemas/ (the engine imports it) loads no Zod and no mock' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['mock/engine/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          ...standardJsOnly,
+          patterns: [
+            ...standardJsOnly.patterns,
+            { group: ['**/services/*', '**/media/*'], message: 'the engine knows no area and no renderer' },
+            {
+              group: [
+                '**/schemas/*',
+                '!**/schemas/api-key.ts',
+                '!**/schemas/errors.ts',
+                '!**/schemas/plans.ts',
+                '!**/schemas/media.ts',
+                '!**/schemas/provenance.ts',
+              ],
+              allowTypeImports: true,
+              message: 'the engine imports values only from the pure-data modules of schemas/ (no Zod, no OpenAPI extension); types from anywhere',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['mock/services/**/*.ts', 'mock/media/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', standardJsOnly] },
+  },
+  {
+    files: ['mock/media/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { ...standardJsOnly, patterns: [...standardJsOnly.patterns, { group: ['**/services/*'], message: 'renderers know no area' }] },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      // Tests read JSON answers as `any` on purpose: they assert fields and codes.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
