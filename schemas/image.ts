@@ -408,14 +408,10 @@ export const ImageFileData = z
 /** A reference image inlined as base64 (document 1, "Image: request schema"). */
 export const ImageInlineData = z
   .object({
-    data: z
-      .string()
-      .min(1)
-      .regex(BASE64)
-      .meta({
-        description:
-          'base64 image bytes (standard alphabet, no line breaks); base64 inflates by about one third, keep inlined originals under about 18 MB in total',
-      }),
+    data: z.string().min(1).regex(BASE64).meta({
+      description:
+        'base64 image bytes (standard alphabet, no line breaks); base64 inflates by about one third, keep inlined originals under about 18 MB in total',
+    }),
     mimeType: ImageMimeType,
   })
   .openapi('ImageInlineData');
@@ -430,12 +426,9 @@ export const ReferenceImage = z
 /** imageConfig (document 1, "Image: request schema"). */
 export const ImageConfig = z
   .object({
-    imageSize: z
-      .enum(imageSizes)
-      .default('2K')
-      .meta({
-        description: '1K, 2K (default), 4K; per model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only without reference images)',
-      }),
+    imageSize: z.enum(imageSizes).default('2K').meta({
+      description: '1K, 2K (default), 4K; per model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only without reference images)',
+    }),
     aspectRatio: z
       .string()
       .regex(RATIO)
@@ -755,11 +748,9 @@ export const ImageEstimateData = z
         ),
       ),
     credits: z.number().int().nonnegative().meta({ description: 'full credit price of the configuration; never reduced by the free allowance' }),
-    canGenerate: z
-      .boolean()
-      .meta({
-        description: 'whether the effective balance suffices: a free allowance that applies, or enough credits (and a subscription where required, assumed)',
-      }),
+    canGenerate: z.boolean().meta({
+      description: 'whether the effective balance suffices: a free allowance that applies, or enough credits (and a subscription where required, assumed)',
+    }),
     requiresSubscription: z.boolean().meta({ description: 'true only for image-a-2-official at 4K or quality high' }),
     pricing: z
       .discriminatedUnion('mode', [FixedPricingSchema, TokenPricingSchema])
@@ -769,12 +760,10 @@ export const ImageEstimateData = z
           'pricingVersion, mode (token-estimate or fixed), rate inputs',
         ),
       ),
-    warnings: z
-      .array(z.enum(imageEstimateWarnings))
-      .meta({
-        description:
-          'advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed)',
-      }),
+    warnings: z.array(z.enum(imageEstimateWarnings)).meta({
+      description:
+        'advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed)',
+    }),
   })
   .openapi('ImageEstimateData', {
     example: {
