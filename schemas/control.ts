@@ -37,7 +37,7 @@ export const AdvanceResponse = z.strictObject({
   eventsRun: z.number().int().nonnegative().meta({ description: 'scheduled events that came due and ran' }),
 });
 
-/** One movement of credits (DESIGN.md, "Credits"): reserve at submission, capture on success, release on failure, adjust from the control API. */
+/** One movement of credits (docs/architecture.md, "The engine"): reserve at submission, capture on success, release on failure, adjust from the control API. */
 export const LedgerEntry = z.strictObject({
   seq: z.number().int().positive().meta({ description: "position in this account's ledger, from 1" }),
   at: z.number().int().meta({ description: 'virtual time, epoch ms' }),

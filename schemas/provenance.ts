@@ -1,6 +1,6 @@
 /**
  * Provenance: every field, limit, price and error code says where it comes from
- * (DESIGN.md, "Provenance"). A seed reference names the document and section; an
+ * (docs/architecture.md, "The source documents"). A seed reference names the document and section; an
  * assumption gives a one-line reason because the seed says "not shown".
  */
 

@@ -1,7 +1,7 @@
 /**
  * Rule issues: how a refinement that reads a data table reports a violation,
  * so the HTTP layer can answer with the catalogued error the rule names
- * (DESIGN.md, "The one rule: a single source").
+ * (docs/architecture.md, "The registry").
  */
 import type { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';

@@ -1,6 +1,6 @@
 /**
- * Lists every assumption of the API document in one place (DESIGN.md,
- * "Provenance"): each node whose `x-provenance` starts with "assumed", with its
+ * Lists every assumption of the API document in one place (docs/architecture.md,
+ * "The source documents"): each node whose `x-provenance` starts with "assumed", with its
  * location in the document, rendered as Markdown (docs/assumptions.md).
  */
 

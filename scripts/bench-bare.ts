@@ -1,5 +1,5 @@
 /**
- * The "bare Express 5" server of `npm run bench` (issue 2, item 11): the ceiling
+ * The "bare Express 5" server of `npm run bench`: the ceiling
  * of any Express mock. It answers the benchmarked routes with byte-identical
  * bodies (and the same status and headers) captured from the mock, with no
  * validation, no auth and no state. It does read the request body (any Express

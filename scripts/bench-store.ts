@@ -1,5 +1,5 @@
 /**
- * The "100,000 stored tasks" part of `npm run bench` (issue 2, item 11), run by
+ * The "100,000 stored tasks" part of `npm run bench`, run by
  * scripts/bench.ts as its own process (so its heap does not skew the
  * throughput runs):
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 2, item 11): throughput and latency of the mock against
+ * `npm run bench`: throughput and latency of the mock against
  * Prism (`prism mock spec/openapi.yaml`, static mode, as users run it) and a bare
  * Express 5 app returning the same bytes (scripts/bench-bare.ts, the ceiling of
  * any Express mock); cold start of the mock and of Prism; 100,000 stored tasks
@@ -467,7 +467,7 @@ async function main() {
 
   // ------------------------------------------------------------ targets
   p('');
-  p('== Targets (issue 2, item 11) ==');
+  p('== Targets ==');
   const line = (ok: boolean, what: string, detail: string) => p(`${ok ? 'PASS' : 'MISS'}  ${what}: ${detail}`);
   for (const route of routes) {
     const ratios = CONNECTIONS.map((c) => agg('mock', route, c).rps / agg('prism', route, c).rps);

@@ -1,6 +1,5 @@
 /**
- * Contract suite through Prism's validation proxy (issue 2, item 9; DESIGN.md,
- * "Contract tests in CI"): every request below goes client -> Prism (proxy,
+ * Contract suite through Prism's validation proxy: every request below goes client -> Prism (proxy,
  * --errors, spec/openapi.yaml) -> a fresh in-process mock, and any violation
  * Prism reports in either direction fails the test with Prism's text (see
  * test/prism.ts for how Prism 5.14.2 reports them).
@@ -576,7 +575,7 @@ describe('video session through Prism', () => {
 
 describe('error responses through Prism', () => {
   it('validation 400s of the shared endpoint and estimate, with their codes', async () => {
-    // rate limiting comes before validation (DESIGN.md, "Request path"), so rejected creates count: switch it off here
+    // rate limiting comes before validation (docs/architecture.md, "The request path"), so rejected creates count: switch it off here
     prism.useMock({ rateLimit: false });
     const text = { type: 'text', text: 'x' };
     expectError(await prism.call('POST', P.create, { body: { content: [text, { type: 'text', text: 'y' }] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);

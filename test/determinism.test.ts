@@ -1,5 +1,5 @@
 /**
- * Determinism (DESIGN.md, "Determinism"; issue 2, item 9): given the same seed,
+ * Determinism (docs/architecture.md, "The engine"): given the same seed,
  * the same requests in the same order and the same clock advances, the mock
  * returns byte-identical responses; a different seed gives different ids; and
  * one account's traffic does not change what another account sees.

@@ -1,5 +1,5 @@
 /**
- * The generic HTTP machinery (issue 2, items 5 and 6; DESIGN.md "Request path",
+ * The generic HTTP machinery (docs/architecture.md, "The request path",
  * "Errors"): bearer auth, body reading, unknown routes and methods, CORS,
  * validation messages, `__` query parameters, strict response validation.
  * Every answer is the error envelope with a catalogued code: never a 500 page,

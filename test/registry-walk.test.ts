@@ -1,7 +1,7 @@
 /**
  * Walks the operation registry (schemas/operations.ts): for EVERY operation,
  * every declared HTTP status and every declared error code can actually be
- * produced (DESIGN.md, "Habits we keep": "every declared status and error code
+ * produced (docs/architecture.md, "The registry": "every declared status and error code
  * can actually be produced, and a test walks the registry to prove it"),
  * through `Prefer: error=` / `Prefer: code=` and the query equivalents
  * `__error` / `__code`, and each answer matches both the Zod schema and the

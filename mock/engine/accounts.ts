@@ -1,5 +1,5 @@
 /**
- * Accounts and their credit ledgers (DESIGN.md, "Credits", "Accounts and auth").
+ * Accounts and their credit ledgers (docs/architecture.md, "The engine").
  * An account is created on a key's first use with the defaults of
  * schemas/account.ts. Every movement of credits is a ledger entry; the ledger
  * sums to the balance, the balance never goes negative, and a task's hold is

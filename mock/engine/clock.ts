@@ -1,5 +1,5 @@
 /**
- * The virtual clock (DESIGN.md, "Time"). `manual`: time moves only when advanced.
+ * The virtual clock (docs/architecture.md, "The engine"; decisions/0002-virtual-time.md). `manual`: time moves only when advanced.
  * `real`: follows a wall-time source multiplied by `speed`, plus any advances.
  * The wall-time source is injected, so the engine itself never reads Date.now.
  */

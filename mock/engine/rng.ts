@@ -1,5 +1,5 @@
 /**
- * Seeded randomness (DESIGN.md, "Determinism"). Every random value is derived
+ * Seeded randomness (docs/architecture.md, "The engine"). Every random value is derived
  * from (seed, entity id, purpose), never from a global stream, so one account's
  * traffic cannot change what another sees. FNV-1a mixing and a mulberry32 stream.
  */

@@ -1,5 +1,5 @@
 /**
- * The scheduler (DESIGN.md, "Time"): every future change of state is an event in
+ * The scheduler (docs/architecture.md, "The engine"; decisions/0002-virtual-time.md): every future change of state is an event in
  * one min-heap ordered by (due time, sequence number). `runUntil(t)` runs every
  * event due at or before t, in order; an event may schedule further events,
  * which run in the same call if they are due.

@@ -1,5 +1,5 @@
 /**
- * In-memory store of owned records (DESIGN.md, "engine/store"): lookup by id,
+ * In-memory store of owned records (docs/architecture.md, "The engine"): lookup by id,
  * and per-owner lists in creation order, read newest first. Records may carry a
  * group (a task's status): per (owner, group) lists are kept in creation order
  * too, so a page filtered by group costs O(pageSize) like an unfiltered one,

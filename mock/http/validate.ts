@@ -1,7 +1,7 @@
 /**
  * Request validation with the registry's Zod schemas: turns the first failing
  * issues into the operation's catalogued error with a message naming each field
- * and rule (DESIGN.md, "Errors").
+ * and rule (docs/architecture.md, "The request path").
  */
 import type { z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';

@@ -2,7 +2,7 @@
  * Seeded fake content (faker 10, English locale only: importing one locale keeps
  * start-up fast). The one Faker instance is reseeded from
  * (engine seed, ...parts) before every use, so a value depends only on what
- * names it, never on call order (DESIGN.md, "Determinism").
+ * names it, never on call order (docs/architecture.md, "The engine").
  */
 import type { Faker } from '@faker-js/faker';
 import { faker } from '@faker-js/faker/locale/en';
