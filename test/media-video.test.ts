@@ -6,7 +6,7 @@
  * NAL units they should be, and the PNG covers decode (pngjs) at the exact
  * size showing the colours asked for.
  */
-import { createFile, MP4BoxBuffer, type Movie, type Sample } from 'mp4box';
+import type { Sample } from 'mp4box';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { encodedAudio } from '../mock/media/audio.ts';
@@ -14,28 +14,11 @@ import { H264Writer, h264Level, rgbToYcbcr } from '../mock/media/h264.ts';
 import { colourFor, encodePng, toBase64 } from '../mock/media/png.ts';
 import type { Rgb } from '../mock/media/types.ts';
 import { renderVideo, VIDEO_FPS, VIDEO_IDR_SECONDS, videoFrameCount } from '../mock/media/video.ts';
+import { parseMp4, type ParsedMp4 } from './decoders.ts';
 
 const colours = { bg: [30, 60, 200] as Rgb, fg: [250, 200, 40] as Rgb };
 
-interface Parsed {
-  movie: Movie;
-  samples: Map<number, Sample[]>;
-  bytes: Uint8Array;
-}
-
-async function parseMp4(bytes: Uint8Array): Promise<Parsed> {
-  const file = createFile();
-  const ready = new Promise<Movie>((resolve, reject) => {
-    file.onReady = resolve;
-    file.onError = (module, message) => reject(new Error(`${module}: ${message}`));
-  });
-  const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(ab, 0), true);
-  file.flush();
-  const movie = await ready;
-  const samples = new Map(movie.tracks.map((t) => [t.id, file.getTrackSamplesInfo(t.id)]));
-  return { movie, samples, bytes };
-}
+type Parsed = ParsedMp4;
 
 /** An RBSP bit reader (emulation prevention bytes removed first). */
 class Bits {

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { envelope, errorEnvelope } from '../schemas/common.ts';
-import { errorCatalog, errorNames, type ErrorName } from '../schemas/errors.ts';
+import { errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/http/prefer.ts';
@@ -238,6 +238,12 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     expectError(await send(m, op, path, { prefer: `error=${name}` }), op, name);
     expectError(await send(m, op, withQuery(path, { __error: String(code) })), op, name);
     expectError(await send(m, op, withQuery(path, { __error: name })), op, name);
+    // a failure reason a task reports as a string (free_relax_busy) names its error too
+    const reason = errorReason(name);
+    if (reason) {
+      expectError(await send(m, op, path, { prefer: `error=${reason}` }), op, name);
+      expectError(await send(m, op, withQuery(path, { __error: reason })), op, name);
+    }
   });
 
   const errorStatuses = declaredStatuses(op).filter((s) => s !== op.response.status);
@@ -322,6 +328,10 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     const q: Record<string, string> = { __outcome: outcome, ...(reason ? { __error: reason } : {}) };
     const again = await minimalRequest(m, op);
     expectSuccess(await send(m, op, withQuery(again.path, q), { body: again.body }), op);
+    if (reason && errorReason(reason)) {
+      const byReason = await minimalRequest(m, op);
+      expectSuccess(await send(m, op, byReason.path, { prefer: `outcome=${outcome}, error=${errorReason(reason)}`, body: byReason.body }), op);
+    }
   });
 
   it.skipIf(!op.outcomes?.includes('failed')).each([['an error that is not a failure reason']])('Prefer: outcome=failed with %s -> 10007', async () => {
@@ -340,7 +350,11 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
         for (const res of [await send(m, op, anyPath(op), { prefer: `error=${ref}` }), await send(m, op, withQuery(anyPath(op), { __error: ref }))]) {
           expectError(res, op, 'INVALID_PREFER');
           expect(res.json.message).toContain(ref);
-          for (const n of op.errors) expect(res.json.message, 'names every declared code').toContain(String(errorCatalog[n].code));
+          for (const n of op.errors) {
+            expect(res.json.message, 'names every declared code').toContain(String(errorCatalog[n].code));
+            expect(res.json.message, 'and its name').toContain(n);
+            if (errorReason(n)) expect(res.json.message, 'and its failure reason').toContain(errorReason(n));
+          }
         }
       }
     });
