@@ -65,7 +65,7 @@ describe('the MP4 of a succeeded task', () => {
     expect(Math.abs(mp4.movieSeconds - 10)).toBeLessThanOrEqual(0.25);
     expect(Math.abs(mp4.video.seconds - 10)).toBeLessThanOrEqual(0.25);
     expect(mp4.audio?.codec).toMatch(/^mp4a/);
-    expect(Math.abs(mp4.audio!.seconds - 10)).toBeLessThanOrEqual(0.25);
+    expect(Math.abs(mp4.audio.seconds - 10)).toBeLessThanOrEqual(0.25);
   });
 
   const shared: [SharedVideoModelId, string, string, number, string][] = [
