@@ -3,7 +3,8 @@
  * Prism (`prism mock spec/openapi.yaml`, static mode, as users run it) and a bare
  * Express 5 app returning the same bytes (scripts/bench-bare.ts, the ceiling of
  * any Express mock); cold start of the mock and of Prism; 100,000 stored tasks
- * (scripts/bench-store.ts). Prints the figures and one PASS/MISS line per
+ * (scripts/bench-store.ts); media render times, cached media and the API
+ * beside media load (scripts/bench-media.ts). Prints the figures and one PASS/MISS line per
  * target; it asserts nothing (exit code 0 unless the bench itself breaks).
  *
  *   npm run bench [-- --duration 4 --rounds 3 --runs 5 --tasks 100000 --quick]
@@ -35,6 +36,7 @@ import { operations } from '../schemas/operations.ts';
 import { expressPath } from '../mock/http/router.ts';
 import type { BareFixtures } from './bench-bare.ts';
 import type { StoreReport } from './bench-store.ts';
+import { formatMediaReport, type MediaReport } from './bench-media.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: argv } = parseArgs({
@@ -391,6 +393,14 @@ async function main() {
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as StoreReport) : reject(new Error(`bench-store exited ${code}`))));
   });
 
+  log('media: render times and media over HTTP...');
+  const media = await new Promise<MediaReport>((resolve, reject) => {
+    const child = spawn(NODE, ['--import', 'tsx', 'scripts/bench-media.ts', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as MediaReport) : reject(new Error(`bench-media exited ${code}`))));
+  });
+
   // ------------------------------------------------------------ report
   const agg = (s: ServerName, route: Route, c: number) => {
     const runs = results.get(keyOf(s, route, c)) ?? [];
@@ -465,6 +475,9 @@ async function main() {
     ),
   );
 
+  p('');
+  for (const l of formatMediaReport(media)) p(l);
+
   // ------------------------------------------------------------ targets
   p('');
   p('== Targets ==');
@@ -496,6 +509,22 @@ async function main() {
       pages.map((pg) => `${pg.name} ${pg.httpP50Ms} ms (in-process ${pg.inProcessP50Ms} ms)`).join(', '),
     );
   }
+  for (const [what, match] of [
+    ['a 10-minute MP3', 'audio mp3, 10 min'],
+    ['a 60-second 1080p video', 'MP4 1920x1080 60 s'],
+    ['a 4K PNG', 'PNG 4096x4096'],
+  ] as const) {
+    const r = media.renders.find((x) => x.what.startsWith(match))!;
+    line(r.medianMs < 50, `render < 50 ms, ${what}`, `median ${r.medianMs} ms, first (cold) ${r.firstMs} ms`);
+  }
+  for (const h of media.http)
+    line(h.cachedMedianMs < 50, `served from the cache < 50 ms, ${h.what}`, `first request ${h.firstMs} ms, later ${h.cachedMedianMs} ms`);
+  const api = media.apiUnderImageLoad;
+  line(
+    api.p99 < 50,
+    'API p99 < 50 ms while 10 clients load a 4K image',
+    `p50/p99 ${api.p50}/${api.p99} ms (idle ${media.apiIdle.p50}/${media.apiIdle.p99} ms)`,
+  );
   p('');
   p(
     `bench took ${fmt((performance.now() - started) / 1000)} s; load average now ${loadavg()

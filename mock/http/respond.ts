@@ -50,6 +50,19 @@ function chunksOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
   };
 }
 
+/** Resolves when `res` can take more data, or is closed; leaves no listener behind. */
+function drained(res: Response): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /**
  * Streams a binary body with chunked transfer encoding (no Content-Length).
  * The first chunk is produced before the status line is written, so a failure
@@ -71,7 +84,7 @@ export async function sendBinary(res: Response, status: number, body: BinaryBody
         await iterator.return?.();
         return;
       }
-      if (!res.write(next.value)) await new Promise<void>((r) => res.once('drain', () => r()).once('close', () => r()));
+      if (!res.write(next.value)) await drained(res);
     }
     res.end();
   } catch {
