@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import morgan from 'morgan';
 import { z } from 'zod';
@@ -143,6 +144,13 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   const base = `http://${displayHost}:${port}`;
   const key = accounts[0]?.apiKey ?? `${o.keyPrefix}_demo_secret1`;
   console.log(`mediagen-mock listening on ${base}`);
+  if (o.host === '0.0.0.0' || o.host === '::') {
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && i.family === 'IPv4' && !i.internal)
+      .map((i) => `http://${i!.address}:${port}`);
+    if (lan.length) console.log(`  on the LAN: ${lan.join(', ')}   (media URLs follow the address a client uses)`);
+  }
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);
   console.log(
     `  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`,
