@@ -17,8 +17,6 @@
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +28,7 @@ import { encodePng } from '../mock/media/png.ts';
 import type { Rgb } from '../mock/media/types.ts';
 import { renderVideo, VIDEO_FPS } from '../mock/media/video.ts';
 import { audioFormats } from '../schemas/media.ts';
+import { freePort, median } from './bench-util.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEN_MINUTES = 600_000;
@@ -56,7 +55,6 @@ export interface MediaReport {
   apiUnderImageLoad: { p50: number; p99: number; imageRps: number };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
 const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -107,17 +105,6 @@ async function renders(): Promise<RenderRow[]> {
 }
 
 // ------------------------------------------------------------------ HTTP
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function call(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; ms: number; bytes: number; json: any }> {
   return new Promise((resolve, reject) => {

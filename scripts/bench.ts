@@ -25,8 +25,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +36,7 @@ import { expressPath } from '../mock/http/router.ts';
 import type { BareFixtures } from './bench-bare.ts';
 import type { StoreReport } from './bench-store.ts';
 import { formatMediaReport, type MediaReport } from './bench-media.ts';
+import { freePort, median } from './bench-util.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: argv } = parseArgs({
@@ -67,17 +67,6 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 
 // ---------------------------------------------------------------- processes
 
-/** A port free right now (the OS picks it; closed again before the server binds it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 const children = new Set<ChildProcess>();
 
 /** Spawns a server in its own process group (so tsx's and npm's children go with it). */
@@ -166,10 +155,6 @@ async function firstAnswer(child: ChildProcess, port: number, path: string, t0: 
 
 // ---------------------------------------------------------------- stats
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
