@@ -149,20 +149,16 @@ describe('files and fields', () => {
 });
 
 describe('limits', () => {
+  /** A body whose only clip is one byte over the 10 KB limit of its field. */
+  const oversizedClip = () =>
+    form([
+      ['clips', blob(10 * KB + 1), 'big.mp3'],
+      ['language', 'en'],
+      ['consent', 'true'],
+    ]);
+
   it('a file over its field limit answers 413 naming the field and the limit', async () => {
-    expectError(
-      await post(
-        form([
-          ['clips', blob(10 * KB + 1), 'big.mp3'],
-          ['language', 'en'],
-          ['consent', 'true'],
-        ]),
-      ),
-      'PAYLOAD_TOO_LARGE',
-      'clips',
-      'big.mp3',
-      '0.01 MB',
-    );
+    expectError(await post(oversizedClip()), 'PAYLOAD_TOO_LARGE', 'clips', 'big.mp3', '0.01 MB');
     expectError(await post(form([...valid, ['cover', blob(4 * KB + 1, 1, 'image/png'), 'c.png']])), 'PAYLOAD_TOO_LARGE', 'cover');
   });
 
@@ -172,19 +168,7 @@ describe('limits', () => {
   });
 
   it("an operation's own limit error replaces 413", async () => {
-    expectError(
-      await post(
-        form([
-          ['clips', blob(10 * KB + 1), 'big.mp3'],
-          ['language', 'en'],
-          ['consent', 'true'],
-        ]),
-        {},
-        '/upload-own-limit-error',
-      ),
-      'VIDEO_INVALID_PARAMETERS',
-      'clips',
-    );
+    expectError(await post(oversizedClip(), {}, '/upload-own-limit-error'), 'VIDEO_INVALID_PARAMETERS', 'clips');
   });
 
   it('files exactly at the limits are accepted', async () => {
