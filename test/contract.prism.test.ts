@@ -29,18 +29,9 @@ import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { family5Credits, sharedVideoCredits, videoEstimateUnits, videoPhases, videoGenerateRateLimit } from '../schemas/video.ts';
+import { family5Body, family5EstimateBody, pathOf, textItem, videoBody, videoEstimateBody } from './factories.ts';
 import type { CallResult } from './helpers.ts';
 import { forcedCases, KEY, OTHER_KEY, PrismViolationError, startPrism, type PrismCallResult, type PrismHarness } from './prism.ts';
-
-const P = {
-  create: operations.createVideoTask.path,
-  createF5: operations.createFamily5VideoTask.path,
-  list: operations.listVideoTasks.path,
-  task: (id: string) => operations.getVideoTask.path.replace('{taskId}', encodeURIComponent(id)),
-  estimate: operations.estimateVideoCredits.path,
-  estimateF5: operations.estimateFamily5Credits.path,
-  subscription: operations.getSubscription.path,
-};
 
 const IMG = (n: number) => `https://example.com/img${n}.png`;
 const VID = (n: number) => `https://example.com/vid${n}.mp4`;
@@ -55,12 +46,12 @@ function alteredSpec() {
   // 1. a field type the mock does not send: balance as a string
   doc.components.schemas.SubscriptionData.properties.balance = { type: 'string' };
   // 2. the zod-to-openapi 9.1 defect fixed in scripts/spec.ts: a 400 that allows only its first code
-  const est400 = doc.paths[P.estimate].post.responses['400'].content['application/json'].schema;
+  const est400 = doc.paths[operations.estimateVideoCredits.path].post.responses['400'].content['application/json'].schema;
   est400.properties.code.enum = est400.properties.code.enum.slice(0, 1);
   // 3. a required response header the mock does not send
-  doc.paths[P.list].get.responses['200'].headers = { 'X-Contract-Required': { required: true, schema: { type: 'string' } } };
+  doc.paths[operations.listVideoTasks.path].get.responses['200'].headers = { 'X-Contract-Required': { required: true, schema: { type: 'string' } } };
   // 4. a status the mock answers but the document does not declare
-  delete doc.paths['/v1/video-generation/tasks/{taskId}'].get.responses['400'];
+  delete doc.paths[operations.getVideoTask.path].get.responses['400'];
   return doc;
 }
 
@@ -100,7 +91,7 @@ function expectError(r: CallResult, name: ErrorName, messagePart?: string | RegE
 }
 
 async function create(body: unknown, headers: Record<string, string> = {}, key?: string): Promise<string> {
-  const r = await ok('POST', P.create, { body, headers, key });
+  const r = await ok('POST', pathOf('createVideoTask'), { body, headers, key });
   expect(r.json.data.status).toBe('generating');
   expect(r.json.data.taskId).toMatch(/^vt_/);
   expect(r.json.data.episodeId).toMatch(/^ep_/);
@@ -108,17 +99,17 @@ async function create(body: unknown, headers: Record<string, string> = {}, key?:
 }
 
 async function createF5(body: unknown, headers: Record<string, string> = {}, key?: string): Promise<string> {
-  const r = await ok('POST', P.createF5, { body, headers, key });
+  const r = await ok('POST', pathOf('createFamily5VideoTask'), { body, headers, key });
   expect(r.json.data.status).toBe('generating');
   return r.json.data.taskId;
 }
 
 async function getTask(id: string, key?: string) {
-  return (await ok('GET', P.task(id), { key })).json.data;
+  return (await ok('GET', pathOf('getVideoTask', { taskId: id }), { key })).json.data;
 }
 
 async function balance(key?: string): Promise<number> {
-  return (await ok('GET', P.subscription, { key })).json.data.balance;
+  return (await ok('GET', pathOf('getSubscription'), { key })).json.data.balance;
 }
 
 // ---------------------------------------------------------------------------
@@ -128,7 +119,7 @@ async function balance(key?: string): Promise<number> {
 describe('harness self-checks', () => {
   it('request direction: an invalid body is flagged by Prism (422 problem+json), not forwarded, and call() throws with the text', async () => {
     const m = prism.useMock();
-    const r = await prism.call('POST', P.create, { body: { content: [] }, allowViolations: true });
+    const r = await prism.call('POST', pathOf('createVideoTask'), { body: { content: [] }, allowViolations: true });
     expect(r.status).toBe(422);
     expect(r.forwarded).toBe(false);
     expect(r.violations).toHaveLength(1);
@@ -136,7 +127,7 @@ describe('harness self-checks', () => {
     expect(r.violations[0].validation[0].location).toEqual(['body', 'content']);
     expect(r.violations[0].text).toMatch(/body\.content: .*fewer than 1 items/);
     // without allowViolations the call fails the test with Prism's text
-    const thrown = await prism.call('POST', P.create, { body: { content: [] } }).catch((e: unknown) => e);
+    const thrown = await prism.call('POST', pathOf('createVideoTask'), { body: { content: [] } }).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(PrismViolationError);
     expect((thrown as Error).message).toMatch(/UNPROCESSABLE_ENTITY.*body\.content/);
     expect(prism.takeViolations()).toHaveLength(1);
@@ -147,7 +138,7 @@ describe('harness self-checks', () => {
 
   it('request direction: a missing Authorization header is a security violation (401 problem+json), not forwarded', async () => {
     prism.useMock();
-    const r = await prism.call('GET', P.subscription, { key: null, allowViolations: true });
+    const r = await prism.call('GET', pathOf('getSubscription'), { key: null, allowViolations: true });
     expect(r.status).toBe(401);
     expect(r.forwarded).toBe(false);
     expect(r.violations[0]).toMatchObject({ direction: 'request', via: 'problem+json', type: 'UNAUTHORIZED' });
@@ -155,7 +146,11 @@ describe('harness self-checks', () => {
 
   it('a body Prism cannot parse is answered by Prism itself and flagged as not forwarded', async () => {
     prism.useMock();
-    const r = await prism.call('POST', P.estimate, { raw: '{"model":', headers: { 'content-type': 'application/json' }, allowViolations: true });
+    const r = await prism.call('POST', pathOf('estimateVideoCredits'), {
+      raw: '{"model":',
+      headers: { 'content-type': 'application/json' },
+      allowViolations: true,
+    });
     expect(r.status).toBe(400);
     expect(r.forwarded).toBe(false);
     expect(r.violations[0]).toMatchObject({ direction: 'proxy', via: 'not-forwarded' });
@@ -164,7 +159,7 @@ describe('harness self-checks', () => {
 
   it('response direction: a response body that breaks the (deliberately altered) spec is a 500 #VIOLATIONS with sl-violations', async () => {
     const m = altered.useMock();
-    const r = await altered.call('GET', P.subscription, { allowViolations: true });
+    const r = await altered.call('GET', pathOf('getSubscription'), { allowViolations: true });
     expect(r.status).toBe(500);
     // the mock itself answered a correct 200; Prism swallowed it
     expect(r.upstream?.status).toBe(200);
@@ -176,7 +171,7 @@ describe('harness self-checks', () => {
       expect(v.direction).toBe('response');
       expect(v.validation.some((x) => x.location?.join('.') === 'response.body.data.balance')).toBe(true);
     }
-    const thrown = await altered.call('GET', P.subscription).catch((e: unknown) => e);
+    const thrown = await altered.call('GET', pathOf('getSubscription')).catch((e: unknown) => e);
     expect((thrown as Error).message).toMatch(/VIOLATIONS.*response\.body\.data\.balance/);
     altered.takeViolations();
     expect(m.bugs).toEqual([]);
@@ -185,7 +180,7 @@ describe('harness self-checks', () => {
   it('response direction, regression (zod-to-openapi keeps only the first value of a multi-code z.literal): a 400 whose code the spec omits is flagged', async () => {
     altered.useMock();
     const body = { model: 'family1-video-2-fast', resolution: '1080p', duration: 5 };
-    const r = await altered.call('POST', P.estimate, { body, allowViolations: true });
+    const r = await altered.call('POST', pathOf('estimateVideoCredits'), { body, allowViolations: true });
     expect(r.status).toBe(500);
     expect(r.upstream?.status).toBe(400);
     expect(JSON.parse(r.upstream!.text).code).toBe(errorCatalog.VIDEO_UNSUPPORTED_COMBINATION.code);
@@ -194,12 +189,12 @@ describe('harness self-checks', () => {
     ).toBe(true);
     // the real spec (fixed emitter) accepts the same answer
     prism.useMock();
-    expectError(await prism.call('POST', P.estimate, { body }), 'VIDEO_UNSUPPORTED_COMBINATION', /1080p/);
+    expectError(await prism.call('POST', pathOf('estimateVideoCredits'), { body }), 'VIDEO_UNSUPPORTED_COMBINATION', /1080p/);
   });
 
   it('response direction: a missing required response header is reported', async () => {
     altered.useMock();
-    const r = await altered.call('GET', P.list, { allowViolations: true });
+    const r = await altered.call('GET', pathOf('listVideoTasks'), { allowViolations: true });
     expect(r.status).toBe(500);
     expect(r.upstream?.status).toBe(200);
     expect(r.violations.length).toBeGreaterThan(0);
@@ -210,7 +205,7 @@ describe('harness self-checks', () => {
 
   it('response direction: an undeclared status is only a Warning for Prism (forwarded as is), caught through the sl-violations header', async () => {
     altered.useMock();
-    const r = await altered.call('GET', P.task('vt_0000000000000000'), { allowViolations: true });
+    const r = await altered.call('GET', pathOf('getVideoTask', { taskId: 'vt_0000000000000000' }), { allowViolations: true });
     // Prism forwards the mock's 400 unchanged: no problem+json, no 500
     expect(r.status).toBe(400);
     expect(r.forwarded).toBe(true);
@@ -233,7 +228,7 @@ describe('video session through Prism', () => {
     expect(start).toBe(10_000);
     const cases: { body: Record<string, unknown>; model: string; resolution: string; duration: number; inputVideo: number }[] = [
       {
-        body: { content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] },
+        body: videoBody(),
         model: 'family1-video-2-fast',
         resolution: '720p',
         duration: 5,
@@ -248,7 +243,7 @@ describe('video session through Prism', () => {
           seed: 42,
           generateAudio: false,
           content: [
-            { type: 'text', text: 'From sunrise to sunset' },
+            textItem('From sunrise to sunset'),
             { type: 'image_url', image_url: { url: IMG(1) }, role: 'first_frame' },
             { type: 'image_url', image_url: { url: IMG(2) }, role: 'last_frame' },
           ],
@@ -267,7 +262,7 @@ describe('video session through Prism', () => {
           inputVideoDuration: 12,
           audioSetting: 'origin',
           content: [
-            { type: 'text', text: 'Re-cut this clip' },
+            textItem('Re-cut this clip'),
             { type: 'video_url', video_url: { url: VID(1) }, role: 'reference_video' },
             { type: 'audio_url', audio_url: { url: AUD(1) } },
           ],
@@ -281,10 +276,7 @@ describe('video session through Prism', () => {
         body: {
           model: 'family2-video-prime',
           duration: 2,
-          content: [
-            { type: 'text', text: 'Waves' },
-            { type: 'audio_url', audio_url: { url: AUD(2) }, role: 'reference_audio' },
-          ],
+          content: [textItem('Waves'), { type: 'audio_url', audio_url: { url: AUD(2) }, role: 'reference_audio' }],
         },
         model: 'family2-video-prime',
         resolution: '720p',
@@ -305,7 +297,7 @@ describe('video session through Prism', () => {
           ratio: '4:5',
           duration: 3,
           content: [
-            { type: 'text', text: 'Product shot' },
+            textItem('Product shot'),
             { type: 'image_url', image_url: { url: IMG(4) } },
             { type: 'image_url', image_url: { url: IMG(5) }, role: 'reference_image' },
           ],
@@ -319,15 +311,15 @@ describe('video session through Prism', () => {
     let spent = 0;
     for (const c of cases) {
       const credits = sharedVideoCredits(c.model as never, c.resolution as never, c.duration, c.inputVideo);
-      const est = await ok('POST', P.estimate, {
-        body: {
+      const est = await ok('POST', pathOf('estimateVideoCredits'), {
+        body: videoEstimateBody({
           model: c.model,
           resolution: c.resolution,
           duration: c.duration,
           ratio: c.body.ratio,
           hasVideoInput: c.inputVideo > 0,
           inputVideoDuration: c.inputVideo,
-        },
+        }),
       });
       expect(est.json.data).toEqual({
         tokens: credits * videoEstimateUnits.tokensPerCredit,
@@ -354,7 +346,7 @@ describe('video session through Prism', () => {
       expect(await balance()).toBe(start - spent);
     }
     // family3-h3 ignores generateAudio; with a first_frame it ignores the ratio too (reported as adaptive)
-    const h3 = (await ok('GET', `${P.list}?pageSize=100`)).json.data.items.find((i: { model: string }) => i.model === 'family3-h3');
+    const h3 = (await ok('GET', pathOf('listVideoTasks', {}, { pageSize: 100 }))).json.data.items.find((i: { model: string }) => i.model === 'family3-h3');
     expect(h3.params.generateAudio).toBe(true);
     expect((await getTask(h3.id)).ratio).toBe('16:9');
     const i2v = await create({
@@ -370,7 +362,7 @@ describe('video session through Prism', () => {
     prism.useMock({ rateLimit: false });
     const img = (n: number) => ({ url: IMG(n) });
     const caps: { body: Record<string, unknown>; quality: string; duration: number; ratio: string }[] = [
-      { body: { capability: 'text_to_video', prompt: 'A paper boat drifting down a rainy street', duration: 5 }, quality: '720p', duration: 5, ratio: '16:9' },
+      { body: family5Body({ duration: 5 }), quality: '720p', duration: 5, ratio: '16:9' },
       {
         body: { capability: 'image_to_video', prompt: 'Make it move', images: [img(1)], quality: '1080p', aspectRatio: '9:16', model: 'v6' },
         quality: '1080p',
@@ -437,14 +429,14 @@ describe('video session through Prism', () => {
       const cap = c.body.capability as never;
       const model = (c.body.model ?? 'family5') as never;
       const credits = family5Credits(cap, model, c.quality as never, c.duration);
-      const est = await ok('POST', P.estimateF5, {
-        body: {
+      const est = await ok('POST', pathOf('estimateFamily5Credits'), {
+        body: family5EstimateBody({
           capability: c.body.capability,
           model: c.body.model,
           duration: c.body.duration,
           quality: c.body.quality,
           pixverse: (c.body.pixverse as { agentType?: string } | undefined)?.agentType ? { agentType: 'promo_mix' } : undefined,
-        },
+        }),
       });
       expect(est.json.data.tokens, JSON.stringify(c.body)).toBe(credits * videoEstimateUnits.tokensPerCredit);
       const id = await createF5(c.body);
@@ -469,14 +461,14 @@ describe('video session through Prism', () => {
     await createF5({ capability: 'lip_sync', sourceTaskId: ids[0], pixverse: { tts: { speakerId: 'anna', content: 'Hello there' } } });
     await createF5({ capability: 'restyle', pixverse: { sourceVideoId: 12345, restyleId: 'noir' } });
     // every family5 task is listed with the shared ones, newest first
-    const list = (await ok('GET', `${P.list}?pageSize=100`)).json.data;
+    const list = (await ok('GET', pathOf('listVideoTasks', {}, { pageSize: 100 }))).json.data;
     expect(list.total).toBe(caps.length + 3);
     expect(list.items[list.items.length - 1].id).toBe(ids[0]);
   });
 
   it('lifecycle over clock advances: generating -> uploading -> success with media URLs, credits captured', async () => {
     const m = prism.useMock();
-    const id = await create({ model: 'family1-video-2-fast', duration: 6, content: [{ type: 'text', text: 'A lighthouse in a storm' }] });
+    const id = await create(videoBody({ model: 'family1-video-2-fast', duration: 6, content: [textItem('A lighthouse in a storm')] }));
     const { generatingMs, uploadingMs } = videoPhases('family1-video-2-fast', 6);
     const t0 = await getTask(id);
     expect(t0.status).toBe('generating');
@@ -508,8 +500,8 @@ describe('video session through Prism', () => {
 
   it('forced failure (Prefer outcome=failed) refunds; every failure reason of both create endpoints ends as a failed task', async () => {
     const m = prism.useMock({ rateLimit: false });
-    const shared = { content: [{ type: 'text', text: 'Doomed' }] };
-    const f5 = { capability: 'text_to_video', prompt: 'Doomed too' };
+    const shared = videoBody({ content: [textItem('Doomed')] });
+    const f5 = family5Body({ prompt: 'Doomed too' });
     const made: { id: string; reason: ErrorName; durationKey: 'family1-video-2-fast' | 'family5' }[] = [];
     made.push({
       id: await create(shared, { prefer: 'outcome=failed' }),
@@ -528,41 +520,41 @@ describe('video session through Prism', () => {
       expect(t.errorMessage.length).toBeGreaterThan(0);
     }
     expect(await balance()).toBe(10_000);
-    const failed = (await ok('GET', `${P.list}?status=failed`)).json.data;
+    const failed = (await ok('GET', pathOf('listVideoTasks', {}, { status: 'failed' }))).json.data;
     expect(failed.total).toBe(made.length);
   });
 
   it('list: status filters, pages and page sizes, newest first, empty page past the end', async () => {
     const m = prism.useMock({ rateLimit: false });
-    const fast = { content: [{ type: 'text', text: 'fast one' }] };
+    const fast = videoBody({ content: [textItem('fast one')] });
     const ids: string[] = [];
     ids.push(await create(fast));
-    ids.push(await create({ model: 'family1-video-2-pro', content: [{ type: 'text', text: 'slow one' }] }));
+    ids.push(await create(videoBody({ model: 'family1-video-2-pro', content: [textItem('slow one')] })));
     ids.push(await create(fast, { prefer: 'outcome=failed' }));
     await m.advance(1000);
     ids.push(await create(fast));
-    ids.push(await createF5({ capability: 'text_to_video', prompt: 'f5 one' }));
+    ids.push(await createF5(family5Body({ prompt: 'f5 one' })));
     ids.push(await create(fast, { prefer: 'outcome=failed' }));
-    const empty = (await ok('GET', P.list, { key: OTHER_KEY })).json.data;
+    const empty = (await ok('GET', pathOf('listVideoTasks'), { key: OTHER_KEY })).json.data;
     expect(empty).toEqual({ items: [], page: 1, pageSize: 20, total: 0 });
     // now 60 s: fast (55 s generating + 5 s uploading) created at 0 is done, the one created at 1 s is uploading;
     // family5 (60 s generating) and pro (85 s) are generating; the forced failures failed at 55 s and 56 s
     await m.advance(59_000);
-    const all = (await ok('GET', P.list)).json.data;
+    const all = (await ok('GET', pathOf('listVideoTasks'))).json.data;
     expect(all).toMatchObject({ page: 1, pageSize: 20, total: 6 });
     expect(all.items.map((i: { id: string }) => i.id)).toEqual([...ids].reverse());
-    const byStatus = async (s: string) => (await ok('GET', `${P.list}?status=${s}`)).json.data;
+    const byStatus = async (s: string) => (await ok('GET', pathOf('listVideoTasks', {}, { status: s }))).json.data;
     expect((await byStatus('success')).items.map((i: { id: string }) => i.id)).toEqual([ids[0]]);
     expect((await byStatus('failed')).total).toBe(2);
     expect((await byStatus('uploading')).items.map((i: { id: string }) => i.id)).toEqual([ids[3]]);
     expect((await byStatus('generating')).items.map((i: { id: string }) => i.id)).toEqual([ids[4], ids[1]]);
     expect((await byStatus('pending')).total).toBe(0);
     const pages = [];
-    for (let page = 1; page <= 4; page++) pages.push((await ok('GET', `${P.list}?page=${page}&pageSize=2`)).json.data);
+    for (let page = 1; page <= 4; page++) pages.push((await ok('GET', pathOf('listVideoTasks', {}, { page, pageSize: 2 }))).json.data);
     expect(pages.map((p) => p.items.length)).toEqual([2, 2, 2, 0]);
     expect(pages.every((p) => p.total === 6 && p.pageSize === 2)).toBe(true);
     expect(pages.flatMap((p) => p.items.map((i: { id: string }) => i.id))).toEqual([...ids].reverse());
-    const filteredPage = (await ok('GET', `${P.list}?status=failed&page=2&pageSize=1`)).json.data;
+    const filteredPage = (await ok('GET', pathOf('listVideoTasks', {}, { status: 'failed', page: 2, pageSize: 1 }))).json.data;
     expect(filteredPage).toMatchObject({ page: 2, pageSize: 1, total: 2 });
     expect(filteredPage.items[0].id).toBe(ids[2]);
     expect(all.items[0]).toMatchObject({ title: 'fast one', prompt: 'fast one', status: 'failed' });
@@ -577,49 +569,55 @@ describe('error responses through Prism', () => {
   it('validation 400s of the shared endpoint and estimate, with their codes', async () => {
     // rate limiting comes before validation (docs/architecture.md, "The request path"), so rejected creates count: switch it off here
     prism.useMock({ rateLimit: false });
-    const text = { type: 'text', text: 'x' };
-    expectError(await prism.call('POST', P.create, { body: { content: [text, { type: 'text', text: 'y' }] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);
+    const text = textItem('x');
+    expectError(await prism.call('POST', pathOf('createVideoTask'), { body: { content: [text, textItem('y')] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);
     expectError(
-      await prism.call('POST', P.create, { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }),
+      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /1080p/,
     );
     expectError(
-      await prism.call('POST', P.create, { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }),
+      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /duration 3 is outside 4-15/,
     );
     expectError(
-      await prism.call('POST', P.create, { body: { model: 'family2-video', ratio: '21:9', content: [text] } }),
+      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family2-video', ratio: '21:9', content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /ratio/,
     );
     expectError(
-      await prism.call('POST', P.create, { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }),
+      await prism.call('POST', pathOf('createVideoTask'), { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }),
       'VIDEO_MISSING_MEDIA_DURATION',
       /inputVideoDuration/,
     );
     expectError(
-      await prism.call('POST', P.create, { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }),
+      await prism.call('POST', pathOf('createVideoTask'), { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }),
       'VIDEO_INVALID_PARAMETERS',
       /last_frame needs a first_frame/,
     );
     expectError(
-      await prism.call('POST', P.create, { body: { model: 'family4-video', content: [text, { type: 'audio_url', audio_url: { url: AUD(1) } }] } }),
+      await prism.call('POST', pathOf('createVideoTask'), {
+        body: { model: 'family4-video', content: [text, { type: 'audio_url', audio_url: { url: AUD(1) } }] },
+      }),
       'VIDEO_INVALID_PARAMETERS',
       /audio_url/,
     );
     expectError(
-      await prism.call('POST', P.estimate, { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }),
+      await prism.call('POST', pathOf('estimateVideoCredits'), { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /720p/,
     );
     expectError(
-      await prism.call('POST', P.estimate, { body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true } }),
+      await prism.call('POST', pathOf('estimateVideoCredits'), {
+        body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true },
+      }),
       'VIDEO_MISSING_MEDIA_DURATION',
     );
     expectError(
-      await prism.call('POST', P.estimate, { body: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 } }),
+      await prism.call('POST', pathOf('estimateVideoCredits'), {
+        body: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 },
+      }),
       'VIDEO_INVALID_PARAMETERS',
       /exceeds 30/,
     );
@@ -628,35 +626,46 @@ describe('error responses through Prism', () => {
   it('family5 400s: capability rules, audio needs visual, unknown and foreign source task', async () => {
     const m = prism.useMock({ rateLimit: false });
     expectError(
-      await prism.call('POST', P.createF5, { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }),
+      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }),
       'F5_INVALID_PARAMETERS',
       /exactly 2 images/,
     );
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'text_to_video' } }), 'F5_INVALID_PARAMETERS', /prompt is required/);
     expectError(
-      await prism.call('POST', P.createF5, {
+      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'text_to_video' } }),
+      'F5_INVALID_PARAMETERS',
+      /prompt is required/,
+    );
+    expectError(
+      await prism.call('POST', pathOf('createFamily5VideoTask'), {
         body: { capability: 'agent', prompt: 'x', duration: 25, pixverse: { agentType: 'ad_master' }, images: [{ url: IMG(1) }] },
       }),
       'F5_INVALID_PARAMETERS',
       /duration 25/,
     );
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'lip_sync', audios: [{ url: AUD(1), duration: 10 }] } }), 'F5_AUDIO_NEEDS_VISUAL');
     expectError(
-      await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }),
+      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'lip_sync', audios: [{ url: AUD(1), duration: 10 }] } }),
+      'F5_AUDIO_NEEDS_VISUAL',
+    );
+    expectError(
+      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }),
       'F5_TASK_NOT_FOUND',
     );
-    const foreign = await createF5({ capability: 'text_to_video', prompt: 'theirs' }, {}, OTHER_KEY);
+    const foreign = await createF5(family5Body({ prompt: 'theirs' }), {}, OTHER_KEY);
     expectError(
-      await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }),
+      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }),
       'F5_TASK_FORBIDDEN',
     );
-    const mine = await createF5({ capability: 'text_to_video', prompt: 'mine' });
+    const mine = await createF5(family5Body({ prompt: 'mine' }));
     expectError(
-      await prism.call('POST', P.createF5, { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }),
+      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }),
       'F5_INVALID_PARAMETERS',
       /status generating/,
     );
-    expectError(await prism.call('POST', P.estimateF5, { body: { capability: 'mimic', quality: '1080p' } }), 'F5_INVALID_PARAMETERS', /locked to 720p/);
+    expectError(
+      await prism.call('POST', pathOf('estimateFamily5Credits'), { body: { capability: 'mimic', quality: '1080p' } }),
+      'F5_INVALID_PARAMETERS',
+      /locked to 720p/,
+    );
     // only the one accepted task was charged (after the opening grant)
     expect((await m.call('GET', `/__mock/accounts/${KEY}`, { key: null })).json.ledger.map((e: { type: string }) => e.type)).toEqual(['adjust', 'reserve']);
   });
@@ -665,41 +674,45 @@ describe('error responses through Prism', () => {
     const m = prism.useMock();
     const put = await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 10 } });
     expect(put.status).toBe(200);
-    expectError(await prism.call('POST', P.create, { body: { content: [{ type: 'text', text: 'x' }] } }), 'VIDEO_INSUFFICIENT_CREDITS', /40 credits/);
-    expectError(await prism.call('POST', P.createF5, { body: { capability: 'text_to_video', prompt: 'x' } }), 'F5_INSUFFICIENT_CREDITS');
+    expectError(
+      await prism.call('POST', pathOf('createVideoTask'), { body: videoBody({ content: [textItem('x')] }) }),
+      'VIDEO_INSUFFICIENT_CREDITS',
+      /40 credits/,
+    );
+    expectError(await prism.call('POST', pathOf('createFamily5VideoTask'), { body: family5Body({ prompt: 'x' }) }), 'F5_INSUFFICIENT_CREDITS');
     expect(await balance()).toBe(10);
   });
 
   it("unknown task, another owner's task, a malformed API key (401 from the mock)", async () => {
     prism.useMock();
-    const theirs = await create({ content: [{ type: 'text', text: 'theirs' }] }, {}, OTHER_KEY);
-    expectError(await prism.call('GET', P.task('vt_0000000000000000')), 'VIDEO_TASK_NOT_FOUND', /not found/);
-    expectError(await prism.call('GET', P.task(theirs)), 'VIDEO_TASK_FORBIDDEN', /another user/);
+    const theirs = await create(videoBody({ content: [textItem('theirs')] }), {}, OTHER_KEY);
+    expectError(await prism.call('GET', pathOf('getVideoTask', { taskId: 'vt_0000000000000000' })), 'VIDEO_TASK_NOT_FOUND', /not found/);
+    expectError(await prism.call('GET', pathOf('getVideoTask', { taskId: theirs })), 'VIDEO_TASK_FORBIDDEN', /another user/);
     expect((await getTask(theirs, OTHER_KEY)).id).toBe(theirs);
     // a Bearer token Prism accepts (the scheme only requires Bearer) but the mock rejects
     for (const key of ['not-a-key', 'mg_only', 'xx_a_b']) {
       for (const [method, path] of [
-        ['GET', P.subscription],
-        ['GET', P.list],
-        ['GET', P.task(theirs)],
+        ['GET', pathOf('getSubscription')],
+        ['GET', pathOf('listVideoTasks')],
+        ['GET', pathOf('getVideoTask', { taskId: theirs })],
       ] as const)
         expectError(await prism.call(method, path, { key }), 'UNAUTHORIZED', /API key/);
     }
-    expectError(await prism.call('POST', P.create, { key: 'mg_bad', body: { content: [{ type: 'text', text: 'x' }] } }), 'UNAUTHORIZED');
+    expectError(await prism.call('POST', pathOf('createVideoTask'), { key: 'mg_bad', body: videoBody({ content: [textItem('x')] }) }), 'UNAUTHORIZED');
   });
 
   it('429 with Retry-After: the generate limit is shared by both create endpoints and resets after the window', async () => {
     const m = prism.useMock();
-    const body = { content: [{ type: 'text', text: 'x' }] };
+    const body = videoBody({ content: [textItem('x')] });
     for (let i = 0; i < videoGenerateRateLimit.limit - 1; i++) await create(body);
-    await createF5({ capability: 'text_to_video', prompt: 'x' });
-    const shared = await prism.call('POST', P.create, { body });
+    await createF5(family5Body({ prompt: 'x' }));
+    const shared = await prism.call('POST', pathOf('createVideoTask'), { body });
     expectError(shared, 'VIDEO_RATE_LIMITED', /rate limit/);
     expect(Number(shared.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    const f5 = await prism.call('POST', P.createF5, { body: { capability: 'text_to_video', prompt: 'x' } });
+    const f5 = await prism.call('POST', pathOf('createFamily5VideoTask'), { body: family5Body({ prompt: 'x' }) });
     expectError(f5, 'RATE_LIMITED');
     // reads are not limited
-    await ok('GET', P.list);
+    await ok('GET', pathOf('listVideoTasks'));
     // another key has its own budget
     await create(body, {}, OTHER_KEY);
     await m.advance(videoGenerateRateLimit.windowMs);
@@ -708,14 +721,11 @@ describe('error responses through Prism', () => {
 
   it('Prefer directives the operation does not declare are a 400 INVALID_PREFER', async () => {
     prism.useMock();
-    expectError(await prism.call('GET', P.list, { headers: { prefer: 'code=418' } }), 'INVALID_PREFER', /code=418/);
-    expectError(await prism.call('GET', P.subscription, { headers: { prefer: 'outcome=failed' } }), 'INVALID_PREFER');
-    expectError(
-      await prism.call('POST', P.estimate, { headers: { prefer: 'error=32008' }, body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5 } }),
-      'INVALID_PREFER',
-    );
+    expectError(await prism.call('GET', pathOf('listVideoTasks'), { headers: { prefer: 'code=418' } }), 'INVALID_PREFER', /code=418/);
+    expectError(await prism.call('GET', pathOf('getSubscription'), { headers: { prefer: 'outcome=failed' } }), 'INVALID_PREFER');
+    expectError(await prism.call('POST', pathOf('estimateVideoCredits'), { headers: { prefer: 'error=32008' }, body: videoEstimateBody() }), 'INVALID_PREFER');
     // Prism's own Prefer keys are ignored by the mock: the real answer comes back
-    await ok('GET', P.subscription, { headers: { prefer: 'example=foo, dynamic=true' } });
+    await ok('GET', pathOf('getSubscription'), { headers: { prefer: 'example=foo, dynamic=true' } });
   });
 });
 
@@ -791,12 +801,12 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     location?: string[];
     mock: ErrorName;
   };
-  const text = { type: 'text', text: 'x' };
+  const text = textItem('x');
   const cases: Case[] = [
     {
       name: 'empty content',
       method: 'POST',
-      path: P.create,
+      path: pathOf('createVideoTask'),
       body: { content: [] },
       prismStatus: 422,
       location: ['body', 'content'],
@@ -805,7 +815,7 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'family5 model on the shared endpoint',
       method: 'POST',
-      path: P.create,
+      path: pathOf('createVideoTask'),
       body: { model: 'family5', content: [text] },
       prismStatus: 422,
       location: ['body', 'model'],
@@ -814,7 +824,7 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'duration above the schema maximum',
       method: 'POST',
-      path: P.create,
+      path: pathOf('createVideoTask'),
       body: { duration: 31, content: [text] },
       prismStatus: 422,
       location: ['body', 'duration'],
@@ -823,7 +833,7 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'content item of an unknown type',
       method: 'POST',
-      path: P.create,
+      path: pathOf('createVideoTask'),
       body: { content: [{ type: 'gif_url', gif_url: { url: IMG(1) } }] },
       prismStatus: 422,
       mock: 'VIDEO_INVALID_PARAMETERS',
@@ -831,7 +841,7 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'image URL that is not a URL',
       method: 'POST',
-      path: P.create,
+      path: pathOf('createVideoTask'),
       body: { content: [{ type: 'image_url', image_url: { url: 'not a url' } }] },
       prismStatus: 422,
       mock: 'VIDEO_INVALID_PARAMETERS',
@@ -840,7 +850,7 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'estimate without resolution',
       method: 'POST',
-      path: P.estimate,
+      path: pathOf('estimateVideoCredits'),
       body: { model: 'family1-video-2-fast', duration: 5 },
       prismStatus: 422,
       location: ['body'],
@@ -849,7 +859,7 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'family5 without capability',
       method: 'POST',
-      path: P.createF5,
+      path: pathOf('createFamily5VideoTask'),
       body: { prompt: 'x' },
       prismStatus: 422,
       location: ['body'],
@@ -858,36 +868,48 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'family5 estimate with an unknown quality',
       method: 'POST',
-      path: P.estimateF5,
+      path: pathOf('estimateFamily5Credits'),
       body: { capability: 'text_to_video', quality: '4k' },
       prismStatus: 422,
       location: ['body', 'quality'],
       mock: 'F5_INVALID_PARAMETERS',
     },
-    { name: 'list page=0', method: 'GET', path: `${P.list}?page=0`, prismStatus: 422, location: ['query', 'page'], mock: 'VIDEO_INVALID_PARAMETERS' },
-    {
-      name: 'list pageSize=101',
+    ...(
+      [
+        ['list page=0', { page: 0 }],
+        ['list pageSize=101', { pageSize: 101 }],
+        ['list status outside the enum', { status: 'done' }],
+      ] as const
+    ).map(([name, query]): Case => ({
+      name,
       method: 'GET',
-      path: `${P.list}?pageSize=101`,
+      path: pathOf('listVideoTasks', {}, query),
       prismStatus: 422,
-      location: ['query', 'pageSize'],
+      location: ['query', ...Object.keys(query)],
       mock: 'VIDEO_INVALID_PARAMETERS',
+    })),
+    { name: 'no Authorization header', method: 'GET', path: pathOf('getSubscription'), key: null, prismStatus: 401, mock: 'UNAUTHORIZED' },
+    {
+      name: 'no Authorization header on create',
+      method: 'POST',
+      path: pathOf('createVideoTask'),
+      key: null,
+      body: { content: [text] },
+      prismStatus: 401,
+      mock: 'UNAUTHORIZED',
     },
     {
-      name: 'list status outside the enum',
+      name: 'Basic instead of Bearer',
       method: 'GET',
-      path: `${P.list}?status=done`,
-      prismStatus: 422,
-      location: ['query', 'status'],
-      mock: 'VIDEO_INVALID_PARAMETERS',
+      path: pathOf('listVideoTasks'),
+      headers: { authorization: 'Basic bWc6eA==' },
+      prismStatus: 401,
+      mock: 'UNAUTHORIZED',
     },
-    { name: 'no Authorization header', method: 'GET', path: P.subscription, key: null, prismStatus: 401, mock: 'UNAUTHORIZED' },
-    { name: 'no Authorization header on create', method: 'POST', path: P.create, key: null, body: { content: [text] }, prismStatus: 401, mock: 'UNAUTHORIZED' },
-    { name: 'Basic instead of Bearer', method: 'GET', path: P.list, headers: { authorization: 'Basic bWc6eA==' }, prismStatus: 401, mock: 'UNAUTHORIZED' },
     {
       name: 'text/plain body',
       method: 'POST',
-      path: P.estimate,
+      path: pathOf('estimateVideoCredits'),
       raw: 'hello',
       headers: { 'content-type': 'text/plain' },
       prismStatus: 422,
@@ -896,7 +918,7 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'unparseable JSON',
       method: 'POST',
-      path: P.create,
+      path: pathOf('createVideoTask'),
       raw: '{"content": [',
       headers: { 'content-type': 'application/json' },
       prismStatus: 400,
@@ -905,8 +927,8 @@ describe('requests the spec forbids: Prism reports the request violation AND the
     {
       name: 'body over 1 MB',
       method: 'POST',
-      path: P.create,
-      body: { content: [{ type: 'text', text: 'x'.repeat(1024 * 1024 + 10) }] },
+      path: pathOf('createVideoTask'),
+      body: { content: [textItem('x'.repeat(1024 * 1024 + 10))] },
       prismStatus: 422,
       location: ['body', 'content', '0', 'text'],
       mock: 'PAYLOAD_TOO_LARGE',

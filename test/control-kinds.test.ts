@@ -10,14 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { controlOperations, TaskActivityEvent, UploadReport } from '../schemas/control.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { audioFileTypes, audioFormats, durationMatches } from '../schemas/media.ts';
-import { operations } from '../schemas/operations.ts';
 import { videoPhases } from '../schemas/video.ts';
+import { pathOf, videoBody } from './factories.ts';
 import { KEY, OTHER_KEY, readEventStream, type CallResult, type TestMock, useMocks } from './helpers.ts';
 
 const mock = useMocks();
-const SUB = operations.getSubscription.path;
-const CREATE = operations.createVideoTask.path;
-const videoBody = { content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] };
 const phases = videoPhases('family1-video-2-fast', 5);
 
 function expectError(res: { status: number; json?: any; text?: string }, name: ErrorName, ...mentions: string[]) {
@@ -27,7 +24,7 @@ function expectError(res: { status: number; json?: any; text?: string }, name: E
 }
 
 const createVideo = async (m: TestMock, key = KEY, prefer?: string) => {
-  const r = await m.call('POST', CREATE, { key, body: videoBody, headers: prefer ? { prefer } : {} });
+  const r = await m.call('POST', pathOf('createVideoTask'), { key, body: videoBody(), headers: prefer ? { prefer } : {} });
   expect(r.status, r.text).toBe(200);
   return r.json.data.taskId as string;
 };
@@ -35,18 +32,18 @@ const createVideo = async (m: TestMock, key = KEY, prefer?: string) => {
 describe('DELETE /__mock/accounts/{apiKey}', () => {
   it('later API requests with the key answer 401 at once; the control API answers 404 until PUT creates it again', async () => {
     const m = await mock();
-    expect((await m.call('GET', SUB)).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
     const del = await m.call('DELETE', `/__mock/accounts/${KEY}`, { key: null });
     expect(del.status).toBe(200);
     expect(del.json).toEqual({ apiKey: KEY, existed: true });
-    expectError(await m.call('GET', SUB), 'UNAUTHORIZED', 'deleted');
-    expectError(await m.call('POST', CREATE, { body: videoBody }), 'UNAUTHORIZED', 'deleted');
+    expectError(await m.call('GET', pathOf('getSubscription')), 'UNAUTHORIZED', 'deleted');
+    expectError(await m.call('POST', pathOf('createVideoTask'), { body: videoBody() }), 'UNAUTHORIZED', 'deleted');
     expectError(await m.call('GET', `/__mock/accounts/${KEY}`, { key: null }), 'CONTROL_NOT_FOUND', KEY);
-    expect((await m.call('GET', SUB, { key: OTHER_KEY })).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY })).status).toBe(200);
     const put = await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 50 } });
     expect(put.status, put.text).toBe(200);
     expect(put.json.credits).toBe(50);
-    const sub = await m.call('GET', SUB);
+    const sub = await m.call('GET', pathOf('getSubscription'));
     expect(sub.status).toBe(200);
     expect(sub.json.data.balance).toBe(50);
   });
@@ -55,13 +52,13 @@ describe('DELETE /__mock/accounts/{apiKey}', () => {
     const m = await mock();
     const del = await m.call('DELETE', `/__mock/accounts/${OTHER_KEY}`, { key: null });
     expect(del.json).toEqual({ apiKey: OTHER_KEY, existed: false });
-    expectError(await m.call('GET', SUB, { key: OTHER_KEY }), 'UNAUTHORIZED');
+    expectError(await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY }), 'UNAUTHORIZED');
   });
 
   it('a request waiting on a delay when the key is deleted answers 401', async () => {
     const m = await mock();
-    await m.call('GET', SUB);
-    const pending = m.call('GET', SUB, { headers: { prefer: 'delay=300' } });
+    await m.call('GET', pathOf('getSubscription'));
+    const pending = m.call('GET', pathOf('getSubscription'), { headers: { prefer: 'delay=300' } });
     await new Promise((r) => setTimeout(r, 100));
     await m.call('DELETE', `/__mock/accounts/${KEY}`, { key: null });
     expectError(await pending, 'UNAUTHORIZED');

@@ -14,20 +14,11 @@ import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 import { videoPhases } from '../schemas/video.ts';
 import { DEFAULT_START_TIME } from '../mock/engine/engine.ts';
+import { pathOf, videoBody } from './factories.ts';
 import { KEY, OTHER_KEY, readEventStream, type CallResult, type TestMock, useMocks } from './helpers.ts';
 
 const mock = useMocks();
 
-const SUB = operations.getSubscription.path;
-const CREATE = operations.createVideoTask.path;
-const taskPath = (id: string) => operations.getVideoTask.path.replace('{taskId}', id);
-const validVideo = {
-  model: 'family1-video-2-fast',
-  content: [{ type: 'text', text: 'A red fox running through snow at dawn' }],
-  resolution: '720p',
-  ratio: '16:9',
-  duration: 5,
-};
 const phases = videoPhases('family1-video-2-fast', 5);
 const DONE_MS = phases.generatingMs + phases.uploadingMs;
 
@@ -76,18 +67,18 @@ describe('clock', () => {
     expect(a0.json).toEqual({ now: DEFAULT_START_TIME + 1000, eventsRun: 0 });
     expect((await control(m, 'GET', '/__mock/clock', ClockState)).json.now).toBe(DEFAULT_START_TIME + 1000);
 
-    const created = await m.call('POST', CREATE, { body: validVideo });
+    const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     expect(created.status, created.text).toBe(200);
     const id = created.json.data.taskId;
     // not yet due
     const a1 = await control(m, 'POST', '/__mock/clock/advance', AdvanceResponse, { ms: phases.generatingMs - 1 });
     expect(a1.json.eventsRun).toBe(0);
-    expect((await m.call('GET', taskPath(id))).json.data.status).toBe('generating');
+    expect((await m.call('GET', pathOf('getVideoTask', { taskId: id }))).json.data.status).toBe('generating');
     // generating -> uploading -> success: both phase events run in one advance
     const a2 = await control(m, 'POST', '/__mock/clock/advance', AdvanceResponse, { ms: DONE_MS });
     expect(a2.json.now).toBe(DEFAULT_START_TIME + 1000 + phases.generatingMs - 1 + DONE_MS);
     expect(a2.json.eventsRun).toBe(2);
-    expect((await m.call('GET', taskPath(id))).json.data.status).toBe('success');
+    expect((await m.call('GET', pathOf('getVideoTask', { taskId: id }))).json.data.status).toBe('success');
     // ms 0 is allowed and moves nothing
     expect((await control(m, 'POST', '/__mock/clock/advance', AdvanceResponse, { ms: 0 })).json).toEqual({ now: a2.json.now, eventsRun: 0 });
   });
@@ -119,7 +110,7 @@ describe('clock', () => {
 describe('POST /__mock/reset', () => {
   it('drops all state: accounts, tasks, scenarios, journal, rate limits, clock', async () => {
     const m = await mock();
-    const created = await m.call('POST', CREATE, { body: validVideo });
+    const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     const id = created.json.data.taskId;
     await control(m, 'PUT', `/__mock/accounts/${OTHER_KEY}`, AccountView, { credits: 5, plan: 'free' });
     await control(m, 'POST', '/__mock/scenarios', Scenario, { code: 401 });
@@ -132,8 +123,8 @@ describe('POST /__mock/reset', () => {
     const other = await control(m, 'GET', `/__mock/accounts/${OTHER_KEY}`, AccountView);
     expect(other.json).toMatchObject({ credits: 10_000, plan: 'paid' });
     expect(other.json.ledger).toHaveLength(1);
-    expect((await m.call('GET', SUB)).json.data.balance).toBe(10_000);
-    const gone = await m.call('GET', taskPath(id));
+    expect((await m.call('GET', pathOf('getSubscription'))).json.data.balance).toBe(10_000);
+    const gone = await m.call('GET', pathOf('getVideoTask', { taskId: id }));
     expectError(gone, 'VIDEO_TASK_NOT_FOUND');
     expect((await control(m, 'GET', '/__mock/clock', ClockState)).json.now).toBe(DEFAULT_START_TIME);
   });
@@ -141,25 +132,25 @@ describe('POST /__mock/reset', () => {
   it('resets the rate limiter', async () => {
     const m = await mock();
     const rl = operations.createVideoTask.rateLimit;
-    for (let i = 0; i < rl.limit; i++) expect((await m.call('POST', CREATE, { body: validVideo })).status).toBe(200);
-    expect((await m.call('POST', CREATE, { body: validVideo })).status).toBe(429);
+    for (let i = 0; i < rl.limit; i++) expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).status).toBe(200);
+    expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).status).toBe(429);
     await control(m, 'POST', '/__mock/reset', ResetResponse, {});
-    expect((await m.call('POST', CREATE, { body: validVideo })).status).toBe(200);
+    expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).status).toBe(200);
   });
 
   it('same seed -> same ids after reset; {"seed": n} changes them and the health seed', async () => {
     const m = await mock();
-    const first = (await m.call('POST', CREATE, { body: validVideo })).json.data.taskId;
+    const first = (await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId;
     await control(m, 'POST', '/__mock/reset', ResetResponse);
-    expect((await m.call('POST', CREATE, { body: validVideo })).json.data.taskId).toBe(first);
+    expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId).toBe(first);
     const r = await control(m, 'POST', '/__mock/reset', ResetResponse, { seed: 2 });
     expect(r.json.seed).toBe(2);
     expect((await control(m, 'GET', '/__mock/health', Health)).json.seed).toBe(2);
-    const second = (await m.call('POST', CREATE, { body: validVideo })).json.data.taskId;
+    const second = (await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId;
     expect(second).not.toBe(first);
     // the seed is kept by a later plain reset
     await control(m, 'POST', '/__mock/reset', ResetResponse);
-    expect((await m.call('POST', CREATE, { body: validVideo })).json.data.taskId).toBe(second);
+    expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId).toBe(second);
   });
 
   it.each([
@@ -169,7 +160,7 @@ describe('POST /__mock/reset', () => {
     ['unknown field', { sede: 2 }],
   ])('%s -> 400 code 10008, nothing dropped', async (_n, body) => {
     const m = await mock();
-    await m.call('GET', SUB);
+    await m.call('GET', pathOf('getSubscription'));
     expectError(await control(m, 'POST', '/__mock/reset', null, body), 'CONTROL_INVALID_REQUEST');
     expect((await control(m, 'GET', '/__mock/requests', Journal)).json.items).toHaveLength(1);
   });
@@ -221,9 +212,9 @@ describe('accounts', () => {
     expect(put.json.ledger.at(-1)).toMatchObject({ type: 'adjust', amount: -9_750, balance: 250, taskId: null });
     expect(sum(put.json.ledger)).toBe(250);
     // the API sees it
-    expect((await m.call('GET', SUB)).json.data).toEqual({ balance: 250, freeUsages: { 'image-a-2': 3 }, plan: 'free' });
+    expect((await m.call('GET', pathOf('getSubscription'))).json.data).toEqual({ balance: 250, freeUsages: { 'image-a-2': 3 }, plan: 'free' });
     // a task reserves; the ledger still sums to the balance
-    const created = await m.call('POST', CREATE, { body: validVideo });
+    const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     expect(created.status, created.text).toBe(200);
     const after = await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView);
     expect(after.json.ledger.at(-1)).toMatchObject({ type: 'reserve', taskId: created.json.data.taskId });
@@ -279,11 +270,11 @@ describe('scenarios', () => {
       delay: null,
     });
     // another key and another operation are not matched (and consume nothing)
-    expect((await m.call('GET', SUB, { key: OTHER_KEY })).status).toBe(200);
-    expect((await m.call('GET', operations.listVideoTasks.path)).status).toBe(200);
-    expectError(await m.call('GET', SUB), 'UNAUTHORIZED');
-    expectError(await m.call('GET', SUB), 'UNAUTHORIZED');
-    expect((await m.call('GET', SUB)).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY })).status).toBe(200);
+    expect((await m.call('GET', pathOf('listVideoTasks'))).status).toBe(200);
+    expectError(await m.call('GET', pathOf('getSubscription')), 'UNAUTHORIZED');
+    expectError(await m.call('GET', pathOf('getSubscription')), 'UNAUTHORIZED');
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
     expect((await control(m, 'DELETE', '/__mock/scenarios', ScenariosCleared)).json).toEqual({ removed: 0 });
   });
 
@@ -294,10 +285,10 @@ describe('scenarios', () => {
       error: 'VIDEO_INSUFFICIENT_CREDITS',
     });
     expect(add.json).toMatchObject({ apiKey: null, operationIds: ['createVideoTask', 'createFamily5VideoTask'], remaining: 1, error: 31004 });
-    expectError(await m.call('POST', CREATE, { body: validVideo }), 'VIDEO_INSUFFICIENT_CREDITS');
-    expect((await m.call('POST', CREATE, { body: validVideo })).status).toBe(200);
+    expectError(await m.call('POST', pathOf('createVideoTask'), { body: videoBody() }), 'VIDEO_INSUFFICIENT_CREDITS');
+    expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).status).toBe(200);
     await control(m, 'POST', '/__mock/scenarios', Scenario, { operationId: 'createVideoTask', error: 31029 });
-    const limited = await m.call('POST', CREATE, { body: validVideo });
+    const limited = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     expectError(limited, 'VIDEO_RATE_LIMITED');
     expect(limited.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
   });
@@ -305,45 +296,45 @@ describe('scenarios', () => {
   it('outcome=failed with an error: the created task fails later with that code and is refunded', async () => {
     const m = await mock();
     await control(m, 'POST', '/__mock/scenarios', Scenario, { apiKey: KEY, operationId: 'createVideoTask', outcome: 'failed', error: 31009 });
-    const created = await m.call('POST', CREATE, { body: validVideo });
+    const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     expect(created.status, created.text).toBe(200);
     const id = created.json.data.taskId;
     expect((await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView)).json.credits).toBeLessThan(10_000);
     await m.advance(DONE_MS);
-    const task = (await m.call('GET', taskPath(id))).json.data;
+    const task = (await m.call('GET', pathOf('getVideoTask', { taskId: id }))).json.data;
     expect(task).toMatchObject({ status: 'failed', errorCode: 31009 });
     const acc = (await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView)).json;
     expect(acc.credits).toBe(10_000);
     expect(sum(acc.ledger)).toBe(10_000);
     // consumed: the next task succeeds
-    const next = (await m.call('POST', CREATE, { body: validVideo })).json.data.taskId;
+    const next = (await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId;
     await m.advance(DONE_MS);
-    expect((await m.call('GET', taskPath(next))).json.data.status).toBe('success');
+    expect((await m.call('GET', pathOf('getVideoTask', { taskId: next }))).json.data.status).toBe('success');
   });
 
   it('delay: the matching request is answered after about that many ms', async () => {
     const m = await mock();
     await control(m, 'POST', '/__mock/scenarios', Scenario, { operationId: 'getSubscription', delay: 150 });
     const t0 = performance.now();
-    expect((await m.call('GET', SUB)).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
   });
 
   it('a request with its own Prefer header (or __ query) ignores the rules and does not consume them', async () => {
     const m = await mock();
     await control(m, 'POST', '/__mock/scenarios', Scenario, { operationId: 'getSubscription', code: 401 });
-    expect((await m.call('GET', SUB, { headers: { prefer: 'delay=0' } })).status).toBe(200);
-    expect((await m.call('GET', `${SUB}?__delay=0`)).status).toBe(200);
-    expectError(await m.call('GET', SUB, { headers: { prefer: 'code=401' } }), 'UNAUTHORIZED');
+    expect((await m.call('GET', pathOf('getSubscription'), { headers: { prefer: 'delay=0' } })).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription', {}, { __delay: 0 }))).status).toBe(200);
+    expectError(await m.call('GET', pathOf('getSubscription'), { headers: { prefer: 'code=401' } }), 'UNAUTHORIZED');
     // the rule is still there for a plain request
-    expectError(await m.call('GET', SUB), 'UNAUTHORIZED');
-    expect((await m.call('GET', SUB)).status).toBe(200);
+    expectError(await m.call('GET', pathOf('getSubscription')), 'UNAUTHORIZED');
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
   });
 
   it('a Prism-only Prefer (example=) is no forcing: the rule applies', async () => {
     const m = await mock();
     await control(m, 'POST', '/__mock/scenarios', Scenario, { operationId: 'getSubscription', code: 401 });
-    expectError(await m.call('GET', SUB, { headers: { prefer: 'example=x' } }), 'UNAUTHORIZED');
+    expectError(await m.call('GET', pathOf('getSubscription'), { headers: { prefer: 'example=x' } }), 'UNAUTHORIZED');
   });
 
   it('DELETE /__mock/scenarios clears every rule', async () => {
@@ -352,7 +343,7 @@ describe('scenarios', () => {
     await control(m, 'POST', '/__mock/scenarios', Scenario, { operationId: 'createVideoTask', outcome: 'failed' });
     const cleared = await control(m, 'DELETE', '/__mock/scenarios', ScenariosCleared);
     expect(cleared.json).toEqual({ removed: 2 });
-    expect((await m.call('GET', SUB)).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
   });
 
   it.each([
@@ -375,14 +366,14 @@ describe('scenarios', () => {
 describe('GET /__mock/requests', () => {
   it('journals recent API requests with status and envelope code, not control requests', async () => {
     const m = await mock();
-    await m.call('GET', SUB);
-    await m.call('GET', SUB, { key: null });
-    await m.call('POST', CREATE, { body: { ...validVideo, duration: 3 } });
+    await m.call('GET', pathOf('getSubscription'));
+    await m.call('GET', pathOf('getSubscription'), { key: null });
+    await m.call('POST', pathOf('createVideoTask'), { body: videoBody({ duration: 3 }) });
     await m.call('GET', '/nope');
-    await m.call('DELETE', SUB);
+    await m.call('DELETE', pathOf('getSubscription'));
     await control(m, 'GET', '/__mock/health', Health);
     await m.advance(10);
-    await m.call('GET', SUB, { key: OTHER_KEY, headers: { prefer: 'code=401' } });
+    await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY, headers: { prefer: 'code=401' } });
     const res = await control(m, 'GET', '/__mock/requests', Journal);
     expect(
       res.json.items.map(
@@ -398,12 +389,12 @@ describe('GET /__mock/requests', () => {
         }) => [e.method, e.path, e.operationId, e.keyId, e.status, e.code],
       ),
     ).toEqual([
-      ['GET', SUB, 'getSubscription', 'test', 200, 0],
-      ['GET', SUB, 'getSubscription', null, 401, 10001],
-      ['POST', CREATE, 'createVideoTask', 'test', 400, 31002],
+      ['GET', pathOf('getSubscription'), 'getSubscription', 'test', 200, 0],
+      ['GET', pathOf('getSubscription'), 'getSubscription', null, 401, 10001],
+      ['POST', pathOf('createVideoTask'), 'createVideoTask', 'test', 400, 31002],
       ['GET', '/nope', null, null, 404, 10004],
-      ['DELETE', SUB, null, null, 405, 10005],
-      ['GET', SUB, 'getSubscription', 'other', 401, 10001],
+      ['DELETE', pathOf('getSubscription'), null, null, 405, 10005],
+      ['GET', pathOf('getSubscription'), 'getSubscription', 'other', 401, 10001],
     ]);
     const seqs = res.json.items.map((e: { seq: number }) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));

@@ -13,6 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { videoGenerateRateLimit } from '../schemas/video.ts';
+import { family5Body, family5EstimateBody, pathOf, textItem, videoBody, videoEstimateBody } from './factories.ts';
 import { KEY, OTHER_KEY, type CallOptions, type TestMock, useMocks } from './helpers.ts';
 
 const start = useMocks();
@@ -36,7 +37,6 @@ function recorder(m: TestMock, log: string[] | null): Recorder {
   };
 }
 
-const V = '/v1/video-generation';
 /** A task id no seed produces (for the not-found answer); excluded from id comparisons. */
 const UNKNOWN_ID = 'vt_0000000000000000';
 
@@ -46,14 +46,14 @@ const UNKNOWN_ID = 'vt_0000000000000000';
  */
 async function session(m: TestMock, rec: Recorder, key: string, between: (step: number) => Promise<void> = async () => {}): Promise<void> {
   const k = { key };
-  await rec('GET', '/v1/user/subscription', k);
-  await rec('POST', `${V}/estimate-credits`, {
+  await rec('GET', pathOf('getSubscription'), k);
+  await rec('POST', pathOf('estimateVideoCredits'), {
     ...k,
-    body: { model: 'family2-video', resolution: '1080p', duration: 10, hasVideoInput: true, inputVideoDuration: 5 },
+    body: videoEstimateBody({ model: 'family2-video', resolution: '1080p', duration: 10, hasVideoInput: true, inputVideoDuration: 5 }),
   });
-  await rec('POST', `${V}/family5/estimate-credits`, {
+  await rec('POST', pathOf('estimateFamily5Credits'), {
     ...k,
-    body: { capability: 'agent', duration: 30, quality: '1080p', pixverse: { agentType: 'promo_mix' } },
+    body: family5EstimateBody({ capability: 'agent', duration: 30, quality: '1080p', pixverse: { agentType: 'promo_mix' } }),
   });
   await between(1);
   const ids: string[] = [];
@@ -63,8 +63,8 @@ async function session(m: TestMock, rec: Recorder, key: string, between: (step: 
     ids.push(r.json.data.taskId);
   };
   // a random seed (-1), a fixed seed, a family3-h3 task, a family5 task without prompt (generated title), a forced failure
-  await created(`${V}/generate`, { content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] });
-  await created(`${V}/generate`, {
+  await created(pathOf('createVideoTask'), videoBody());
+  await created(pathOf('createVideoTask'), {
     model: 'family1-video-2-pro',
     resolution: '1080p',
     seed: 42,
@@ -72,43 +72,40 @@ async function session(m: TestMock, rec: Recorder, key: string, between: (step: 
     content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' }, role: 'first_frame' }],
   });
   await between(2);
-  await created(`${V}/generate`, {
+  await created(pathOf('createVideoTask'), {
     model: 'family3-h3',
-    content: [
-      { type: 'text', text: 'Waves' },
-      { type: 'audio_url', audio_url: { url: 'https://example.com/a.mp3' } },
-    ],
+    content: [textItem('Waves'), { type: 'audio_url', audio_url: { url: 'https://example.com/a.mp3' } }],
   });
-  await created(`${V}/family5/generate`, {
+  await created(pathOf('createFamily5VideoTask'), {
     capability: 'multi_transition',
     pixverse: { multiTransition: [{ imageUrl: 'https://example.com/1.png' }, { imageUrl: 'https://example.com/2.png' }] },
   });
-  await created(`${V}/family5/generate`, { capability: 'text_to_video', prompt: 'Doomed' }, 'outcome=failed, error=32008');
+  await created(pathOf('createFamily5VideoTask'), family5Body({ prompt: 'Doomed' }), 'outcome=failed, error=32008');
   // the 6th create in the minute is rate limited
   expect(ids).toHaveLength(videoGenerateRateLimit.limit);
-  expect((await rec('POST', `${V}/generate`, { ...k, body: { content: [{ type: 'text', text: 'one too many' }] } })).status).toBe(429);
+  expect((await rec('POST', pathOf('createVideoTask'), { ...k, body: videoBody({ content: [textItem('one too many')] }) })).status).toBe(429);
   await between(3);
   // errors
-  await rec('GET', `${V}/tasks/${UNKNOWN_ID}`, k);
-  await rec('POST', `${V}/generate`, { ...k, body: { model: 'family1-video-2-fast', resolution: '1080p', content: [{ type: 'text', text: 'x' }] } });
-  await rec('GET', `${V}/tasks`, { key: 'mg_bad' });
-  await rec('GET', `${V}/tasks`, { ...k, headers: { prefer: 'code=400' } });
+  await rec('GET', pathOf('getVideoTask', { taskId: UNKNOWN_ID }), k);
+  await rec('POST', pathOf('createVideoTask'), { ...k, body: { model: 'family1-video-2-fast', resolution: '1080p', content: [textItem('x')] } });
+  await rec('GET', pathOf('listVideoTasks'), { key: 'mg_bad' });
+  await rec('GET', pathOf('listVideoTasks'), { ...k, headers: { prefer: 'code=400' } });
   // reads, then time passes in steps
   const readAll = async () => {
-    for (const id of ids) await rec('GET', `${V}/tasks/${id}`, k);
-    for (const q of [
-      '',
-      '?page=1&pageSize=2',
-      '?page=2&pageSize=2',
-      '?page=3&pageSize=2',
-      '?page=4&pageSize=2',
-      '?status=generating',
-      '?status=uploading',
-      '?status=success',
-      '?status=failed',
-    ])
-      await rec('GET', `${V}/tasks${q}`, k);
-    await rec('GET', '/v1/user/subscription', k);
+    for (const id of ids) await rec('GET', pathOf('getVideoTask', { taskId: id }), k);
+    const queries: Record<string, string | number>[] = [
+      {},
+      { page: 1, pageSize: 2 },
+      { page: 2, pageSize: 2 },
+      { page: 3, pageSize: 2 },
+      { page: 4, pageSize: 2 },
+      { status: 'generating' },
+      { status: 'uploading' },
+      { status: 'success' },
+      { status: 'failed' },
+    ];
+    for (const q of queries) await rec('GET', pathOf('listVideoTasks', {}, q), k);
+    await rec('GET', pathOf('getSubscription'), k);
   };
   await readAll();
   for (const ms of [30_000, 30_000, 60_000]) {
@@ -117,7 +114,7 @@ async function session(m: TestMock, rec: Recorder, key: string, between: (step: 
     await readAll();
   }
   // after the window: a restyle of the succeeded family5 task, then it finishes too
-  await created(`${V}/family5/generate`, { capability: 'restyle', sourceTaskId: ids[3], pixverse: { restyleId: 3 } });
+  await created(pathOf('createFamily5VideoTask'), { capability: 'restyle', sourceTaskId: ids[3], pixverse: { restyleId: 3 } });
   await m.advance(120_000);
   await readAll();
   await rec('GET', `/__mock/accounts/${key}`, { key: null });
@@ -128,19 +125,19 @@ function otherTraffic(m: TestMock, rec: Recorder, victim: string): (step: number
   const others = [OTHER_KEY, 'mg_third_secret3'];
   return async (step) => {
     for (const key of others) {
-      const r = await rec('POST', `${V}/generate`, {
+      const r = await rec('POST', pathOf('createVideoTask'), {
         key,
-        body: { content: [{ type: 'text', text: `other ${step}` }] },
+        body: videoBody({ content: [textItem(`other ${step}`)] }),
         ...(step % 2 ? { headers: { prefer: 'outcome=failed' } } : {}),
       });
-      await rec('POST', `${V}/family5/generate`, {
+      await rec('POST', pathOf('createFamily5VideoTask'), {
         key,
         body: { capability: 'image_to_video', prompt: `other ${step}`, images: [{ url: 'https://example.com/o.png' }] },
       });
-      await rec('GET', `${V}/tasks?pageSize=3`, { key });
-      await rec('POST', `${V}/estimate-credits`, { key, body: { model: 'family4-video', resolution: '720p', duration: 4 } });
-      await rec('GET', `${V}/tasks/${r.json?.data?.taskId ?? 'none'}`, { key: victim });
-      await rec('GET', '/v1/user/subscription', { key });
+      await rec('GET', pathOf('listVideoTasks', {}, { pageSize: 3 }), { key });
+      await rec('POST', pathOf('estimateVideoCredits'), { key, body: videoEstimateBody({ model: 'family4-video', duration: 4 }) });
+      await rec('GET', pathOf('getVideoTask', { taskId: r.json?.data?.taskId ?? 'none' }), { key: victim });
+      await rec('GET', pathOf('getSubscription'), { key });
     }
   };
 }

@@ -14,6 +14,7 @@ import { ApiError } from '../mock/engine/api-error.ts';
 import { createMock, type MockOptions } from '../mock/http/app.ts';
 import { DEFAULT_BODY_LIMIT } from '../mock/http/router.ts';
 import { handlers } from '../mock/services/index.ts';
+import { pathOf, videoBody } from './factories.ts';
 import { KEY, startMock, type CallResult, type TestMock } from './helpers.ts';
 
 let mocks: TestMock[] = [];
@@ -26,17 +27,6 @@ afterEach(async () => {
   await Promise.all(mocks.map((m) => m.close()));
   mocks = [];
 });
-
-const SUB = operations.getSubscription.path;
-const CREATE = operations.createVideoTask.path;
-const LIST = operations.listVideoTasks.path;
-const validVideo = {
-  model: 'family1-video-2-fast',
-  content: [{ type: 'text', text: 'A red fox running through snow at dawn' }],
-  resolution: '720p',
-  ratio: '16:9',
-  duration: 5,
-};
 
 /** An error envelope with the catalogued code and status, JSON, no stack trace. */
 function expectEnvelope(res: CallResult, name: ErrorName) {
@@ -79,33 +69,39 @@ describe('bearer auth', () => {
     const m = await mock();
     // fetch only sends ByteString header values: send the UTF-8 bytes of a non-ASCII key as latin1
     if (headers && /[^\x20-\x7e]/.test(headers.authorization)) {
-      const res = await m.call('GET', SUB, { key: null, headers: { authorization: Buffer.from(headers.authorization, 'utf8').toString('latin1') } });
+      const res = await m.call('GET', pathOf('getSubscription'), {
+        key: null,
+        headers: { authorization: Buffer.from(headers.authorization, 'utf8').toString('latin1') },
+      });
       return expectEnvelope(res, 'UNAUTHORIZED');
     }
-    expectEnvelope(await m.call('GET', SUB, { key: null, headers: headers ?? {} }), 'UNAUTHORIZED');
-    expectEnvelope(await m.call('POST', CREATE, { key: null, headers: headers ?? {}, body: validVideo }), 'UNAUTHORIZED');
+    expectEnvelope(await m.call('GET', pathOf('getSubscription'), { key: null, headers: headers ?? {} }), 'UNAUTHORIZED');
+    expectEnvelope(await m.call('POST', pathOf('createVideoTask'), { key: null, headers: headers ?? {}, body: videoBody() }), 'UNAUTHORIZED');
   });
 
   it('a well-formed key is accepted; the scheme is case-insensitive', async () => {
     const m = await mock();
-    expect((await m.call('GET', SUB)).status).toBe(200);
-    expect((await m.call('GET', SUB, { key: null, headers: { authorization: `bearer ${KEY}` } })).status).toBe(200);
-    expect((await m.call('GET', SUB, { key: 'mg_A1b2_Z9' })).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: null, headers: { authorization: `bearer ${KEY}` } })).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: 'mg_A1b2_Z9' })).status).toBe(200);
     expect(m.bugs).toEqual([]);
   });
 
   it('auth comes before validation: a bad body without a key is 401, not 400', async () => {
     const m = await mock();
-    expectEnvelope(await m.call('POST', CREATE, { key: null, raw: '{bad', headers: { 'content-type': 'application/json' } }), 'UNAUTHORIZED');
+    expectEnvelope(
+      await m.call('POST', pathOf('createVideoTask'), { key: null, raw: '{bad', headers: { 'content-type': 'application/json' } }),
+      'UNAUTHORIZED',
+    );
   });
 
   it('a custom prefix via createMock({keyPrefix}) works, and the default prefix is then refused', async () => {
     const m = await mock({ keyPrefix: 'acme' });
-    const ok = await m.call('GET', SUB, { key: 'acme_team1_s3cret' });
+    const ok = await m.call('GET', pathOf('getSubscription'), { key: 'acme_team1_s3cret' });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json.code).toBe(0);
-    expectEnvelope(await m.call('GET', SUB, { key: KEY }), 'UNAUTHORIZED');
-    const msg = (await m.call('GET', SUB, { key: 'mg_x_y' })).json.message as string;
+    expectEnvelope(await m.call('GET', pathOf('getSubscription'), { key: KEY }), 'UNAUTHORIZED');
+    const msg = (await m.call('GET', pathOf('getSubscription'), { key: 'mg_x_y' })).json.message as string;
     expect(msg).toContain('acme_');
     expect(m.bugs).toEqual([]);
   });
@@ -113,8 +109,8 @@ describe('bearer auth', () => {
   it('different keys are different accounts', async () => {
     const m = await mock();
     await m.call('PUT', '/__mock/accounts/mg_a_1', { key: null, body: { credits: 7 } });
-    expect((await m.call('GET', SUB, { key: 'mg_a_1' })).json.data.balance).toBe(7);
-    expect((await m.call('GET', SUB, { key: 'mg_b_1' })).json.data.balance).toBe(10_000);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: 'mg_a_1' })).json.data.balance).toBe(7);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: 'mg_b_1' })).json.data.balance).toBe(10_000);
   });
 });
 
@@ -128,7 +124,7 @@ describe('request bodies', () => {
     ['+json media type', '{', { 'content-type': 'application/merge-patch+json' }],
   ] as const)('%s -> 400 code 10002', async (_name, raw, headers) => {
     const m = await mock();
-    expectEnvelope(await m.call('POST', CREATE, { raw, headers }), 'MALFORMED_JSON');
+    expectEnvelope(await m.call('POST', pathOf('createVideoTask'), { raw, headers }), 'MALFORMED_JSON');
   });
 
   it.each([
@@ -138,12 +134,18 @@ describe('request bodies', () => {
     ['xml', 'application/xml'],
   ])('Content-Type %s -> 415 code 10003', async (_name, ct) => {
     const m = await mock();
-    expectEnvelope(await m.call('POST', CREATE, { raw: JSON.stringify(validVideo), headers: { 'content-type': ct } }), 'UNSUPPORTED_MEDIA_TYPE');
+    expectEnvelope(
+      await m.call('POST', pathOf('createVideoTask'), { raw: JSON.stringify(videoBody()), headers: { 'content-type': ct } }),
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('a JSON body with charset is accepted', async () => {
     const m = await mock();
-    const res = await m.call('POST', CREATE, { raw: JSON.stringify(validVideo), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await m.call('POST', pathOf('createVideoTask'), {
+      raw: JSON.stringify(videoBody()),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(m.bugs).toEqual([]);
   });
@@ -151,11 +153,11 @@ describe('request bodies', () => {
   it('a body over 1 MiB -> 413 code 10006; just under is read (and validated)', async () => {
     const m = await mock();
     expect(DEFAULT_BODY_LIMIT).toBe(1024 * 1024);
-    const over = JSON.stringify({ ...validVideo, pad: 'x'.repeat(DEFAULT_BODY_LIMIT) });
-    expectEnvelope(await m.call('POST', CREATE, { raw: over, headers: json }), 'PAYLOAD_TOO_LARGE');
-    const under = JSON.stringify({ ...validVideo, pad: 'x'.repeat(DEFAULT_BODY_LIMIT - 1000) });
+    const over = JSON.stringify(videoBody({ pad: 'x'.repeat(DEFAULT_BODY_LIMIT) }));
+    expectEnvelope(await m.call('POST', pathOf('createVideoTask'), { raw: over, headers: json }), 'PAYLOAD_TOO_LARGE');
+    const under = JSON.stringify(videoBody({ pad: 'x'.repeat(DEFAULT_BODY_LIMIT - 1000) }));
     expect(Buffer.byteLength(under)).toBeLessThan(DEFAULT_BODY_LIMIT);
-    const res = await m.call('POST', CREATE, { raw: under, headers: json });
+    const res = await m.call('POST', pathOf('createVideoTask'), { raw: under, headers: json });
     // read and parsed: the schema strips the unknown `pad` (z.object), so the task is created
     expect(res.status, res.text).toBe(200);
     expect(res.json.code).toBe(0);
@@ -164,14 +166,14 @@ describe('request bodies', () => {
 
   it('a missing body on an operation that needs one is a validation error, not a crash', async () => {
     const m = await mock();
-    const res = await m.call('POST', CREATE, { headers: json });
+    const res = await m.call('POST', pathOf('createVideoTask'), { headers: json });
     expectEnvelope(res, operations.createVideoTask.validationError);
   });
 
   it('JSON that is not an object (null, array, number, string) -> the validation error', async () => {
     const m = await mock();
     for (const raw of ['null', '[]', '42', '"x"', 'true']) {
-      const res = await m.call('POST', CREATE, { raw, headers: json });
+      const res = await m.call('POST', pathOf('createVideoTask'), { raw, headers: json });
       expect(res.status, raw).toBe(400);
       expect([errorCatalog.VIDEO_INVALID_PARAMETERS.code, errorCatalog.VIDEO_UNSUPPORTED_COMBINATION.code]).toContain(res.json.code);
       expectNoStack(res);
@@ -195,16 +197,16 @@ describe('routes and methods', () => {
   });
 
   it.each([
-    ['DELETE', SUB, 'GET'],
-    ['POST', SUB, 'GET'],
-    ['PUT', LIST, 'GET'],
-    ['PATCH', LIST, 'GET'],
-    ['GET', CREATE, 'POST'],
-    ['PUT', '/v1/video-generation/tasks/vt_0000000000000000', 'GET, DELETE'],
-    ['GET', '/v1/video-generation/tasks/vt_0000000000000000/share', 'POST'],
+    ['DELETE', pathOf('getSubscription'), 'GET'],
+    ['POST', pathOf('getSubscription'), 'GET'],
+    ['PUT', pathOf('listVideoTasks'), 'GET'],
+    ['PATCH', pathOf('listVideoTasks'), 'GET'],
+    ['GET', pathOf('createVideoTask'), 'POST'],
+    ['PUT', pathOf('getVideoTask', { taskId: 'vt_0000000000000000' }), 'GET, DELETE'],
+    ['GET', pathOf('shareVideoTask', { taskId: 'vt_0000000000000000' }), 'POST'],
     // Express routes case-insensitively (GET /V1/USER/SUBSCRIPTION is served), so 405 must match the same way
     ['DELETE', '/V1/User/Subscription', 'GET'],
-    ['DELETE', `${SUB}/`, 'GET'],
+    ['DELETE', `${pathOf('getSubscription')}/`, 'GET'],
   ])('%s %s -> 405 code 10005 with Allow: %s', async (method, path, allow) => {
     const m = await mock();
     const res = await m.call(method, path);
@@ -230,14 +232,17 @@ describe('hostile transport input is never a 500 (regressions)', () => {
     ['an unsupported encoding', 'compress'],
   ])('a body with a corrupt or unsupported Content-Encoding (%s) -> 400 code 10002', async (_n, enc) => {
     const m = await mock();
-    const res = await m.call('POST', CREATE, { raw: 'not compressed', headers: { 'content-type': 'application/json', 'content-encoding': enc } });
+    const res = await m.call('POST', pathOf('createVideoTask'), {
+      raw: 'not compressed',
+      headers: { 'content-type': 'application/json', 'content-encoding': enc },
+    });
     expectEnvelope(res, 'MALFORMED_JSON');
     expect(m.bugs).toEqual([]);
   });
 
   it('HEAD on a POST-only path -> 405 with Allow', async () => {
     const m = await mock();
-    const res = await m.call('HEAD', CREATE);
+    const res = await m.call('HEAD', pathOf('createVideoTask'));
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
   });
@@ -248,15 +253,15 @@ describe('CORS', () => {
 
   it('a simple request from another Origin gets Access-Control-Allow-Origin and exposes Retry-After', async () => {
     const m = await mock();
-    const res = await m.call('GET', SUB, { headers: { origin } });
+    const res = await m.call('GET', pathOf('getSubscription'), { headers: { origin } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
     expect((res.headers.get('access-control-expose-headers') ?? '').toLowerCase()).toContain('retry-after');
     // error answers carry CORS headers too, or a browser could not read them
-    const err = await m.call('GET', SUB, { key: null, headers: { origin } });
+    const err = await m.call('GET', pathOf('getSubscription'), { key: null, headers: { origin } });
     expect(err.status).toBe(401);
     expect(err.headers.get('access-control-allow-origin')).toBe(origin);
-    const limited = await m.call('POST', CREATE, { headers: { origin, prefer: 'code=429' } });
+    const limited = await m.call('POST', pathOf('createVideoTask'), { headers: { origin, prefer: 'code=429' } });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('access-control-allow-origin')).toBe(origin);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -264,8 +269,8 @@ describe('CORS', () => {
   });
 
   it.each([
-    ['POST', CREATE],
-    ['GET', SUB],
+    ['POST', pathOf('createVideoTask')],
+    ['GET', pathOf('getSubscription')],
     ['DELETE', '/__mock/scenarios'],
   ])('preflight OPTIONS for %s %s -> 204 allowing authorization, content-type, prefer', async (method, path) => {
     const m = await mock();
@@ -283,23 +288,30 @@ describe('CORS', () => {
 
 describe('validation errors name the field, with the operation catalog code', () => {
   const cases: [string, string, string, unknown, ErrorName, string[]][] = [
-    ['duration out of range', 'POST', CREATE, { ...validVideo, duration: 3 }, 'VIDEO_UNSUPPORTED_COMBINATION', ['duration']],
-    ['unknown resolution', 'POST', CREATE, { ...validVideo, resolution: '4k' }, 'VIDEO_UNSUPPORTED_COMBINATION', ['resolution']],
-    ['unknown model', 'POST', CREATE, { ...validVideo, model: 'nope' }, 'VIDEO_UNSUPPORTED_COMBINATION', ['model']],
-    ['nested content field', 'POST', CREATE, { ...validVideo, content: [{ type: 'text', text: 5 }] }, 'VIDEO_INVALID_PARAMETERS', ['content[0]']],
-    ['missing required field', 'POST', CREATE, { ...validVideo, content: undefined }, 'VIDEO_INVALID_PARAMETERS', ['content']],
+    ['duration out of range', 'POST', pathOf('createVideoTask'), videoBody({ duration: 3 }), 'VIDEO_UNSUPPORTED_COMBINATION', ['duration']],
+    ['unknown resolution', 'POST', pathOf('createVideoTask'), videoBody({ resolution: '4k' }), 'VIDEO_UNSUPPORTED_COMBINATION', ['resolution']],
+    ['unknown model', 'POST', pathOf('createVideoTask'), videoBody({ model: 'nope' }), 'VIDEO_UNSUPPORTED_COMBINATION', ['model']],
+    [
+      'nested content field',
+      'POST',
+      pathOf('createVideoTask'),
+      videoBody({ content: [{ type: 'text', text: 5 }] }),
+      'VIDEO_INVALID_PARAMETERS',
+      ['content[0]'],
+    ],
+    ['missing required field', 'POST', pathOf('createVideoTask'), videoBody({ content: undefined }), 'VIDEO_INVALID_PARAMETERS', ['content']],
     [
       'estimate duration out of range',
       'POST',
-      operations.estimateVideoCredits.path,
+      pathOf('estimateVideoCredits'),
       { model: 'family1-video-2-pro', resolution: '1080p', duration: 100 },
       'VIDEO_UNSUPPORTED_COMBINATION',
       ['duration'],
     ],
-    ['family5 capability', 'POST', operations.createFamily5VideoTask.path, { capability: 'teleport', prompt: 'x' }, 'F5_INVALID_PARAMETERS', ['capability']],
-    ['list pageSize', 'GET', `${LIST}?pageSize=0`, undefined, 'VIDEO_INVALID_PARAMETERS', ['pageSize']],
-    ['list page', 'GET', `${LIST}?page=abc`, undefined, 'VIDEO_INVALID_PARAMETERS', ['page']],
-    ['list status', 'GET', `${LIST}?status=done`, undefined, 'VIDEO_INVALID_PARAMETERS', ['status']],
+    ['family5 capability', 'POST', pathOf('createFamily5VideoTask'), { capability: 'teleport', prompt: 'x' }, 'F5_INVALID_PARAMETERS', ['capability']],
+    ['list pageSize', 'GET', pathOf('listVideoTasks', {}, { pageSize: 0 }), undefined, 'VIDEO_INVALID_PARAMETERS', ['pageSize']],
+    ['list page', 'GET', pathOf('listVideoTasks', {}, { page: 'abc' }), undefined, 'VIDEO_INVALID_PARAMETERS', ['page']],
+    ['list status', 'GET', pathOf('listVideoTasks', {}, { status: 'done' }), undefined, 'VIDEO_INVALID_PARAMETERS', ['status']],
   ];
   it.each(cases)('%s', async (_name, method, path, body, name, fields) => {
     const m = await mock();
@@ -313,12 +325,16 @@ describe('validation errors name the field, with the operation catalog code', ()
 describe('query parameters starting with __', () => {
   it('are not rejected as unknown', async () => {
     const m = await mock();
-    for (const path of [`${LIST}?__foo=1&__trace=abc`, `${SUB}?__anything=x`, `${LIST}?page=1&__x=&pageSize=5`]) {
+    for (const path of [
+      pathOf('listVideoTasks', {}, { __foo: 1, __trace: 'abc' }),
+      pathOf('getSubscription', {}, { __anything: 'x' }),
+      pathOf('listVideoTasks', {}, { page: 1, __x: '', pageSize: 5 }),
+    ]) {
       const res = await m.call('GET', path);
       expect(res.status, `${path}: ${res.text}`).toBe(200);
       expect(res.json.code).toBe(0);
     }
-    const created = await m.call('POST', `${CREATE}?__note=hello`, { body: validVideo });
+    const created = await m.call('POST', pathOf('createVideoTask', {}, { __note: 'hello' }), { body: videoBody() });
     expect(created.status, created.text).toBe(200);
     expect(m.bugs).toEqual([]);
   });
@@ -355,7 +371,7 @@ describe('strict mode', () => {
     };
   }
   const get = async (base: string) => {
-    const res = await fetch(base + SUB, { headers: { authorization: `Bearer ${KEY}` } });
+    const res = await fetch(base + pathOf('getSubscription'), { headers: { authorization: `Bearer ${KEY}` } });
     const text = await res.text();
     return { status: res.status, text, json: JSON.parse(text) };
   };
@@ -404,7 +420,7 @@ describe('strict mode', () => {
       expect(m.bugs).toHaveLength(1);
       expect(m.bugs[0]).toMatch(/^getSubscription: (TypeError: )?boom in handler/);
       // the process and the other routes still work
-      const list = await fetch(m.base + LIST, { headers: { authorization: `Bearer ${KEY}` } });
+      const list = await fetch(m.base + pathOf('listVideoTasks'), { headers: { authorization: `Bearer ${KEY}` } });
       expect(list.status).toBe(200);
     } finally {
       await m.close();
@@ -438,7 +454,7 @@ describe('strict mode', () => {
 
   it('the patch did not leak: a fresh mock answers normally', async () => {
     const m = await mock();
-    const res = await m.call('GET', SUB);
+    const res = await m.call('GET', pathOf('getSubscription'));
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual({ balance: 10_000, freeUsages: {}, plan: 'paid' });
     expect(m.bugs).toEqual([]);

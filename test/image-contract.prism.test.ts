@@ -12,19 +12,11 @@ import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { IMAGE_TASK_TIMEOUT_MS, freeLane, imageFixedPrices, imageGeneratingMs, imagePixels, imageSchedule } from '../schemas/image.ts';
-import { operationIds, operations } from '../schemas/operations.ts';
+import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
+import { imageBody, imageEstimateBody, imageRefs, pathOf } from './factories.ts';
 import type { CallResult } from './helpers.ts';
 import { forcedCases, KEY, OTHER_KEY, startPrism, type PrismCallResult, type PrismHarness } from './prism.ts';
-
-const P = {
-  sync: operations.generateImage.path,
-  async: operations.createImageTask.path,
-  list: operations.listImageTasks.path,
-  task: (id: string) => operations.getImageTask.path.replace('{taskId}', encodeURIComponent(id)),
-  estimate: operations.estimateImageCredits.path,
-  subscription: operations.getSubscription.path,
-};
 
 let prism: PrismHarness;
 beforeAll(async () => {
@@ -36,15 +28,6 @@ afterAll(async () => {
 afterEach(() => {
   prism.assertClean();
 });
-
-const gen = (over: Record<string, unknown> = {}) => ({
-  provider: 'vendor_a',
-  model: 'image-a-2',
-  prompt: 'an origami fox in a forest',
-  imageConfig: { imageSize: '1K', aspectRatio: '4:3' },
-  ...over,
-});
-const refs = (n: number) => Array.from({ length: n }, (_, i) => ({ fileData: { fileUri: `https://example.com/${i}.png`, mimeType: 'image/png' } }));
 
 async function ok(method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200): Promise<PrismCallResult> {
   const r = await prism.call(method, path, opts);
@@ -62,12 +45,12 @@ function expectError(r: CallResult, name: ErrorName, messagePart?: string | RegE
 }
 
 const create = async (body: unknown, headers: Record<string, string> = {}, key?: string) => {
-  const r = await ok('POST', P.async, { body, headers, key }, 202);
+  const r = await ok('POST', pathOf('createImageTask'), { body, headers, key }, 202);
   expect(r.json).toEqual({ code: 0, message: '', data: { taskId: expect.stringMatching(/^img_/), status: 'pending' } });
   return r.json.data.taskId as string;
 };
-const getTask = async (id: string, key?: string) => (await ok('GET', P.task(id), { key })).json.data;
-const sub = async (key?: string) => (await ok('GET', P.subscription, { key })).json.data;
+const getTask = async (id: string, key?: string) => (await ok('GET', pathOf('getImageTask', { taskId: id }), { key })).json.data;
+const sub = async (key?: string) => (await ok('GET', pathOf('getSubscription'), { key })).json.data;
 
 describe('synchronous endpoint: raw model output through Prism', () => {
   it.each([
@@ -77,7 +60,7 @@ describe('synchronous endpoint: raw model output through Prism', () => {
     ['image-c-5-0-pro', '1K', '7:3'],
   ])('%s %s %s: candidates[].content.parts[].inlineData is a decodable PNG of the resolved size', async (model, imageSize, aspectRatio) => {
     prism.useMock();
-    const r = await ok('POST', P.sync, { body: gen({ model, imageConfig: { imageSize, aspectRatio } }) });
+    const r = await ok('POST', pathOf('generateImage'), { body: imageBody({ model, imageConfig: { imageSize, aspectRatio } }) });
     expect(Object.keys(r.json)).toEqual(['candidates']);
     const part = r.json.candidates[0].content.parts[0].inlineData;
     expect(part.mimeType).toBe('image/png');
@@ -88,9 +71,9 @@ describe('synchronous endpoint: raw model output through Prism', () => {
 
   it('with imageConfig omitted (the model picks the ratio) and with reference images of both kinds', async () => {
     prism.useMock();
-    await ok('POST', P.sync, { body: { provider: 'vendor_e', prompt: 'x' } });
-    await ok('POST', P.sync, {
-      body: gen({
+    await ok('POST', pathOf('generateImage'), { body: { provider: 'vendor_e', prompt: 'x' } });
+    await ok('POST', pathOf('generateImage'), {
+      body: imageBody({
         referenceImages: [
           { inlineData: { data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
           { fileData: { fileUri: 'gs://bucket/a.heic', mimeType: 'image/heic' } },
@@ -104,7 +87,7 @@ describe('async flow through Prism', () => {
   it('create (202 pending) -> generating -> success with a hosted image; list and subscription', async () => {
     const m = prism.useMock();
     const t0 = m.engine.clock.now();
-    const id = await create(gen({ imageConfig: { imageSize: '2K', aspectRatio: '9:16' } }));
+    const id = await create(imageBody({ imageConfig: { imageSize: '2K', aspectRatio: '9:16' } }));
     expect(await getTask(id)).toEqual({ taskId: id, status: 'pending', model: 'image-a-2', createdAt: t0 });
     await m.advance(imageSchedule.pendingMs);
     expect((await getTask(id)).status).toBe('generating');
@@ -116,31 +99,31 @@ describe('async flow through Prism', () => {
     expect(res.status).toBe(200);
     const png = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
     expect({ width: png.width, height: png.height }).toEqual(imagePixels('2K', '9:16'));
-    const list = (await ok('GET', `${P.list}?status=success&page=1&pageSize=10`)).json.data;
+    const list = (await ok('GET', pathOf('listImageTasks', {}, { status: 'success', page: 1, pageSize: 10 }))).json.data;
     expect(list).toMatchObject({ page: 1, pageSize: 10, total: 1, items: [{ taskId: id, status: 'success' }] });
     expect((await sub()).balance).toBe(10_000 - imageFixedPrices['image-a-2']['2K']!);
   });
 
   it('Prefer: outcome=stuck, then the 30-minute sweep: fail with a timeout failMsg, refunded', async () => {
     const m = prism.useMock();
-    const id = await create(gen(), { prefer: 'outcome=stuck' });
+    const id = await create(imageBody(), { prefer: 'outcome=stuck' });
     await m.advance(IMAGE_TASK_TIMEOUT_MS + 1);
     const t = await getTask(id);
     expect(t).toMatchObject({ status: 'fail', failMsg: expect.stringMatching(/timed out/), retryable: true, freeUsageRolledBack: false });
     expect((await sub()).balance).toBe(10_000);
-    const list = (await ok('GET', `${P.list}?status=fail`)).json.data;
+    const list = (await ok('GET', pathOf('listImageTasks', {}, { status: 'fail' }))).json.data;
     expect(list.items.map((x: { taskId: string }) => x.taskId)).toEqual([id]);
   });
 
   it('the free allowance and the restricted free lane (busy, timeout, sync 429)', async () => {
     const m = prism.useMock();
     await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { plan: 'free', everPaid: false, freeUsages: { 'image-b-3-pro': 10 } } });
-    const lane = gen({ model: 'image-b-3-pro', imageConfig: { imageSize: '1K' } });
+    const lane = imageBody({ model: 'image-b-3-pro', imageConfig: { imageSize: '1K' } });
     const ids: string[] = [];
     for (let i = 0; i < freeLane.capacity; i++) ids.push(await create(lane, { prefer: 'outcome=stuck' }));
     for (let i = 0; i < freeLane.queueCapacity + 1; i++) ids.push(await create(lane));
     expect(await sub()).toMatchObject({ balance: 10_000, freeUsages: { 'image-b-3-pro': 10 - ids.length }, plan: 'free' });
-    expectError(await prism.call('POST', P.sync, { body: lane }), 'IMAGE_FREE_RELAX_BUSY');
+    expectError(await prism.call('POST', pathOf('generateImage'), { body: lane }), 'IMAGE_FREE_RELAX_BUSY');
     await m.advance(imageSchedule.pendingMs);
     expect(await getTask(ids.at(-1)!)).toMatchObject({
       status: 'fail',
@@ -162,9 +145,9 @@ describe('async flow through Prism', () => {
   it('Prefer: outcome=failed with each failure reason', async () => {
     const m = prism.useMock();
     const ids = [
-      await create(gen(), { prefer: 'outcome=failed' }),
-      await create(gen(), { prefer: 'outcome=failed, error=26030' }),
-      await create(gen(), { prefer: 'outcome=failed, error=26031' }),
+      await create(imageBody(), { prefer: 'outcome=failed' }),
+      await create(imageBody(), { prefer: 'outcome=failed, error=26030' }),
+      await create(imageBody(), { prefer: 'outcome=failed, error=26031' }),
     ];
     await m.advance(freeLane.queueTimeoutMs);
     expect((await getTask(ids[0])).failReason).toBeUndefined();
@@ -182,61 +165,61 @@ describe('estimate through Prism: every documented field', () => {
         model: 'image-a-2-official',
         prompt: 'x'.repeat(200),
         imageConfig: { imageSize: '4K', aspectRatio: '21:9', quality: 'high' },
-        referenceImages: refs(2),
+        referenceImages: imageRefs(2),
       },
     ],
-    ['fixed, model picks the ratio', { model: 'image-a-2' }],
+    ['fixed, model picks the ratio', imageEstimateBody()],
     ['quality ignored, legacy id', { provider: 'vendor_c', model: 'image-b-3-pro-preview', prompt: '', imageConfig: { quality: 'low' } }],
     ['empty body', {}],
   ])('%s', async (_n, body) => {
     prism.useMock();
-    const d = (await ok('POST', P.estimate, { body })).json.data;
+    const d = (await ok('POST', pathOf('estimateImageCredits'), { body })).json.data;
     expect(typeof d.credits).toBe('number');
     expect(typeof d.canGenerate).toBe('boolean');
     expect(typeof d.requiresSubscription).toBe('boolean');
     expect(d.pricing.pricingVersion).toEqual(expect.any(String));
     expect(Array.isArray(d.warnings)).toBe(true);
-    expect((await ok('GET', P.list)).json.data.total).toBe(0);
+    expect((await ok('GET', pathOf('listImageTasks'))).json.data.total).toBe(0);
   });
 });
 
 describe('documented errors through Prism', () => {
   it.each([
-    ['image-b unsupported ratio', gen({ model: 'image-b-3-pro', imageConfig: { aspectRatio: '1:8' } }), 'IMAGE_B_UNSUPPORTED_RATIO'],
-    ['image-a unsupported ratio (list in message)', gen({ imageConfig: { aspectRatio: '8:1' } }), 'IMAGE_UNSUPPORTED_RATIO'],
-    ['image-d unsupported ratio', gen({ model: 'image-d-2.7', imageConfig: { aspectRatio: '5:4' } }), 'IMAGE_UNSUPPORTED_RATIO'],
-    ['no 4K on image-c', gen({ model: 'image-c-5-0-pro', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
+    ['image-b unsupported ratio', imageBody({ model: 'image-b-3-pro', imageConfig: { aspectRatio: '1:8' } }), 'IMAGE_B_UNSUPPORTED_RATIO'],
+    ['image-a unsupported ratio (list in message)', imageBody({ imageConfig: { aspectRatio: '8:1' } }), 'IMAGE_UNSUPPORTED_RATIO'],
+    ['image-d unsupported ratio', imageBody({ model: 'image-d-2.7', imageConfig: { aspectRatio: '5:4' } }), 'IMAGE_UNSUPPORTED_RATIO'],
+    ['no 4K on image-c', imageBody({ model: 'image-c-5-0-pro', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
     [
       'image-d-2.7-pro 4K with references',
-      gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: refs(1) }),
+      imageBody({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: imageRefs(1) }),
       'IMAGE_UNSUPPORTED_SIZE',
     ],
-    ['too many references for image-a', gen({ referenceImages: refs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
-    ['reference with neither kind', gen({ referenceImages: [{}] }), 'IMAGE_INVALID_PARAMETERS'],
-    ['blank prompt', gen({ prompt: '  ' }), 'IMAGE_INVALID_PARAMETERS'],
+    ['too many references for image-a', imageBody({ referenceImages: imageRefs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
+    ['reference with neither kind', imageBody({ referenceImages: [{}] }), 'IMAGE_INVALID_PARAMETERS'],
+    ['blank prompt', imageBody({ prompt: '  ' }), 'IMAGE_INVALID_PARAMETERS'],
   ] as [string, unknown, ErrorName][])('%s', async (_n, body, error) => {
     prism.useMock();
-    for (const path of [P.sync, P.async, P.estimate]) {
-      if (error === 'IMAGE_INVALID_PARAMETERS' && path === P.estimate) continue;
+    for (const path of [pathOf('generateImage'), pathOf('createImageTask'), pathOf('estimateImageCredits')]) {
+      if (error === 'IMAGE_INVALID_PARAMETERS' && path === pathOf('estimateImageCredits')) continue;
       expectError(await prism.call('POST', path, { body }), error);
     }
   });
 
   it('402 insufficient credits and subscription required; 404 unknown and foreign tasks; 429 rate limit', async () => {
     const m = prism.useMock();
-    const id = await create(gen());
-    expectError(await prism.call('GET', P.task('img_missing')), 'IMAGE_TASK_NOT_FOUND');
-    expectError(await prism.call('GET', P.task(id), { key: OTHER_KEY }), 'IMAGE_TASK_NOT_FOUND');
+    const id = await create(imageBody());
+    expectError(await prism.call('GET', pathOf('getImageTask', { taskId: 'img_missing' })), 'IMAGE_TASK_NOT_FOUND');
+    expectError(await prism.call('GET', pathOf('getImageTask', { taskId: id }), { key: OTHER_KEY }), 'IMAGE_TASK_NOT_FOUND');
     await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 1, plan: 'free' } });
-    expectError(await prism.call('POST', P.sync, { body: gen() }), 'IMAGE_INSUFFICIENT_CREDITS');
+    expectError(await prism.call('POST', pathOf('generateImage'), { body: imageBody() }), 'IMAGE_INSUFFICIENT_CREDITS');
     expectError(
-      await prism.call('POST', P.async, { body: gen({ model: 'image-a-2-official', imageConfig: { imageSize: '4K' } }) }),
+      await prism.call('POST', pathOf('createImageTask'), { body: imageBody({ model: 'image-a-2-official', imageConfig: { imageSize: '4K' } }) }),
       'IMAGE_SUBSCRIPTION_REQUIRED',
     );
-    const body = gen({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/png' } }] });
+    const body = imageBody({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/png' } }] });
     await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 10_000 } });
     let last: PrismCallResult | undefined;
-    for (let i = 0; i < 11; i++) last = await prism.call('POST', P.async, { body });
+    for (let i = 0; i < 11; i++) last = await prism.call('POST', pathOf('createImageTask'), { body });
     expectError(last!, 'IMAGE_RATE_LIMITED');
   });
 });
@@ -252,24 +235,29 @@ describe('Prefer-forced answers of every image operation, through Prism', () => 
   it.each(imageOps.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
     prism.useMock();
     const method = op.method.toUpperCase();
-    const path = op.path.replace('{taskId}', 'img_forced');
-    const body = op.request.body ? gen() : undefined;
+    const path = pathOf(op.operationId as OperationId, { taskId: 'img_forced' });
+    const body = op.request.body ? imageBody() : undefined;
     for (const c of forcedCases(op)) expectError(await prism.call(method, path, { body, headers: { prefer: c.prefer } }), c.error);
   });
 });
 
 describe('requests the spec forbids: Prism flags them; the mock answers its documented error', () => {
   it.each([
-    ['provider missing', P.async, { prompt: 'x' }, 'IMAGE_INVALID_PARAMETERS'],
-    ['unknown model', P.sync, gen({ model: 'image-z' }), 'IMAGE_INVALID_PARAMETERS'],
-    ['15 references (schema cap 14)', P.async, gen({ model: 'image-b-3-pro', referenceImages: refs(15) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
+    ['provider missing', pathOf('createImageTask'), { prompt: 'x' }, 'IMAGE_INVALID_PARAMETERS'],
+    ['unknown model', pathOf('generateImage'), imageBody({ model: 'image-z' }), 'IMAGE_INVALID_PARAMETERS'],
+    [
+      '15 references (schema cap 14)',
+      pathOf('createImageTask'),
+      imageBody({ model: 'image-b-3-pro', referenceImages: imageRefs(15) }),
+      'IMAGE_TOO_MANY_REFERENCE_IMAGES',
+    ],
     [
       'fileUri with scheme ftp',
-      P.estimate,
-      gen({ referenceImages: [{ fileData: { fileUri: 'ftp://x/y.png', mimeType: 'image/png' } }] }),
+      pathOf('estimateImageCredits'),
+      imageBody({ referenceImages: [{ fileData: { fileUri: 'ftp://x/y.png', mimeType: 'image/png' } }] }),
       'IMAGE_INVALID_PARAMETERS',
     ],
-    ['aspectRatio not W:H', P.estimate, gen({ imageConfig: { aspectRatio: 'square' } }), 'IMAGE_INVALID_PARAMETERS'],
+    ['aspectRatio not W:H', pathOf('estimateImageCredits'), imageBody({ imageConfig: { aspectRatio: 'square' } }), 'IMAGE_INVALID_PARAMETERS'],
   ] as [string, string, unknown, ErrorName][])('%s', async (_n, path, body, error) => {
     const m = prism.useMock();
     const r = await prism.call('POST', path, { body, allowViolations: true });
@@ -282,9 +270,9 @@ describe('requests the spec forbids: Prism flags them; the mock answers its docu
 
   it('pageSize 101 on the list', async () => {
     const m = prism.useMock();
-    const r = await prism.call('GET', `${P.list}?pageSize=101`, { allowViolations: true });
+    const r = await prism.call('GET', pathOf('listImageTasks', {}, { pageSize: 101 }), { allowViolations: true });
     expect(r.status).toBe(422);
     prism.takeViolations();
-    expectError(await m.call('GET', `${P.list}?pageSize=101`), 'IMAGE_INVALID_PARAMETERS');
+    expectError(await m.call('GET', pathOf('listImageTasks', {}, { pageSize: 101 })), 'IMAGE_INVALID_PARAMETERS');
   });
 });

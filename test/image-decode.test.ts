@@ -9,6 +9,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_RATIO_OUTPUT, allImageRatios, imageLongSide, imagePixels, imageSizes, type ImageSize } from '../schemas/image.ts';
 import { encodePng as encodeImagePng, toBase64 } from '../mock/media/png.ts';
+import { imageBody, pathOf } from './factories.ts';
 import { startMock, type TestMock } from './helpers.ts';
 
 let m: TestMock;
@@ -55,9 +56,9 @@ const cases = imageSizes.flatMap((size) => allImageRatios.map((ratio) => [size, 
 
 describe('synchronous raw output', () => {
   it.each(cases)("%s %s decodes with the estimate's pixel size", async (size, ratio) => {
-    const b = { provider: 'vendor_a', model: 'image-b-3.1-flash', prompt: 'tiles', imageConfig: { imageSize: size, aspectRatio: ratio } };
-    const e = (await m.call('POST', '/v1/images/generation/estimate-credits', { body: b })).json.data;
-    const r = await m.call('POST', '/v1/images/generation', { body: b });
+    const b = imageBody({ model: 'image-b-3.1-flash', imageConfig: { imageSize: size, aspectRatio: ratio } });
+    const e = (await m.call('POST', pathOf('estimateImageCredits'), { body: b })).json.data;
+    const r = await m.call('POST', pathOf('generateImage'), { body: b });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     expect(Object.keys(r.json)).toEqual(['candidates']); // raw, no envelope
@@ -74,15 +75,15 @@ describe('synchronous raw output', () => {
     '%s with imageConfig omitted: the model picks the ratio (rendered 1:1 at 2K)',
     async (model) => {
       // imageConfig omitted entirely: the model picks the ratio; the mock renders AUTO_RATIO_OUTPUT at 2K
-      const r = await m.call('POST', '/v1/images/generation', { body: { provider: 'vendor_a', model, prompt: 'x' } });
+      const r = await m.call('POST', pathOf('generateImage'), { body: imageBody({ model }) });
       const png = decode(Buffer.from(r.json.candidates[0].content.parts[0].inlineData.data, 'base64'));
       expect({ width: png.width, height: png.height }).toEqual(imagePixels('2K', AUTO_RATIO_OUTPUT));
     },
   );
 
   it('image-c accepts any W:H and renders that exact ratio', async () => {
-    const r = await m.call('POST', '/v1/images/generation', {
-      body: { provider: 'vendor_d', model: 'image-c-5-0-pro', prompt: 'x', imageConfig: { imageSize: '1K', aspectRatio: '7:3' } },
+    const r = await m.call('POST', pathOf('generateImage'), {
+      body: imageBody({ model: 'image-c-5-0-pro', imageConfig: { imageSize: '1K', aspectRatio: '7:3' } }),
     });
     const png = decode(Buffer.from(r.json.candidates[0].content.parts[0].inlineData.data, 'base64'));
     expectRatio(png.width, png.height, '7:3', '1K');
@@ -96,10 +97,10 @@ describe('hosted images of async tasks', () => {
     ['4K', '16:9'],
     ['4K', '1:1'],
   ] as [ImageSize, string][])('%s %s', async (size, ratio) => {
-    const b = { provider: 'vendor_a', model: 'image-b-3.1-flash', prompt: 'tiles', imageConfig: { imageSize: size, aspectRatio: ratio } };
-    const r = await m.call('POST', '/v1/images/generation/async', { body: b });
+    const b = imageBody({ model: 'image-b-3.1-flash', imageConfig: { imageSize: size, aspectRatio: ratio } });
+    const r = await m.call('POST', pathOf('createImageTask'), { body: b });
     await m.advance(60_000);
-    const t = (await m.call('GET', `/v1/images/generation/tasks/${r.json.data.taskId}`)).json.data;
+    const t = (await m.call('GET', pathOf('getImageTask', { taskId: r.json.data.taskId }))).json.data;
     expect(t.images).toHaveLength(1);
     const res = await fetch(t.images[0].url);
     expect(res.headers.get('content-type')).toMatch(new RegExp(`^${t.images[0].mimeType}`));

@@ -8,11 +8,8 @@ import { PNG } from 'pngjs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { IMAGE_TASK_TIMEOUT_MS, imageFixedPrices, imageGeneratingMs, imagePixels, imageSchedule, type ImageModelId, type ImageSize } from '../schemas/image.ts';
+import { imageBodyAt, pathOf } from './factories.ts';
 import { KEY, OTHER_KEY, startMock, type TestMock, useMocks } from './helpers.ts';
-
-const ASYNC = '/v1/images/generation/async';
-const TASKS = '/v1/images/generation/tasks';
-const task = (id: string) => `${TASKS}/${encodeURIComponent(id)}`;
 
 const start = useMocks();
 let m: TestMock;
@@ -20,22 +17,14 @@ beforeEach(async () => {
   m = await start();
 });
 
-const body = (model: string, imageSize: ImageSize = '2K', extra: Record<string, unknown> = {}) => ({
-  provider: 'vendor_b',
-  model,
-  prompt: 'a paper crane',
-  imageConfig: { imageSize },
-  ...extra,
-});
-
 async function create(b: unknown, headers: Record<string, string> = {}, key = KEY): Promise<string> {
-  const r = await m.call('POST', ASYNC, { body: b, headers, key });
+  const r = await m.call('POST', pathOf('createImageTask'), { body: b, headers, key });
   expect(r.status, r.text).toBe(202);
   expect(r.json).toEqual({ code: 0, message: '', data: { taskId: expect.any(String), status: 'pending' } });
   return r.json.data.taskId;
 }
-const get = async (id: string, key = KEY) => (await m.call('GET', task(id), { key })).json.data;
-const balance = async (key = KEY) => (await m.call('GET', '/v1/user/subscription', { key })).json.data.balance;
+const get = async (id: string, key = KEY) => (await m.call('GET', pathOf('getImageTask', { taskId: id }), { key })).json.data;
+const balance = async (key = KEY) => (await m.call('GET', pathOf('getSubscription'), { key })).json.data.balance;
 /** Fetches a hosted URL from this mock (the task carries the public base URL). */
 const fetchHosted = (url: string) => fetch(url);
 
@@ -48,7 +37,7 @@ describe('lifecycle', () => {
     ['image-d-2.7-pro', '1K'],
   ] as [ImageModelId, ImageSize][])('%s %s: pending -> generating -> success on schedule', async (model, size) => {
     const t0 = m.engine.clock.now();
-    const id = await create(body(model, size));
+    const id = await create(imageBodyAt(model, size));
     expect(await get(id)).toEqual({ taskId: id, status: 'pending', model, createdAt: t0 });
     await m.advance(imageSchedule.pendingMs - 1);
     expect((await get(id)).status).toBe('pending');
@@ -76,7 +65,7 @@ describe('lifecycle', () => {
   });
 
   it('a create call returns pending and the ledger holds the credits until success', async () => {
-    const id = await create(body('image-a-2', '2K'));
+    const id = await create(imageBodyAt('image-a-2', '2K'));
     const price = imageFixedPrices['image-a-2']['2K']!;
     expect(await balance()).toBe(10_000 - price);
     await m.advance(60_000);
@@ -91,7 +80,7 @@ describe('lifecycle', () => {
 
   it('Prefer: outcome=stuck keeps the task generating; after more than 30 minutes the sweep fails it with a timeout failMsg and refunds', async () => {
     const t0 = m.engine.clock.now();
-    const id = await create(body('image-b-3-pro', '2K'), { prefer: 'outcome=stuck' });
+    const id = await create(imageBodyAt('image-b-3-pro', '2K'), { prefer: 'outcome=stuck' });
     expect(await balance()).toBe(10_000 - imageFixedPrices['image-b-3-pro']['2K']!);
     await m.advance(IMAGE_TASK_TIMEOUT_MS);
     expect((await get(id)).status).toBe('generating');
@@ -113,7 +102,7 @@ describe('lifecycle', () => {
     ['outcome=failed, error=26008', 'provider error during generation'],
   ])('Prefer: %s fails the task when it would start generating, refunded', async (prefer, msg) => {
     const t0 = m.engine.clock.now();
-    const id = await create(body('image-a-2', '1K'), { prefer });
+    const id = await create(imageBodyAt('image-a-2', '1K'), { prefer });
     expect(await balance()).toBe(10_000 - imageFixedPrices['image-a-2']['1K']!);
     await m.advance(imageSchedule.pendingMs);
     const t = await get(id);
@@ -127,8 +116,8 @@ describe('lifecycle', () => {
   it('a control-API scenario forces the next image task to fail', async () => {
     const r = await m.call('POST', '/__mock/scenarios', { key: null, body: { apiKey: KEY, operationId: 'createImageTask', outcome: 'failed' } });
     expect(r.status).toBe(200);
-    const a = await create(body('image-a-2'));
-    const b = await create(body('image-a-2'));
+    const a = await create(imageBodyAt('image-a-2'));
+    const b = await create(imageBodyAt('image-a-2'));
     await m.advance(60_000);
     expect((await get(a)).status).toBe('fail');
     expect((await get(b)).status).toBe('success');
@@ -137,8 +126,11 @@ describe('lifecycle', () => {
 
 describe('get and list', () => {
   it("an unknown task and another user's task answer 404 (26006)", async () => {
-    const id = await create(body('image-a-2'));
-    for (const r of [await m.call('GET', task('img_nope')), await m.call('GET', task(id), { key: OTHER_KEY })]) {
+    const id = await create(imageBodyAt('image-a-2'));
+    for (const r of [
+      await m.call('GET', pathOf('getImageTask', { taskId: 'img_nope' })),
+      await m.call('GET', pathOf('getImageTask', { taskId: id }), { key: OTHER_KEY }),
+    ]) {
       expect(r.status).toBe(404);
       expect(r.json).toEqual({ code: errorCatalog.IMAGE_TASK_NOT_FOUND.code, message: expect.any(String), data: null });
     }
@@ -147,43 +139,43 @@ describe('get and list', () => {
   it("lists the caller's tasks newest first, with paging and a status filter", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push(await create(body('image-a-2', '1K'), i === 1 ? { prefer: 'outcome=failed' } : {}));
+      ids.push(await create(imageBodyAt('image-a-2', '1K'), i === 1 ? { prefer: 'outcome=failed' } : {}));
       await m.advance(10);
     }
-    await create(body('image-a-2'), {}, OTHER_KEY);
-    let r = await m.call('GET', TASKS);
+    await create(imageBodyAt('image-a-2'), {}, OTHER_KEY);
+    let r = await m.call('GET', pathOf('listImageTasks'));
     expect(r.json.data).toMatchObject({ page: 1, pageSize: 20, total: 5 });
     expect(r.json.data.items.map((t: { taskId: string }) => t.taskId)).toEqual([...ids].reverse());
-    r = await m.call('GET', `${TASKS}?page=2&pageSize=2`);
+    r = await m.call('GET', pathOf('listImageTasks', {}, { page: 2, pageSize: 2 }));
     expect(r.json.data.items.map((t: { taskId: string }) => t.taskId)).toEqual([ids[2], ids[1]]);
     expect(r.json.data).toMatchObject({ page: 2, pageSize: 2, total: 5 });
-    r = await m.call('GET', `${TASKS}?status=pending`);
+    r = await m.call('GET', pathOf('listImageTasks', {}, { status: 'pending' }));
     expect(r.json.data.total).toBe(5);
-    r = await m.call('GET', `${TASKS}?status=success`);
+    r = await m.call('GET', pathOf('listImageTasks', {}, { status: 'success' }));
     expect(r.json.data).toMatchObject({ items: [], total: 0 });
     await m.advance(60_000);
-    r = await m.call('GET', `${TASKS}?status=success`);
+    r = await m.call('GET', pathOf('listImageTasks', {}, { status: 'success' }));
     expect(r.json.data.total).toBe(4);
-    r = await m.call('GET', `${TASKS}?status=fail`);
+    r = await m.call('GET', pathOf('listImageTasks', {}, { status: 'fail' }));
     expect(r.json.data.items.map((t: { taskId: string }) => t.taskId)).toEqual([ids[1]]);
-    r = await m.call('GET', `${TASKS}?page=9`);
+    r = await m.call('GET', pathOf('listImageTasks', {}, { page: 9 }));
     expect(r.json.data).toMatchObject({ items: [], total: 5 });
   });
 
   it.each(['page=0', 'pageSize=0', 'pageSize=101', 'status=failed', 'status=done', 'page=x'])('list query %s -> 400 (26001)', async (q) => {
-    const r = await m.call('GET', `${TASKS}?${q}`);
+    const r = await m.call('GET', `${pathOf('listImageTasks')}?${q}`);
     expect(r.status).toBe(400);
     expect(r.json.code).toBe(errorCatalog.IMAGE_INVALID_PARAMETERS.code);
   });
 
   it.each(['pageSize=1', 'pageSize=100', 'page=1&status=generating'])('list query %s is accepted', async (q) => {
-    expect((await m.call('GET', `${TASKS}?${q}`)).status).toBe(200);
+    expect((await m.call('GET', `${pathOf('listImageTasks')}?${q}`)).status).toBe(200);
   });
 });
 
 describe('hosted images', () => {
   it('serve only existing succeeded tasks, without auth', async () => {
-    const id = await create(body('image-a-2', '1K'));
+    const id = await create(imageBodyAt('image-a-2', '1K'));
     expect((await fetch(`${m.base}/media/images/${id}/0.png`)).status).toBe(404); // pending
     await m.advance(60_000);
     expect((await fetch(`${m.base}/media/images/${id}/0.png`)).status).toBe(200);
@@ -193,14 +185,14 @@ describe('hosted images', () => {
   });
 
   it('are byte-identical across fetches and across mocks with the same seed', async () => {
-    const id = await create(body('image-c-5-0-pro', '1K'));
+    const id = await create(imageBodyAt('image-c-5-0-pro', '1K'));
     await m.advance(60_000);
     const a = Buffer.from(await (await fetch(`${m.base}/media/images/${id}/0.png`)).arrayBuffer());
     const b = Buffer.from(await (await fetch(`${m.base}/media/images/${id}/0.png`)).arrayBuffer());
     expect(a.equals(b)).toBe(true);
     const other = await startMock();
     try {
-      const r = await other.call('POST', ASYNC, { body: body('image-c-5-0-pro', '1K') });
+      const r = await other.call('POST', pathOf('createImageTask'), { body: imageBodyAt('image-c-5-0-pro', '1K') });
       expect(r.json.data.taskId).toBe(id);
       await other.advance(60_000);
       const c = Buffer.from(await (await fetch(`${other.base}/media/images/${id}/0.png`)).arrayBuffer());

@@ -6,11 +6,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { IMAGE_BODY_LIMIT_BYTES, imageRateLimits } from '../schemas/image.ts';
+import { imageBody, imageEstimateBody, imageRefs, pathOf } from './factories.ts';
 import { type TestMock, useMocks } from './helpers.ts';
-
-const SYNC = '/v1/images/generation';
-const ASYNC = '/v1/images/generation/async';
-const ESTIMATE = '/v1/images/generation/estimate-credits';
 
 const start = useMocks();
 let m: TestMock;
@@ -18,85 +15,91 @@ beforeEach(async () => {
   m = await start();
 });
 
-const gen = (over: Record<string, unknown> = {}) => ({ provider: 'vendor_a', prompt: 'a red kite over a beach', imageConfig: { imageSize: '1K' }, ...over });
-const refs = (n: number) => Array.from({ length: n }, (_, i) => ({ fileData: { fileUri: `https://example.com/${i}.png`, mimeType: 'image/png' } }));
-const okStatus = (path: string) => (path === ASYNC ? 202 : 200);
+const okStatus = (path: string) => (path === pathOf('createImageTask') ? 202 : 200);
 
 /** [name, body, expected error name or 'ok'] for the generation endpoints (sync and async). */
 const generateCases: [string, Record<string, unknown>, ErrorName | 'ok'][] = [
   ['minimal valid body', { provider: 'vendor_a', prompt: 'a cat' }, 'ok'],
-  ['every provider is accepted (vendor_e)', gen({ provider: 'vendor_e' }), 'ok'],
+  ['every provider is accepted (vendor_e)', imageBody({ provider: 'vendor_e' }), 'ok'],
   ['provider missing', { prompt: 'a cat' }, 'IMAGE_INVALID_PARAMETERS'],
-  ['provider unknown', gen({ provider: 'vendor_x' }), 'IMAGE_INVALID_PARAMETERS'],
+  ['provider unknown', imageBody({ provider: 'vendor_x' }), 'IMAGE_INVALID_PARAMETERS'],
   ['prompt missing', { provider: 'vendor_a' }, 'IMAGE_INVALID_PARAMETERS'],
-  ['prompt empty', gen({ prompt: '' }), 'IMAGE_INVALID_PARAMETERS'],
-  ['prompt blank', gen({ prompt: '   ' }), 'IMAGE_INVALID_PARAMETERS'],
-  ['model unknown', gen({ model: 'image-z-1' }), 'IMAGE_INVALID_PARAMETERS'],
-  ['legacy preview id accepted', gen({ model: 'image-b-3-pro-preview' }), 'ok'],
-  ['reference item with neither fileData nor inlineData', gen({ referenceImages: [{}] }), 'IMAGE_INVALID_PARAMETERS'],
-  ['fileUri scheme https', gen({ referenceImages: [{ fileData: { fileUri: 'https://example.com/a.png', mimeType: 'image/png' } }] }), 'ok'],
-  ['fileUri scheme http', gen({ referenceImages: [{ fileData: { fileUri: 'http://example.com/a.jpg', mimeType: 'image/jpeg' } }] }), 'ok'],
-  ['fileUri scheme gs', gen({ referenceImages: [{ fileData: { fileUri: 'gs://bucket/a.webp', mimeType: 'image/webp' } }] }), 'ok'],
-  ['fileUri scheme ftp', gen({ referenceImages: [{ fileData: { fileUri: 'ftp://example.com/a.png', mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
-  ['fileData without mimeType', gen({ referenceImages: [{ fileData: { fileUri: 'https://example.com/a.png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
-  ['fileData without fileUri', gen({ referenceImages: [{ fileData: { mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
-  ['mimeType image/heic', gen({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/heic' } }] }), 'ok'],
-  ['mimeType image/heif', gen({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/heif' } }] }), 'ok'],
-  ['mimeType image/gif', gen({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/gif' } }] }), 'IMAGE_INVALID_PARAMETERS'],
-  ['inlineData not base64', gen({ referenceImages: [{ inlineData: { data: 'not base64!', mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
-  ['inlineData without data', gen({ referenceImages: [{ inlineData: { mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
+  ['prompt empty', imageBody({ prompt: '' }), 'IMAGE_INVALID_PARAMETERS'],
+  ['prompt blank', imageBody({ prompt: '   ' }), 'IMAGE_INVALID_PARAMETERS'],
+  ['model unknown', imageBody({ model: 'image-z-1' }), 'IMAGE_INVALID_PARAMETERS'],
+  ['legacy preview id accepted', imageBody({ model: 'image-b-3-pro-preview' }), 'ok'],
+  ['reference item with neither fileData nor inlineData', imageBody({ referenceImages: [{}] }), 'IMAGE_INVALID_PARAMETERS'],
+  ['fileUri scheme https', imageBody({ referenceImages: [{ fileData: { fileUri: 'https://example.com/a.png', mimeType: 'image/png' } }] }), 'ok'],
+  ['fileUri scheme http', imageBody({ referenceImages: [{ fileData: { fileUri: 'http://example.com/a.jpg', mimeType: 'image/jpeg' } }] }), 'ok'],
+  ['fileUri scheme gs', imageBody({ referenceImages: [{ fileData: { fileUri: 'gs://bucket/a.webp', mimeType: 'image/webp' } }] }), 'ok'],
+  [
+    'fileUri scheme ftp',
+    imageBody({ referenceImages: [{ fileData: { fileUri: 'ftp://example.com/a.png', mimeType: 'image/png' } }] }),
+    'IMAGE_INVALID_PARAMETERS',
+  ],
+  ['fileData without mimeType', imageBody({ referenceImages: [{ fileData: { fileUri: 'https://example.com/a.png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
+  ['fileData without fileUri', imageBody({ referenceImages: [{ fileData: { mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
+  ['mimeType image/heic', imageBody({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/heic' } }] }), 'ok'],
+  ['mimeType image/heif', imageBody({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/heif' } }] }), 'ok'],
+  ['mimeType image/gif', imageBody({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/gif' } }] }), 'IMAGE_INVALID_PARAMETERS'],
+  ['inlineData not base64', imageBody({ referenceImages: [{ inlineData: { data: 'not base64!', mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
+  ['inlineData without data', imageBody({ referenceImages: [{ inlineData: { mimeType: 'image/png' } }] }), 'IMAGE_INVALID_PARAMETERS'],
   [
     'an item with both fileData and inlineData passes',
-    gen({
+    imageBody({
       referenceImages: [{ fileData: { fileUri: 'https://example.com/a.png', mimeType: 'image/png' }, inlineData: { data: 'AAAA', mimeType: 'image/png' } }],
     }),
     'ok',
   ],
   // reference limits per family (14 schema cap; image-a 4, image-c 10, image-d 9, image-b 14)
-  ['image-a-2: 4 references', gen({ model: 'image-a-2', referenceImages: refs(4) }), 'ok'],
-  ['image-a-2: 5 references', gen({ model: 'image-a-2', referenceImages: refs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
-  ['image-a-2-official: 5 references', gen({ model: 'image-a-2-official', referenceImages: refs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
-  ['image-c-5-0-pro: 10 references', gen({ model: 'image-c-5-0-pro', referenceImages: refs(10) }), 'ok'],
-  ['image-c-5-0-pro: 11 references', gen({ model: 'image-c-5-0-pro', referenceImages: refs(11) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
-  ['image-d-2.7: 9 references', gen({ model: 'image-d-2.7', referenceImages: refs(9) }), 'ok'],
-  ['image-d-2.7-pro: 10 references', gen({ model: 'image-d-2.7-pro', referenceImages: refs(10) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
-  ['image-b-3-pro: 14 references', gen({ model: 'image-b-3-pro', referenceImages: refs(14) }), 'ok'],
-  ['image-b-3.1-flash: 15 references (schema cap)', gen({ model: 'image-b-3.1-flash', referenceImages: refs(15) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
+  ['image-a-2: 4 references', imageBody({ model: 'image-a-2', referenceImages: imageRefs(4) }), 'ok'],
+  ['image-a-2: 5 references', imageBody({ model: 'image-a-2', referenceImages: imageRefs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
+  ['image-a-2-official: 5 references', imageBody({ model: 'image-a-2-official', referenceImages: imageRefs(5) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
+  ['image-c-5-0-pro: 10 references', imageBody({ model: 'image-c-5-0-pro', referenceImages: imageRefs(10) }), 'ok'],
+  ['image-c-5-0-pro: 11 references', imageBody({ model: 'image-c-5-0-pro', referenceImages: imageRefs(11) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
+  ['image-d-2.7: 9 references', imageBody({ model: 'image-d-2.7', referenceImages: imageRefs(9) }), 'ok'],
+  ['image-d-2.7-pro: 10 references', imageBody({ model: 'image-d-2.7-pro', referenceImages: imageRefs(10) }), 'IMAGE_TOO_MANY_REFERENCE_IMAGES'],
+  ['image-b-3-pro: 14 references', imageBody({ model: 'image-b-3-pro', referenceImages: imageRefs(14) }), 'ok'],
+  [
+    'image-b-3.1-flash: 15 references (schema cap)',
+    imageBody({ model: 'image-b-3.1-flash', referenceImages: imageRefs(15) }),
+    'IMAGE_TOO_MANY_REFERENCE_IMAGES',
+  ],
   // sizes
-  ['imageSize 8K', gen({ imageConfig: { imageSize: '8K' } }), 'IMAGE_INVALID_PARAMETERS'],
-  ['image-a-2 4K', gen({ model: 'image-a-2', imageConfig: { imageSize: '4K' } }), 'ok'],
-  ['image-b-3.1-flash 4K', gen({ model: 'image-b-3.1-flash', imageConfig: { imageSize: '4K' } }), 'ok'],
-  ['image-c-5-0-pro 4K', gen({ model: 'image-c-5-0-pro', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
-  ['image-c-5-0-pro 4K via legacy id', gen({ model: 'image-c-5-0-pro-preview', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
-  ['image-d-2.7 4K', gen({ model: 'image-d-2.7', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
-  ['image-d-2.7-pro 4K text-to-image', gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' } }), 'ok'],
+  ['imageSize 8K', imageBody({ imageConfig: { imageSize: '8K' } }), 'IMAGE_INVALID_PARAMETERS'],
+  ['image-a-2 4K', imageBody({ model: 'image-a-2', imageConfig: { imageSize: '4K' } }), 'ok'],
+  ['image-b-3.1-flash 4K', imageBody({ model: 'image-b-3.1-flash', imageConfig: { imageSize: '4K' } }), 'ok'],
+  ['image-c-5-0-pro 4K', imageBody({ model: 'image-c-5-0-pro', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
+  ['image-c-5-0-pro 4K via legacy id', imageBody({ model: 'image-c-5-0-pro-preview', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
+  ['image-d-2.7 4K', imageBody({ model: 'image-d-2.7', imageConfig: { imageSize: '4K' } }), 'IMAGE_UNSUPPORTED_SIZE'],
+  ['image-d-2.7-pro 4K text-to-image', imageBody({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' } }), 'ok'],
   [
     'image-d-2.7-pro 4K with a reference image',
-    gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: refs(1) }),
+    imageBody({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '4K' }, referenceImages: imageRefs(1) }),
     'IMAGE_UNSUPPORTED_SIZE',
   ],
-  ['image-d-2.7-pro 2K with a reference image', gen({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '2K' }, referenceImages: refs(1) }), 'ok'],
+  ['image-d-2.7-pro 2K with a reference image', imageBody({ model: 'image-d-2.7-pro', imageConfig: { imageSize: '2K' }, referenceImages: imageRefs(1) }), 'ok'],
   // ratios
-  ['aspectRatio not W:H', gen({ imageConfig: { aspectRatio: 'wide' } }), 'IMAGE_INVALID_PARAMETERS'],
-  ['image-a-2 16:9', gen({ model: 'image-a-2', imageConfig: { aspectRatio: '16:9' } }), 'ok'],
-  ['image-a-2 1:4 (extreme)', gen({ model: 'image-a-2', imageConfig: { aspectRatio: '1:4' } }), 'IMAGE_UNSUPPORTED_RATIO'],
-  ['image-a-2.5-flare 7:3', gen({ model: 'image-a-2.5-flare', imageConfig: { aspectRatio: '7:3' } }), 'IMAGE_UNSUPPORTED_RATIO'],
-  ['image-b-3-pro 8:1 (extreme)', gen({ model: 'image-b-3-pro', imageConfig: { aspectRatio: '8:1' } }), 'IMAGE_B_UNSUPPORTED_RATIO'],
-  ['image-b-3-pro 21:9', gen({ model: 'image-b-3-pro', imageConfig: { aspectRatio: '21:9' } }), 'ok'],
-  ['image-b-3.1-flash 8:1', gen({ model: 'image-b-3.1-flash', imageConfig: { aspectRatio: '8:1' } }), 'ok'],
-  ['image-b-3.1-flash 7:3', gen({ model: 'image-b-3.1-flash', imageConfig: { aspectRatio: '7:3' } }), 'IMAGE_B_UNSUPPORTED_RATIO'],
-  ['image-c-5-0-pro 1:8', gen({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '1:8' } }), 'ok'],
-  ['image-c-5-0-pro 7:3 (any ratio, size only)', gen({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '7:3' } }), 'ok'],
-  ['image-d-2.7 16:9', gen({ model: 'image-d-2.7', imageConfig: { aspectRatio: '16:9' } }), 'ok'],
-  ['image-d-2.7 2:3', gen({ model: 'image-d-2.7', imageConfig: { aspectRatio: '2:3' } }), 'IMAGE_UNSUPPORTED_RATIO'],
-  ['image-d-2.7-pro 21:9', gen({ model: 'image-d-2.7-pro', imageConfig: { aspectRatio: '21:9' } }), 'IMAGE_UNSUPPORTED_RATIO'],
-  ['quality on a model that drops it', gen({ model: 'image-b-3-pro', imageConfig: { imageSize: '1K', quality: 'high' } }), 'ok'],
-  ['quality unknown', gen({ imageConfig: { quality: 'ultra' } }), 'IMAGE_INVALID_PARAMETERS'],
+  ['aspectRatio not W:H', imageBody({ imageConfig: { aspectRatio: 'wide' } }), 'IMAGE_INVALID_PARAMETERS'],
+  ['image-a-2 16:9', imageBody({ model: 'image-a-2', imageConfig: { aspectRatio: '16:9' } }), 'ok'],
+  ['image-a-2 1:4 (extreme)', imageBody({ model: 'image-a-2', imageConfig: { aspectRatio: '1:4' } }), 'IMAGE_UNSUPPORTED_RATIO'],
+  ['image-a-2.5-flare 7:3', imageBody({ model: 'image-a-2.5-flare', imageConfig: { aspectRatio: '7:3' } }), 'IMAGE_UNSUPPORTED_RATIO'],
+  ['image-b-3-pro 8:1 (extreme)', imageBody({ model: 'image-b-3-pro', imageConfig: { aspectRatio: '8:1' } }), 'IMAGE_B_UNSUPPORTED_RATIO'],
+  ['image-b-3-pro 21:9', imageBody({ model: 'image-b-3-pro', imageConfig: { aspectRatio: '21:9' } }), 'ok'],
+  ['image-b-3.1-flash 8:1', imageBody({ model: 'image-b-3.1-flash', imageConfig: { aspectRatio: '8:1' } }), 'ok'],
+  ['image-b-3.1-flash 7:3', imageBody({ model: 'image-b-3.1-flash', imageConfig: { aspectRatio: '7:3' } }), 'IMAGE_B_UNSUPPORTED_RATIO'],
+  ['image-c-5-0-pro 1:8', imageBody({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '1:8' } }), 'ok'],
+  ['image-c-5-0-pro 7:3 (any ratio, size only)', imageBody({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '7:3' } }), 'ok'],
+  ['image-d-2.7 16:9', imageBody({ model: 'image-d-2.7', imageConfig: { aspectRatio: '16:9' } }), 'ok'],
+  ['image-d-2.7 2:3', imageBody({ model: 'image-d-2.7', imageConfig: { aspectRatio: '2:3' } }), 'IMAGE_UNSUPPORTED_RATIO'],
+  ['image-d-2.7-pro 21:9', imageBody({ model: 'image-d-2.7-pro', imageConfig: { aspectRatio: '21:9' } }), 'IMAGE_UNSUPPORTED_RATIO'],
+  ['quality on a model that drops it', imageBody({ model: 'image-b-3-pro', imageConfig: { imageSize: '1K', quality: 'high' } }), 'ok'],
+  ['quality unknown', imageBody({ imageConfig: { quality: 'ultra' } }), 'IMAGE_INVALID_PARAMETERS'],
 ];
 
 describe.each([
-  ['sync', SYNC],
-  ['async', ASYNC],
+  ['sync', pathOf('generateImage')],
+  ['async', pathOf('createImageTask')],
 ])('generation rules (%s)', (_name, path) => {
   it.each(generateCases)('%s', async (_case, body, expected) => {
     const r = await m.call('POST', path, { body });
@@ -120,7 +123,7 @@ describe('estimate rules: the same body, provider and prompt optional', () => {
       .map(([n, b, e]) => [n, b, e] as [string, Record<string, unknown>, ErrorName | 'ok']),
   ];
   it.each(estimateCases)('%s', async (_case, body, expected) => {
-    const r = await m.call('POST', ESTIMATE, { body });
+    const r = await m.call('POST', pathOf('estimateImageCredits'), { body });
     if (expected === 'ok') expect(r.status, r.text).toBe(200);
     else {
       expect(r.status, r.text).toBe(errorCatalog[expected].httpStatus);
@@ -134,7 +137,7 @@ describe('error messages name the rule', () => {
     ['image-a-2', '1:4', '26019', ['1:1', '2:3', '21:9']],
     ['image-d-2.7', '2:3', '26019', ['1:1', '3:4', '4:3', '9:16', '16:9']],
   ])('%s %s lists the supported ratios', async (model, ratio, _code, listed) => {
-    const r = await m.call('POST', ASYNC, { body: gen({ model, imageConfig: { aspectRatio: ratio } }) });
+    const r = await m.call('POST', pathOf('createImageTask'), { body: imageBody({ model, imageConfig: { aspectRatio: ratio } }) });
     expect(r.json.code).toBe(26019);
     for (const x of listed) expect(r.json.message).toContain(x);
   });
@@ -145,7 +148,7 @@ describe('error messages name the rule', () => {
     ['image-d-2.7', 10, '9'],
     ['image-b-3-pro', 15, '14'],
   ])('%s with %i references names the limit %s', async (model, n, limit) => {
-    const r = await m.call('POST', ASYNC, { body: gen({ model, referenceImages: refs(n) }) });
+    const r = await m.call('POST', pathOf('createImageTask'), { body: imageBody({ model, referenceImages: imageRefs(n) }) });
     expect(r.json.code).toBe(26003);
     expect(r.json.message).toMatch(new RegExp(`at most ${limit}\\b`));
   });
@@ -173,7 +176,7 @@ describe('resolution of size, ratio and quality (estimate)', () => {
     ['image-a-2-official', { quality: 'high', imageSize: '1K' }, '1K', '1:1', 'high'],
   ];
   it.each(cases)('%s with imageConfig %j', async (model, imageConfig, size, ratio, quality) => {
-    const r = await m.call('POST', ESTIMATE, { body: { model, ...(imageConfig ? { imageConfig } : {}) } });
+    const r = await m.call('POST', pathOf('estimateImageCredits'), { body: imageEstimateBody({ model, ...(imageConfig ? { imageConfig } : {}) }) });
     expect(r.status, r.text).toBe(200);
     const d = r.json.data;
     expect(d.model).toBe(model);
@@ -195,12 +198,12 @@ describe('resolution of size, ratio and quality (estimate)', () => {
     ['image-c-5-0-pro-preview', 'image-c-5-0-pro'],
     ['image-d-2.7-preview', 'image-d-2.7'],
   ])('legacy id %s is normalised to %s', async (legacy, current) => {
-    const r = await m.call('POST', ESTIMATE, { body: { model: legacy } });
+    const r = await m.call('POST', pathOf('estimateImageCredits'), { body: imageEstimateBody({ model: legacy }) });
     expect(r.json.data.model).toBe(current);
   });
 
   it('the default model is image-a-2', async () => {
-    const r = await m.call('POST', ESTIMATE, { body: {} });
+    const r = await m.call('POST', pathOf('estimateImageCredits'), { body: {} });
     expect(r.json.data.model).toBe('image-a-2');
   });
 
@@ -212,7 +215,7 @@ describe('resolution of size, ratio and quality (estimate)', () => {
     ['image-a-2', { imageSize: '4K', quality: 'high' }, false],
     ['image-b-3-pro', { imageSize: '4K' }, false],
   ])('requiresSubscription: %s %j -> %s', async (model, imageConfig, expected) => {
-    const r = await m.call('POST', ESTIMATE, { body: { model, ...(imageConfig ? { imageConfig } : {}) } });
+    const r = await m.call('POST', pathOf('estimateImageCredits'), { body: imageEstimateBody({ model, ...(imageConfig ? { imageConfig } : {}) }) });
     expect(r.json.data.requiresSubscription).toBe(expected);
   });
 
@@ -220,11 +223,11 @@ describe('resolution of size, ratio and quality (estimate)', () => {
     ['image-a-2', { quality: 'high' }, [], ['quality_ignored_for_image_a_2_lite']],
     ['image-b-3-pro', { quality: 'low' }, [], ['quality_ignored_for_image_a_2_lite']],
     ['image-a-2-official', { quality: 'high' }, [], []],
-    ['image-a-2-official', {}, refs(2), ['reference_image_input_tokens_not_included']],
-    ['image-a-2', {}, refs(2), []],
+    ['image-a-2-official', {}, imageRefs(2), ['reference_image_input_tokens_not_included']],
+    ['image-a-2', {}, imageRefs(2), []],
     ['image-a-2', {}, [], []],
   ])('warnings: %s %j with %# references', async (model, imageConfig, referenceImages, expected) => {
-    const r = await m.call('POST', ESTIMATE, { body: { model, imageConfig, referenceImages } });
+    const r = await m.call('POST', pathOf('estimateImageCredits'), { body: imageEstimateBody({ model, imageConfig, referenceImages }) });
     expect(r.json.data.warnings).toEqual(expected);
   });
 });
@@ -232,17 +235,19 @@ describe('resolution of size, ratio and quality (estimate)', () => {
 describe('body size, rate limits, auth', () => {
   it('accepts a JSON body above the 1 MiB default (inline reference of ~5 MB)', async () => {
     const data = 'A'.repeat(5 * 1024 * 1024);
-    const r = await m.call('POST', ESTIMATE, { body: { model: 'image-b-3-pro', referenceImages: [{ inlineData: { data, mimeType: 'image/png' } }] } });
+    const r = await m.call('POST', pathOf('estimateImageCredits'), {
+      body: imageEstimateBody({ model: 'image-b-3-pro', referenceImages: [{ inlineData: { data, mimeType: 'image/png' } }] }),
+    });
     expect(r.status, r.text.slice(0, 200)).toBe(200);
   });
 
   it.each([
-    ['sync', SYNC],
-    ['async', ASYNC],
-    ['estimate', ESTIMATE],
+    ['sync', pathOf('generateImage')],
+    ['async', pathOf('createImageTask')],
+    ['estimate', pathOf('estimateImageCredits')],
   ])('a body above 25 MB gets a clear 413 envelope (%s)', async (_n, path) => {
     const data = 'A'.repeat(IMAGE_BODY_LIMIT_BYTES);
-    const r = await m.call('POST', path, { body: gen({ referenceImages: [{ inlineData: { data, mimeType: 'image/png' } }] }) });
+    const r = await m.call('POST', path, { body: imageBody({ referenceImages: [{ inlineData: { data, mimeType: 'image/png' } }] }) });
     expect(r.status).toBe(413);
     expect(r.json).toEqual({ code: errorCatalog.PAYLOAD_TOO_LARGE.code, message: expect.stringContaining(String(IMAGE_BODY_LIMIT_BYTES)), data: null });
   });
@@ -250,34 +255,34 @@ describe('body size, rate limits, auth', () => {
   it('generate requests beyond the per-user limit answer 429 with Retry-After (sync and async share it)', async () => {
     const l = imageRateLimits.generate;
     for (let i = 0; i < l.limit; i++) {
-      const r = await m.call('POST', i % 2 ? SYNC : ASYNC, { body: gen({ model: 'image-b-3.1-flash' }) });
+      const r = await m.call('POST', i % 2 ? pathOf('generateImage') : pathOf('createImageTask'), { body: imageBody({ model: 'image-b-3.1-flash' }) });
       expect(r.status, r.text.slice(0, 200)).toBeLessThan(300);
     }
-    const r = await m.call('POST', SYNC, { body: gen() });
+    const r = await m.call('POST', pathOf('generateImage'), { body: imageBody() });
     expect(r.status).toBe(429);
     expect(r.json.code).toBe(errorCatalog.IMAGE_RATE_LIMITED.code);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // another user is not limited
-    expect((await m.call('POST', SYNC, { body: gen(), key: 'mg_someone_else1' })).status).toBe(200);
+    expect((await m.call('POST', pathOf('generateImage'), { body: imageBody(), key: 'mg_someone_else1' })).status).toBe(200);
     // the window slides on the virtual clock
     await m.advance(l.windowMs);
-    expect((await m.call('POST', ASYNC, { body: gen() })).status).toBe(202);
+    expect((await m.call('POST', pathOf('createImageTask'), { body: imageBody() })).status).toBe(202);
   });
 
   it('requests with base64 reference images have a tighter limit', async () => {
     const l = imageRateLimits.inlineReferences;
-    const body = gen({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/png' } }] });
-    for (let i = 0; i < l.limit; i++) expect((await m.call('POST', ASYNC, { body })).status).toBe(202);
-    const r = await m.call('POST', ASYNC, { body });
+    const body = imageBody({ referenceImages: [{ inlineData: { data: 'AAAA', mimeType: 'image/png' } }] });
+    for (let i = 0; i < l.limit; i++) expect((await m.call('POST', pathOf('createImageTask'), { body })).status).toBe(202);
+    const r = await m.call('POST', pathOf('createImageTask'), { body });
     expect(r.status).toBe(429);
     expect(r.json.code).toBe(errorCatalog.IMAGE_RATE_LIMITED.code);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // URL references are not under the tighter limit
-    expect((await m.call('POST', ASYNC, { body: gen({ referenceImages: refs(1) }) })).status).toBe(202);
+    expect((await m.call('POST', pathOf('createImageTask'), { body: imageBody({ referenceImages: imageRefs(1) }) })).status).toBe(202);
   });
 
-  it.each([SYNC, ASYNC, ESTIMATE])('401 without a key (%s)', async (path) => {
-    const r = await m.call('POST', path, { body: gen(), key: null });
+  it.each([pathOf('generateImage'), pathOf('createImageTask'), pathOf('estimateImageCredits')])('401 without a key (%s)', async (path) => {
+    const r = await m.call('POST', path, { body: imageBody(), key: null });
     expect(r.status).toBe(401);
     expect(r.json.code).toBe(errorCatalog.UNAUTHORIZED.code);
   });

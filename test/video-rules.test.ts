@@ -20,6 +20,7 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, family5Defaults, type Family5Capability } from '../schemas/video.ts';
 import { ApiError } from '../mock/engine/api-error.ts';
 import { issuePath, parseOrThrow } from '../mock/http/validate.ts';
+import { family5Body, pathOf, textItem, videoBody } from './factories.ts';
 import { KEY, startMock, type TestMock } from './helpers.ts';
 
 // ---------------------------------------------------------------------------
@@ -36,7 +37,6 @@ interface Row {
 }
 
 const U = 'https://example.com/';
-const text = (t = 'A red fox running through snow') => ({ type: 'text', text: t });
 const image = (role?: string) => ({ type: 'image_url', image_url: { url: `${U}a.png` }, ...(role ? { role } : {}) });
 const video = () => ({ type: 'video_url', video_url: { url: `${U}a.mp4` } });
 const audio = () => ({ type: 'audio_url', audio_url: { url: `${U}a.mp3` } });
@@ -65,7 +65,7 @@ const ALL_RESOLUTIONS = ['480p', '720p', '1080p', '768p', '2k'];
 const ALL_RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', '4:5', '5:4'];
 
 /** A valid shared request for `model`, with overrides. */
-const shared = (model: string, o: Record<string, unknown> = {}) => ({ model, resolution: seedModels[model].resolutions[0], content: [text()], ...o });
+const shared = (model: string, o: Record<string, unknown> = {}) => videoBody({ model, resolution: seedModels[model].resolutions[0], ...o });
 
 const modelLimitRows: Row[] = Object.entries(seedModels).flatMap(([model, m]) => [
   ...ALL_RESOLUTIONS.map((r): Row => ({
@@ -83,118 +83,134 @@ const modelLimitRows: Row[] = Object.entries(seedModels).flatMap(([model, m]) =>
 
 const sharedRows: Row[] = [
   ...modelLimitRows,
-  { name: 'model family5 is not accepted by the shared endpoint', input: { model: 'family5', content: [text()] }, expect: [COMBO, 'model'] },
-  { name: 'unknown model', input: { model: 'family9', content: [text()] }, expect: [COMBO, 'model'] },
+  { name: 'model family5 is not accepted by the shared endpoint', input: { model: 'family5', content: [textItem()] }, expect: [COMBO, 'model'] },
+  { name: 'unknown model', input: { model: 'family9', content: [textItem()] }, expect: [COMBO, 'model'] },
   { name: 'content is required', input: { model: 'family1-video-2-fast' }, expect: [INVALID, 'content'] },
   // Content items, rule 1
   { name: 'content with 0 items', input: { content: [] }, expect: [INVALID, 'content'] },
-  { name: 'content with 1 item', input: { content: [text()] }, expect: ok },
+  { name: 'content with 1 item', input: { content: [textItem()] }, expect: ok },
   {
     name: 'content with 16 items (1 text, 9 images, 3 videos, 3 audios)',
-    input: { content: [text(), ...times(9, image), ...times(3, video), ...times(3, audio)], inputVideoDuration: 5 },
+    input: { content: [textItem(), ...times(9, image), ...times(3, video), ...times(3, audio)], inputVideoDuration: 5 },
     expect: ok,
   },
   {
     name: 'content with 17 items',
-    input: { content: [text(), ...times(9, image), ...times(3, video), ...times(3, audio), text()], inputVideoDuration: 5 },
+    input: { content: [textItem(), ...times(9, image), ...times(3, video), ...times(3, audio), textItem()], inputVideoDuration: 5 },
     expect: [INVALID, 'content'],
   },
-  { name: 'two text items', input: { content: [text(), text()] }, expect: [INVALID, 'content'] },
-  { name: '9 images', input: { content: [text(), ...times(9, image)] }, expect: ok },
-  { name: '10 images', input: { content: [text(), ...times(10, image)] }, expect: [INVALID, 'content'] },
-  { name: '3 videos', input: { content: [text(), ...times(3, video)], inputVideoDuration: 5 }, expect: ok },
-  { name: '4 videos', input: { content: [text(), ...times(4, video)], inputVideoDuration: 5 }, expect: [INVALID, 'content'] },
-  { name: '3 audios (with an image)', input: { content: [text(), image(), ...times(3, audio)] }, expect: ok },
-  { name: '4 audios (with an image)', input: { content: [text(), image(), ...times(4, audio)] }, expect: [INVALID, 'content'] },
-  { name: 'family3-h3 with 5 images', input: shared('family3-h3', { content: [text(), ...times(5, image)] }), expect: ok },
-  { name: 'family3-h3 with 6 images', input: shared('family3-h3', { content: [text(), ...times(6, image)] }), expect: [INVALID, 'content'] },
-  { name: 'family2-video with 9 images', input: shared('family2-video', { content: [text(), ...times(9, image)] }), expect: ok },
+  { name: 'two text items', input: { content: [textItem(), textItem()] }, expect: [INVALID, 'content'] },
+  { name: '9 images', input: { content: [textItem(), ...times(9, image)] }, expect: ok },
+  { name: '10 images', input: { content: [textItem(), ...times(10, image)] }, expect: [INVALID, 'content'] },
+  { name: '3 videos', input: { content: [textItem(), ...times(3, video)], inputVideoDuration: 5 }, expect: ok },
+  { name: '4 videos', input: { content: [textItem(), ...times(4, video)], inputVideoDuration: 5 }, expect: [INVALID, 'content'] },
+  { name: '3 audios (with an image)', input: { content: [textItem(), image(), ...times(3, audio)] }, expect: ok },
+  { name: '4 audios (with an image)', input: { content: [textItem(), image(), ...times(4, audio)] }, expect: [INVALID, 'content'] },
+  { name: 'family3-h3 with 5 images', input: shared('family3-h3', { content: [textItem(), ...times(5, image)] }), expect: ok },
+  { name: 'family3-h3 with 6 images', input: shared('family3-h3', { content: [textItem(), ...times(6, image)] }), expect: [INVALID, 'content'] },
+  { name: 'family2-video with 9 images', input: shared('family2-video', { content: [textItem(), ...times(9, image)] }), expect: ok },
   // Content item shapes
   { name: 'text item without text', input: { content: [{ type: 'text' }] }, expect: [INVALID, 'content[0].text'] },
-  { name: 'image_url item without url', input: { content: [text(), { type: 'image_url', image_url: {} }] }, expect: [INVALID, 'content[1].image_url.url'] },
+  { name: 'image_url item without url', input: { content: [textItem(), { type: 'image_url', image_url: {} }] }, expect: [INVALID, 'content[1].image_url.url'] },
   {
     name: 'video_url item without url',
-    input: { content: [text(), { type: 'video_url', video_url: {} }], inputVideoDuration: 5 },
+    input: { content: [textItem(), { type: 'video_url', video_url: {} }], inputVideoDuration: 5 },
     expect: [INVALID, 'content[1].video_url.url'],
   },
   {
     name: 'audio_url item without url',
-    input: { content: [text(), image(), { type: 'audio_url', audio_url: {} }] },
+    input: { content: [textItem(), image(), { type: 'audio_url', audio_url: {} }] },
     expect: [INVALID, 'content[2].audio_url.url'],
   },
   { name: 'unknown content type', input: { content: [{ type: 'gif_url', gif_url: { url: `${U}a.gif` } }] }, expect: [INVALID, 'content[0].type'] },
-  { name: 'image role reference_video is not an image role', input: { content: [text(), image('reference_video')] }, expect: [INVALID, 'content[1].role'] },
+  { name: 'image role reference_video is not an image role', input: { content: [textItem(), image('reference_video')] }, expect: [INVALID, 'content[1].role'] },
   {
     name: 'video role first_frame is not a video role',
-    input: { content: [text(), { ...video(), role: 'first_frame' }], inputVideoDuration: 5 },
+    input: { content: [textItem(), { ...video(), role: 'first_frame' }], inputVideoDuration: 5 },
     expect: [INVALID, 'content[1].role'],
   },
   // Text length ("Limits": 2500; family1 1500)
-  { name: 'family1-video-2-fast text of 1500 characters', input: { content: [text('x'.repeat(1500))] }, expect: ok },
-  { name: 'family1-video-2-fast text of 1501 characters', input: { content: [text('x'.repeat(1501))] }, expect: [INVALID, 'content[0].text'] },
+  { name: 'family1-video-2-fast text of 1500 characters', input: { content: [textItem('x'.repeat(1500))] }, expect: ok },
+  { name: 'family1-video-2-fast text of 1501 characters', input: { content: [textItem('x'.repeat(1501))] }, expect: [INVALID, 'content[0].text'] },
   {
     name: 'family1-video-2-pro text of 1501 characters',
-    input: shared('family1-video-2-pro', { content: [text('x'.repeat(1501))] }),
+    input: shared('family1-video-2-pro', { content: [textItem('x'.repeat(1501))] }),
     expect: [INVALID, 'content[0].text'],
   },
   ...['family2-video', 'family2-video-prime', 'family3-h3', 'family4-video'].flatMap((model): Row[] => [
-    { name: `${model} text of 2500 characters`, input: shared(model, { content: [text('x'.repeat(2500))] }), expect: ok },
-    { name: `${model} text of 2501 characters`, input: shared(model, { content: [text('x'.repeat(2501))] }), expect: [INVALID, 'content[0].text'] },
+    { name: `${model} text of 2500 characters`, input: shared(model, { content: [textItem('x'.repeat(2500))] }), expect: ok },
+    { name: `${model} text of 2501 characters`, input: shared(model, { content: [textItem('x'.repeat(2501))] }), expect: [INVALID, 'content[0].text'] },
   ]),
   // Rule 2: frame roles and reference roles not mixed
-  { name: 'first_frame alone', input: { content: [text(), image('first_frame')] }, expect: ok },
-  { name: 'first_frame + last_frame', input: { content: [text(), image('first_frame'), image('last_frame')] }, expect: ok },
-  { name: 'reference images only', input: { content: [text(), image('reference_image'), image('reference_image')] }, expect: ok },
-  { name: 'first_frame + reference_image', input: { content: [text(), image('first_frame'), image('reference_image')] }, expect: [INVALID, 'content[2].role'] },
+  { name: 'first_frame alone', input: { content: [textItem(), image('first_frame')] }, expect: ok },
+  { name: 'first_frame + last_frame', input: { content: [textItem(), image('first_frame'), image('last_frame')] }, expect: ok },
+  { name: 'reference images only', input: { content: [textItem(), image('reference_image'), image('reference_image')] }, expect: ok },
+  {
+    name: 'first_frame + reference_image',
+    input: { content: [textItem(), image('first_frame'), image('reference_image')] },
+    expect: [INVALID, 'content[2].role'],
+  },
   {
     name: 'first_frame + an image without role (reference_image)',
-    input: { content: [text(), image('first_frame'), image()] },
+    input: { content: [textItem(), image('first_frame'), image()] },
     expect: [INVALID, 'content[2].role'],
   },
   {
     name: 'first_frame + reference_video',
-    input: { content: [text(), image('first_frame'), video()], inputVideoDuration: 5 },
+    input: { content: [textItem(), image('first_frame'), video()], inputVideoDuration: 5 },
     expect: [INVALID, 'content[2].role'],
   },
-  { name: 'first_frame + reference_audio', input: { content: [text(), image('first_frame'), audio()] }, expect: [INVALID, 'content[2].role'] },
+  { name: 'first_frame + reference_audio', input: { content: [textItem(), image('first_frame'), audio()] }, expect: [INVALID, 'content[2].role'] },
   {
     name: 'last_frame + reference_image (family3-h3)',
-    input: shared('family3-h3', { content: [text(), image('last_frame'), image('reference_image')] }),
+    input: shared('family3-h3', { content: [textItem(), image('last_frame'), image('reference_image')] }),
     expect: [INVALID, 'content[2].role'],
   },
   // last_frame needs first_frame except on family3-h3; family4 has no last_frame
   ...['family1-video-2-fast', 'family1-video-2-pro', 'family2-video', 'family2-video-prime'].map((model): Row => ({
     name: `${model} last_frame alone`,
-    input: shared(model, { content: [text(), image('last_frame')] }),
+    input: shared(model, { content: [textItem(), image('last_frame')] }),
     expect: [INVALID, 'content[1].role'],
   })),
-  { name: 'family3-h3 last_frame alone', input: shared('family3-h3', { content: [text(), image('last_frame')] }), expect: ok },
-  { name: 'family3-h3 first_frame + last_frame', input: shared('family3-h3', { content: [text(), image('first_frame'), image('last_frame')] }), expect: ok },
+  { name: 'family3-h3 last_frame alone', input: shared('family3-h3', { content: [textItem(), image('last_frame')] }), expect: ok },
+  {
+    name: 'family3-h3 first_frame + last_frame',
+    input: shared('family3-h3', { content: [textItem(), image('first_frame'), image('last_frame')] }),
+    expect: ok,
+  },
   {
     name: 'family4-video last_frame with first_frame',
-    input: shared('family4-video', { content: [text(), image('first_frame'), image('last_frame')] }),
+    input: shared('family4-video', { content: [textItem(), image('first_frame'), image('last_frame')] }),
     expect: [INVALID, 'content[2].role'],
   },
-  { name: 'family4-video last_frame alone', input: shared('family4-video', { content: [text(), image('last_frame')] }), expect: [INVALID, 'content[1].role'] },
-  { name: 'family4-video first_frame alone', input: shared('family4-video', { content: [text(), image('first_frame')] }), expect: ok },
+  {
+    name: 'family4-video last_frame alone',
+    input: shared('family4-video', { content: [textItem(), image('last_frame')] }),
+    expect: [INVALID, 'content[1].role'],
+  },
+  { name: 'family4-video first_frame alone', input: shared('family4-video', { content: [textItem(), image('first_frame')] }), expect: ok },
   // audio_url: needs an image or video except on family2 and family3-h3; unsupported on family4
   ...['family1-video-2-fast', 'family1-video-2-pro'].flatMap((model): Row[] => [
-    { name: `${model} prompt + audio alone`, input: shared(model, { content: [text(), audio()] }), expect: [INVALID, 'content[1]'] },
-    { name: `${model} audio + image`, input: shared(model, { content: [text(), image(), audio()] }), expect: ok },
-    { name: `${model} audio + video`, input: shared(model, { content: [text(), video(), audio()], inputVideoDuration: 5 }), expect: ok },
+    { name: `${model} prompt + audio alone`, input: shared(model, { content: [textItem(), audio()] }), expect: [INVALID, 'content[1]'] },
+    { name: `${model} audio + image`, input: shared(model, { content: [textItem(), image(), audio()] }), expect: ok },
+    { name: `${model} audio + video`, input: shared(model, { content: [textItem(), video(), audio()], inputVideoDuration: 5 }), expect: ok },
   ]),
   ...['family2-video', 'family2-video-prime', 'family3-h3'].map((model): Row => ({
     name: `${model} prompt + audio alone`,
-    input: shared(model, { content: [text(), audio()] }),
+    input: shared(model, { content: [textItem(), audio()] }),
     expect: ok,
   })),
-  { name: 'family4-video audio_url (with an image)', input: shared('family4-video', { content: [text(), image(), audio()] }), expect: [INVALID, 'content[2]'] },
-  { name: 'family4-video audio_url alone', input: shared('family4-video', { content: [text(), audio()] }), expect: [INVALID, 'content[1]'] },
+  {
+    name: 'family4-video audio_url (with an image)',
+    input: shared('family4-video', { content: [textItem(), image(), audio()] }),
+    expect: [INVALID, 'content[2]'],
+  },
+  { name: 'family4-video audio_url alone', input: shared('family4-video', { content: [textItem(), audio()] }), expect: [INVALID, 'content[1]'] },
   // video_url needs inputVideoDuration; per-family ranges; family2 sum <= 30
-  { name: 'video_url without inputVideoDuration', input: { content: [text(), video()] }, expect: [MISSING, 'inputVideoDuration'] },
-  { name: 'video_url with inputVideoDuration 0', input: { content: [text(), video()], inputVideoDuration: 0 }, expect: [MISSING, 'inputVideoDuration'] },
-  { name: 'inputVideoDuration without video_url is accepted', input: { content: [text()], inputVideoDuration: 100 }, expect: ok },
-  { name: 'inputVideoDuration negative', input: { content: [text()], inputVideoDuration: -1 }, expect: [INVALID, 'inputVideoDuration'] },
+  { name: 'video_url without inputVideoDuration', input: { content: [textItem(), video()] }, expect: [MISSING, 'inputVideoDuration'] },
+  { name: 'video_url with inputVideoDuration 0', input: { content: [textItem(), video()], inputVideoDuration: 0 }, expect: [MISSING, 'inputVideoDuration'] },
+  { name: 'inputVideoDuration without video_url is accepted', input: { content: [textItem()], inputVideoDuration: 100 }, expect: ok },
+  { name: 'inputVideoDuration negative', input: { content: [textItem()], inputVideoDuration: -1 }, expect: [INVALID, 'inputVideoDuration'] },
   ...(
     [
       ['family1-video-2-fast', 2, 15],
@@ -209,44 +225,44 @@ const sharedRows: Row[] = [
       .filter((d) => d > 0)
       .map((d): Row => ({
         name: `${model} video input of ${d} s`,
-        input: shared(model, { content: [text(), video()], inputVideoDuration: d, duration: 5 }),
+        input: shared(model, { content: [textItem(), video()], inputVideoDuration: d, duration: 5 }),
         expect: d >= lo && d <= hi ? ok : [INVALID, 'inputVideoDuration'],
       })),
   ),
   {
     name: 'family2-video input 15 + duration 15 = 30',
-    input: shared('family2-video', { content: [text(), video()], inputVideoDuration: 15, duration: 15 }),
+    input: shared('family2-video', { content: [textItem(), video()], inputVideoDuration: 15, duration: 15 }),
     expect: ok,
   },
   {
     name: 'family2-video input 15 + duration 16 = 31',
-    input: shared('family2-video', { content: [text(), video()], inputVideoDuration: 15, duration: 16 }),
+    input: shared('family2-video', { content: [textItem(), video()], inputVideoDuration: 15, duration: 16 }),
     expect: [INVALID, 'inputVideoDuration'],
   },
   {
     name: 'family2-video-prime input 1 + duration 30 = 31',
-    input: shared('family2-video-prime', { content: [text(), video()], inputVideoDuration: 1, duration: 30 }),
+    input: shared('family2-video-prime', { content: [textItem(), video()], inputVideoDuration: 1, duration: 30 }),
     expect: [INVALID, 'inputVideoDuration'],
   },
   { name: 'family2-video duration 30 without video', input: shared('family2-video', { duration: 30 }), expect: ok },
   {
     name: 'family4-video input 60 + duration 15 (no sum rule)',
-    input: shared('family4-video', { content: [text(), video()], inputVideoDuration: 60, duration: 15 }),
+    input: shared('family4-video', { content: [textItem(), video()], inputVideoDuration: 60, duration: 15 }),
     expect: ok,
   },
   // Other fields
-  { name: 'seed -1', input: { content: [text()], seed: -1 }, expect: ok },
-  { name: 'seed 0', input: { content: [text()], seed: 0 }, expect: ok },
-  { name: 'seed 4294967295', input: { content: [text()], seed: 4294967295 }, expect: ok },
-  { name: 'seed 4294967296', input: { content: [text()], seed: 4294967296 }, expect: [INVALID, 'seed'] },
-  { name: 'seed -2', input: { content: [text()], seed: -2 }, expect: [INVALID, 'seed'] },
-  { name: 'seed 1.5', input: { content: [text()], seed: 1.5 }, expect: [INVALID, 'seed'] },
-  { name: 'duration 5.5', input: { content: [text()], duration: 5.5 }, expect: [INVALID, 'duration'] },
-  { name: 'generateAudio false', input: { content: [text()], generateAudio: false }, expect: ok },
-  { name: 'generateAudio "yes"', input: { content: [text()], generateAudio: 'yes' }, expect: [INVALID, 'generateAudio'] },
-  { name: 'audioSetting auto', input: { content: [text()], audioSetting: 'auto' }, expect: ok },
-  { name: 'audioSetting origin', input: { content: [text(), video()], inputVideoDuration: 5, audioSetting: 'origin' }, expect: ok },
-  { name: 'audioSetting mute', input: { content: [text()], audioSetting: 'mute' }, expect: [INVALID, 'audioSetting'] },
+  { name: 'seed -1', input: { content: [textItem()], seed: -1 }, expect: ok },
+  { name: 'seed 0', input: { content: [textItem()], seed: 0 }, expect: ok },
+  { name: 'seed 4294967295', input: { content: [textItem()], seed: 4294967295 }, expect: ok },
+  { name: 'seed 4294967296', input: { content: [textItem()], seed: 4294967296 }, expect: [INVALID, 'seed'] },
+  { name: 'seed -2', input: { content: [textItem()], seed: -2 }, expect: [INVALID, 'seed'] },
+  { name: 'seed 1.5', input: { content: [textItem()], seed: 1.5 }, expect: [INVALID, 'seed'] },
+  { name: 'duration 5.5', input: { content: [textItem()], duration: 5.5 }, expect: [INVALID, 'duration'] },
+  { name: 'generateAudio false', input: { content: [textItem()], generateAudio: false }, expect: ok },
+  { name: 'generateAudio "yes"', input: { content: [textItem()], generateAudio: 'yes' }, expect: [INVALID, 'generateAudio'] },
+  { name: 'audioSetting auto', input: { content: [textItem()], audioSetting: 'auto' }, expect: ok },
+  { name: 'audioSetting origin', input: { content: [textItem(), video()], inputVideoDuration: 5, audioSetting: 'origin' }, expect: ok },
+  { name: 'audioSetting mute', input: { content: [textItem()], audioSetting: 'mute' }, expect: [INVALID, 'audioSetting'] },
   { name: 'family3-h3 generateAudio false and seed 42 are accepted (ignored)', input: shared('family3-h3', { generateAudio: false, seed: 42 }), expect: ok },
 ];
 
@@ -261,7 +277,7 @@ const ref = (refName: string, type = 'subject') => ({ type, imageUrl: `${U}r.png
 
 /** A minimal valid request per capability (from "Capability rules"). */
 const valid: Record<Family5Capability, Record<string, unknown>> = {
-  text_to_video: { capability: 'text_to_video', prompt: P },
+  text_to_video: family5Body(),
   image_to_video: { capability: 'image_to_video', prompt: P, images: [asset()] },
   transition: { capability: 'transition', prompt: P, images: [asset(), asset()] },
   multi_transition: { capability: 'multi_transition', pixverse: { multiTransition: [clip(), clip()] } },
@@ -609,12 +625,13 @@ interface Suite {
   rows: Row[];
 }
 
+const suite = (op: OperationDef, where: Suite['where'], rows: Row[]): Suite => ({ title: `${op.method.toUpperCase()} ${op.path}`, op, where, rows });
 const suites: Suite[] = [
-  { title: 'POST /v1/video-generation/generate', op: operations.createVideoTask, where: 'body', rows: sharedRows },
-  { title: 'POST /v1/video-generation/family5/generate', op: operations.createFamily5VideoTask, where: 'body', rows: family5Rows },
-  { title: 'POST /v1/video-generation/estimate-credits', op: operations.estimateVideoCredits, where: 'body', rows: estimateRows },
-  { title: 'POST /v1/video-generation/family5/estimate-credits', op: operations.estimateFamily5Credits, where: 'body', rows: family5EstimateRows },
-  { title: 'GET /v1/video-generation/tasks', op: operations.listVideoTasks, where: 'query', rows: listRows },
+  suite(operations.createVideoTask, 'body', sharedRows),
+  suite(operations.createFamily5VideoTask, 'body', family5Rows),
+  suite(operations.estimateVideoCredits, 'body', estimateRows),
+  suite(operations.estimateFamily5Credits, 'body', family5EstimateRows),
+  suite(operations.listVideoTasks, 'query', listRows),
 ];
 
 /** Schema-level outcome, picked exactly as the router picks it: ok, or [catalogued error, path of the first issue]. */
@@ -682,7 +699,7 @@ describe('rules over HTTP', () => {
 
 describe('defaults', () => {
   it('shared create: model family1-video-2-fast, ratio 16:9, duration 5, generateAudio true, seed -1, inputVideoDuration 0, audioSetting auto', () => {
-    const r = CreateVideoTaskRequest.parse({ content: [text()] });
+    const r = CreateVideoTaskRequest.parse(videoBody());
     expect(r).toMatchObject({
       model: 'family1-video-2-fast',
       ratio: '16:9',
@@ -697,9 +714,9 @@ describe('defaults', () => {
   it('shared create over HTTP: resolution 720p and the other defaults are echoed in params', async () => {
     const mock = await startMock();
     try {
-      const c = await mock.call('POST', '/v1/video-generation/generate', { body: { content: [text()] } });
+      const c = await mock.call('POST', pathOf('createVideoTask'), { body: videoBody() });
       expect(c.status).toBe(200);
-      const t = await mock.call('GET', `/v1/video-generation/tasks/${c.json.data.taskId}`);
+      const t = await mock.call('GET', pathOf('getVideoTask', { taskId: c.json.data.taskId }));
       expect(t.json.data).toMatchObject({ model: 'family1-video-2-fast', resolution: '720p', ratio: '16:9', duration: 5 });
       expect(t.json.data.params).toMatchObject({ resolution: '720p', ratio: '16:9', duration: 5, generateAudio: true, seed: -1 });
       // seed -1 means random: the task reports the seed used, within 0..4294967295.
@@ -712,7 +729,7 @@ describe('defaults', () => {
   });
 
   it('family5: model family5, language en, assets []', () => {
-    const r = CreateFamily5VideoTaskRequest.parse({ capability: 'text_to_video', prompt: P });
+    const r = CreateFamily5VideoTaskRequest.parse(family5Body());
     expect(r).toMatchObject({ model: 'family5', language: 'en', images: [], videos: [], audios: [] });
   });
 
@@ -730,9 +747,9 @@ describe('defaults', () => {
     expect(family5Defaults(cap)).toEqual({ quality, aspectRatio, duration });
     const mock = await startMock();
     try {
-      const c = await mock.call('POST', '/v1/video-generation/family5/generate', { body: valid[cap] });
+      const c = await mock.call('POST', pathOf('createFamily5VideoTask'), { body: valid[cap] });
       expect(c.status, c.text).toBe(200);
-      const t = await mock.call('GET', `/v1/video-generation/tasks/${c.json.data.taskId}`);
+      const t = await mock.call('GET', pathOf('getVideoTask', { taskId: c.json.data.taskId }));
       expect(t.json.data).toMatchObject({ resolution: quality, ratio: aspectRatio, duration, model: 'family5' });
       expect(t.json.data.params).toMatchObject({ capability: cap, quality, aspectRatio, duration, language: 'en', model: 'family5' });
       expect(mock.bugs).toEqual([]);
@@ -744,7 +761,7 @@ describe('defaults', () => {
   it('list: page 1 and pageSize 20 by default', async () => {
     const mock = await startMock();
     try {
-      const r = await mock.call('GET', '/v1/video-generation/tasks');
+      const r = await mock.call('GET', pathOf('listVideoTasks'));
       expect(r.json.data).toEqual({ items: [], page: 1, pageSize: 20, total: 0 });
     } finally {
       await mock.close();

@@ -1,0 +1,83 @@
+/**
+ * Requests for the tests, from one place: paths from the registry (`pathOf`)
+ * and fixture factories for the bodies the tests send, each a fixed, valid
+ * default plus overrides (docs/architecture.md, "Adding an area"). Running
+ * mocks is test/helpers.ts.
+ *
+ * The defaults are what the tests' numbers rest on (credits charged, phase
+ * lengths, prices): `videoEstimateBody()` estimates exactly what `videoBody()`
+ * creates, and `family5EstimateBody()` what `family5Body()` creates. Each
+ * default is checked at compile time against its request schema's input type
+ * (`satisfies`); overrides are not, so a test can make a body invalid on purpose.
+ */
+import type { z } from 'zod';
+import type { EstimateImageCreditsRequest, ImageGenerationRequest, ImageSize } from '../schemas/image.ts';
+import { operations, type OperationId } from '../schemas/operations.ts';
+import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
+
+/** A request body: the builder's defaults with the test's overrides (which may make it invalid on purpose). */
+export type Body = Record<string, unknown>;
+
+/**
+ * The path of operation `id` from the registry, its `{params}` filled (URI-encoded)
+ * and `query` appended as a query string. Throws when the template names a
+ * parameter that `params` does not give.
+ */
+export function pathOf(id: OperationId, params: Record<string, string> = {}, query?: Record<string, string | number | boolean>): string {
+  const template = operations[id].path;
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!Object.hasOwn(params, name)) throw new Error(`pathOf(${id}): parameter {${name}} of ${template} not given`);
+    return encodeURIComponent(params[name]);
+  });
+  if (query === undefined) return path;
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** A text item of the shared video endpoint's `content` (createVideoTask). */
+export function textItem(text = 'A red fox running through snow at dawn'): { type: 'text'; text: string } {
+  return { type: 'text', text };
+}
+
+/** createVideoTask: one text item, every other field at its default (family1-video-2-fast, 720p, 5 s). */
+export function videoBody(over: Body = {}): Body {
+  return { ...({ content: [textItem()] } satisfies z.input<typeof CreateVideoTaskRequest>), ...over };
+}
+
+/** estimateVideoCredits: the configuration `videoBody()` resolves to (family1-video-2-fast, 720p, 5 s, no video input). */
+export function videoEstimateBody(over: Body = {}): Body {
+  return { ...({ model: 'family1-video-2-fast', resolution: '720p', duration: 5 } satisfies z.input<typeof EstimateVideoCreditsRequest>), ...over };
+}
+
+/** createFamily5VideoTask: text_to_video with a prompt, every other field at its default (family5, 720p, 5 s). */
+export function family5Body(over: Body = {}): Body {
+  return {
+    ...({ capability: 'text_to_video', prompt: 'A paper boat drifting down a rainy street' } satisfies z.input<typeof CreateFamily5VideoTaskRequest>),
+    ...over,
+  };
+}
+
+/** estimateFamily5Credits: the configuration `family5Body()` resolves to (text_to_video, family5, 720p, 5 s). */
+export function family5EstimateBody(over: Body = {}): Body {
+  return { ...({ capability: 'text_to_video' } satisfies z.input<typeof EstimateFamily5CreditsRequest>), ...over };
+}
+
+/** generateImage and createImageTask: image-a-2 with a prompt, no imageConfig (2K, the model picks the ratio). */
+export function imageBody(over: Body = {}): Body {
+  return { ...({ provider: 'vendor_a', model: 'image-a-2', prompt: 'a red kite over a beach' } satisfies z.input<typeof ImageGenerationRequest>), ...over };
+}
+
+/** generateImage and createImageTask: `imageBody()` for `model` at `imageSize`. */
+export function imageBodyAt(model: string, imageSize: ImageSize = '2K'): Body {
+  return imageBody({ model, imageConfig: { imageSize } });
+}
+
+/** estimateImageCredits: image-a-2 only (provider and prompt are optional there). */
+export function imageEstimateBody(over: Body = {}): Body {
+  return { ...({ model: 'image-a-2' } satisfies z.input<typeof EstimateImageCreditsRequest>), ...over };
+}
+
+/** `n` reference images by URL for an image body's `referenceImages` (generateImage, createImageTask, estimateImageCredits). */
+export function imageRefs(n: number): Body[] {
+  return Array.from({ length: n }, (_, i) => ({ fileData: { fileUri: `https://example.com/${i}.png`, mimeType: 'image/png' } }));
+}
