@@ -23,8 +23,8 @@ import { parse as parseYaml } from 'yaml';
 import { sampleContentTypes, UploadReport } from '../schemas/control.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { audioFileTypes, audioFormats } from '../schemas/media.ts';
-import { operations } from '../schemas/operations.ts';
 import { videoPhases } from '../schemas/video.ts';
+import { pathOf, videoBody } from './factories.ts';
 import { KEY, startPrism, type PrismHarness } from './prism.ts';
 
 const CONTROL_SPEC = new URL('../spec/mock-control.openapi.yaml', import.meta.url).pathname;
@@ -125,7 +125,7 @@ describe('binary: GET /__mock/samples/{kind}', () => {
 describe('text/event-stream: GET /__mock/events', () => {
   it("a task's changes, streamed until its terminal one, pass Prism", async () => {
     const m = prism.useMock();
-    const created = await m.call('POST', operations.createVideoTask.path, { body: { content: [{ type: 'text', text: 'A red fox' }] } });
+    const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     const id = created.json.data.taskId as string;
     const p = videoPhases('family1-video-2-fast', 5);
     await m.advance(p.generatingMs + p.uploadingMs);

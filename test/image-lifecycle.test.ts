@@ -7,7 +7,16 @@
 import { PNG } from 'pngjs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
-import { IMAGE_TASK_TIMEOUT_MS, imageFixedPrices, imageGeneratingMs, imagePixels, imageSchedule, type ImageModelId, type ImageSize } from '../schemas/image.ts';
+import {
+  IMAGE_TASK_TIMEOUT_MS,
+  freeLane,
+  imageFixedPrices,
+  imageGeneratingMs,
+  imagePixels,
+  imageSchedule,
+  type ImageModelId,
+  type ImageSize,
+} from '../schemas/image.ts';
 import { imageBodyAt, pathOf } from './factories.ts';
 import { KEY, OTHER_KEY, startMock, type TestMock, useMocks } from './helpers.ts';
 
@@ -112,6 +121,23 @@ describe('lifecycle', () => {
     // a failed task has no hosted image
     expect((await fetch(`${m.base}/media/images/${id}/0.png`)).status).toBe(404);
   });
+
+  it.each([
+    ['error=free_relax_busy', 'free_relax_busy', imageSchedule.pendingMs],
+    ['error=IMAGE_FREE_RELAX_BUSY', 'free_relax_busy', imageSchedule.pendingMs],
+    ['error=free_relax_timeout', 'free_relax_timeout', freeLane.queueTimeoutMs],
+    ['error=26031', 'free_relax_timeout', freeLane.queueTimeoutMs],
+  ])(
+    'Prefer: outcome=failed, %s (a failure reason by its string, name or code) ends the task with failReason %s, nothing spent',
+    async (error, failReason, afterMs) => {
+      const id = await create(imageBodyAt('image-a-2', '1K'), { prefer: `outcome=failed, ${error}` });
+      await m.advance(afterMs - 1);
+      expect((await get(id)).status).toBe('pending');
+      await m.advance(1);
+      expect(await get(id)).toMatchObject({ status: 'fail', failReason, retryable: true });
+      expect(await balance()).toBe(10_000);
+    },
+  );
 
   it('a control-API scenario forces the next image task to fail', async () => {
     const r = await m.call('POST', '/__mock/scenarios', { key: null, body: { apiKey: KEY, operationId: 'createImageTask', outcome: 'failed' } });

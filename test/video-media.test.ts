@@ -9,17 +9,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
-import { operations } from '../schemas/operations.ts';
 import { videoPhases, videoPixels, type SharedVideoModelId } from '../schemas/video.ts';
 import { parseMp4, pngSize } from './decoders.ts';
+import { family5Body, imageBody, pathOf, textItem, videoBody } from './factories.ts';
 import { KEY, OTHER_KEY, type CallOptions, type TestMock, useMocks } from './helpers.ts';
 
 const mock = useMocks({ rateLimit: false });
 const HOUR = 3_600_000;
-const text = (t = 'A red fox running through snow at dawn') => ({ type: 'text', text: t });
-const taskPath = (id: string) => operations.getVideoTask.path.replace('{taskId}', id);
+const taskPath = (taskId: string) => pathOf('getVideoTask', { taskId });
 
-async function create(m: TestMock, body: Record<string, unknown>, path: string = operations.createVideoTask.path, opts: CallOptions = {}): Promise<string> {
+async function create(m: TestMock, body: Record<string, unknown>, path: string = pathOf('createVideoTask'), opts: CallOptions = {}): Promise<string> {
   const r = await m.call('POST', path, { body, ...opts });
   expect(r.status, r.text).toBe(200);
   return r.json.data.taskId as string;
@@ -52,7 +51,7 @@ async function tracksOf(bytes: Uint8Array) {
 describe('the MP4 of a succeeded task', () => {
   it('a 10-second 720p 16:9 task decodes to a 1280x720 MP4 of 10 s with an AAC track', async () => {
     const m = await mock();
-    const id = await create(m, { model: 'family1-video-2-fast', content: [text()], resolution: '720p', ratio: '16:9', duration: 10 });
+    const id = await create(m, { model: 'family1-video-2-fast', content: [textItem()], resolution: '720p', ratio: '16:9', duration: 10 });
     await m.advance(HOUR);
     const t = await get(m, id);
     expect(t.status).toBe('success');
@@ -84,7 +83,7 @@ describe('the MP4 of a succeeded task', () => {
     '%s %s %s, %i s: an MP4 of %s lasting the duration; the cover is a PNG of the same size',
     async (model, resolution, ratio, duration, size) => {
       const m = await mock();
-      const id = await create(m, { model, content: [text()], resolution, ratio, duration });
+      const id = await create(m, { model, content: [textItem()], resolution, ratio, duration });
       await m.advance(HOUR);
       const t = await get(m, id);
       const px = videoPixels(resolution, ratio);
@@ -104,11 +103,7 @@ describe('the MP4 of a succeeded task', () => {
     ['1080p', '9:16', '1080x1920'],
   ])('family5 %s %s: %s', async (quality, aspectRatio, size) => {
     const m = await mock();
-    const id = await create(
-      m,
-      { capability: 'text_to_video', prompt: 'A paper boat', quality, aspectRatio, duration: 3 },
-      operations.createFamily5VideoTask.path,
-    );
+    const id = await create(m, family5Body({ quality, aspectRatio, duration: 3 }), pathOf('createFamily5VideoTask'));
     await m.advance(HOUR);
     const mp4 = await tracksOf((await bytesOf((await get(m, id)).videoUrl)).bytes);
     expect(`${mp4.video.width}x${mp4.video.height}`).toBe(size);
@@ -119,7 +114,7 @@ describe('the MP4 of a succeeded task', () => {
     const m = await mock();
     const id = await create(m, {
       model: 'family3-h3',
-      content: [text(), { type: 'image_url', image_url: { url: 'https://example.com/a.png' }, role: 'first_frame' }],
+      content: [textItem(), { type: 'image_url', image_url: { url: 'https://example.com/a.png' }, role: 'first_frame' }],
       ratio: '1:1',
       duration: 4,
     });
@@ -130,21 +125,11 @@ describe('the MP4 of a succeeded task', () => {
   });
 
   it.each([
-    ['generateAudio false', operations.createVideoTask.path, { content: [text()], generateAudio: false }, 1],
-    ['generateAudio true', operations.createVideoTask.path, { content: [text()], generateAudio: true }, 2],
-    [
-      'family3-h3 ignores generateAudio false (always a sound track)',
-      operations.createVideoTask.path,
-      { model: 'family3-h3', content: [text()], generateAudio: false },
-      2,
-    ],
-    ['family5 without sound effects', operations.createFamily5VideoTask.path, { capability: 'text_to_video', prompt: 'x' }, 1],
-    [
-      'family5 with sound effects',
-      operations.createFamily5VideoTask.path,
-      { capability: 'text_to_video', prompt: 'x', pixverse: { soundEffectSwitch: true } },
-      2,
-    ],
+    ['generateAudio false', pathOf('createVideoTask'), videoBody({ generateAudio: false }), 1],
+    ['generateAudio true', pathOf('createVideoTask'), videoBody({ generateAudio: true }), 2],
+    ['family3-h3 ignores generateAudio false (always a sound track)', pathOf('createVideoTask'), videoBody({ model: 'family3-h3', generateAudio: false }), 2],
+    ['family5 without sound effects', pathOf('createFamily5VideoTask'), family5Body(), 1],
+    ['family5 with sound effects', pathOf('createFamily5VideoTask'), family5Body({ pixverse: { soundEffectSwitch: true } }), 2],
   ])('%s: %i track(s)', async (_what, path, body, tracks) => {
     const m = await mock();
     const id = await create(m, body, path);
@@ -154,7 +139,7 @@ describe('the MP4 of a succeeded task', () => {
 
   it('the same task gives the same bytes; another task other colours (other bytes)', async () => {
     const m = await mock();
-    const [a, b] = [await create(m, { content: [text()] }), await create(m, { content: [text()] })];
+    const [a, b] = [await create(m, videoBody()), await create(m, videoBody())];
     await m.advance(HOUR);
     const [ta, tb] = [await get(m, a), await get(m, b)];
     const [x1, x2, y] = [await bytesOf(ta.videoUrl), await bytesOf(ta.videoUrl), await bytesOf(tb.videoUrl)];
@@ -167,7 +152,7 @@ describe('the MP4 of a succeeded task', () => {
 describe('media URLs over the lifecycle', () => {
   it('generating: no URLs and nothing hosted; uploading: only the provider copy; success: all three', async () => {
     const m = await mock();
-    const id = await create(m, { content: [text()] });
+    const id = await create(m, videoBody());
     const p = videoPhases('family1-video-2-fast', 5);
     const guess = `${m.base}/media/videos/${id}.mp4`;
     let t = await get(m, id);
@@ -188,11 +173,11 @@ describe('media URLs over the lifecycle', () => {
 
   it('every media URL (video, cover, provider copy, image) answers Range 0-99 with 206 and 100 bytes, and HEAD', async () => {
     const m = await mock();
-    const vid = await create(m, { content: [text()] });
-    const img = (await m.call('POST', operations.createImageTask.path, { body: { provider: 'vendor_a', prompt: 'A kite' } })).json.data.taskId;
+    const vid = await create(m, videoBody());
+    const img = (await m.call('POST', pathOf('createImageTask'), { body: imageBody() })).json.data.taskId;
     await m.advance(HOUR);
     const v = await get(m, vid);
-    const i = (await m.call('GET', operations.getImageTask.path.replace('{taskId}', img))).json.data;
+    const i = (await m.call('GET', pathOf('getImageTask', { taskId: img }))).json.data;
     for (const url of [v.videoUrl, v.coverUrl, v.providerVideoUrl, i.images[0].url]) {
       const whole = await bytesOf(url);
       const part = await bytesOf(url, { range: 'bytes=0-99' });
@@ -209,7 +194,7 @@ describe('media URLs over the lifecycle', () => {
 
 describe('URLs follow the host the request named', () => {
   const call = async (m: TestMock, headers: Record<string, string>) => {
-    const id = await create(m, { content: [text()] });
+    const id = await create(m, videoBody());
     await m.advance(HOUR);
     return get(m, id, { headers });
   };
@@ -242,19 +227,19 @@ describe('URLs follow the host the request named', () => {
   it('the list answers with the same URLs as the task read', async () => {
     const m = await mock();
     const t = await call(m, { 'x-forwarded-host': 'phone.lan:4010' });
-    const list = (await m.call('GET', operations.listVideoTasks.path, { headers: { 'x-forwarded-host': 'phone.lan:4010' } })).json.data;
+    const list = (await m.call('GET', pathOf('listVideoTasks'), { headers: { 'x-forwarded-host': 'phone.lan:4010' } })).json.data;
     expect(list.items[0].videoUrl).toBe(t.videoUrl);
   });
 });
 
 describe('share and delete (assumed shapes)', () => {
   const share = (m: TestMock, id: string, body?: unknown, key?: string) =>
-    m.call('POST', operations.shareVideoTask.path.replace('{taskId}', id), { ...(body !== undefined ? { body } : {}), ...(key ? { key } : {}) });
+    m.call('POST', pathOf('shareVideoTask', { taskId: id }), { ...(body !== undefined ? { body } : {}), ...(key ? { key } : {}) });
   const del = (m: TestMock, id: string, key?: string) => m.call('DELETE', taskPath(id), key ? { key } : {});
 
   it('share toggles without a body and sets with one; the task shows the flag', async () => {
     const m = await mock();
-    const id = await create(m, { content: [text()] });
+    const id = await create(m, videoBody());
     expect((await share(m, id)).json.data).toEqual({ taskId: id, enabledShare: true });
     expect((await get(m, id)).enabledShare).toBe(true);
     expect((await share(m, id)).json.data.enabledShare).toBe(false);
@@ -265,7 +250,7 @@ describe('share and delete (assumed shapes)', () => {
 
   it("share and delete of another user's task: 31005; of an unknown task: 31006", async () => {
     const m = await mock();
-    const id = await create(m, { content: [text()] });
+    const id = await create(m, videoBody());
     await m.advance(HOUR);
     expectError(await share(m, id, undefined, OTHER_KEY), 'VIDEO_TASK_FORBIDDEN');
     expectError(await del(m, id, OTHER_KEY), 'VIDEO_TASK_FORBIDDEN');
@@ -276,27 +261,27 @@ describe('share and delete (assumed shapes)', () => {
 
   it('an unfinished task cannot be deleted (31007) and is not refunded; a finished one is gone: reads, lists and media', async () => {
     const m = await mock();
-    const id = await create(m, { content: [text()] });
-    const before = (await m.call('GET', operations.getSubscription.path)).json.data.balance;
+    const id = await create(m, videoBody());
+    const before = (await m.call('GET', pathOf('getSubscription'))).json.data.balance;
     expectError(await del(m, id), 'VIDEO_TASK_NOT_FINISHED');
-    expect((await m.call('GET', operations.getSubscription.path)).json.data.balance).toBe(before);
+    expect((await m.call('GET', pathOf('getSubscription'))).json.data.balance).toBe(before);
     await m.advance(HOUR);
     const t = await get(m, id);
     const d = await del(m, id);
     expect(d.status, d.text).toBe(200);
     expect(d.json.data).toEqual({ taskId: id, deleted: true });
     expectError(await m.call('GET', taskPath(id)), 'VIDEO_TASK_NOT_FOUND');
-    expect((await m.call('GET', operations.listVideoTasks.path)).json.data.total).toBe(0);
+    expect((await m.call('GET', pathOf('listVideoTasks'))).json.data.total).toBe(0);
     for (const url of [t.videoUrl, t.coverUrl, t.providerVideoUrl]) expect((await bytesOf(url)).status).toBe(404);
     expectError(await del(m, id), 'VIDEO_TASK_NOT_FOUND');
   });
 
   it('a failed task can be deleted; its refund stays', async () => {
     const m = await mock();
-    const id = await create(m, { content: [text()] }, operations.createVideoTask.path, { headers: { prefer: 'outcome=failed' } });
+    const id = await create(m, videoBody(), pathOf('createVideoTask'), { headers: { prefer: 'outcome=failed' } });
     await m.advance(HOUR);
-    const balance = (await m.call('GET', operations.getSubscription.path)).json.data.balance;
+    const balance = (await m.call('GET', pathOf('getSubscription'))).json.data.balance;
     expect((await del(m, id)).status).toBe(200);
-    expect((await m.call('GET', operations.getSubscription.path)).json.data.balance).toBe(balance);
+    expect((await m.call('GET', pathOf('getSubscription'))).json.data.balance).toBe(balance);
   });
 });
