@@ -5,7 +5,8 @@
  * has sound, its AAC track, muxed with mediabunny (pure JS). Standard
  * JavaScript only, so the same code can render in a browser.
  */
-import { BufferTarget, EncodedAudioPacketSource, EncodedPacket, EncodedVideoPacketSource, Mp4OutputFormat, Output } from 'mediabunny';
+import type * as Mediabunny from 'mediabunny';
+import type { EncodedAudioPacketSource } from 'mediabunny';
 import { H264Writer } from './h264.ts';
 import type { EncodedAudio, Rgb } from './types.ts';
 
@@ -58,6 +59,10 @@ export function videoFrameCount(durationMs: number, fps: number = VIDEO_FPS): nu
  * more than 36864 macroblocks (4096x2304), a frame rate that is not an integer of 1-60, a duration
  * that is not finite, <= 0 or above one hour, and an audio track that is not AAC.
  */
+/** mediabunny, loaded on the first render (it is the largest module the mock loads: keeping it out of start-up keeps the command's cold start short). */
+let muxer: Promise<typeof Mediabunny> | undefined;
+const loadMuxer = () => (muxer ??= import('mediabunny'));
+
 export async function renderVideo(spec: VideoSpec): Promise<Uint8Array> {
   const { width, height, durationMs, colours, audio } = spec;
   const fps = spec.fps ?? VIDEO_FPS;
@@ -67,6 +72,7 @@ export async function renderVideo(spec: VideoSpec): Promise<Uint8Array> {
   if (audio && !audio.codec.startsWith('mp4a.')) throw new RangeError(`audio codec ${audio.codec}: the MP4 carries AAC (mp4a.*) only`);
   const h264 = new H264Writer({ width, height, fps, bg: colours.bg, fg: colours.fg, idrInterval: Math.max(1, Math.round(VIDEO_IDR_SECONDS * fps)) });
 
+  const { BufferTarget, EncodedAudioPacketSource, EncodedPacket, EncodedVideoPacketSource, Mp4OutputFormat, Output } = await loadMuxer();
   const target = new BufferTarget();
   const output = new Output({ format: new Mp4OutputFormat({ fastStart: 'in-memory' }), target });
   const video = new EncodedVideoPacketSource('avc');
@@ -84,19 +90,26 @@ export async function renderVideo(spec: VideoSpec): Promise<Uint8Array> {
     const end = i === frames - 1 ? durationMs : (i + 1) * frameMs;
     // Interleave: the audio packets that start before this frame go first, so the mdat alternates tracks.
     while (sound && audio && a < audioPackets.length && audioPackets[a].timestamp * 1000 < start) {
-      await addAudio(sound, audio, audioPackets[a], a++ === 0, durationMs / 1000);
+      await addAudio(EncodedPacket, sound, audio, audioPackets[a], a++ === 0, durationMs / 1000);
     }
     const f = h264.next(end / durationMs);
     const packet = new EncodedPacket(f.data, f.key ? 'key' : 'delta', start / 1000, (end - start) / 1000);
     await video.add(packet, i === 0 ? { decoderConfig: { codec: h264.codec, codedWidth: width, codedHeight: height, description: h264.avcC } } : undefined);
   }
-  while (sound && audio && a < audioPackets.length) await addAudio(sound, audio, audioPackets[a], a++ === 0, durationMs / 1000);
+  while (sound && audio && a < audioPackets.length) await addAudio(EncodedPacket, sound, audio, audioPackets[a], a++ === 0, durationMs / 1000);
   await output.finalize();
   return new Uint8Array(target.buffer!);
 }
 
 /** Adds one AAC packet (the first with the decoder config), its duration cut to end at `end` seconds at the latest. */
-function addAudio(sound: EncodedAudioPacketSource, audio: EncodedAudio, p: EncodedAudio['packets'][number], first: boolean, end: number): Promise<void> {
+function addAudio(
+  EncodedPacket: (typeof Mediabunny)['EncodedPacket'],
+  sound: EncodedAudioPacketSource,
+  audio: EncodedAudio,
+  p: EncodedAudio['packets'][number],
+  first: boolean,
+  end: number,
+): Promise<void> {
   const packet = new EncodedPacket(p.data, 'key', p.timestamp, Math.min(p.duration, end - p.timestamp));
   if (!first) return sound.add(packet);
   const { codec, sampleRate, numberOfChannels, description } = audio;
