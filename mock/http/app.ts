@@ -75,7 +75,7 @@ export function createMock(opts: MockOptions = {}): Mock {
   // media path under /media/; case-insensitive like Express's matching), so an API request does not walk
   // their routes: about 8% more API requests per second.
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
-  const control = createControlRouter(engine, { heartbeatMs });
+  const control = createControlRouter(engine, { heartbeatMs, onMockBug: opts.onMockBug });
   const media = createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: opts.onMockBug });
   app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? control(req, res, next) : next()));
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? media(req, res, next) : next()));

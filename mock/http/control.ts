@@ -30,6 +30,8 @@ type Ops = typeof controlOperations;
 export interface ControlOptions {
   /** Real ms between event-stream heartbeats. */
   heartbeatMs: number;
+  /** Called when the mock finds a bug in itself. */
+  onMockBug?: (where: string, problem: string) => void;
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -191,7 +193,8 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       try {
         const out = await handlers[name](req);
         if (op.response.kind === 'binary') return await sendBinary(res, 200, out as BinaryBody);
-        if (op.response.kind === 'event-stream') return streamEvents(req, res, engine, out as EventStreamSource, { heartbeatMs: opts.heartbeatMs });
+        if (op.response.kind === 'event-stream')
+          return streamEvents(req, res, engine, out as EventStreamSource, { heartbeatMs: opts.heartbeatMs, onError: (p) => opts.onMockBug?.(name, p) });
         sendJson(res, 200, out);
       } catch (e) {
         if (res.headersSent) return void res.destroy();

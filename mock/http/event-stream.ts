@@ -17,8 +17,10 @@ export interface EventStreamOptions {
   heartbeatMs: number;
   /** Schemas of the declared events; with `onMockBug`, every event is checked (strict mode). */
   events?: Record<string, z.ZodType>;
-  /** Called when an event does not match its declared schema; the stream then ends with an `error` comment. */
+  /** Called when an event does not match its declared schema (strict mode); the stream then ends with a comment. */
   onMockBug?: (problem: string) => void;
+  /** Called when the source throws (a mock bug); the stream then ends with a comment. The process never crashes on it. */
+  onError?: (problem: string) => void;
 }
 
 /** Streams `source` to `res` until it is done or the client goes away. Headers are written at once. */
@@ -75,8 +77,19 @@ export function streamEvents(req: Request, res: Response, engine: Engine, source
   function pump() {
     pending = false;
     if (closed) return;
-    const now = engine.tick();
-    const { events, done, nextAt } = source.poll(now);
+    let polled: ReturnType<EventStreamSource['poll']>;
+    let now: number;
+    try {
+      now = engine.tick();
+      polled = source.poll(now);
+    } catch (e) {
+      opts.onError?.((e as Error)?.stack ?? String(e));
+      res.write(': mock bug: the event source failed\n\n');
+      close();
+      res.end();
+      return;
+    }
+    const { events, done, nextAt } = polled;
     for (const e of events) {
       if (!write(e)) {
         close();

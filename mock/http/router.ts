@@ -174,6 +174,7 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
         if (response.kind === 'event-stream') {
           return streamEvents(req, res, engine, out as EventStreamSource, {
             heartbeatMs: opts.heartbeatMs,
+            onError: bug,
             ...(opts.strict ? { events: response.events, onMockBug: bug } : {}),
           });
         }
