@@ -431,7 +431,7 @@ export interface components {
              */
             generateAudio: boolean;
             /**
-             * @description -1 means random; ignored by family3-h3
+             * @description -1 means random; ignored by family3-h3; at most 4294967295
              * @default -1
              */
             seed: number;

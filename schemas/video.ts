@@ -168,6 +168,9 @@ export type SharedVideoModelId = keyof typeof sharedVideoModels;
 export const sharedVideoModelIds = Object.keys(sharedVideoModels) as [SharedVideoModelId, ...SharedVideoModelId[]];
 /** Default model of the shared endpoint. */
 export const DEFAULT_SHARED_VIDEO_MODEL: SharedVideoModelId = 'family1-video-2-fast';
+/** Largest seed of the shared endpoint (document 1, "Video: create task (shared)": -1 to 4294967295); a random seed is drawn from 0 to it. */
+export const MAX_VIDEO_SEED = 4_294_967_295;
+
 /** Default duration in seconds of both create endpoints (document 1, "Video: create task (shared)", "Video: family5 create"). */
 export const DEFAULT_VIDEO_DURATION = 5;
 
@@ -462,7 +465,13 @@ const sharedCreateBase = z.object({
     .default(DEFAULT_VIDEO_DURATION)
     .meta({ description: 'seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15' }),
   generateAudio: z.boolean().default(true).meta({ description: 'ignored by family3-h3 (always has a sound track)' }),
-  seed: z.number().int().min(-1).max(4294967295).default(-1).meta({ description: '-1 means random; ignored by family3-h3' }),
+  seed: z
+    .number()
+    .int()
+    .min(-1)
+    .max(MAX_VIDEO_SEED)
+    .default(-1)
+    .meta({ description: `-1 means random; ignored by family3-h3; at most ${MAX_VIDEO_SEED}` }),
   inputVideoDuration: z.number().int().min(0).default(0).meta({ description: 'seconds of the input video; required when content has video_url' }),
   audioSetting: z
     .enum(['auto', 'origin'])

@@ -230,6 +230,11 @@ export function colourFor(seed: number, id: string, purpose: string): Rgb {
   return [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
 }
 
+/** `rrggbb`: a colour in hex (names a colour in a media cache key). */
+export function rgbHex(c: Rgb): string {
+  return c.map((v) => v.toString(16).padStart(2, '0')).join('');
+}
+
 /** Standard base64 of `bytes` (btoa over 32 KB slices; standard JavaScript), for images returned inline. */
 export function toBase64(bytes: Uint8Array): string {
   let s = '';

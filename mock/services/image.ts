@@ -40,7 +40,7 @@ import { mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { colourFor, encodePng, toBase64 } from '../media/png.ts';
+import { colourFor, encodePng, rgbHex, toBase64 } from '../media/png.ts';
 import type { Service, ServiceContext } from './context.ts';
 import { TaskKit, type Lifecycle, type Task } from './tasks.ts';
 
@@ -219,8 +219,6 @@ export function renderImage(seed: number, id: string, n: number, width: number, 
   return encodePng(width, height, colourFor(seed, `${id}/${n}`, 'image-bg'), colourFor(seed, `${id}/${n}`, 'image-fg'));
 }
 
-const hex = (c: [number, number, number]) => c.map((v) => v.toString(16).padStart(2, '0')).join('');
-
 // ---------------------------------------------------------------------------
 // Handlers
 // ---------------------------------------------------------------------------
@@ -340,14 +338,14 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
     {
       path: imagePath('{taskId}', '{n}'),
       resolve(engine, p) {
-        const r = kit.store(engine).get(p.taskId)?.record;
+        const r = kit.find(engine, p.taskId);
         const n = /^\d+$/.test(p.n) ? Number(p.n) : -1;
         if (!r || r.status !== 'success' || n < 0 || n >= r.imageCount) return undefined;
         const bg = colourFor(engine.seed, `${r.id}/${n}`, 'image-bg');
         const fg = colourFor(engine.seed, `${r.id}/${n}`, 'image-fg');
         return {
           contentType: mediaFileTypes.png.contentType,
-          key: `png ${r.width}x${r.height} ${hex(bg)}/${hex(fg)}`,
+          key: `png ${r.width}x${r.height} ${rgbHex(bg)}/${rgbHex(fg)}`,
           render: () => encodePng(r.width, r.height, bg, fg),
         };
       },

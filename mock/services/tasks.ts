@@ -126,6 +126,11 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     this.report(engine, task);
   }
 
+  /** The stored task `id` of any owner, or undefined (media routes look tasks up by id alone). */
+  find(engine: Engine, id: string): T | undefined {
+    return this.store(engine).get(id)?.record;
+  }
+
   /** True when `task` is in a terminal status. */
   isTerminal(task: T): boolean {
     return this.config.terminal.includes(task.status);

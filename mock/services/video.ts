@@ -21,6 +21,7 @@ import {
   family5Credits,
   family5Defaults,
   family5Quality,
+  MAX_VIDEO_SEED,
   sharedVideoCredits,
   sharedVideoModels,
   videoEstimateFromCredits,
@@ -34,7 +35,7 @@ import {
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
-import { colourFor, encodePng } from '../media/png.ts';
+import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
@@ -60,7 +61,6 @@ export interface VideoRecord extends Task<VideoStatus> {
 }
 
 const kit = new TaskKit<VideoRecord>({ area: 'video', idPrefix: 'vt', noun: 'video task', terminal: ['success', 'failed'] });
-const MAX_SEED = 4294967295;
 
 /** Media paths of a task (assumed paths: the seed shows only that tasks carry URLs). */
 const mediaPath = {
@@ -135,7 +135,7 @@ function createTask(ctx: ServiceContext, t: NewTask) {
     duration: t.duration,
     resolution: t.resolution,
     ratio: t.ratio,
-    seed: t.requestedSeed >= 0 ? t.requestedSeed : engine.rng.int(0, MAX_SEED, id, 'seed'),
+    seed: t.requestedSeed >= 0 ? t.requestedSeed : engine.rng.int(0, MAX_VIDEO_SEED, id, 'seed'),
     creditCharged: t.credits,
     enabledShare: false,
     errorCode: null,
@@ -185,8 +185,6 @@ function family5Resolved(b: CreateFamily5VideoTaskRequest) {
 // Media
 // ---------------------------------------------------------------------------
 
-const hex = (c: [number, number, number]) => c.map((v) => v.toString(16).padStart(2, '0')).join('');
-
 /** The MP4 of a task: its duration, pixel size and sound track, colours from (seed, task). */
 function videoAsset(engine: Engine, r: VideoRecord): MediaAsset {
   const { width, height } = videoPixels(r.resolution, r.ratio);
@@ -195,7 +193,7 @@ function videoAsset(engine: Engine, r: VideoRecord): MediaAsset {
   const variant = engine.rng.int(0, 1000, r.id, 'audio-variant');
   return {
     contentType: mediaFileTypes.mp4.contentType,
-    key: `mp4 ${width}x${height} ${durationMs}ms ${hex(colours.bg)}/${hex(colours.fg)} audio:${r.audio ? variant : 'none'}`,
+    key: `mp4 ${width}x${height} ${durationMs}ms ${rgbHex(colours.bg)}/${rgbHex(colours.fg)} audio:${r.audio ? variant : 'none'}`,
     render: async () => renderVideo({ width, height, durationMs, colours, ...(r.audio ? { audio: await encodedAudio('aac', durationMs, variant) } : {}) }),
   };
 }
@@ -205,10 +203,12 @@ function coverAsset(engine: Engine, r: VideoRecord): MediaAsset {
   const { width, height } = videoPixels(r.resolution, r.ratio);
   const bg = colourFor(engine.seed, r.id, 'video-bg');
   const fg = colourFor(engine.seed, r.id, 'video-fg');
-  return { contentType: mediaFileTypes.png.contentType, key: `png ${width}x${height} ${hex(bg)}/${hex(fg)}`, render: () => encodePng(width, height, bg, fg) };
+  return {
+    contentType: mediaFileTypes.png.contentType,
+    key: `png ${width}x${height} ${rgbHex(bg)}/${rgbHex(fg)}`,
+    render: () => encodePng(width, height, bg, fg),
+  };
 }
-
-const stored = (engine: Engine, id: string) => kit.store(engine).get(id)?.record;
 
 // ---------------------------------------------------------------------------
 // Handlers
@@ -331,21 +331,21 @@ export const videoService: Service<
     {
       path: mediaPath.video('{taskId}'),
       resolve: (engine, p) => {
-        const r = stored(engine, p.taskId);
+        const r = kit.find(engine, p.taskId);
         return r?.status === 'success' ? videoAsset(engine, r) : undefined;
       },
     },
     {
       path: mediaPath.cover('{taskId}'),
       resolve: (engine, p) => {
-        const r = stored(engine, p.taskId);
+        const r = kit.find(engine, p.taskId);
         return r?.status === 'success' ? coverAsset(engine, r) : undefined;
       },
     },
     {
       path: mediaPath.provider('{taskId}'),
       resolve: (engine, p) => {
-        const r = stored(engine, p.taskId);
+        const r = kit.find(engine, p.taskId);
         return r && (r.status === 'uploading' || r.status === 'success') ? videoAsset(engine, r) : undefined;
       },
     },
