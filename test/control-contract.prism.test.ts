@@ -8,11 +8,11 @@
  *
  * Two limits of Prism 5.14.2 shape these cases (both known upstream):
  * - it maps a repeated multipart field to its last value, not to an array
- *   (stoplightio/prism pull request 2654, unmerged), so a body with files under
+ *   (https://github.com/stoplightio/prism/pull/2654, unmerged), so a body with files under
  *   the repeated `files` field is refused as "must be array" before it reaches
  *   the mock; that refusal is pinned below, and the same body is checked
  *   against the response schema on the mock directly;
- * - its proxy holds response bodies as text (stoplightio/prism issue 1321), so
+ * - its proxy holds response bodies as text (https://github.com/stoplightio/prism/issues/1321), so
  *   binary bytes come back re-encoded (and large ones are cut off): through
  *   Prism we check the status, the declared Content-Type and that no violation
  *   is reported, on small samples; the bytes are checked on the mock directly.
