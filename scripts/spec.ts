@@ -64,10 +64,11 @@ function errorResponses(errors: readonly ErrorName[]): RouteConfig['responses'] 
 /** The requestBody of a JSON or multipart body. */
 function requestBody(body: JsonBody | MultipartBody, required: boolean) {
   if (body.kind === 'json') return { required, content: { 'application/json': { schema: body.schema } } };
-  const limits = Object.entries(body.files).map(([f, r]) => `${f}: each file at most ${r.maxFileBytes} bytes`);
+  const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MB (${bytes} bytes)`;
+  const limits = Object.entries(body.files).map(([f, r]) => `${f}: each file at most ${mb(r.maxFileBytes)}`);
   return {
     required,
-    description: `multipart/form-data. ${limits.join('; ')}; all files together at most ${body.maxTotalBytes} bytes (larger: ${describeErrorRef(body.limitError ?? 'PAYLOAD_TOO_LARGE')}). Booleans and numbers are sent as text ("true", "42").`,
+    description: `multipart/form-data. ${limits.join('; ')}; all files together at most ${mb(body.maxTotalBytes)} (larger: ${describeErrorRef(body.limitError ?? 'PAYLOAD_TOO_LARGE')}). Booleans and numbers are sent as text ("true", "42").`,
     content: { 'multipart/form-data': { schema: body.schema } },
   };
 }
