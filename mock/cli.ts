@@ -13,6 +13,7 @@ import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMock } from './http/app.ts';
 import { DEFAULT_START_TIME } from './engine/engine.ts';
+import { preloadVideoMuxer } from './media/video.ts';
 
 /** Real-mode speed at which a default video task (family1-video-2-fast, 5 s) finishes in about ten seconds. */
 export const DEFAULT_SPEED = (() => {
@@ -143,6 +144,8 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   const port = (server.address() as AddressInfo).port;
   const base = `http://${displayHost}:${port}`;
   const key = accounts[0]?.apiKey ?? `${o.keyPrefix}_demo_secret1`;
+  // After start-up, not during it: the video muxer is the largest module; the first video then need not wait for it.
+  setTimeout(preloadVideoMuxer, 0).unref();
   console.log(`mediagen-mock listening on ${base}`);
   if (o.host === '0.0.0.0' || o.host === '::') {
     const lan = Object.values(networkInterfaces())

@@ -63,6 +63,13 @@ export function videoFrameCount(durationMs: number, fps: number = VIDEO_FPS): nu
 let muxer: Promise<typeof Mediabunny> | undefined;
 const loadMuxer = () => (muxer ??= import('mediabunny'));
 
+/** Starts loading the muxer in the background (the CLI calls it once it listens), so the first video does not wait for it. */
+export function preloadVideoMuxer(): void {
+  loadMuxer().catch(() => {
+    muxer = undefined; // the first render will try again and report the failure
+  });
+}
+
 export async function renderVideo(spec: VideoSpec): Promise<Uint8Array> {
   const { width, height, durationMs, colours, audio } = spec;
   const fps = spec.fps ?? VIDEO_FPS;
