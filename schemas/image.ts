@@ -882,6 +882,7 @@ export const imageOperations = defineOperations('Image', {
     ],
     validationError: 'IMAGE_INVALID_PARAMETERS',
     rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
+    charges: true,
   },
   createImageTask: {
     method: 'post',
@@ -901,6 +902,7 @@ export const imageOperations = defineOperations('Image', {
     errors: [...imageRequestErrors, 'IMAGE_INSUFFICIENT_CREDITS', 'IMAGE_SUBSCRIPTION_REQUIRED', 'IMAGE_RATE_LIMITED'],
     validationError: 'IMAGE_INVALID_PARAMETERS',
     rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
+    charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['IMAGE_GENERATION_FAILED', 'IMAGE_FREE_RELAX_BUSY', 'IMAGE_FREE_RELAX_TIMEOUT'],
   },

@@ -138,6 +138,8 @@ export interface OperationDef {
   /** Top-level fields whose schema failures answer with another error than `validationError`. */
   fieldErrors?: Partial<Record<string, ErrorName>>;
   rateLimit?: RateLimitRule;
+  /** The operation takes credits from the caller's balance (a hold at creation, captured or refunded later, or charged at once). */
+  charges?: boolean;
   /** Outcomes a created task can be forced to (`Prefer: outcome=`): failed (refunded), stuck (never progresses; timeouts apply). */
   outcomes?: readonly ForcedOutcome[];
   /** Failure reasons a created task can end with (`Prefer: outcome=failed, error=`); the first is the default. */

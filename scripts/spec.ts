@@ -135,6 +135,7 @@ function routeConfig(op: OperationDef): RouteConfig {
     responses: { [op.response.status]: successResponse(op.response, true), ...errorResponses(op.errors) },
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
+    ...(op.charges ? { 'x-charges-credits': true } : {}),
   };
 }
 
