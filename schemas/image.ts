@@ -317,6 +317,11 @@ export const imageFailures = {
     userMessage: 'Free image generation is slow right now and your request timed out. Please try again later; you have not been charged.',
     retryable: true,
   },
+  MOCK_INTERNAL_ERROR: {
+    failMsg: 'the mock failed while running this task (a mock bug, reported at GET /__mock/bugs); nothing was charged',
+    userMessage: 'Image generation failed. You have not been charged; please try again.',
+    retryable: true,
+  },
 } as const;
 
 // ---------------------------------------------------------------------------

@@ -10,16 +10,26 @@ import { hash32, Rng } from '../mock/engine/rng.ts';
 import { Scheduler } from '../mock/engine/scheduler.ts';
 import { OwnedStore } from '../mock/engine/store.ts';
 
+/** A scheduler whose `log` events push their `name` (with the due time when `at` is set) to `ran`. */
+function logging() {
+  const s = new Scheduler();
+  const ran: string[] = [];
+  s.handle('log', (args, at) => void ran.push(args.at ? `${String(args.name)}@${at}` : String(args.name)));
+  return { s, ran };
+}
+
 describe('Scheduler', () => {
   it('runs events by due time, then by insertion order', () => {
-    const s = new Scheduler();
-    const ran: string[] = [];
-    s.at(30, () => ran.push('c30'));
-    s.at(10, () => ran.push('a10'));
-    s.at(20, () => ran.push('b20-1'));
-    s.at(20, () => ran.push('b20-2'));
-    s.at(10, () => ran.push('a10-2'));
-    s.at(20, () => ran.push('b20-3'));
+    const { s, ran } = logging();
+    for (const [due, name] of [
+      [30, 'c30'],
+      [10, 'a10'],
+      [20, 'b20-1'],
+      [20, 'b20-2'],
+      [10, 'a10-2'],
+      [20, 'b20-3'],
+    ] as const)
+      s.at(due, 'log', { name });
     expect(s.runUntil(20)).toBe(5);
     expect(ran).toEqual(['a10', 'a10-2', 'b20-1', 'b20-2', 'b20-3']);
     expect(s.size).toBe(1);
@@ -28,34 +38,80 @@ describe('Scheduler', () => {
     expect(ran.at(-1)).toBe('c30');
   });
 
-  it('keeps order for many events inserted in random order (heap property)', () => {
+  it('keeps order for many events inserted in scrambled order (heap property)', () => {
     const s = new Scheduler();
     const dues = Array.from({ length: 200 }, (_, i) => (i * 7919) % 97);
     const ran: [number, number][] = [];
-    dues.forEach((d, i) => s.at(d, (at) => ran.push([at, i])));
+    s.handle('n', (args, at) => void ran.push([at, args.i as number]));
+    dues.forEach((d, i) => s.at(d, 'n', { i }));
     expect(s.runUntil(1000)).toBe(200);
     const expected = dues.map((d, i) => [d, i] as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     expect(ran).toEqual(expected);
   });
 
-  it('passes the due time to the action, and events scheduled by events run in the same runUntil if due', () => {
-    const s = new Scheduler();
-    const ran: string[] = [];
-    s.at(10, (at) => {
+  it('passes the due time to the handler, and events scheduled by events run in the same runUntil if due', () => {
+    const { s, ran } = logging();
+    s.handle('parent', (_args, at) => {
       ran.push(`first@${at}`);
-      s.at(at + 5, (at2) => {
-        ran.push(`child@${at2}`);
-        s.at(at2 + 100, () => ran.push('grandchild-late'));
-      });
-      s.at(at, (at3) => ran.push(`same-time@${at3}`));
+      s.at(at + 5, 'child', {});
+      s.at(at, 'log', { name: 'same-time', at: true });
     });
-    s.at(12, () => ran.push('other@12'));
+    s.handle('child', (_args, at) => {
+      ran.push(`child@${at}`);
+      s.at(at + 100, 'log', { name: 'grandchild-late' });
+    });
+    s.at(10, 'parent', {});
+    s.at(12, 'log', { name: 'other', at: true });
     expect(s.runUntil(20)).toBe(4);
     expect(ran).toEqual(['first@10', 'same-time@10', 'other@12', 'child@15']);
     expect(s.size).toBe(1);
     s.clear();
     expect(s.size).toBe(0);
     expect(s.runUntil(1e9)).toBe(0);
+  });
+
+  it('an event that throws, or has no handler, is reported and the run goes on with the next one', () => {
+    const { s, ran } = logging();
+    const faults: string[] = [];
+    s.onFault = (ev, e) => faults.push(`${ev.kind}@${ev.due}: ${(e as Error).message}`);
+    s.handle('boom', () => {
+      throw new Error('broken');
+    });
+    s.at(1, 'log', { name: 'a' });
+    s.at(2, 'boom', {});
+    s.at(3, 'nobody-handles-this', {});
+    s.at(4, 'log', { name: 'b' });
+    expect(s.runUntil(10)).toBe(4);
+    expect(ran).toEqual(['a', 'b']);
+    expect(faults).toEqual(['boom@2: broken', 'nobody-handles-this@3: no handler for scheduled event kind nobody-handles-this']);
+    expect(s.size).toBe(0);
+  });
+
+  it('dump and load carry the pending events and the sequence: a loaded scheduler runs the same events in the same order', () => {
+    const a = logging();
+    for (const [due, name] of [
+      [5, 'x'],
+      [5, 'y'],
+      [3, 'z'],
+    ] as const)
+      a.s.at(due, 'log', { name });
+    const saved = JSON.parse(JSON.stringify(a.s.dump()));
+    const b = logging();
+    b.s.load(saved);
+    b.s.at(5, 'log', { name: 'after-load' });
+    a.s.at(5, 'log', { name: 'after-load' });
+    a.s.runUntil(10);
+    b.s.runUntil(10);
+    expect(b.ran).toEqual(['z', 'x', 'y', 'after-load']);
+    expect(b.ran).toEqual(a.ran);
+  });
+
+  it('one handler per kind', () => {
+    const s = new Scheduler();
+    const h = () => {};
+    s.handle('k', h);
+    s.handle('k', h);
+    expect(() => s.handle('k', () => {})).toThrow();
   });
 });
 

@@ -16,6 +16,18 @@ import { Scenarios } from './scenarios.ts';
 import { Scheduler } from './scheduler.ts';
 import { OwnedStore } from './store.ts';
 
+/** A fault of the mock itself. */
+export interface MockBug {
+  /** Virtual time, epoch ms. */
+  at: number;
+  /** Where: an operation, a scheduled event, a media path. */
+  where: string;
+  problem: string;
+}
+
+/** Faults kept in `Engine.bugs`. */
+export const MAX_BUGS = 100;
+
 /** Default start of the manual clock: 2026-01-01T00:00:00Z. */
 export const DEFAULT_START_TIME = Date.UTC(2026, 0, 1);
 
@@ -47,6 +59,10 @@ export class Engine {
   readonly keyPattern: RegExp;
   /** Called after the state may have changed (see `changed`). */
   private listeners = new Set<() => void>();
+  /** The mock's own faults, most recent last (a bounded ring): what went wrong, where, when. */
+  readonly bugs: MockBug[] = [];
+  /** Called for every fault the mock finds in itself (the CLI logs it). */
+  onBug?: (where: string, problem: string) => void;
   /** Stores by area; services register theirs with `store()`. */
   private stores = new Map<string, OwnedStore<unknown>>();
   /** Per-area singletons (say, a shared queue); see `state`. */
@@ -63,6 +79,14 @@ export class Engine {
     this.keyPattern = apiKeyPattern(this.keyPrefix);
     this.accounts = new Accounts((k) => this.keyPattern.exec(k)?.[1] ?? k, opts.accounts ?? []);
     this.limiter.enabled = opts.rateLimit ?? true;
+    this.scheduler.onFault = (ev, e) => this.reportBug(`scheduled ${ev.kind} event due ${ev.due}`, e instanceof Error ? (e.stack ?? e.message) : String(e));
+  }
+
+  /** Records a fault of the mock itself (kept in `bugs`, the last MAX_BUGS) and tells `onBug`. */
+  reportBug(where: string, problem: string): void {
+    this.bugs.push({ at: this.clock.now(), where, problem });
+    if (this.bugs.length > MAX_BUGS) this.bugs.splice(0, this.bugs.length - MAX_BUGS);
+    this.onBug?.(where, problem);
   }
 
   /** Virtual now (epoch ms) after running every event due by then. */

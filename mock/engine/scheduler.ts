@@ -1,20 +1,38 @@
 /**
- * The scheduler (docs/architecture.md, "The engine"; decisions/0002-virtual-time.md): every future change of state is an event in
- * one min-heap ordered by (due time, sequence number). `runUntil(t)` runs every
- * event due at or before t, in order; an event may schedule further events,
- * which run in the same call if they are due.
+ * The scheduler (docs/architecture.md, "The engine"; decisions/0002-virtual-time.md):
+ * every future change of state is an event in one min-heap ordered by (due
+ * time, sequence number). `runUntil(t)` runs every event due at or before t,
+ * in order; an event may schedule further events, which run in the same call
+ * if they are due.
+ *
+ * Events are data, `{kind, args}`, run by the handler registered for their
+ * kind, so the whole schedule can be saved and restored with the rest of the
+ * state. An event whose handler throws is reported to `onFault` and the run
+ * goes on with the next event: one broken event never stalls the clock or
+ * turns an unrelated request into a 500.
  */
-export type EventAction = (at: number) => void;
 
-interface ScheduledEvent {
+/** The data of a scheduled event: its kind and JSON-serializable arguments. */
+export interface EventData {
+  kind: string;
+  args: Record<string, unknown>;
+}
+
+/** A scheduled event as saved with the state. */
+export interface ScheduledEvent extends EventData {
   due: number;
   seq: number;
-  action: EventAction;
 }
+
+/** Runs an event of one kind at its due time (virtual epoch ms). */
+export type EventHandler = (args: Record<string, unknown>, at: number) => void;
 
 export class Scheduler {
   private heap: ScheduledEvent[] = [];
   private seq = 0;
+  private handlers = new Map<string, EventHandler>();
+  /** Called when an event's handler throws (or no handler is registered for its kind). */
+  onFault: (event: ScheduledEvent, error: unknown) => void = () => {};
 
   /** Number of pending events. */
   get size(): number {
@@ -26,19 +44,37 @@ export class Scheduler {
     return this.heap[0]?.due;
   }
 
-  /** Schedules `action` at virtual time `due` (epoch ms); it receives its due time. */
-  at(due: number, action: EventAction): void {
-    this.heap.push({ due, seq: ++this.seq, action });
+  /** Registers the handler of events of `kind` (one per kind; registering the same function again is a no-op). */
+  handle(kind: string, handler: EventHandler): void {
+    const had = this.handlers.get(kind);
+    if (had && had !== handler) throw new Error(`scheduler: a handler for ${kind} is already registered`);
+    this.handlers.set(kind, handler);
+  }
+
+  /** True when a handler for `kind` is registered. */
+  handles(kind: string): boolean {
+    return this.handlers.has(kind);
+  }
+
+  /** Schedules event `kind` with `args` at virtual time `due` (epoch ms). */
+  at(due: number, kind: string, args: Record<string, unknown>): void {
+    this.heap.push({ due, seq: ++this.seq, kind, args });
     this.up(this.heap.length - 1);
   }
 
-  /** Runs every event due at or before `now`; returns how many ran. */
+  /** Runs every event due at or before `now`; returns how many ran (faulty ones included). */
   runUntil(now: number): number {
     let ran = 0;
     while (this.heap.length > 0 && this.heap[0].due <= now) {
       const ev = this.pop();
-      ev.action(ev.due);
       ran++;
+      const handler = this.handlers.get(ev.kind);
+      try {
+        if (!handler) throw new Error(`no handler for scheduled event kind ${ev.kind}`);
+        handler(ev.args, ev.due);
+      } catch (e) {
+        this.onFault(ev, e);
+      }
     }
     return ran;
   }
@@ -47,6 +83,21 @@ export class Scheduler {
   clear(): void {
     this.heap = [];
     this.seq = 0;
+  }
+
+  /** The pending events and the sequence counter, for saving the state. */
+  dump(): { events: ScheduledEvent[]; seq: number } {
+    return { events: this.heap.map((e) => ({ ...e, args: { ...e.args } })), seq: this.seq };
+  }
+
+  /** Replaces the pending events with saved ones. */
+  load(saved: { events: readonly ScheduledEvent[]; seq: number }): void {
+    this.heap = [];
+    for (const e of saved.events) {
+      this.heap.push({ ...e, args: { ...e.args } });
+      this.up(this.heap.length - 1);
+    }
+    this.seq = saved.seq;
   }
 
   private less(a: ScheduledEvent, b: ScheduledEvent): boolean {

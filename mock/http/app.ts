@@ -10,7 +10,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { Engine, type EngineOptions } from '../engine/engine.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
-import { mediaRoutes } from '../services/index.ts';
+import { mediaRoutes, prepareEngine } from '../services/index.ts';
 import { sendError } from './respond.ts';
 import { createApiRouter, routeTable } from './router.ts';
 
@@ -39,6 +39,10 @@ export interface Mock {
 /** Creates a mock instance: its own engine and Express app. */
 export function createMock(opts: MockOptions = {}): Mock {
   const engine = new Engine(opts);
+  // Every fault the mock finds in itself goes to one log (GET /__mock/bugs) and to the caller's onMockBug.
+  engine.onBug = opts.onMockBug;
+  const bug = (where: string, problem: string) => engine.reportBug(where, problem);
+  prepareEngine(engine);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -75,8 +79,8 @@ export function createMock(opts: MockOptions = {}): Mock {
   // media path under /media/; case-insensitive like Express's matching), so an API request does not walk
   // their routes: about 8% more API requests per second.
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
-  const control = createControlRouter(engine, { heartbeatMs, onMockBug: opts.onMockBug });
-  const media = createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: opts.onMockBug });
+  const control = createControlRouter(engine, { heartbeatMs, onMockBug: bug });
+  const media = createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug });
   app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? control(req, res, next) : next()));
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? media(req, res, next) : next()));
   const latency = opts.latency;
@@ -84,7 +88,7 @@ export function createMock(opts: MockOptions = {}): Mock {
     '/',
     createApiRouter(engine, {
       strict: opts.strict ?? false,
-      onMockBug: opts.onMockBug,
+      onMockBug: bug,
       publicUrl: opts.publicUrl,
       heartbeatMs,
       latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
@@ -118,7 +122,7 @@ export function createMock(opts: MockOptions = {}): Mock {
     const status = (err as { status?: unknown })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500)
       return sendError(res, 'MALFORMED_JSON', `request body could not be read (${(err as Error).message})`);
-    opts.onMockBug?.('(transport)', (err as Error)?.message ?? String(err));
+    bug('(transport)', (err as Error)?.message ?? String(err));
     sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
   };
   app.use(onError);

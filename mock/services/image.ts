@@ -65,15 +65,35 @@ export interface ImageRecord extends Task<ImageTaskStatus> {
 /** A kind of failure and how it reads on the task (`imageFailures` of schemas/image.ts). */
 type FailureKind = keyof typeof imageFailures;
 
-/** State of the restricted free lane, one per engine. */
+/** State of the restricted free lane, one per engine (task ids: saved with the state). */
 interface LaneState {
-  inFlight: Set<string>;
-  queue: ImageRecord[];
+  inFlight: string[];
+  queue: string[];
 }
 
-const kit = new TaskKit<ImageRecord>({ area: 'image', idPrefix: 'img', noun: 'image task', terminal: ['success', 'fail'] });
+/** Named actions of image tasks (scheduled with kit.action). */
+const QUEUE_TIMEOUT = 'free-lane-queue-timeout';
+const LANE_BUSY = 'free-lane-busy';
+
+const kit = new TaskKit<ImageRecord>(
+  { area: 'image', idPrefix: 'img', noun: 'image task', terminal: ['success', 'fail'], failStatus: 'fail' },
+  {
+    onEnter(engine, r, status, at) {
+      if (status !== 'success') return;
+      r.imageCount = 1;
+      r.completedAt = at;
+      leaveLane(engine, r, at);
+    },
+    onFail: (engine, r, reason, _refunded, at) =>
+      afterFail(engine, r, at, (Object.hasOwn(imageFailures, reason) ? reason : 'MOCK_INTERNAL_ERROR') as FailureKind),
+    onAction(engine, r, action, at) {
+      if (action === LANE_BUSY) kit.fail(engine, r, at, 'IMAGE_FREE_RELAX_BUSY');
+      else if (action === QUEUE_TIMEOUT && laneState(engine).queue.includes(r.id)) kit.fail(engine, r, at, 'IMAGE_FREE_RELAX_TIMEOUT');
+    },
+  },
+);
 const OPEN: readonly ImageTaskStatus[] = ['pending', 'generating'];
-const laneState = (engine: Engine) => engine.state<LaneState>('image-free-lane', () => ({ inFlight: new Set(), queue: [] }));
+const laneState = (engine: Engine) => engine.state<LaneState>('image-free-lane', () => ({ inFlight: [], queue: [] }));
 
 /** Path of the n-th image of a task, hosted by the mock (assumed path). */
 const imagePath = (taskId: string, n: number | string) => `/media/images/${taskId}/${n}.${mediaFileTypes.png.extension}`;
@@ -143,13 +163,13 @@ function inlineReferenceLimit(ctx: ServiceContext, r: ResolvedImageRequest): voi
 function leaveLane(engine: Engine, r: ImageRecord, at: number): void {
   if (!r.lane) return;
   const lane = laneState(engine);
-  lane.inFlight.delete(r.id);
-  const qi = lane.queue.indexOf(r);
-  if (qi >= 0) lane.queue.splice(qi, 1);
-  while (lane.inFlight.size < freeLane.capacity && lane.queue.length > 0) {
-    const next = lane.queue.shift()!;
-    lane.inFlight.add(next.id);
-    kit.run(engine, next, lifecycle(engine, next, 0), at);
+  lane.inFlight = lane.inFlight.filter((id) => id !== r.id);
+  lane.queue = lane.queue.filter((id) => id !== r.id);
+  while (lane.inFlight.length < freeLane.capacity && lane.queue.length > 0) {
+    const next = kit.find(engine, lane.queue.shift()!);
+    if (next?.status !== 'pending') continue;
+    lane.inFlight.push(next.id);
+    kit.run(engine, next, lifecycle(next, 0), at);
   }
 }
 
@@ -171,42 +191,28 @@ function afterFail(engine: Engine, r: ImageRecord, at: number, kind: FailureKind
   leaveLane(engine, r, at);
 }
 
-/** Fails an open task now: refund, allowance, failure fields. */
-function failNow(engine: Engine, r: ImageRecord, at: number, kind: FailureKind): void {
-  kit.fail(engine, r, 'fail', at, `refund: ${imageFailures[kind].failMsg}`);
-  afterFail(engine, r, at, kind);
-}
-
 /** pending -> generating after `pendingMs`, then success after the generating time (never when stuck). */
-function lifecycle(engine: Engine, r: ImageRecord, pendingMs: number): Lifecycle<ImageTaskStatus> {
+function lifecycle(r: ImageRecord, pendingMs: number): Lifecycle<ImageTaskStatus> {
   return {
     steps: [
       { status: 'generating', afterMs: pendingMs },
       { status: 'success', afterMs: imageGeneratingMs(r.model, r.imageSize) },
     ],
-    stuckBefore: r.stuck ? 1 : undefined,
-    onEnter: (status, at) => {
-      if (status !== 'success') return;
-      r.imageCount = 1;
-      r.completedAt = at;
-      leaveLane(engine, r, at);
-    },
+    ...(r.stuck ? { stuckBefore: 1 } : {}),
   };
 }
 
 /** Admits a lane task: a slot, a place in the queue (with its timeout), or a busy failure when it would have started. */
 function admitToLane(engine: Engine, r: ImageRecord, now: number): void {
   const lane = laneState(engine);
-  if (lane.inFlight.size < freeLane.capacity) {
-    lane.inFlight.add(r.id);
-    kit.run(engine, r, lifecycle(engine, r, imageSchedule.pendingMs), now);
+  if (lane.inFlight.length < freeLane.capacity) {
+    lane.inFlight.push(r.id);
+    kit.run(engine, r, lifecycle(r, imageSchedule.pendingMs), now);
   } else if (lane.queue.length < freeLane.queueCapacity) {
-    lane.queue.push(r);
-    kit.timeout(engine, r, now + freeLane.queueTimeoutMs, ['pending'], (t) => {
-      if (lane.queue.includes(r)) failNow(engine, r, t, 'IMAGE_FREE_RELAX_TIMEOUT');
-    });
+    lane.queue.push(r.id);
+    kit.action(engine, r, now + freeLane.queueTimeoutMs, QUEUE_TIMEOUT);
   } else {
-    kit.when(engine, r, 'pending', now + imageSchedule.pendingMs, (t) => failNow(engine, r, t, 'IMAGE_FREE_RELAX_BUSY'));
+    kit.action(engine, r, now + imageSchedule.pendingMs, LANE_BUSY);
   }
 }
 
@@ -241,7 +247,7 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
     generateImage({ body }, ctx) {
       const { engine, account, now } = ctx;
       const p = prepare(ctx, body);
-      if (p.lane && laneState(engine).inFlight.size >= freeLane.capacity)
+      if (p.lane && laneState(engine).inFlight.length >= freeLane.capacity)
         throw new ApiError(
           'IMAGE_FREE_RELAX_BUSY',
           `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`,
@@ -277,27 +283,12 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
         imageCount: 0,
       });
       // The background sweep: more than 30 minutes pending or generating -> fail.
-      kit.timeout(engine, r, now + IMAGE_TASK_TIMEOUT_MS + 1, OPEN, (t) => failNow(engine, r, t, 'timeout'));
+      kit.timeout(engine, r, now + IMAGE_TASK_TIMEOUT_MS + 1, OPEN, 'timeout');
       if (failWith !== undefined) {
-        const l = lifecycle(engine, r, imageSchedule.pendingMs);
         const afterMs = failWith === 'IMAGE_FREE_RELAX_TIMEOUT' ? freeLane.queueTimeoutMs : imageSchedule.pendingMs;
-        kit.run(
-          engine,
-          r,
-          {
-            ...l,
-            failure: {
-              atStep: 0,
-              status: 'fail',
-              afterMs,
-              note: `refund: ${imageFailures[failWith].failMsg}`,
-              onFail: (t) => afterFail(engine, r, t, failWith),
-            },
-          },
-          now,
-        );
+        kit.run(engine, r, { ...lifecycle(r, imageSchedule.pendingMs), failure: { atStep: 0, reason: failWith, afterMs } }, now);
       } else if (r.lane) admitToLane(engine, r, now);
-      else kit.run(engine, r, lifecycle(engine, r, imageSchedule.pendingMs), now);
+      else kit.run(engine, r, lifecycle(r, imageSchedule.pendingMs), now);
       return { taskId: id, status: 'pending' as const };
     },
 

@@ -3,7 +3,9 @@
  * requires one per registry entry and no other) and the media routes. Adding
  * an area adds one entry to `services`.
  */
+import type { Engine } from '../engine/engine.ts';
 import type { Handlers, MediaRoute } from './context.ts';
+import { TaskKit } from './tasks.ts';
 import { videoService } from './video.ts';
 import { accountService } from './account.ts';
 import { imageService } from './image.ts';
@@ -28,3 +30,8 @@ export const handlers: Handlers = join();
 
 /** Every media route of every area. */
 export const mediaRoutes: readonly MediaRoute[] = services.flatMap((s) => s.media ?? []);
+
+/** Readies an engine for the services: the handlers of their scheduled events (before a saved state with a schedule is loaded). */
+export function prepareEngine(engine: Engine): void {
+  TaskKit.install(engine);
+}

@@ -1,27 +1,56 @@
 /**
  * The task kit: what every asynchronous area shares, written once
- * (docs/architecture.md, "The task kit"). A task is a record in the area's
- * store, grouped by its status, owned by the key that created it. The kit:
+ * (docs/architecture.md, "The task kit"; decisions/0008-task-kit.md). A task
+ * is a record in the area's store, grouped by its status, owned by the key
+ * that created it. The kit:
  *
  * - reserves its credits at creation (or refuses with the area's error, nothing taken);
  * - runs a lifecycle on the engine's scheduler: a list of status steps in
  *   virtual time, the last one success (the hold is captured, in full or in
  *   part), with a forced failure replacing a step (the hold is refunded) and a
  *   forced stuck task that never reaches a step;
- * - runs timeouts (the sweep): a task still in one of some statuses at a time fails;
+ * - runs timeouts (the sweep) and named one-off actions;
  * - looks tasks up for their owner, pages them newest first, deletes them;
  * - reports every change of status to the engine's activity feed.
  *
- * Each scheduled step checks that the task is still stored and still in the
- * status it left it in, so a timeout, a delete or a reset in between wins.
- * Standard JavaScript only.
+ * Everything a task needs later is data: its lifecycle is saved on its record
+ * and every scheduled event is `{kind: 'task', args}`, so the state can be
+ * saved and restored with the schedule. What an area does on a move, a
+ * failure or an action is a hook of its kit (`TaskHooks`), registered once.
+ * Each event checks that its task is still stored and where the event expects
+ * it, so a timeout, a delete or a reset in between wins. An event that throws
+ * fails its task (refunded) and is reported as a mock bug. Standard
+ * JavaScript only.
  */
 import type { ErrorName } from '../../schemas/errors.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
 
-/** The fields the kit keeps on every task; an area's task record extends it. */
+/** One step of a lifecycle: after `afterMs` (virtual ms since the previous move) the task moves to `status`. */
+export interface LifecycleStep<S extends string> {
+  status: S;
+  afterMs: number;
+}
+
+/** How a task moves on from its current status. Plain data: it is saved with the state. */
+export interface Lifecycle<S extends string> {
+  /** The statuses the task moves through, in order; the last is success: the hold is captured first. */
+  steps: readonly LifecycleStep<S>[];
+  /** Credits to keep when capturing (default: the whole hold; the rest is refunded). */
+  charge?: number;
+  /**
+   * A forced failure: instead of entering step `atStep`, the task fails (its
+   * hold refunded) with `reason` (the area's failure reason: an error name,
+   * or a word of its own), `afterMs` after the previous move (default: that
+   * step's own delay).
+   */
+  failure?: { atStep: number; reason: string; afterMs?: number };
+  /** The task never enters step `stuckBefore` (Prefer: outcome=stuck): it stays where it is; timeouts still apply. */
+  stuckBefore?: number;
+}
+
+/** The fields the kit keeps on every task; an area's task record extends it. Records are plain data. */
 export interface Task<S extends string = string> {
   readonly id: string;
   /** The API key that created the task. */
@@ -31,30 +60,18 @@ export interface Task<S extends string = string> {
   readonly createdAt: number;
   /** Virtual time of the last change of status, epoch ms. */
   updatedAt: number;
+  /** The lifecycle the task runs, when it runs one. */
+  lifecycle?: Lifecycle<S>;
 }
 
-/** One step of a lifecycle: after `afterMs` (virtual ms since the previous move) the task moves to `status`. */
-export interface LifecycleStep<S extends string> {
-  status: S;
-  afterMs: number;
-}
-
-/** How a task moves on from its current status. */
-export interface Lifecycle<S extends string> {
-  /** The statuses the task moves through, in order; the last is success: the hold is captured first. */
-  steps: readonly LifecycleStep<S>[];
-  /** Credits to keep when capturing (default: the whole hold; the rest is refunded). */
-  charge?: () => number;
-  /** Called after each move, with the new status (to set what it brings: URLs on success, ...). */
-  onEnter?: (status: S, at: number) => void;
-  /**
-   * A forced failure: instead of entering step `atStep`, the task fails into
-   * `status` (its hold refunded), `afterMs` after the previous move (default:
-   * that step's own delay). `onFail` gets the credits refunded.
-   */
-  failure?: { atStep: number; status: S; afterMs?: number; note: string; onFail: (at: number, refunded: number) => void };
-  /** The task never enters step `stuckBefore` (Prefer: outcome=stuck): it stays where it is; timeouts still apply. */
-  stuckBefore?: number;
+/** What an area does when its tasks move. Hooks run inside scheduled events (or the create call). */
+export interface TaskHooks<T extends Task> {
+  /** After each move of a lifecycle, with the new status (to set what it brings: fields of success, a freed slot, ...). */
+  onEnter?: (engine: Engine, task: T, status: T['status'], at: number) => void;
+  /** After a failure (forced, a timeout, a fault of the mock): its reason and the credits refunded. */
+  onFail?: (engine: Engine, task: T, reason: string, refunded: number, at: number) => void;
+  /** A named action scheduled with `action()`, when it comes due and the task is still where it was. */
+  onAction?: (engine: Engine, task: T, action: string, at: number) => void;
 }
 
 /** The errors a lookup answers with, and how the message names the field. */
@@ -75,22 +92,58 @@ export interface TaskPage<I> {
 }
 
 export interface TaskKitConfig<S extends string> {
-  /** The area's name: its store and its name in the activity feed. */
+  /** The area's name: its store, its name in the activity feed and in scheduled events. */
   area: string;
-  /** Statuses a task never leaves (success and failure). */
-  terminal: readonly S[];
   /** Prefix of the task ids, e.g. `vt` for `vt_1a2b3c4d5e6f7a8b`. */
   idPrefix: string;
   /** What the area calls a task in messages (default "task"). */
   noun?: string;
+  /** Statuses a task never leaves (success and failure). */
+  terminal: readonly S[];
+  /** The status a failed task takes. */
+  failStatus: S;
 }
 
+/** The reason a task fails when one of its own events throws (a mock bug). */
+export const MOCK_FAULT_REASON = 'MOCK_INTERNAL_ERROR';
+
+/** Kind of every event the kit schedules. */
+const EVENT_KIND = 'task';
+
+/** The arguments of a task event. */
+type TaskEventArgs =
+  | { area: string; taskId: string; type: 'step'; step: number; expect: string }
+  | { area: string; taskId: string; type: 'timeout'; statuses: string[]; reason: string }
+  | { area: string; taskId: string; type: 'action'; action: string; expect: string };
+
+/** Every kit, by area: scheduled events name their kit by area. */
+const kits = new Map<string, TaskKit<Task>>();
+
 export class TaskKit<T extends Task<S>, S extends string = T['status']> {
-  constructor(readonly config: TaskKitConfig<S>) {}
+  constructor(
+    readonly config: TaskKitConfig<S>,
+    readonly hooks: TaskHooks<T> = {},
+  ) {
+    if (kits.has(config.area)) throw new Error(`task kit: area ${config.area} has a kit already`);
+    kits.set(config.area, this as unknown as TaskKit<Task>);
+  }
+
+  /**
+   * Lets `engine` run task events (every kit's): needed before a saved
+   * schedule is loaded; scheduling through a kit installs it too.
+   */
+  static install(engine: Engine): void {
+    if (!engine.scheduler.handles(EVENT_KIND)) engine.scheduler.handle(EVENT_KIND, (args, at) => runTaskEvent(engine, args as TaskEventArgs, at));
+  }
 
   /** The area's store. */
   store(engine: Engine) {
     return engine.store<T>(this.config.area);
+  }
+
+  /** The stored task `id` of any owner, or undefined (media routes look tasks up by id alone). */
+  find(engine: Engine, id: string): T | undefined {
+    return this.store(engine).get(id)?.record;
   }
 
   /** A new task id for the caller: deterministic in (seed, key, area, count). */
@@ -126,55 +179,25 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     this.report(engine, task);
   }
 
-  /** The stored task `id` of any owner, or undefined (media routes look tasks up by id alone). */
-  find(engine: Engine, id: string): T | undefined {
-    return this.store(engine).get(id)?.record;
-  }
-
   /** True when `task` is in a terminal status. */
   isTerminal(task: T): boolean {
     return this.config.terminal.includes(task.status);
   }
 
-  /** True while `task` is stored (not deleted, no reset since). */
-  isStored(engine: Engine, task: T): boolean {
-    return this.store(engine).get(task.id)?.record === task;
-  }
-
-  /** Schedules `step` at `at`, run only if `task` is then still stored and in `status`. */
-  when(engine: Engine, task: T, status: S, at: number, step: (at: number) => void): void {
-    engine.scheduler.at(at, (t) => {
-      if (task.status === status && this.isStored(engine, task)) step(t);
-    });
-  }
-
-  /** Schedules a timeout: at `at`, a task still in one of `statuses` gets `fire` (which usually calls `fail`). */
-  timeout(engine: Engine, task: T, at: number, statuses: readonly S[], fire: (at: number) => void): void {
-    engine.scheduler.at(at, (t) => {
-      if (statuses.includes(task.status) && this.isStored(engine, task)) fire(t);
-    });
-  }
-
-  /** Starts `lifecycle` from the task's current status at virtual time `from`. */
+  /** Starts `lifecycle` (saved on the task) from the task's current status at virtual time `from`. */
   run(engine: Engine, task: T, lifecycle: Lifecycle<S>, from: number): void {
-    this.schedule(engine, task, lifecycle, 0, from);
+    task.lifecycle = lifecycle;
+    this.scheduleStep(engine, task, 0, from);
   }
 
-  private schedule(engine: Engine, task: T, l: Lifecycle<S>, i: number, from: number): void {
-    if (i >= l.steps.length || l.stuckBefore === i) return;
-    const failing = l.failure?.atStep === i ? l.failure : undefined;
-    const at = from + (failing?.afterMs ?? l.steps[i].afterMs);
-    this.when(engine, task, task.status, at, (t) => {
-      if (failing) {
-        const refunded = this.fail(engine, task, failing.status, t, failing.note);
-        failing.onFail(t, refunded);
-        return;
-      }
-      if (i === l.steps.length - 1) this.succeed(engine, task, l.steps[i].status, t, l.charge?.());
-      else this.move(engine, task, l.steps[i].status, t);
-      l.onEnter?.(l.steps[i].status, t);
-      this.schedule(engine, task, l, i + 1, t);
-    });
+  /** Schedules a timeout: at `at`, a task still in one of `statuses` fails with `reason` (refunded). */
+  timeout(engine: Engine, task: T, at: number, statuses: readonly S[], reason: string): void {
+    this.schedule(engine, at, { area: this.config.area, taskId: task.id, type: 'timeout', statuses: [...statuses], reason });
+  }
+
+  /** Schedules the area's `action` (its `onAction` hook) at `at`, if the task is then still in its current status. */
+  action(engine: Engine, task: T, at: number, action: string): void {
+    this.schedule(engine, at, { area: this.config.area, taskId: task.id, type: 'action', action, expect: task.status });
   }
 
   /** Success: captures the hold (`charge` credits of it, default all; the rest refunded) and moves to `status`. Returns the credits kept. */
@@ -184,10 +207,11 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     return kept;
   }
 
-  /** Failure: refunds the hold in full and moves to `status`. Returns the credits refunded. */
-  fail(engine: Engine, task: T, status: S, at: number, note: string): number {
-    const refunded = engine.accounts.release(task.id, at, note);
-    this.move(engine, task, status, at);
+  /** Failure: refunds the hold in full, moves to the failed status and calls the area's `onFail`. Returns the credits refunded. */
+  fail(engine: Engine, task: T, at: number, reason: string): number {
+    const refunded = engine.accounts.release(task.id, at, `refund: ${reason}`);
+    this.move(engine, task, this.config.failStatus, at);
+    this.hooks.onFail?.(engine, task, reason, refunded, at);
     return refunded;
   }
 
@@ -212,10 +236,43 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     return { items: p.items.map(view), page: query.page, pageSize: query.pageSize, total: p.total };
   }
 
-  /** Deletes `task`: later lookups do not find it, lists leave it out, its scheduled steps do nothing. */
+  /** Deletes `task`: later lookups do not find it, lists leave it out, its scheduled events do nothing. */
   remove(engine: Engine, task: T): void {
     this.store(engine).delete(task.id);
     engine.activity.record({ at: engine.clock.now(), area: this.config.area, taskId: task.id, apiKey: task.owner, status: 'deleted', terminal: true });
+  }
+
+  /** Runs step `i` of the task's lifecycle now (a scheduled event). */
+  step(engine: Engine, task: T, i: number, at: number): void {
+    const l = task.lifecycle;
+    if (!l || i >= l.steps.length) return;
+    if (l.failure?.atStep === i) {
+      this.fail(engine, task, at, l.failure.reason);
+      return;
+    }
+    const status = l.steps[i].status;
+    if (i === l.steps.length - 1) this.succeed(engine, task, status, at, l.charge);
+    else this.move(engine, task, status, at);
+    this.hooks.onEnter?.(engine, task, status, at);
+    this.scheduleStep(engine, task, i + 1, at);
+  }
+
+  private scheduleStep(engine: Engine, task: T, i: number, from: number): void {
+    const l = task.lifecycle;
+    if (!l || i >= l.steps.length || l.stuckBefore === i) return;
+    const failing = l.failure?.atStep === i ? l.failure : undefined;
+    this.schedule(engine, from + (failing?.afterMs ?? l.steps[i].afterMs), {
+      area: this.config.area,
+      taskId: task.id,
+      type: 'step',
+      step: i,
+      expect: task.status,
+    });
+  }
+
+  private schedule(engine: Engine, at: number, args: TaskEventArgs): void {
+    TaskKit.install(engine);
+    engine.scheduler.at(at, EVENT_KIND, args);
   }
 
   private report(engine: Engine, task: T): void {
@@ -225,7 +282,39 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
       taskId: task.id,
       apiKey: task.owner,
       status: task.status,
-      terminal: this.config.terminal.includes(task.status),
+      terminal: this.isTerminal(task),
     });
+  }
+}
+
+/**
+ * Runs one task event: finds the kit and the task (gone: nothing to do),
+ * checks the task is where the event expects it, and runs the step, the
+ * timeout or the action. When that throws, the task fails with a refund
+ * (reason MOCK_FAULT_REASON) and the error goes on to the scheduler, which
+ * reports it as a mock bug.
+ */
+function runTaskEvent(engine: Engine, args: TaskEventArgs, at: number): void {
+  const kit = kits.get(args.area);
+  if (!kit) throw new Error(`task event for unknown area ${args.area}`);
+  const task = kit.find(engine, args.taskId);
+  if (!task) return;
+  try {
+    if (args.type === 'step') {
+      if (task.status === args.expect) kit.step(engine, task, args.step, at);
+    } else if (args.type === 'timeout') {
+      if (args.statuses.includes(task.status)) kit.fail(engine, task, at, args.reason);
+    } else if (task.status === args.expect) kit.hooks.onAction?.(engine, task, args.action, at);
+  } catch (e) {
+    if (!kit.isTerminal(task)) {
+      try {
+        kit.fail(engine, task, at, MOCK_FAULT_REASON);
+      } catch {
+        // the area's failure hook is broken too: at least the money and the status are right
+        engine.accounts.release(task.id, at, `refund: ${MOCK_FAULT_REASON}`);
+        if (!kit.isTerminal(task)) kit.move(engine, task, kit.config.failStatus, at);
+      }
+    }
+    throw e;
   }
 }

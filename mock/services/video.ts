@@ -39,7 +39,7 @@ import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { MOCK_FAULT_REASON, TaskKit, type Task } from './tasks.ts';
 
 /** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
 export interface VideoRecord extends Task<VideoStatus> {
@@ -60,7 +60,18 @@ export interface VideoRecord extends Task<VideoStatus> {
   audio: boolean;
 }
 
-const kit = new TaskKit<VideoRecord>({ area: 'video', idPrefix: 'vt', noun: 'video task', terminal: ['success', 'failed'] });
+const kit = new TaskKit<VideoRecord>(
+  { area: 'video', idPrefix: 'vt', noun: 'video task', terminal: ['success', 'failed'], failStatus: 'failed' },
+  {
+    // A failure carries its reason's catalog code and meaning; creditCharged is net of the refund (assumed).
+    onFail(_engine, r, reason, refunded) {
+      const name = (Object.hasOwn(errorCatalog, reason) ? reason : MOCK_FAULT_REASON) as ErrorName;
+      r.errorCode = errorCatalog[name].code;
+      r.errorMessage = errorCatalog[name].meaning;
+      r.creditCharged -= refunded;
+    },
+  },
+);
 
 /** Media paths of a task (assumed paths: the seed shows only that tasks carry URLs). */
 const mediaPath = {
@@ -154,16 +165,7 @@ function createTask(ctx: ServiceContext, t: NewTask) {
         { status: 'uploading', afterMs: generatingMs },
         { status: 'success', afterMs: uploadingMs },
       ],
-      failure: failWith && {
-        atStep: 0,
-        status: 'failed',
-        note: `refund: ${errorCatalog[failWith].meaning}`,
-        onFail: (_at, refunded) => {
-          r.errorCode = errorCatalog[failWith].code;
-          r.errorMessage = errorCatalog[failWith].meaning;
-          r.creditCharged -= refunded;
-        },
-      },
+      ...(failWith ? { failure: { atStep: 0, reason: failWith } } : {}),
     },
     now,
   );
