@@ -1589,6 +1589,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path
+                         * @enum {number}
+                         */
+                        code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     deleteVideoTask: {
@@ -1658,6 +1677,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path
+                         * @enum {number}
+                         */
+                        code: 10004;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1821,6 +1859,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path
+                         * @enum {number}
+                         */
+                        code: 10004;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2550,7 +2607,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `26006` image task not found (or it belongs to another user) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019) */
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `26006` image task not found (or it belongs to another user) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2558,10 +2618,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 26006 image task not found (or it belongs to another user)
+                         * @description Error code: 10004 no operation at this path; 26006 image task not found (or it belongs to another user)
                          * @enum {number}
                          */
-                        code: 26006;
+                        code: 10004 | 26006;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

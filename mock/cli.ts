@@ -1,9 +1,14 @@
 /**
- * The `mediagen-mock` command. Flags are parsed with commander,
- * request lines are logged with morgan. Prints the base URL and a ready-to-use
- * API key; shuts down cleanly on SIGINT and SIGTERM.
+ * The `mediagen-mock` command. Flags are parsed with commander, request lines
+ * are logged with morgan. Prints the addresses it listens on, a ready-to-use
+ * API key and how the control API is protected. With --state FILE it starts
+ * from the saved state (refusing to start on a file it cannot use, which it
+ * leaves untouched) and saves it at a clean shutdown. On SIGINT or SIGTERM it
+ * stops accepting connections, answers the requests in flight, saves the
+ * state, and exits 0.
  */
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -12,7 +17,8 @@ import { z } from 'zod';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMock } from './http/app.ts';
-import { DEFAULT_START_TIME } from './engine/engine.ts';
+import { readStateFile, writeStateFile } from './http/state-file.ts';
+import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
 
 /** Real-mode speed at which a default video task (family1-video-2-fast, 5 s) finishes in about ten seconds. */
@@ -85,6 +91,33 @@ const program = new Command()
     publicUrl,
   )
   .option('--media-cache-mb <mb>', 'memory for rendered media (videos, audio, images), least recently used first out', int('media-cache-mb', 1, 65536), 256)
+  .option(
+    '--state <file>',
+    'start from the state saved in this file (when it exists) and save the state there at a clean shutdown and on POST /__mock/state/save',
+  )
+  .option('--control-token <token>', 'require Authorization: Bearer <token> on the control API (/__mock); generated when listening beyond this machine')
+  .option('--control-origin <origin...>', 'web origins besides this machine allowed to call the control API from a browser, e.g. http://192.168.1.20:5173')
+  .option('--unsafe-open-control', 'listening beyond this machine, leave the control API open to anyone who can reach the port (no token)', false)
+  .option('--journal-size <n>', 'API requests kept in the journal (GET /__mock/requests)', int('journal-size', 1, 1_000_000), DEFAULT_LIMITS.journal)
+  .option('--activity-size <n>', 'task changes kept in the activity feed (GET /__mock/events)', int('activity-size', 1, 1_000_000), DEFAULT_LIMITS.activity)
+  .option(
+    '--max-tasks-per-key <n>',
+    'tasks kept per key and area; beyond, the oldest finished ones are dropped',
+    int('max-tasks-per-key', 1, 10_000_000),
+    DEFAULT_LIMITS.tasksPerKey,
+  )
+  .option(
+    '--max-accounts <n>',
+    'accounts kept; beyond, the least recently used idle one is forgotten',
+    int('max-accounts', 1, 10_000_000),
+    DEFAULT_LIMITS.accounts,
+  )
+  .option(
+    '--max-ledger-entries <n>',
+    'ledger entries kept per account; beyond, the oldest are folded into one',
+    int('max-ledger-entries', 2, 10_000_000),
+    DEFAULT_LIMITS.ledgerEntries,
+  )
   .option('--quiet', 'no request log', false);
 
 program.parse();
@@ -102,6 +135,15 @@ const o = program.opts<{
   rateLimit: boolean;
   publicUrl?: string;
   mediaCacheMb: number;
+  state?: string;
+  controlToken?: string;
+  controlOrigin?: string[];
+  unsafeOpenControl: boolean;
+  journalSize: number;
+  activitySize: number;
+  maxTasksPerKey: number;
+  maxAccounts: number;
+  maxLedgerEntries: number;
   quiet: boolean;
 }>();
 
@@ -117,8 +159,26 @@ if (o.accounts) {
   }
 }
 
-const displayHost = o.host === '0.0.0.0' || o.host === '::' ? 'localhost' : o.host === '127.0.0.1' ? 'localhost' : o.host;
-const { app, engine } = createMock({
+// A saved state is read and checked before anything starts: a file the mock cannot use stops it here, untouched.
+let saved: ReturnType<typeof readStateFile> | undefined;
+if (o.state && existsSync(o.state)) {
+  try {
+    saved = readStateFile(o.state);
+  } catch (e) {
+    console.error(`mediagen-mock: --state ${(e as Error).message}\n  the file is left as it is; fix it, move it away, or start without --state`);
+    process.exit(1);
+  }
+}
+for (const origin of o.controlOrigin ?? [])
+  if (!/^https?:\/\/[^\s/]+$/.test(origin))
+    program.error(`error: --control-origin ${origin}: an origin is scheme://host[:port], e.g. http://192.168.1.20:5173`);
+
+const ALL_INTERFACES = o.host === '0.0.0.0' || o.host === '::';
+const LOOPBACK = ['127.0.0.1', '::1', 'localhost'].includes(o.host) || /^127\./.test(o.host);
+// Beyond this machine the control API (reset, accounts, state) needs a token unless the user opens it knowingly.
+const controlToken = o.controlToken ?? (LOOPBACK || o.unsafeOpenControl ? undefined : randomBytes(18).toString('base64url'));
+const displayHost = ALL_INTERFACES || o.host === '127.0.0.1' ? 'localhost' : o.host;
+const mock = createMock({
   seed: o.seed,
   clock: o.clock,
   speed: o.speed,
@@ -131,9 +191,15 @@ const { app, engine } = createMock({
   rateLimit: o.rateLimit,
   publicUrl: o.publicUrl,
   mediaCacheBytes: o.mediaCacheMb * 1024 * 1024,
+  stateFile: o.state,
+  controlToken,
+  controlOrigins: o.controlOrigin,
+  limits: { journal: o.journalSize, activity: o.activitySize, tasksPerKey: o.maxTasksPerKey, accounts: o.maxAccounts, ledgerEntries: o.maxLedgerEntries },
   logger: o.quiet ? undefined : morgan(':method :url :status :res[content-length] - :response-time ms'),
   onMockBug: (id, problem) => console.error(`MOCK BUG in ${id}: ${problem}`),
 });
+const { app, engine } = mock;
+if (saved) engine.restore(saved.state as Parameters<typeof engine.restore>[0]);
 
 // Express 5 calls the listen callback with the error too (port in use, bad host): report it and exit.
 const server = app.listen(o.port, o.host, (err?: Error) => {
@@ -146,14 +212,24 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   const key = accounts[0]?.apiKey ?? `${o.keyPrefix}_demo_secret1`;
   // After start-up, not during it: the video muxer is the largest module; the first video then need not wait for it.
   setTimeout(preloadVideoMuxer, 0).unref();
-  console.log(`mediagen-mock listening on ${base}`);
-  if (o.host === '0.0.0.0' || o.host === '::') {
+  console.log(`mediagen-mock listening on ${o.host}:${port}${ALL_INTERFACES ? ' (all interfaces)' : ''}: ${base}`);
+  if (ALL_INTERFACES) {
     const lan = Object.values(networkInterfaces())
       .flat()
       .filter((i) => i && i.family === 'IPv4' && !i.internal)
       .map((i) => `http://${i!.address}:${port}`);
     if (lan.length) console.log(`  on the LAN: ${lan.join(', ')}   (media URLs follow the address a client uses)`);
   }
+  console.log(
+    `  control:  ${
+      controlToken
+        ? `/__mock needs Authorization: Bearer ${controlToken}`
+        : LOOPBACK
+          ? '/__mock open to this machine (browser pages of other origins refused)'
+          : '/__mock OPEN to anyone who can reach this port (--unsafe-open-control)'
+    }`,
+  );
+  if (o.state) console.log(`  state:    ${saved ? `loaded ${o.state}` : `${o.state} (new)`}, saved at shutdown and on POST /__mock/state/save`);
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);
   console.log(
     `  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`,
@@ -162,13 +238,30 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
 });
 
 let closing = false;
-function shutdown(signal: string) {
+/** Stops accepting connections, answers the requests in flight (10 s at most), saves the state, exits. */
+async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  if (!o.quiet) console.log(`\n${signal}: shutting down (${engine.journal.list().length} requests journaled)`);
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-  setTimeout(() => process.exit(0), 2000).unref();
+  const pending = mock.inFlight();
+  if (!o.quiet) console.log(`\n${signal}: shutting down${pending ? `, answering ${pending} request(s) in flight` : ''}`);
+  server.close();
+  const deadline = Date.now() + 10_000;
+  while (mock.inFlight() > 0 && Date.now() < deadline) {
+    server.closeIdleConnections();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  server.closeAllConnections(); // event streams, and anything still open after the deadline
+  if (o.state) {
+    try {
+      const bytes = writeStateFile(o.state, engine);
+      if (!o.quiet) console.log(`state: saved ${o.state} (${bytes} bytes)`);
+    } catch (e) {
+      console.error(`mediagen-mock: could not save the state to ${o.state}: ${(e as Error).message}`);
+      process.exitCode = 1;
+    }
+  }
+  if (!o.quiet) console.log(`stopped after ${engine.journal.total} API requests`);
+  process.exit(process.exitCode ?? 0);
 }
-process.on('SIGINT', () => shutdown('SIGINT'));
-process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

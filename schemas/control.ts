@@ -24,13 +24,15 @@ export const ResetRequest = z.strictObject({
 });
 export const ResetResponse = z.strictObject({ seed: z.number().int(), now: z.number().int() });
 export const ClockState = z.strictObject({ now: z.number().int().meta({ description: 'virtual now, epoch ms' }), mode: z.enum(clockModes) });
+/** Latest virtual time the clock may reach: 9999-12-31T23:59:59.999Z (time stays a safe integer and a valid date). */
+export const MAX_VIRTUAL_TIME = 253_402_300_799_999;
 export const AdvanceRequest = z.strictObject({
   ms: z
     .number()
     .int()
     .min(0)
     .max(10 * 365 * 24 * 3600 * 1000)
-    .meta({ description: 'milliseconds to move the virtual clock forward' }),
+    .meta({ description: 'milliseconds to move the virtual clock forward (the clock stops at 9999-12-31T23:59:59.999Z)' }),
 });
 export const AdvanceResponse = z.strictObject({
   now: z.number().int(),
@@ -57,6 +59,25 @@ export const AccountView = z.strictObject({
   everPaid: z.boolean(),
   freeUsages: FreeUsages,
   ledger: z.array(LedgerEntry),
+});
+
+/** Ledger paging of the account routes. */
+export const LedgerQuery = z.object({
+  ledgerPage: z.coerce.number().int().min(1).default(1).meta({ description: 'page of the ledger, oldest entries first; the last page holds the latest' }),
+  ledgerPageSize: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'entries per page, 1-1000' }),
+});
+/** An account with one page of its ledger. */
+export const AccountPage = AccountView.extend({
+  ledgerTotal: z.number().int().nonnegative().meta({ description: 'entries in the ledger (older ones may be folded into one, beyond --max-ledger-entries)' }),
+  ledgerPage: z.number().int().min(1),
+  ledgerPageSize: z.number().int().min(1),
+}).meta({ description: 'the account, with one page of its ledger' });
+
+/** The mock's own faults, most recent last. */
+export const Bugs = z.strictObject({
+  items: z
+    .array(z.strictObject({ at: z.number().int(), where: z.string(), problem: z.string() }))
+    .meta({ description: 'the last 100 faults: where (an operation, a scheduled event, a media path), what' }),
 });
 export const AccountUpdate = z.strictObject({
   credits: z.number().int().min(0).optional(),
@@ -217,6 +238,106 @@ export const UploadReport = z.strictObject({
     .meta({ description: 'text fields as received (strings; a repeated field as an array)' }),
 });
 
+// ---------------------------------------------------------------------------
+// Saved state
+// ---------------------------------------------------------------------------
+
+/** The `format` of a state file. */
+export const STATE_FORMAT = 'mediagen-mock-state';
+/** The version of the state format: a file of another version is refused (never half-loaded). */
+export const STATE_VERSION = 1;
+
+const Int = z.number().int();
+const SafeInt = Int.min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+/** A stored task record: the fields every task has; the rest is its area's own. */
+const StateTaskRecord = z.looseObject({ id: z.string().min(1), owner: z.string().min(1), status: z.string().min(1), createdAt: SafeInt, updatedAt: SafeInt });
+
+/** The engine's state (seed, clock, schedule, accounts, stores, counters, windows, scenarios, journal, activity). */
+export const EngineState = z
+  .strictObject({
+    seed: Int.min(0).max(4294967295),
+    now: SafeInt.min(0),
+    scheduler: z.strictObject({
+      events: z.array(z.strictObject({ due: SafeInt, seq: Int.positive(), kind: z.string().min(1), args: z.record(z.string(), z.unknown()) })),
+      seq: Int.min(0),
+    }),
+    accounts: z.strictObject({
+      accounts: z.array(AccountView),
+      holds: z.array(z.tuple([z.string().min(1), z.strictObject({ apiKey: z.string().min(1), amount: Int.min(0) })])),
+      deleted: z.array(z.string()),
+    }),
+    stores: z.record(
+      z.string(),
+      z.strictObject({
+        seq: Int.min(0),
+        entries: z.array(z.strictObject({ id: z.string().min(1), owner: z.string().min(1), group: z.string().optional(), record: StateTaskRecord })),
+      }),
+    ),
+    counters: z.array(z.tuple([z.string(), Int.min(0)])),
+    limiter: z.array(z.tuple([z.string(), z.array(SafeInt)])),
+    scenarios: z.strictObject({
+      rules: z.array(
+        z.strictObject({
+          id: z.string(),
+          apiKey: z.string().nullable(),
+          operationIds: z.array(z.string()).nullable(),
+          remaining: Int.min(1),
+          forcing: z.strictObject({
+            code: Int.optional(),
+            error: z.string().optional(),
+            outcome: z.enum(forcedOutcomes).optional(),
+            delayMs: Int.min(0).optional(),
+          }),
+        }),
+      ),
+      seq: Int.min(0),
+    }),
+    journal: z.strictObject({ entries: z.array(JournalEntry), seq: Int.min(0) }),
+    activity: z.strictObject({ entries: z.array(TaskActivityEvent), seq: Int.min(0) }),
+    singletons: z.array(z.tuple([z.string(), z.unknown()])),
+  })
+  .superRefine((st, ctx) => {
+    const bad = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const keys = new Set<string>();
+    st.accounts.accounts.forEach((a, i) => {
+      keys.add(a.apiKey);
+      const sum = a.ledger.reduce((n, e) => n + e.amount, 0);
+      if (sum !== a.credits) bad(['accounts', 'accounts', i], `the ledger of ${a.apiKey} sums to ${sum}, not to its credits ${a.credits}`);
+    });
+    st.accounts.holds.forEach(([taskId, h], i) => {
+      if (!keys.has(h.apiKey)) bad(['accounts', 'holds', i], `the hold of ${taskId} belongs to ${h.apiKey}, which has no account`);
+    });
+    const ids = new Set<string>();
+    for (const [name, store] of Object.entries(st.stores))
+      store.entries.forEach((e, i) => {
+        if (ids.has(e.id)) bad(['stores', name, 'entries', i], `task id ${e.id} is stored twice`);
+        ids.add(e.id);
+        if (e.record.id !== e.id || e.record.owner !== e.owner) bad(['stores', name, 'entries', i], `entry ${e.id} does not match its record`);
+      });
+  })
+  .meta({ description: "the engine's whole state; task records are their areas' own" });
+
+/** A state file (and the body of GET and PUT /__mock/state). */
+export const MockState = z
+  .strictObject({
+    format: z.literal(STATE_FORMAT),
+    version: z.literal(STATE_VERSION),
+    state: EngineState,
+  })
+  .openapi('MockState');
+export type MockState = z.infer<typeof MockState>;
+
+export const StateLoaded = z.strictObject({
+  seed: Int,
+  now: Int.meta({ description: 'virtual now after loading, epoch ms' }),
+  accounts: Int.min(0),
+  tasks: Int.min(0),
+});
+export const StateSaved = z.strictObject({ file: z.string(), bytes: Int.min(0), now: Int.meta({ description: 'virtual now saved, epoch ms' }) });
+
+/** Largest state a PUT accepts (a hundred thousand tasks are about 60 MB). */
+export const MAX_STATE_BYTES = 512 * 1024 * 1024;
+
 /** One control route. */
 export interface ControlOperation {
   operationId: string;
@@ -280,9 +401,10 @@ export const controlOperations = {
     path: '/__mock/accounts/{apiKey}',
     summary: 'Read an account and its ledger',
     description:
-      'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages and every ledger entry. A deleted key answers 404 (10010) until it is set again with PUT.',
+      'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages and a page of its ledger (ledgerPage, ledgerPageSize; oldest first, ledgerTotal says how many). A deleted key answers 404 (10010) until it is set again with PUT.',
     params: ApiKeyParams,
-    response: ok(AccountView),
+    query: LedgerQuery,
+    response: ok(AccountPage),
     errors: ['CONTROL_NOT_FOUND'],
   },
   putAccount: {
@@ -293,9 +415,10 @@ export const controlOperations = {
     description:
       'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid and freeUsages. A deleted key is created again (a new account with the defaults, then the values sent).',
     params: ApiKeyParams,
+    query: LedgerQuery,
     body: json(AccountUpdate),
     bodyRequired: true,
-    response: ok(AccountView),
+    response: ok(AccountPage),
   },
   deleteAccount: {
     operationId: 'deleteAccount',
@@ -325,6 +448,45 @@ export const controlOperations = {
     summary: 'Remove every scenario rule',
     description: 'Removes all rules.',
     response: ok(ScenariosCleared),
+  },
+  listBugs: {
+    operationId: 'listBugs',
+    method: 'get',
+    path: '/__mock/bugs',
+    summary: "The mock's own faults",
+    description:
+      'Faults the mock found in itself: a scheduled event that threw (its task failed and was refunded), a media render that failed, an answer that broke its declared schema in strict mode. Each is also logged. Empty is the normal state.',
+    response: ok(Bugs),
+  },
+  getState: {
+    operationId: 'getState',
+    method: 'get',
+    path: '/__mock/state',
+    summary: "The mock's whole state",
+    description:
+      'Everything the mock holds (accounts, ledgers, tasks, the schedule, the clock, id counters, rate windows, scenarios, journal, activity), as a versioned document: PUT it back, here or to another instance, or start one with it (--state FILE), and the same requests give the same answers. Rendered media are not saved (they render again).',
+    response: ok(MockState, 'the state'),
+  },
+  putState: {
+    operationId: 'putState',
+    method: 'put',
+    path: '/__mock/state',
+    summary: 'Replace the whole state',
+    description:
+      'Replaces everything with a document from GET /__mock/state (or a state file). It is validated first (structure, version, ledgers that sum to their balances, holds of existing accounts, unique task ids): anything else is refused (10008, naming what is wrong) and the current state is kept.',
+    body: json(MockState, { limitBytes: MAX_STATE_BYTES }),
+    bodyRequired: true,
+    response: ok(StateLoaded, 'the state was loaded'),
+  },
+  saveState: {
+    operationId: 'saveState',
+    method: 'post',
+    path: '/__mock/state/save',
+    summary: 'Write the state to the --state file now',
+    description:
+      'Writes the state to the file the mock was started with (--state FILE), atomically (a temporary file, then a rename). Without --state it answers 10008. The mock also writes it at a clean shutdown.',
+    response: ok(StateSaved, 'the state was written'),
+    errors: ['CONTROL_INVALID_REQUEST'],
   },
   requests: {
     operationId: 'listRequests',

@@ -19,11 +19,14 @@ export type Defined<K extends string, S extends OperationSpec> = Omit<S, 'errors
 
 /**
  * Transport errors an operation can answer with whatever it does: 401 when it
- * needs a key; for a body, malformed (JSON or multipart), wrong Content-Type
- * and too large; and 400 for a Prefer header it cannot honour.
+ * needs a key; 404 when its path has a parameter (malformed percent-encoding
+ * names nothing); for a body, malformed (JSON or multipart), wrong
+ * Content-Type and too large; and 400 for a Prefer header it cannot honour.
  */
 export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'>): ErrorName[] {
   const out: ErrorName[] = op.auth ? ['UNAUTHORIZED'] : [];
+  // a path parameter that is not valid percent-encoding names nothing: 404
+  if (op.request.params) out.push('ROUTE_NOT_FOUND');
   const body = op.request.body;
   if (body?.kind === 'json') out.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   if (body?.kind === 'multipart') out.push('MALFORMED_MULTIPART', 'UNSUPPORTED_MEDIA_TYPE', ...(body.limitError ? [] : (['PAYLOAD_TOO_LARGE'] as const)));

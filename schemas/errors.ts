@@ -65,6 +65,12 @@ export const errorCatalog = {
     meaning: 'the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)',
     provenance: transport,
   },
+  CONTROL_FORBIDDEN: {
+    code: 10012,
+    httpStatus: 403,
+    meaning: 'a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires',
+    provenance: assumed("mock-only: the control API is the mock's own"),
+  },
   RANGE_NOT_SATISFIABLE: { code: 10011, httpStatus: 416, meaning: 'the Range of a media request starts beyond the end of the file', provenance: transport },
   CONTROL_NOT_FOUND: {
     code: 10010,

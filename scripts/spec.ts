@@ -167,7 +167,9 @@ export function buildApiDocument() {
 
 /** The errors a control route can answer with: malformed or invalid requests, its own. */
 export function controlErrors(op: ControlOperation): ErrorName[] {
-  const transport = op.body ? transportErrors({ auth: false, request: { body: op.body } }).filter((e) => e !== 'INVALID_PREFER') : [];
+  const transport = transportErrors({ auth: false, request: { ...(op.body ? { body: op.body } : {}), ...(op.params ? { params: op.params } : {}) } }).filter(
+    (e) => e !== 'INVALID_PREFER',
+  );
   const invalid: ErrorName[] = op.body || op.params || op.query ? ['CONTROL_INVALID_REQUEST'] : [];
   return [...new Set([...transport, ...invalid, ...(op.errors ?? [])])];
 }

@@ -5,11 +5,13 @@
  * The routes built on the other request and response kinds (key deletion,
  * events, samples, uploads) are in control-kinds.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { AccountView, AdvanceResponse, ClockState, controlOperations, Health, Journal, ResetResponse, Scenario, ScenariosCleared } from '../schemas/control.ts';
+import { AccountPage, AdvanceResponse, ClockState, controlOperations, Health, Journal, ResetResponse, Scenario, ScenariosCleared } from '../schemas/control.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 import { videoPhases } from '../schemas/video.ts';
@@ -112,7 +114,7 @@ describe('POST /__mock/reset', () => {
     const m = await mock();
     const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     const id = created.json.data.taskId;
-    await control(m, 'PUT', `/__mock/accounts/${OTHER_KEY}`, AccountView, { credits: 5, plan: 'free' });
+    await control(m, 'PUT', `/__mock/accounts/${OTHER_KEY}`, AccountPage, { credits: 5, plan: 'free' });
     await control(m, 'POST', '/__mock/scenarios', Scenario, { code: 401 });
     await m.advance(5000);
     const reset = await control(m, 'POST', '/__mock/reset', ResetResponse);
@@ -120,7 +122,7 @@ describe('POST /__mock/reset', () => {
     expect(reset.json).toEqual({ seed: 1, now: DEFAULT_START_TIME });
     expect((await control(m, 'GET', '/__mock/requests', Journal)).json.items).toEqual([]);
     expect((await control(m, 'DELETE', '/__mock/scenarios', ScenariosCleared)).json).toEqual({ removed: 0 });
-    const other = await control(m, 'GET', `/__mock/accounts/${OTHER_KEY}`, AccountView);
+    const other = await control(m, 'GET', `/__mock/accounts/${OTHER_KEY}`, AccountPage);
     expect(other.json).toMatchObject({ credits: 10_000, plan: 'paid' });
     expect(other.json.ledger).toHaveLength(1);
     expect((await m.call('GET', pathOf('getSubscription'))).json.data.balance).toBe(10_000);
@@ -174,7 +176,7 @@ describe('POST /__mock/reset', () => {
 describe('accounts', () => {
   it('GET /__mock/accounts/{apiKey}: defaults, opening ledger entry', async () => {
     const m = await mock();
-    const res = await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView);
+    const res = await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountPage);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       apiKey: KEY,
@@ -184,7 +186,23 @@ describe('accounts', () => {
       everPaid: true,
       freeUsages: {},
       ledger: [{ seq: expect.any(Number), at: DEFAULT_START_TIME, type: 'adjust', amount: 10_000, balance: 10_000, taskId: null, note: expect.any(String) }],
+      ledgerTotal: 1,
+      ledgerPage: 1,
+      ledgerPageSize: 100,
     });
+  });
+
+  it('the ledger is paged: oldest first, ledgerTotal counts every entry, the last page holds the latest', async () => {
+    const m = await mock();
+    for (let credits = 1; credits <= 6; credits++) await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits } });
+    const page = async (q: string) => (await control(m, 'GET', `/__mock/accounts/${KEY}?${q}`, AccountPage)).json;
+    const first = await page('ledgerPageSize=3');
+    expect(first.ledgerTotal).toBe(7);
+    expect(first.ledger.map((e: { seq: number }) => e.seq)).toEqual([1, 2, 3]);
+    const last = await page('ledgerPage=3&ledgerPageSize=3');
+    expect(last.ledger.map((e: { seq: number; balance: number }) => [e.seq, e.balance])).toEqual([[7, 6]]);
+    expect((await page('ledgerPage=9')).ledger).toEqual([]);
+    expect((await m.call('GET', `/__mock/accounts/${KEY}?ledgerPageSize=1001`, { key: null })).json.code).toBe(errorCatalog.CONTROL_INVALID_REQUEST.code);
   });
 
   it.each([
@@ -201,7 +219,7 @@ describe('accounts', () => {
 
   it('PUT sets credits (an adjust entry), plan, everPaid and freeUsages; the ledger sums to the balance', async () => {
     const m = await mock();
-    const put = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountView, {
+    const put = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountPage, {
       credits: 250,
       plan: 'free',
       everPaid: false,
@@ -216,16 +234,16 @@ describe('accounts', () => {
     // a task reserves; the ledger still sums to the balance
     const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     expect(created.status, created.text).toBe(200);
-    const after = await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView);
+    const after = await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountPage);
     expect(after.json.ledger.at(-1)).toMatchObject({ type: 'reserve', taskId: created.json.data.taskId });
     expect(after.json.credits).toBeLessThan(250);
     expect(sum(after.json.ledger)).toBe(after.json.credits);
     // raising credits again is one more adjust entry
-    const up = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountView, { credits: 1000 });
+    const up = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountPage, { credits: 1000 });
     expect(up.json.ledger.at(-1)).toMatchObject({ type: 'adjust', amount: 1000 - after.json.credits, balance: 1000 });
     expect(sum(up.json.ledger)).toBe(1000);
     // a PUT without credits adds no ledger entry
-    const plan = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountView, { plan: 'paid' });
+    const plan = await control(m, 'PUT', `/__mock/accounts/${KEY}`, AccountPage, { plan: 'paid' });
     expect(plan.json.ledger).toHaveLength(up.json.ledger.length);
     expect(plan.json).toMatchObject({ plan: 'paid', everPaid: true });
   });
@@ -241,7 +259,7 @@ describe('accounts', () => {
   ])('PUT with %s -> 400 code 10008, account unchanged', async (_n, body) => {
     const m = await mock();
     expectError(await control(m, 'PUT', `/__mock/accounts/${KEY}`, null, body), 'CONTROL_INVALID_REQUEST');
-    expect((await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView)).json).toMatchObject({
+    expect((await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountPage)).json).toMatchObject({
       credits: 10_000,
       plan: 'paid',
       ledger: [{ type: 'adjust' }],
@@ -299,11 +317,11 @@ describe('scenarios', () => {
     const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
     expect(created.status, created.text).toBe(200);
     const id = created.json.data.taskId;
-    expect((await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView)).json.credits).toBeLessThan(10_000);
+    expect((await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountPage)).json.credits).toBeLessThan(10_000);
     await m.advance(DONE_MS);
     const task = (await m.call('GET', pathOf('getVideoTask', { taskId: id }))).json.data;
     expect(task).toMatchObject({ status: 'failed', errorCode: 31009 });
-    const acc = (await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountView)).json;
+    const acc = (await control(m, 'GET', `/__mock/accounts/${KEY}`, AccountPage)).json;
     expect(acc.credits).toBe(10_000);
     expect(sum(acc.ledger)).toBe(10_000);
     // consumed: the next task succeeds
@@ -418,6 +436,10 @@ describe('spec/mock-control.openapi.yaml', () => {
     'GET /__mock/events',
     'GET /__mock/samples/{kind}',
     'POST /__mock/uploads',
+    'GET /__mock/state',
+    'PUT /__mock/state',
+    'POST /__mock/state/save',
+    'GET /__mock/bugs',
   ].sort();
   const doc = parseYaml(readFileSync(new URL('../spec/mock-control.openapi.yaml', import.meta.url), 'utf8'));
   const methods = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -443,7 +465,7 @@ describe('spec/mock-control.openapi.yaml', () => {
   });
 
   it('every listed route is served (no 404/405)', async () => {
-    const m = await mock();
+    const m = await mock({ stateFile: join(mkdtempSync(join(tmpdir(), 'mg-state-')), 'state.json') });
     const bodies: Record<string, unknown> = {
       'POST /__mock/clock/advance': { ms: 0 },
       'PUT /__mock/accounts/{apiKey}': { plan: 'paid' },
@@ -455,6 +477,7 @@ describe('spec/mock-control.openapi.yaml', () => {
     const special: Record<string, () => Promise<number>> = {
       'GET /__mock/events': async () => (await readEventStream(m.base, '/__mock/events', { timeoutMs: 200 })).status,
       'POST /__mock/uploads': async () => (await fetch(`${m.base}/__mock/uploads`, { method: 'POST', body: form })).status,
+      'PUT /__mock/state': async () => (await m.call('PUT', '/__mock/state', { key: null, body: (await m.call('GET', '/__mock/state', { key: null })).json })).status,
     };
     for (const route of expected) {
       const [method, path] = route.split(' ');

@@ -3,7 +3,8 @@
  * An account is created on a key's first use with the defaults of
  * schemas/account.ts. Every movement of credits is a ledger entry; the ledger
  * sums to the balance, the balance never goes negative, and a task's hold is
- * captured or released at most once.
+ * captured or released at most once (a settled hold is gone, so a second
+ * settlement finds nothing).
  */
 import { defaultAccount, type Plan } from '../../schemas/plans.ts';
 import type { AccountUpdate, LedgerEntry } from '../../schemas/control.ts';
@@ -27,10 +28,25 @@ export interface AccountSeed {
   freeUsages?: Record<string, number>;
 }
 
-interface Hold {
+/** How much the accounts keep: accounts at most (least recently used forgotten beyond), ledger entries per account (oldest folded beyond). */
+export interface AccountLimits {
+  accounts: number;
+  ledgerEntries: number;
+}
+
+export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = { accounts: 10_000, ledgerEntries: 10_000 };
+
+/** Credits held for a task until it is captured or released (then the hold is gone). */
+export interface Hold {
   apiKey: string;
   amount: number;
-  state: 'held' | 'captured' | 'released';
+}
+
+/** The accounts as saved with the state. */
+export interface AccountsSnapshot {
+  accounts: Account[];
+  holds: [string, Hold][];
+  deleted: string[];
 }
 
 export class Accounts {
@@ -42,12 +58,17 @@ export class Accounts {
   constructor(
     private readonly keyIdOf: (apiKey: string) => string,
     private readonly preload: readonly AccountSeed[] = [],
+    private readonly limits: AccountLimits = DEFAULT_ACCOUNT_LIMITS,
   ) {}
 
   /** The account of `apiKey`, created with defaults (or its preload) on first use at time `at`. */
   get(apiKey: string, at: number): Account {
     let acc = this.accounts.get(apiKey);
-    if (!acc) {
+    if (acc) {
+      // most recently used last: the map's order is the order of last use
+      this.accounts.delete(apiKey);
+      this.accounts.set(apiKey, acc);
+    } else {
       const seed = this.preload.find((p) => p.apiKey === apiKey);
       acc = {
         apiKey,
@@ -60,8 +81,23 @@ export class Accounts {
       };
       this.accounts.set(apiKey, acc);
       this.entry(acc, at, 'adjust', seed?.credits ?? defaultAccount.credits, null, 'opening balance');
+      this.evict();
     }
     return acc;
+  }
+
+  /**
+   * Beyond `limits.accounts`, forgets the least recently used accounts that
+   * hold no credits for a running task: their keys start again with a fresh
+   * account (their tasks stay). Keeps memory bounded however many keys are used.
+   */
+  private evict(): void {
+    if (this.accounts.size <= this.limits.accounts) return;
+    const busy = new Set([...this.holds.values()].map((h) => h.apiKey));
+    for (const key of this.accounts.keys()) {
+      if (this.accounts.size <= this.limits.accounts) return;
+      if (!busy.has(key)) this.accounts.delete(key);
+    }
   }
 
   /** The account of `apiKey` if it exists; never creates one. */
@@ -106,7 +142,7 @@ export class Accounts {
     if (!Number.isInteger(amount) || amount < 0) throw new RangeError(`reserve needs a whole non-negative amount, got ${amount}`);
     if (acc.credits < amount) return false;
     if (this.holds.has(taskId)) throw new Error(`task ${taskId} already holds credits`);
-    this.holds.set(taskId, { apiKey: acc.apiKey, amount, state: 'held' });
+    this.holds.set(taskId, { apiKey: acc.apiKey, amount });
     this.entry(acc, at, 'reserve', -amount, taskId, note);
     return true;
   }
@@ -119,10 +155,10 @@ export class Accounts {
   capture(taskId: string, at: number, amount?: number): number {
     const hold = this.holds.get(taskId);
     const acc = hold && this.accounts.get(hold.apiKey);
-    if (!hold || !acc || hold.state !== 'held') return 0;
+    if (!hold || !acc) return 0;
     const kept = amount === undefined ? hold.amount : Math.min(hold.amount, amount);
     if (!Number.isInteger(kept) || kept < 0) throw new RangeError(`capture needs a whole non-negative amount, got ${amount}`);
-    hold.state = 'captured';
+    this.holds.delete(taskId);
     this.entry(acc, at, 'capture', 0, taskId, `captured ${kept}`);
     if (kept < hold.amount)
       this.entry(acc, at, 'release', hold.amount - kept, taskId, `refund of the unused part of the hold (${hold.amount} held, ${kept} charged)`);
@@ -133,8 +169,8 @@ export class Accounts {
   release(taskId: string, at: number, note: string): number {
     const hold = this.holds.get(taskId);
     const acc = hold && this.accounts.get(hold.apiKey);
-    if (!hold || !acc || hold.state !== 'held') return 0;
-    hold.state = 'released';
+    if (!hold || !acc) return 0;
+    this.holds.delete(taskId);
     this.entry(acc, at, 'release', hold.amount, taskId, note);
     return hold.amount;
   }
@@ -142,6 +178,24 @@ export class Accounts {
   /** Every account (for reset and tests). */
   all(): Account[] {
     return [...this.accounts.values()];
+  }
+
+  /** Credits held for `taskId`, or 0 when none (settled, or never held). */
+  held(taskId: string): number {
+    return this.holds.get(taskId)?.amount ?? 0;
+  }
+
+  /** Every account, hold and deleted key (for saving the state). */
+  dump(): AccountsSnapshot {
+    return { accounts: [...this.accounts.values()], holds: [...this.holds.entries()], deleted: [...this.deleted] };
+  }
+
+  /** Replaces everything with a saved state. */
+  load(saved: AccountsSnapshot): void {
+    this.clear();
+    for (const a of saved.accounts) this.accounts.set(a.apiKey, a);
+    for (const [taskId, hold] of saved.holds) this.holds.set(taskId, hold);
+    for (const k of saved.deleted) this.deleted.add(k);
   }
 
   clear(): void {
@@ -154,6 +208,21 @@ export class Accounts {
     const balance = acc.credits + amount;
     if (balance < 0) throw new Error(`ledger would go negative for ${acc.keyId}`);
     acc.credits = balance;
-    acc.ledger.push({ seq: acc.ledger.length + 1, at, type, amount, balance, taskId, note });
+    acc.ledger.push({ seq: (acc.ledger.at(-1)?.seq ?? 0) + 1, at, type, amount, balance, taskId, note });
+    if (acc.ledger.length > this.limits.ledgerEntries) {
+      // fold the oldest half into one entry that carries their sum forward: the ledger still sums to the balance
+      const n = acc.ledger.length - Math.floor(this.limits.ledgerEntries / 2);
+      const old = acc.ledger.splice(0, n);
+      const last = old[old.length - 1];
+      acc.ledger.unshift({
+        seq: last.seq,
+        at: last.at,
+        type: 'adjust',
+        amount: old.reduce((sum, e) => sum + e.amount, 0),
+        balance: last.balance,
+        taskId: null,
+        note: `${old.length} earlier entries, folded`,
+      });
+    }
   }
 }

@@ -44,6 +44,17 @@ export class ActivityFeed {
     return this.entries.slice(Math.max(0, seq + 1 - first));
   }
 
+  /** The entries and the sequence counter (for saving the state). */
+  dump(): { entries: TaskActivity[]; seq: number } {
+    return { entries: [...this.entries], seq: this.seq };
+  }
+
+  /** Replaces the entries with saved ones (the last `capacity`). */
+  load(saved: { entries: readonly TaskActivity[]; seq: number }): void {
+    this.entries = saved.entries.slice(-this.capacity);
+    this.seq = saved.seq;
+  }
+
   clear(): void {
     this.entries = [];
     this.seq = 0;

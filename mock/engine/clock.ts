@@ -45,6 +45,11 @@ export class Clock {
     return this.now();
   }
 
+  /** Sets virtual now to `now` (epoch ms), in either mode (a real clock goes on from there). */
+  setNow(now: number): void {
+    this.offset += now - this.now();
+  }
+
   /** Back to the start time. */
   reset(): void {
     this.offset = 0;

@@ -6,14 +6,15 @@
  * browser. Each mock instance owns one engine; nothing is module-level state.
  */
 import { apiKeyPattern, DEFAULT_KEY_PREFIX } from '../../schemas/api-key.ts';
-import { Accounts, type AccountSeed } from './accounts.ts';
-import { ActivityFeed } from './activity.ts';
+import { Accounts, type AccountSeed, type AccountsSnapshot } from './accounts.ts';
+import { ActivityFeed, type TaskActivity } from './activity.ts';
 import { Clock, type ClockMode } from './clock.ts';
 import { Journal } from './journal.ts';
+import type { JournalEntry } from '../../schemas/control.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { Rng } from './rng.ts';
-import { Scenarios } from './scenarios.ts';
-import { Scheduler } from './scheduler.ts';
+import { Scenarios, type ScenarioRule } from './scenarios.ts';
+import { Scheduler, type ScheduledEvent } from './scheduler.ts';
 import { OwnedStore } from './store.ts';
 
 /** A fault of the mock itself. */
@@ -23,6 +24,26 @@ export interface MockBug {
   /** Where: an operation, a scheduled event, a media path. */
   where: string;
   problem: string;
+}
+
+/**
+ * Everything an engine holds, as plain data: what `snapshot` returns and
+ * `restore` takes (the mock's saved state). Records of the stores are the
+ * areas' own plain-data task records.
+ */
+export interface EngineSnapshot {
+  seed: number;
+  /** Virtual now, epoch ms. */
+  now: number;
+  scheduler: { events: ScheduledEvent[]; seq: number };
+  accounts: AccountsSnapshot;
+  stores: Record<string, { seq: number; entries: { id: string; owner: string; group?: string; record: unknown }[] }>;
+  counters: [string, number][];
+  limiter: [string, number[]][];
+  scenarios: { rules: ScenarioRule[]; seq: number };
+  journal: { entries: JournalEntry[]; seq: number };
+  activity: { entries: TaskActivity[]; seq: number };
+  singletons: [string, unknown][];
 }
 
 /** Faults kept in `Engine.bugs`. */
@@ -44,7 +65,31 @@ export interface EngineOptions {
   keyPrefix?: string;
   accounts?: readonly AccountSeed[];
   rateLimit?: boolean;
+  /** How much the engine keeps of what grows with traffic (defaults: DEFAULT_LIMITS). */
+  limits?: Partial<EngineLimits>;
 }
+
+/**
+ * Bounds of everything that grows with traffic. Beyond them: the journal and
+ * the activity feed drop their oldest entries; an area's store drops the
+ * oldest finished tasks of a key (they answer the not-found code); the
+ * accounts forget the least recently used idle key (it starts again with a
+ * fresh account); a ledger folds its oldest entries into one.
+ */
+export interface EngineLimits {
+  /** Requests kept in the journal. */
+  journal: number;
+  /** Task changes kept in the activity feed. */
+  activity: number;
+  /** Tasks kept per key and area. */
+  tasksPerKey: number;
+  /** Accounts kept. */
+  accounts: number;
+  /** Ledger entries kept per account. */
+  ledgerEntries: number;
+}
+
+export const DEFAULT_LIMITS: EngineLimits = { journal: 500, activity: 1000, tasksPerKey: 1000, accounts: 10_000, ledgerEntries: 10_000 };
 
 export class Engine {
   seed: number;
@@ -53,8 +98,9 @@ export class Engine {
   readonly accounts: Accounts;
   readonly limiter = new RateLimiter();
   readonly scenarios = new Scenarios();
-  readonly journal = new Journal();
-  readonly activity = new ActivityFeed();
+  readonly journal: Journal;
+  readonly activity: ActivityFeed;
+  readonly limits: EngineLimits;
   readonly keyPrefix: string;
   readonly keyPattern: RegExp;
   /** Called after the state may have changed (see `changed`). */
@@ -77,7 +123,13 @@ export class Engine {
     this.clock = new Clock({ mode: opts.clock ?? 'manual', startTime: opts.startTime ?? DEFAULT_START_TIME, speed: opts.speed, wallNow: opts.wallNow });
     this.keyPrefix = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
     this.keyPattern = apiKeyPattern(this.keyPrefix);
-    this.accounts = new Accounts((k) => this.keyPattern.exec(k)?.[1] ?? k, opts.accounts ?? []);
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.journal = new Journal(this.limits.journal);
+    this.activity = new ActivityFeed(this.limits.activity);
+    this.accounts = new Accounts((k) => this.keyPattern.exec(k)?.[1] ?? k, opts.accounts ?? [], {
+      accounts: this.limits.accounts,
+      ledgerEntries: this.limits.ledgerEntries,
+    });
     this.limiter.enabled = opts.rateLimit ?? true;
     this.scheduler.onFault = (ev, e) => this.reportBug(`scheduled ${ev.kind} event due ${ev.due}`, e instanceof Error ? (e.stack ?? e.message) : String(e));
   }
@@ -134,6 +186,52 @@ export class Engine {
     const n = (this.counters.get(key) ?? 0) + 1;
     this.counters.set(key, n);
     return this.rng.id(prefix, owner, kind, n);
+  }
+
+  /**
+   * Everything the engine holds, as plain data (a deep copy): the seed, the
+   * clock, the schedule, accounts, ledgers and holds, every store, id
+   * counters, rate windows, scenarios, journal, activity and singletons.
+   * Restoring it into an engine with the same options gives the same answers
+   * to the same requests as this engine would give.
+   */
+  snapshot(): EngineSnapshot {
+    const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+    return copy({
+      seed: this.seed,
+      now: this.clock.now(),
+      scheduler: this.scheduler.dump(),
+      accounts: this.accounts.dump(),
+      stores: Object.fromEntries([...this.stores].map(([name, store]) => [name, store.dump()])),
+      counters: [...this.counters.entries()],
+      limiter: this.limiter.dump(),
+      scenarios: this.scenarios.dump(),
+      journal: this.journal.dump(),
+      activity: this.activity.dump(),
+      singletons: [...this.singletons.entries()],
+    });
+  }
+
+  /**
+   * Replaces everything with `s` (from `snapshot`, possibly of another
+   * process): the seed, the clock's now, and all state. The handlers of
+   * saved events must be registered before events come due.
+   */
+  restore(s: EngineSnapshot): void {
+    const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+    const c = copy(s);
+    this.reset(c.seed);
+    this.clock.setNow(c.now);
+    this.scheduler.load(c.scheduler);
+    this.accounts.load(c.accounts);
+    for (const [name, saved] of Object.entries(c.stores)) this.store(name).load(saved);
+    this.counters = new Map(c.counters);
+    this.limiter.load(c.limiter);
+    this.scenarios.load(c.scenarios);
+    this.journal.load(c.journal);
+    this.activity.load(c.activity);
+    this.singletons = new Map(c.singletons);
+    this.changed();
   }
 
   /** Drops all state; optionally changes the seed. The clock returns to its start. */

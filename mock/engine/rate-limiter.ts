@@ -25,6 +25,16 @@ export class RateLimiter {
     return { allowed: true, retryAfterMs: 0 };
   }
 
+  /** The windows of every (bucket, account) (for saving the state). */
+  dump(): [string, number[]][] {
+    return [...this.windows.entries()].map(([k, v]) => [k, [...v]]);
+  }
+
+  /** Replaces the windows with saved ones. */
+  load(saved: readonly [string, number[]][]): void {
+    this.windows = new Map(saved.map(([k, v]) => [k, [...v]]));
+  }
+
   clear(): void {
     this.windows.clear();
   }

@@ -20,7 +20,8 @@ export interface Forcing {
   delayMs?: number;
 }
 
-interface Rule {
+/** A scenario rule as kept (and saved). */
+export interface ScenarioRule {
   id: string;
   apiKey: string | null;
   operationIds: string[] | null;
@@ -29,12 +30,12 @@ interface Rule {
 }
 
 export class Scenarios {
-  private rules: Rule[] = [];
+  private rules: ScenarioRule[] = [];
   private seq = 0;
 
   /** Adds a rule; returns its public view. */
   add(rule: { apiKey?: string; operationIds?: string[]; times: number; forcing: Forcing }): Scenario {
-    const r: Rule = {
+    const r: ScenarioRule = {
       id: `sc_${++this.seq}`,
       apiKey: rule.apiKey ?? null,
       operationIds: rule.operationIds ?? null,
@@ -61,6 +62,17 @@ export class Scenarios {
     return r.forcing;
   }
 
+  /** The rules and the sequence counter (for saving the state). */
+  dump(): { rules: ScenarioRule[]; seq: number } {
+    return { rules: this.rules.map((r) => ({ ...r, forcing: { ...r.forcing } })), seq: this.seq };
+  }
+
+  /** Replaces the rules with saved ones. */
+  load(saved: { rules: readonly ScenarioRule[]; seq: number }): void {
+    this.rules = saved.rules.map((r) => ({ ...r, forcing: { ...r.forcing } }));
+    this.seq = saved.seq;
+  }
+
   /** Removes every rule; returns how many there were. */
   clear(): number {
     const n = this.rules.length;
@@ -69,7 +81,7 @@ export class Scenarios {
   }
 }
 
-function view(r: Rule): Scenario {
+function view(r: ScenarioRule): Scenario {
   return {
     id: r.id,
     apiKey: r.apiKey,

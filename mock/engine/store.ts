@@ -13,6 +13,7 @@ export interface Page<T> {
 }
 
 interface Entry<T> {
+  id: string;
   seq: number;
   owner: string;
   group: string | undefined;
@@ -53,7 +54,7 @@ export class OwnedStore<T> {
   /** Adds a record, optionally in `group`; throws on a duplicate id (a mock bug). */
   insert(owner: string, id: string, record: T, group?: string): T {
     if (this.byId.has(id)) throw new Error(`duplicate id ${id}`);
-    const e: Entry<T> = { seq: ++this.seq, owner, group, record };
+    const e: Entry<T> = { id, seq: ++this.seq, owner, group, record };
     this.byId.set(id, e);
     this.list(this.byOwner, owner).push(e);
     if (group !== undefined) this.list(this.byOwnerGroup, `${owner}\u0000${group}`).push(e);
@@ -71,6 +72,24 @@ export class OwnedStore<T> {
     const to = this.list(this.byOwnerGroup, `${e.owner}\u0000${group}`);
     to.splice(search(to, e.seq), 0, e);
     e.group = group;
+  }
+
+  /** Number of records of `owner`. */
+  countOf(owner: string): number {
+    return this.byOwner.get(owner)?.length ?? 0;
+  }
+
+  /**
+   * Removes the oldest records of `owner` that `canEvict` allows until at most
+   * `keep` remain (records it does not allow are skipped, so fewer may go).
+   * Returns the records removed.
+   */
+  evictOldest(owner: string, keep: number, canEvict: (record: T) => boolean): T[] {
+    const list = this.byOwner.get(owner) ?? [];
+    const gone: Entry<T>[] = [];
+    for (let i = 0; list.length - gone.length > keep && i < list.length; i++) if (canEvict(list[i].record)) gone.push(list[i]);
+    for (const e of gone) this.delete(e.id);
+    return gone.map((e) => e.record);
   }
 
   /** Removes record `id` from every list; no-op when absent. */
@@ -96,6 +115,21 @@ export class OwnedStore<T> {
   pageNewestFirst(owner: string, page: number, pageSize: number, group?: string): Page<T> {
     const list = group === undefined ? this.byOwner.get(owner) : this.byOwnerGroup.get(`${owner}\u0000${group}`);
     return pageOf(list ?? [], page, pageSize);
+  }
+
+  /** Every record with its owner and group, in creation order, and the sequence counter (for saving the state). */
+  dump(): { seq: number; entries: { id: string; owner: string; group?: string; record: T }[] } {
+    const entries = [...this.byId.entries()]
+      .sort((a, b) => a[1].seq - b[1].seq)
+      .map(([id, e]) => ({ id, owner: e.owner, ...(e.group !== undefined ? { group: e.group } : {}), record: e.record }));
+    return { seq: this.seq, entries };
+  }
+
+  /** Replaces every record with saved ones (in their creation order). */
+  load(saved: { seq: number; entries: readonly { id: string; owner: string; group?: string; record: T }[] }): void {
+    this.clear();
+    for (const e of saved.entries) this.insert(e.owner, e.id, e.record, e.group);
+    this.seq = Math.max(this.seq, saved.seq);
   }
 
   /** Drops everything. */

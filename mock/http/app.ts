@@ -29,12 +29,23 @@ export interface MockOptions extends EngineOptions {
   mediaCacheBytes?: number;
   /** Real ms between event-stream heartbeat comments (default 15 000). */
   heartbeatMs?: number;
+  /** The --state file (POST /__mock/state/save writes it). */
+  stateFile?: string;
+  /** Web origins besides the local ones (localhost, 127.0.0.1, [::1]) allowed to call the control API from a browser. */
+  controlOrigins?: readonly string[];
+  /** When set, every control request but GET /__mock/health must carry `Authorization: Bearer <controlToken>`. */
+  controlToken?: string;
 }
 
 export interface Mock {
   app: Express;
   engine: Engine;
+  /** Requests being answered right now, event streams left out (a graceful shutdown waits for them). */
+  inFlight(): number;
 }
+
+/** A web origin of this machine: http(s)://localhost, 127.0.0.1 or [::1], any port. */
+const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
 /** Creates a mock instance: its own engine and Express app. */
 export function createMock(opts: MockOptions = {}): Mock {
@@ -48,6 +59,35 @@ export function createMock(opts: MockOptions = {}): Mock {
   app.set('etag', false);
   app.set('query parser', 'simple');
   if (opts.logger) app.use(opts.logger);
+  let inFlight = 0;
+  app.use((_req, res, next) => {
+    inFlight++;
+    let done = false;
+    const end = () => {
+      if (!done) inFlight--;
+      done = true;
+    };
+    res.on('close', end);
+    // an event stream stays open until its source is done: it does not hold a shutdown up
+    res.on('streaming', end);
+    next();
+  });
+  // The control API is the mock's own: a web page may call it only from this machine (or an origin listed
+  // with --control-origin), and with --control-token only with the token. A browser request from another
+  // origin is refused, not just left without CORS headers (a cross-site POST would still reset the mock).
+  const controlOrigin = (origin: string | undefined) => origin === undefined || LOCAL_ORIGIN.test(origin) || (opts.controlOrigins ?? []).includes(origin);
+  app.use((req, res, next) => {
+    if (!/^\/__mock\//i.test(req.path)) return next();
+    if (!controlOrigin(req.headers.origin))
+      return sendError(
+        res,
+        'CONTROL_FORBIDDEN',
+        `the control API does not answer web pages of ${req.headers.origin} (allowed: this machine's origins and --control-origin)`,
+      );
+    if (opts.controlToken && req.method !== 'OPTIONS' && !/^\/__mock\/health$/i.test(req.path) && req.headers.authorization !== `Bearer ${opts.controlToken}`)
+      return sendError(res, 'CONTROL_FORBIDDEN', 'the control API needs Authorization: Bearer <control token> (printed at start, or set with --control-token)');
+    next();
+  });
   app.use(
     cors({
       origin: true,
@@ -79,7 +119,7 @@ export function createMock(opts: MockOptions = {}): Mock {
   // media path under /media/; case-insensitive like Express's matching), so an API request does not walk
   // their routes: about 8% more API requests per second.
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
-  const control = createControlRouter(engine, { heartbeatMs, onMockBug: bug });
+  const control = createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: opts.stateFile });
   const media = createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug });
   app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? control(req, res, next) : next()));
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? media(req, res, next) : next()));
@@ -126,5 +166,5 @@ export function createMock(opts: MockOptions = {}): Mock {
     sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
   };
   app.use(onError);
-  return { app, engine };
+  return { app, engine, inFlight: () => inFlight };
 }

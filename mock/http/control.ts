@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import { controlOperations, sampleLimits, type ControlOperation, type TaskActivityEvent } from '../../schemas/control.ts';
+import { controlOperations, MAX_VIRTUAL_TIME, sampleLimits, type ControlOperation, type TaskActivityEvent } from '../../schemas/control.ts';
 import { resolveErrorRef } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
@@ -21,6 +21,7 @@ import { colourFor, encodePng } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { streamEvents } from './event-stream.ts';
+import { loadState, stateOf, writeStateFile } from './state-file.ts';
 import { readMultipart } from './multipart.ts';
 import { sendBinary, sendError, sendJson } from './respond.ts';
 import { expressPath, forcingApplies } from './router.ts';
@@ -32,6 +33,8 @@ export interface ControlOptions {
   heartbeatMs: number;
   /** Called when the mock finds a bug in itself. */
   onMockBug?: (where: string, problem: string) => void;
+  /** The --state file POST /__mock/state/save writes (none: the route answers 10008). */
+  stateFile?: string;
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -40,8 +43,21 @@ function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   throw new ApiError('CONTROL_INVALID_REQUEST', r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'body'}: ${i.message}`).join('; '));
 }
 
-function view(a: Account) {
-  return { apiKey: a.apiKey, keyId: a.keyId, credits: a.credits, plan: a.plan, everPaid: a.everPaid, freeUsages: { ...a.freeUsages }, ledger: [...a.ledger] };
+/** The account with page `q.ledgerPage` of its ledger. */
+function view(a: Account, q: { ledgerPage: number; ledgerPageSize: number }) {
+  const from = (q.ledgerPage - 1) * q.ledgerPageSize;
+  return {
+    apiKey: a.apiKey,
+    keyId: a.keyId,
+    credits: a.credits,
+    plan: a.plan,
+    everPaid: a.everPaid,
+    freeUsages: { ...a.freeUsages },
+    ledger: a.ledger.slice(from, from + q.ledgerPageSize),
+    ledgerTotal: a.ledger.length,
+    ledgerPage: q.ledgerPage,
+    ledgerPageSize: q.ledgerPageSize,
+  };
 }
 
 /** The JSON body of a control request (read by express.raw); `{}` when empty and not required. */
@@ -143,19 +159,25 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
     getClock: () => ({ now: engine.tick(), mode: engine.clock.mode }),
     advanceClock: (req) => {
       const b = parse(controlOperations.advanceClock.body.schema, jsonBody(req, true));
-      engine.tick();
+      const now = engine.tick();
+      if (now + b.ms > MAX_VIRTUAL_TIME)
+        throw new ApiError(
+          'CONTROL_INVALID_REQUEST',
+          `ms: the clock would pass ${new Date(MAX_VIRTUAL_TIME).toISOString()}, where it stops; at most ${MAX_VIRTUAL_TIME - now} ms more`,
+        );
       return engine.advance(b.ms);
     },
     getAccount: (req) => {
       const { apiKey } = keyParams(parse(controlOperations.getAccount.params, req.params));
       if (engine.accounts.isDeleted(apiKey))
         throw new ApiError('CONTROL_NOT_FOUND', `apiKey ${apiKey} was deleted; PUT /__mock/accounts/${apiKey} creates it again`);
-      return view(engine.accounts.get(apiKey, engine.tick()));
+      return view(engine.accounts.get(apiKey, engine.tick()), parse(controlOperations.getAccount.query, req.query));
     },
     putAccount: (req) => {
       const { apiKey } = keyParams(parse(controlOperations.putAccount.params, req.params));
       const b = parse(controlOperations.putAccount.body.schema, jsonBody(req, true));
-      return view(engine.accounts.update(apiKey, b, engine.tick()));
+      const q = parse(controlOperations.putAccount.query, req.query);
+      return view(engine.accounts.update(apiKey, b, engine.tick()), q);
     },
     deleteAccount: (req) => {
       const { apiKey } = keyParams(parse(controlOperations.deleteAccount.params, req.params));
@@ -168,7 +190,7 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       if (b.error !== undefined && !error)
         throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);
       const ids = b.operationId === undefined ? undefined : [b.operationId].flat();
-      const unknown = ids?.filter((i) => !(i in operations));
+      const unknown = ids?.filter((i) => !Object.hasOwn(operations, i));
       if (unknown?.length) throw new ApiError('CONTROL_INVALID_REQUEST', `operationId: ${unknown.join(', ')} is not an operation of the API`);
       const forcing = { code: b.code, error, outcome: b.outcome, delayMs: b.delay };
       const targets = (ids ?? operationIds) as OperationId[];
@@ -180,16 +202,29 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       return engine.scenarios.add({ apiKey: b.apiKey, operationIds: ids, times: b.times, forcing });
     },
     clearScenarios: () => ({ removed: engine.scenarios.clear() }),
+    listBugs: () => ({ items: [...engine.bugs] }),
+    getState: () => stateOf(engine),
+    putState: (req) => loadState(engine, jsonBody(req, true)),
+    saveState: () => {
+      if (!opts.stateFile)
+        throw new ApiError(
+          'CONTROL_INVALID_REQUEST',
+          'no state file: start the mock with --state FILE to save its state to a file (GET /__mock/state returns it meanwhile)',
+        );
+      engine.tick();
+      return { file: opts.stateFile, bytes: writeStateFile(opts.stateFile, engine), now: engine.clock.now() };
+    },
     requests: () => ({ items: engine.journal.list() }),
     streamEvents: (req) => activitySource(engine, parse(controlOperations.streamEvents.query, req.query)),
     getSample: (req) => sample(parse(controlOperations.getSample.params, req.params), parse(controlOperations.getSample.query, req.query), engine.seed),
     inspectUpload: async (req) =>
       inspect(parse(controlOperations.inspectUpload.body.schema, await readMultipart(req, controlOperations.inspectUpload.body, 'CONTROL_INVALID_REQUEST'))),
   };
-  const rawJson = express.raw({ type: () => true, limit: 1024 * 1024 });
   const noBody: RequestHandler = (_req, _res, next) => next();
   for (const [name, op] of Object.entries(controlOperations) as [keyof Ops, ControlOperation][]) {
-    router[op.method](expressPath(op.path), op.body?.kind === 'multipart' ? noBody : rawJson, async (req: Request, res: Response) => {
+    // JSON bodies are read up to their limit; multipart bodies are streamed by their handler; routes without a body read none.
+    const bodyParser = op.body?.kind === 'json' ? express.raw({ type: () => true, limit: op.body.limitBytes ?? 1024 * 1024 }) : noBody;
+    router[op.method](expressPath(op.path), bodyParser, async (req: Request, res: Response) => {
       try {
         const out = await handlers[name](req);
         if (op.response.kind === 'binary') return await sendBinary(res, 200, out as BinaryBody);

@@ -31,6 +31,8 @@ export function streamEvents(req: Request, res: Response, engine: Engine, source
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
+  // tells the in-flight count that this response stays open by design
+  res.emit('streaming');
   res.write(': stream open\n\n');
 
   let id = 0;

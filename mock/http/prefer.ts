@@ -7,6 +7,7 @@
  * (Prism's `example=`, `dynamic=`) are ignored.
  */
 import { describeErrorRef, errorCatalog, resolveErrorRef, type ErrorName } from '../../schemas/errors.ts';
+import { transportErrors } from '../../schemas/define.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Forcing } from '../engine/scenarios.ts';
@@ -86,10 +87,15 @@ export function declaredStatuses(op: OperationDef): number[] {
   return [...new Set([op.response.status, ...op.errors.map((n) => errorCatalog[n].httpStatus)])].sort((a, b) => a - b);
 }
 
-/** The error a forced `code=<status>` answers with: the validation error when it has that status, else the first declared. */
+/**
+ * The error a forced `code=<status>` answers with: the validation error when it has that status, else
+ * the first of the operation's own errors with it, else the first shared transport error with it.
+ */
 export function errorForStatus(op: OperationDef, status: number): ErrorName | undefined {
   if (errorCatalog[op.validationError].httpStatus === status) return op.validationError;
-  return op.errors.find((n) => errorCatalog[n].httpStatus === status);
+  const shared = transportErrors(op);
+  const withStatus = op.errors.filter((n) => errorCatalog[n].httpStatus === status);
+  return withStatus.find((n) => !shared.includes(n)) ?? withStatus[0];
 }
 
 /** Parses a scenario's forcing fields the same way as the Prefer header. */

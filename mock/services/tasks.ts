@@ -164,10 +164,18 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     ctx.engine.accounts.reserve(ctx.account, id, credits, ctx.now, note);
   }
 
-  /** Stores a new task in its initial status. */
+  /**
+   * Stores a new task in its initial status. Beyond the engine's
+   * `limits.tasksPerKey`, the key's oldest finished tasks of this area are
+   * dropped (they answer not-found from then on); running ones are kept.
+   */
   add(engine: Engine, task: T): T {
-    this.store(engine).insert(task.owner, task.id, task, task.status);
+    const store = this.store(engine);
+    store.insert(task.owner, task.id, task, task.status);
     this.report(engine, task);
+    if (store.countOf(task.owner) > engine.limits.tasksPerKey)
+      for (const old of store.evictOldest(task.owner, engine.limits.tasksPerKey, (r) => this.isTerminal(r)))
+        engine.activity.record({ at: engine.clock.now(), area: this.config.area, taskId: old.id, apiKey: old.owner, status: 'evicted', terminal: true });
     return task;
   }
 

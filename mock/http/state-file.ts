@@ -1,0 +1,92 @@
+/**
+ * Saved state (docs/architecture.md, "The control API"): the engine's
+ * snapshot in a versioned document (`MockState` of schemas/control.ts), read
+ * and written by the control API and by the CLI's --state FILE. A document is
+ * validated in full before anything is replaced: a wrong version, a corrupt
+ * or inconsistent file is refused with a message naming what is wrong, and
+ * the state in memory (or the file on disk) is left as it was. Files are
+ * written atomically: a temporary file beside the target, then a rename.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { MockState, STATE_FORMAT, STATE_VERSION } from '../../schemas/control.ts';
+import { ApiError } from '../engine/api-error.ts';
+import type { Engine } from '../engine/engine.ts';
+
+/** The engine's state as a document (GET /__mock/state, the --state file). */
+export function stateOf(engine: Engine): MockState {
+  return { format: STATE_FORMAT, version: STATE_VERSION, state: engine.snapshot() as MockState['state'] };
+}
+
+/**
+ * The document `value` validated: the format and version first (a clear
+ * message for a file of another version), then every field and the
+ * consistency checks. Errors: CONTROL_INVALID_REQUEST naming the problem.
+ */
+export function parseState(value: unknown): MockState {
+  const head = value as { format?: unknown; version?: unknown } | null;
+  if (typeof head !== 'object' || head === null || head.format !== STATE_FORMAT)
+    throw new ApiError('CONTROL_INVALID_REQUEST', `state: not a mediagen-mock state (its "format" must be "${STATE_FORMAT}")`);
+  if (head.version !== STATE_VERSION)
+    throw new ApiError(
+      'CONTROL_INVALID_REQUEST',
+      `state: version ${JSON.stringify(head.version)} is not supported; this mock reads version ${STATE_VERSION} (nothing was loaded)`,
+    );
+  const r = MockState.safeParse(value);
+  if (!r.success)
+    throw new ApiError(
+      'CONTROL_INVALID_REQUEST',
+      `state: ${r.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.') || '(document)'}: ${i.message}`)
+        .join('; ')}${r.error.issues.length > 5 ? `; and ${r.error.issues.length - 5} more` : ''} (nothing was loaded)`,
+    );
+  return r.data;
+}
+
+/** Replaces the engine's state with a validated document; returns what was loaded. Errors: see parseState. */
+export function loadState(engine: Engine, value: unknown): { seed: number; now: number; accounts: number; tasks: number } {
+  const doc = parseState(value);
+  engine.restore(doc.state as Parameters<Engine['restore']>[0]);
+  const st = doc.state;
+  return {
+    seed: engine.seed,
+    now: engine.clock.now(),
+    accounts: st.accounts.accounts.length,
+    tasks: Object.values(st.stores).reduce((n, s) => n + s.entries.length, 0),
+  };
+}
+
+/** Reads and parses a state file. Throws an Error whose message says what is wrong with the file (and that nothing was loaded). */
+export function readStateFile(path: string): MockState {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`cannot read ${path}: ${(e as Error).message}`, { cause: e });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${path} is not JSON: ${(e as Error).message}`, { cause: e });
+  }
+  try {
+    return parseState(value);
+  } catch (e) {
+    throw new Error(`${path}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/** Writes the engine's state to `path` atomically (temporary file, then rename). Returns the bytes written. */
+export function writeStateFile(path: string, engine: Engine): number {
+  const text = `${JSON.stringify(stateOf(engine))}\n`;
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  return Buffer.byteLength(text);
+}
