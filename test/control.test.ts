@@ -477,7 +477,8 @@ describe('spec/mock-control.openapi.yaml', () => {
     const special: Record<string, () => Promise<number>> = {
       'GET /__mock/events': async () => (await readEventStream(m.base, '/__mock/events', { timeoutMs: 200 })).status,
       'POST /__mock/uploads': async () => (await fetch(`${m.base}/__mock/uploads`, { method: 'POST', body: form })).status,
-      'PUT /__mock/state': async () => (await m.call('PUT', '/__mock/state', { key: null, body: (await m.call('GET', '/__mock/state', { key: null })).json })).status,
+      'PUT /__mock/state': async () =>
+        (await m.call('PUT', '/__mock/state', { key: null, body: (await m.call('GET', '/__mock/state', { key: null })).json })).status,
     };
     for (const route of expected) {
       const [method, path] = route.split(' ');
