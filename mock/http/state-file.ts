@@ -25,7 +25,7 @@ export function stateOf(engine: Engine): MockState {
 export function parseState(value: unknown): MockState {
   const head = value as { format?: unknown; version?: unknown } | null;
   if (typeof head !== 'object' || head === null || head.format !== STATE_FORMAT)
-    throw new ApiError('CONTROL_INVALID_REQUEST', `state: not a mediagen-mock state (its "format" must be "${STATE_FORMAT}")`);
+    throw new ApiError('CONTROL_INVALID_REQUEST', `state: not a mediagen-mock state (its "format" must be "${STATE_FORMAT}"; nothing was loaded)`);
   if (head.version !== STATE_VERSION)
     throw new ApiError(
       'CONTROL_INVALID_REQUEST',
