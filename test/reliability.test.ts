@@ -1,0 +1,219 @@
+/**
+ * What a long-running mock, or one attacked, must survive: a reset or a key
+ * deletion during a delayed request, a scheduled event that throws, a clock
+ * pushed to its end, odd scenario names, malformed paths and bodies on routes
+ * without a body; the bounds of everything that grows with traffic; and the
+ * control API closed to web pages of other origins and, with a token, to
+ * anyone without it. Each case was a defect once.
+ */
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { MAX_VIRTUAL_TIME } from '../schemas/control.ts';
+import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
+import { videoPhases } from '../schemas/video.ts';
+import { pathOf, videoBody } from './factories.ts';
+import { KEY, OTHER_KEY, type CallResult, type TestMock, useMocks } from './helpers.ts';
+
+const mock = useMocks();
+const control = { key: null } as const;
+const HOUR = 3_600_000;
+const DONE = (() => {
+  const p = videoPhases('family1-video-2-fast', 5);
+  return p.generatingMs + p.uploadingMs;
+})();
+
+function expectError(r: CallResult, name: ErrorName, ...mentions: string[]) {
+  expect(r.status, r.text).toBe(errorCatalog[name].httpStatus);
+  expect(r.json.code).toBe(errorCatalog[name].code);
+  for (const m of mentions) expect(r.json.message).toContain(m);
+}
+
+const ledgerOf = async (m: TestMock, key = KEY) => (await m.call('GET', `/__mock/accounts/${key}?ledgerPageSize=1000`, control)).json;
+const sums = (acc: { credits: number; ledger: { amount: number }[] }) => acc.ledger.reduce((n, e) => n + e.amount, 0) === acc.credits;
+
+describe('defects that must stay fixed', () => {
+  it('a reset while a create waits on its delay: no 500, no refund of credits never taken, every later answer fine', async () => {
+    const m = await mock();
+    const pending = m.call('POST', pathOf('createVideoTask'), { body: videoBody(), headers: { prefer: 'delay=300, outcome=failed' } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await m.call('POST', '/__mock/reset', control)).status).toBe(200);
+    const created = await pending;
+    expect(created.status, created.text).toBe(200);
+    const adv = await m.call('POST', '/__mock/clock/advance', { ...control, body: { ms: 2 * HOUR } });
+    expect(adv.status, adv.text).toBe(200);
+    const acc = await ledgerOf(m);
+    expect(acc.credits).toBe(10_000); // charged after the reset, then refunded by the forced failure: back to the opening balance, not above
+    expect(sums(acc)).toBe(true);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY })).status).toBe(200);
+    expect((await m.call('GET', pathOf('getVideoTask', { taskId: created.json.data.taskId }))).json.data.status).toBe('failed');
+  });
+
+  it('a scheduled event that throws is reported (GET /__mock/bugs) and does not stall the clock or break other requests', async () => {
+    const bugs: string[] = [];
+    const m = await mock({ onMockBug: (w, p) => bugs.push(`${w}: ${p}`) });
+    m.engine.scheduler.handle('test-boom', () => {
+      throw new Error('event broke');
+    });
+    const now = m.engine.clock.now();
+    m.engine.scheduler.at(now + 10, 'test-boom', {});
+    const id = (await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId;
+    const adv = await m.call('POST', '/__mock/clock/advance', { ...control, body: { ms: DONE } });
+    expect(adv.status, adv.text).toBe(200);
+    expect((await m.call('GET', pathOf('getVideoTask', { taskId: id }))).json.data.status).toBe('success');
+    const listed = (await m.call('GET', '/__mock/bugs', control)).json.items;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].where).toContain('test-boom');
+    expect(listed[0].problem).toContain('event broke');
+    expect(bugs).toHaveLength(1);
+    m.bugs.length = 0; // reported on purpose
+  });
+
+  it('the clock stops at 9999-12-31: an advance past it is refused naming the limit, and now stays a safe integer', async () => {
+    const m = await mock();
+    const now = m.engine.clock.now();
+    const big = 10 * 365 * 24 * HOUR;
+    let moved = 0;
+    while (now + moved + big <= MAX_VIRTUAL_TIME) {
+      const r = await m.call('POST', '/__mock/clock/advance', { ...control, body: { ms: big } });
+      expect(r.status).toBe(200);
+      moved += big;
+      if (moved > 800 * big) break;
+    }
+    const r = await m.call('POST', '/__mock/clock/advance', { ...control, body: { ms: big } });
+    expectError(r, 'CONTROL_INVALID_REQUEST', '9999-12-31');
+    expect(m.engine.clock.now()).toBeLessThanOrEqual(MAX_VIRTUAL_TIME);
+    expect((await m.call('GET', pathOf('listVideoTasks'))).status).toBe(200);
+  });
+
+  it.each(['toString', 'constructor', 'hasOwnProperty', '__proto__'])('a scenario naming %s (a property of every object) is refused', async (operationId) => {
+    const m = await mock();
+    expectError(await m.call('POST', '/__mock/scenarios', { ...control, body: { operationId, delay: 0 } }), 'CONTROL_INVALID_REQUEST', 'operationId');
+  });
+
+  it.each(['%ff', '%E0%A4%A', '%'])('a path parameter that is not percent-encoding (%s) answers the 404 its operation declares', async (bad) => {
+    const m = await mock();
+    const r = await m.call('GET', `/v1/video-generation/tasks/${bad}`);
+    expectError(r, 'ROUTE_NOT_FOUND');
+    expect(m.bugs).toEqual([]);
+  });
+
+  it('a route without a body reads none: a GET with a broken Content-Encoding or a huge body answers as any GET', async () => {
+    const m = await mock();
+    const url = new URL(m.base);
+    /** A GET carrying a body (fetch refuses to send one). */
+    const getWithBody = (path: string, body: string, headers: Record<string, string>, key: string | null = KEY) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            method: 'GET',
+            path,
+            headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), ...(key ? { authorization: `Bearer ${key}` } : {}) },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    expect(await getWithBody(pathOf('getSubscription'), 'not gzip at all', { 'content-encoding': 'gzip', 'content-type': 'application/json' })).toBe(200);
+    expect(await getWithBody(pathOf('listVideoTasks'), 'x'.repeat(2 * 1024 * 1024), { 'content-type': 'application/json' })).toBe(200);
+    expect(await getWithBody('/__mock/requests', 'x'.repeat(2 * 1024 * 1024), { 'content-type': 'application/json' }, null)).toBe(200);
+  });
+});
+
+describe('bounds', () => {
+  it('tasks per key: beyond the bound the oldest finished tasks go (then not-found); running ones stay', async () => {
+    const m = await mock({ rateLimit: false, limits: { tasksPerKey: 3 } });
+    const create = async () => (await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId as string;
+    const finished = [await create(), await create()];
+    await m.advance(HOUR);
+    const running = [await create(), await create(), await create()];
+    const status = async (taskId: string) => (await m.call('GET', pathOf('getVideoTask', { taskId }))).json?.data?.status ?? 'gone';
+    expect(await Promise.all(finished.map(status))).toEqual(['gone', 'gone']);
+    expect(await Promise.all(running.map(status))).toEqual(['generating', 'generating', 'generating']);
+    await m.advance(HOUR);
+    await create();
+    expect(await status(running[0])).toBe('gone');
+    expect((await m.call('GET', pathOf('listVideoTasks'))).json.data.total).toBe(3);
+    expect(sums(await ledgerOf(m))).toBe(true);
+  });
+
+  it('ledger entries: beyond the bound the oldest fold into one entry; the ledger still sums to the balance', async () => {
+    const m = await mock({ limits: { ledgerEntries: 6 } });
+    for (let credits = 1; credits <= 20; credits++) await m.call('PUT', `/__mock/accounts/${KEY}`, { ...control, body: { credits: credits * 10 } });
+    const acc = await ledgerOf(m);
+    expect(acc.ledger.length).toBeLessThanOrEqual(6);
+    expect(acc.ledger[0].note).toMatch(/earlier entries, folded/);
+    expect(acc.credits).toBe(200);
+    expect(sums(acc)).toBe(true);
+    expect(acc.ledger.at(-1).seq).toBe(21);
+  });
+
+  it('accounts: beyond the bound the least recently used idle key is forgotten (a fresh account when it comes back); a key with credits held stays', async () => {
+    const m = await mock({ limits: { accounts: 3 } });
+    const key = (n: number) => `mg_k${n}_secret`;
+    await m.call('PUT', `/__mock/accounts/${key(1)}`, { ...control, body: { credits: 5 } });
+    await m.call('POST', pathOf('createVideoTask'), { key: key(2), body: videoBody() }); // holds credits until it finishes
+    for (const n of [3, 4, 5]) await m.call('GET', pathOf('getSubscription'), { key: key(n) });
+    const balance = async (n: number) => (await m.call('GET', pathOf('getSubscription'), { key: key(n) })).json.data.balance;
+    expect(await balance(2)).toBe(10_000 - 40);
+    expect(await balance(1)).toBe(10_000);
+  });
+
+  it('journal: only the last --journal-size requests are kept', async () => {
+    const m = await mock({ limits: { journal: 4 } });
+    for (let i = 0; i < 10; i++) await m.call('GET', pathOf('getSubscription'));
+    const items = (await m.call('GET', '/__mock/requests', control)).json.items;
+    expect(items).toHaveLength(4);
+    expect(items.at(-1).seq).toBe(10);
+  });
+});
+
+describe('the control API is protected', () => {
+  it('a web page of another origin is refused (403, 10012) and changes nothing; the API and media stay open to it', async () => {
+    const m = await mock();
+    await m.call('PUT', `/__mock/accounts/${KEY}`, { ...control, body: { credits: 7 } });
+    const evil = { origin: 'https://evil.example' };
+    for (const [method, path] of [
+      ['POST', '/__mock/reset'],
+      ['GET', '/__mock/requests'],
+      ['DELETE', `/__mock/accounts/${KEY}`],
+      ['OPTIONS', '/__mock/reset'],
+    ] as const) {
+      const r = await m.call(method, path, { ...control, headers: { ...evil, 'access-control-request-method': 'POST' } });
+      expect(r.status, `${method} ${path}`).toBe(403);
+      if (method !== 'OPTIONS') expect(r.json.code).toBe(errorCatalog.CONTROL_FORBIDDEN.code);
+      expect(r.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    expect((await m.call('GET', pathOf('getSubscription'))).json.data.balance).toBe(7);
+    const api = await m.call('GET', pathOf('getSubscription'), { headers: evil });
+    expect(api.status).toBe(200);
+    expect(api.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+  });
+
+  it.each(['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080'])('a page of this machine (%s) may call it, with CORS', async (origin) => {
+    const m = await mock();
+    const r = await m.call('GET', '/__mock/health', { ...control, headers: { origin } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('access-control-allow-origin')).toBe(origin);
+  });
+
+  it('an origin listed with --control-origin may call it', async () => {
+    const m = await mock({ controlOrigins: ['http://192.168.1.20:5173'] });
+    expect((await m.call('GET', '/__mock/clock', { ...control, headers: { origin: 'http://192.168.1.20:5173' } })).status).toBe(200);
+    expect((await m.call('GET', '/__mock/clock', { ...control, headers: { origin: 'http://192.168.1.21:5173' } })).status).toBe(403);
+  });
+
+  it('with a control token: no token or a wrong one is refused (403), the right one passes; health, the API and media need none', async () => {
+    const m = await mock({ controlToken: 's3cret' });
+    expectError(await m.call('GET', '/__mock/requests', control), 'CONTROL_FORBIDDEN', 'Bearer');
+    expectError(await m.call('POST', '/__mock/reset', { key: 'wrong' }), 'CONTROL_FORBIDDEN');
+    expect((await m.call('GET', '/__mock/requests', { headers: { authorization: 'Bearer s3cret' }, key: null })).status).toBe(200);
+    expect((await m.call('GET', '/__mock/health', control)).status).toBe(200);
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
+  });
+});
