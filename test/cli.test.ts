@@ -41,8 +41,8 @@ async function start(args: string[], host = '127.0.0.1'): Promise<Running> {
   });
   children.push(child);
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const base = `http://127.0.0.1:${port}`;
   for (const t0 = Date.now(); ;) {
