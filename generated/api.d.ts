@@ -457,8 +457,7 @@ export interface components {
             type: "image_url";
             image_url: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -473,8 +472,7 @@ export interface components {
             type: "video_url";
             video_url: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -486,8 +484,7 @@ export interface components {
             type: "audio_url";
             audio_url: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -550,8 +547,7 @@ export interface components {
             /** @default [] */
             images: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -561,8 +557,7 @@ export interface components {
             /** @default [] */
             videos: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -572,8 +567,7 @@ export interface components {
             /** @default [] */
             audios: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -602,8 +596,7 @@ export interface components {
             /** @description multi_transition: 2-7 clips */
             multiTransition?: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 imageUrl: string;
@@ -616,8 +609,7 @@ export interface components {
                 /** @enum {string} */
                 type: "subject" | "background";
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 imageUrl: string;
@@ -637,8 +629,7 @@ export interface components {
             /** @description agent: brand sticker */
             brandSticker?: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 imageUrl: string;
@@ -648,8 +639,7 @@ export interface components {
             /** @description agent: intro or outro clip */
             introOutroClip?: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 videoUrl: string;
@@ -721,8 +711,7 @@ export interface components {
             sourceTaskId?: string;
             images: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -731,8 +720,7 @@ export interface components {
             }[];
             videos: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
@@ -741,8 +729,7 @@ export interface components {
             }[];
             audios: {
                 /**
-                 * Format: uri
-                 * @description http(s) URL or data: URI of the asset
+                 * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;

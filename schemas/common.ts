@@ -12,6 +12,19 @@ import { DEFAULT_KEY_PREFIX } from './api-key.ts';
 /** Epoch milliseconds (document 1, "Common response envelope": createdAt, updatedAt, completedAt). */
 export const EpochMs = z.number().int().nonnegative().meta({ description: 'Epoch milliseconds', example: 1767225600000 });
 
+/** An RFC 3986 URI: a scheme, then ASCII characters a URI may hold, anything else percent-encoded. */
+const RFC3986_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+
+/**
+ * A URL a request may carry and a response may echo: a URL (WHATWG parsing)
+ * that is also a URI (RFC 3986, what JSON Schema's `format: uri` checks), so
+ * that what the mock echoes back always matches the spec. Spaces, quotes,
+ * angle brackets and non-ASCII characters must be percent-encoded.
+ */
+export function uriString() {
+  return z.url().regex(RFC3986_URI, { message: 'must be a URI: ASCII only, with spaces, quotes, angle brackets and non-ASCII characters percent-encoded' });
+}
+
 /** Success envelope `{code: 0, message, data}` around `data` (document 1, "Common response envelope"). */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.strictObject({

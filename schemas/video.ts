@@ -11,7 +11,7 @@
  */
 import { z } from './zod.ts';
 import { report, type RuleIssue } from './rules.ts';
-import { EpochMs, pageQuery, paginated } from './common.ts';
+import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
@@ -399,7 +399,7 @@ export function renderVideoPixelTable(): string {
 // Shared endpoint: content items and create request
 // ---------------------------------------------------------------------------
 
-const Url = z.url().meta({ description: 'http(s) URL or data: URI of the asset', example: 'https://example.com/cat.png' });
+const Url = uriString().meta({ description: 'http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)', example: 'https://example.com/cat.png' });
 
 export const TextContentItem = z.object({
   type: z.literal('text'),

@@ -85,6 +85,38 @@ describe('defects that must stay fixed', () => {
     expect((await m.call('GET', pathOf('listVideoTasks'))).status).toBe(200);
   });
 
+  it.each(['https://example.com/a b<"x">.png', 'http://😀.com/ä b', 'https://ex.com/%zz', 'https://ex.com/a|b'])(
+    'a URL that is not a URI (%s) is refused naming the field, so no task echoes what the spec calls invalid',
+    async (url) => {
+      const m = await mock();
+      const r = await m.call('POST', pathOf('createVideoTask'), {
+        body: videoBody({
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'image_url', image_url: { url } },
+          ],
+        }),
+      });
+      expectError(r, 'VIDEO_INVALID_PARAMETERS', 'content[1].image_url.url', 'URI');
+    },
+  );
+
+  it('a percent-encoded URL is accepted and echoed as sent', async () => {
+    const m = await mock();
+    const url = 'https://example.com/a%20b%3C%22x%22%3E.png?q=%C3%A4';
+    const id = (
+      await m.call('POST', pathOf('createVideoTask'), {
+        body: videoBody({
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'image_url', image_url: { url } },
+          ],
+        }),
+      })
+    ).json.data.taskId;
+    expect((await m.call('GET', pathOf('getVideoTask', { taskId: id }))).json.data.params.content[1].image_url.url).toBe(url);
+  });
+
   it.each(['toString', 'constructor', 'hasOwnProperty', '__proto__'])('a scenario naming %s (a property of every object) is refused', async (operationId) => {
     const m = await mock();
     expectError(await m.call('POST', '/__mock/scenarios', { ...control, body: { operationId, delay: 0 } }), 'CONTROL_INVALID_REQUEST', 'operationId');
