@@ -372,7 +372,7 @@ export const controlOperations = {
     path: '/__mock/reset',
     summary: 'Drop all state',
     description:
-      'Drops every account, deleted key, task, ledger entry, scenario, journal entry and activity, resets the clock to its start time, and optionally changes the seed.',
+      'Drops every account, deleted key, task, ledger entry, scenario, journal entry, activity and recorded fault, resets the clock to its start time, and optionally changes the seed.',
     body: json(ResetRequest),
     response: ok(ResetResponse),
   },

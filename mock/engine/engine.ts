@@ -250,6 +250,7 @@ export class Engine {
     this.stores.clear();
     this.singletons.clear();
     this.counters.clear();
+    this.bugs.length = 0;
     this.changed();
   }
 }
