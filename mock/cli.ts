@@ -107,6 +107,12 @@ const program = new Command()
     DEFAULT_LIMITS.tasksPerKey,
   )
   .option(
+    '--max-tasks <n>',
+    'tasks kept per area, all keys together; beyond, the oldest finished ones are dropped',
+    int('max-tasks', 1, 100_000_000),
+    DEFAULT_LIMITS.tasks,
+  )
+  .option(
     '--max-accounts <n>',
     'accounts kept; beyond, the least recently used idle one is forgotten',
     int('max-accounts', 1, 10_000_000),
@@ -142,6 +148,7 @@ const o = program.opts<{
   journalSize: number;
   activitySize: number;
   maxTasksPerKey: number;
+  maxTasks: number;
   maxAccounts: number;
   maxLedgerEntries: number;
   quiet: boolean;
@@ -194,7 +201,14 @@ const mock = createMock({
   stateFile: o.state,
   controlToken,
   controlOrigins: o.controlOrigin,
-  limits: { journal: o.journalSize, activity: o.activitySize, tasksPerKey: o.maxTasksPerKey, accounts: o.maxAccounts, ledgerEntries: o.maxLedgerEntries },
+  limits: {
+    journal: o.journalSize,
+    activity: o.activitySize,
+    tasksPerKey: o.maxTasksPerKey,
+    tasks: o.maxTasks,
+    accounts: o.maxAccounts,
+    ledgerEntries: o.maxLedgerEntries,
+  },
   logger: o.quiet ? undefined : morgan(':method :url :status :res[content-length] - :response-time ms'),
   onMockBug: (id, problem) => console.error(`MOCK BUG in ${id}: ${problem}`),
 });

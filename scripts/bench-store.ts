@@ -56,7 +56,13 @@ function pct(xs: number[], p: number): number {
 
 gc();
 const before = process.memoryUsage();
-const { app, engine } = createMock({ clock: 'manual', seed: 1, rateLimit: false, strict: false });
+const { app, engine } = createMock({
+  clock: 'manual',
+  seed: 1,
+  rateLimit: false,
+  strict: false,
+  limits: { tasksPerKey: N * 2, tasks: N * 2, ledgerEntries: N * 10 },
+});
 engine.accounts.update(KEY, { credits: 1_000_000_000_000 }, engine.tick());
 const account = engine.accounts.get(KEY, engine.tick());
 const bodySchema = operations.createVideoTask.request.body.schema;

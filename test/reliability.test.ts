@@ -174,6 +174,22 @@ describe('bounds', () => {
     expect(sums(await ledgerOf(m))).toBe(true);
   });
 
+  it('tasks per area: beyond the bound the oldest finished tasks of any key go; running ones stay', async () => {
+    const m = await mock({ rateLimit: false, limits: { tasks: 3 } });
+    const create = async (key: string) => (await m.call('POST', pathOf('createVideoTask'), { key, body: videoBody() })).json.data.taskId as string;
+    const status = async (key: string, taskId: string) => (await m.call('GET', pathOf('getVideoTask', { taskId }), { key })).json?.data?.status ?? 'gone';
+    const a = 'mg_a_secret1';
+    const b = 'mg_b_secret1';
+    const finished = [await create(a), await create(b)];
+    await m.advance(HOUR);
+    const running = [await create(b), await create(a), await create(b)];
+    expect([await status(a, finished[0]), await status(b, finished[1])]).toEqual(['gone', 'gone']);
+    expect([await status(b, running[0]), await status(a, running[1]), await status(b, running[2])]).toEqual(['generating', 'generating', 'generating']);
+    const total = async (key: string) => (await m.call('GET', pathOf('listVideoTasks'), { key })).json.data.total as number;
+    expect((await total(a)) + (await total(b))).toBe(3);
+    expect(sums(await ledgerOf(m, a))).toBe(true);
+  });
+
   it('ledger entries: beyond the bound the oldest fold into one entry; the ledger still sums to the balance', async () => {
     const m = await mock({ limits: { ledgerEntries: 6 } });
     for (let credits = 1; credits <= 20; credits++) await m.call('PUT', `/__mock/accounts/${KEY}`, { ...control, body: { credits: credits * 10 } });

@@ -72,7 +72,8 @@ export interface EngineOptions {
 /**
  * Bounds of everything that grows with traffic. Beyond them: the journal and
  * the activity feed drop their oldest entries; an area's store drops the
- * oldest finished tasks of a key (they answer the not-found code); the
+ * oldest finished tasks of a key, and of all keys together past `tasks`
+ * (they answer the not-found code); the
  * accounts forget the least recently used idle key (it starts again with a
  * fresh account); a ledger folds its oldest entries into one.
  */
@@ -83,13 +84,15 @@ export interface EngineLimits {
   activity: number;
   /** Tasks kept per key and area. */
   tasksPerKey: number;
+  /** Tasks kept per area, all keys together. */
+  tasks: number;
   /** Accounts kept. */
   accounts: number;
   /** Ledger entries kept per account. */
   ledgerEntries: number;
 }
 
-export const DEFAULT_LIMITS: EngineLimits = { journal: 500, activity: 1000, tasksPerKey: 1000, accounts: 10_000, ledgerEntries: 10_000 };
+export const DEFAULT_LIMITS: EngineLimits = { journal: 500, activity: 1000, tasksPerKey: 1000, tasks: 20_000, accounts: 10_000, ledgerEntries: 10_000 };
 
 export class Engine {
   seed: number;

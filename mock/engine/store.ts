@@ -92,6 +92,20 @@ export class OwnedStore<T> {
     return gone.map((e) => e.record);
   }
 
+  /**
+   * Removes the oldest records of any owner that `canEvict` allows until at
+   * most `keep` remain. Returns the records removed.
+   */
+  evictOldestOverall(keep: number, canEvict: (record: T) => boolean): T[] {
+    const gone: Entry<T>[] = [];
+    for (const e of this.byId.values()) {
+      if (this.byId.size - gone.length <= keep) break;
+      if (canEvict(e.record)) gone.push(e);
+    }
+    for (const e of gone) this.delete(e.id);
+    return gone.map((e) => e.record);
+  }
+
   /** Removes record `id` from every list; no-op when absent. */
   delete(id: string): void {
     const e = this.byId.get(id);

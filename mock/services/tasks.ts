@@ -166,16 +166,20 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
 
   /**
    * Stores a new task in its initial status. Beyond the engine's
-   * `limits.tasksPerKey`, the key's oldest finished tasks of this area are
-   * dropped (they answer not-found from then on); running ones are kept.
+   * `limits.tasksPerKey` (this key) or `limits.tasks` (all keys), the oldest
+   * finished tasks of this area are dropped (they answer not-found from then
+   * on); running ones are kept.
    */
   add(engine: Engine, task: T): T {
     const store = this.store(engine);
     store.insert(task.owner, task.id, task, task.status);
     this.report(engine, task);
-    if (store.countOf(task.owner) > engine.limits.tasksPerKey)
-      for (const old of store.evictOldest(task.owner, engine.limits.tasksPerKey, (r) => this.isTerminal(r)))
-        engine.activity.record({ at: engine.clock.now(), area: this.config.area, taskId: old.id, apiKey: old.owner, status: 'evicted', terminal: true });
+    const finished = (r: T) => this.isTerminal(r);
+    const gone: T[] = [];
+    if (store.countOf(task.owner) > engine.limits.tasksPerKey) gone.push(...store.evictOldest(task.owner, engine.limits.tasksPerKey, finished));
+    if (store.size > engine.limits.tasks) gone.push(...store.evictOldestOverall(engine.limits.tasks, finished));
+    for (const old of gone)
+      engine.activity.record({ at: engine.clock.now(), area: this.config.area, taskId: old.id, apiKey: old.owner, status: 'evicted', terminal: true });
     return task;
   }
 
