@@ -125,9 +125,10 @@ async function sample(
 /** The report of POST /__mock/uploads: each file with its SHA-256, and the text fields as received. */
 function inspect(form: Record<string, unknown>) {
   const files = (form.files as UploadedFile[] | undefined) ?? [];
-  const fields: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(form))
-    if (k !== 'files' && (typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')))) fields[k] = v;
+  // own properties whatever the names (a field named __proto__ is reported, not made a prototype)
+  const fields = Object.fromEntries(
+    Object.entries(form).filter(([k, v]) => k !== 'files' && (typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')))),
+  ) as Record<string, string | string[]>;
   return {
     files: files.map((f) => ({
       field: 'files',

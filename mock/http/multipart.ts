@@ -57,18 +57,16 @@ function coerceScalar(schema: z.ZodType, value: string): unknown {
 
 /** Text fields as the schema expects them: a repeated field becomes an array only where the schema takes one. */
 export function coerceFormFields(schema: z.ZodObject, fields: Map<string, string[]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: [string, unknown][] = [];
   for (const [name, values] of fields) {
-    const field = schema.shape[name] as z.ZodType | undefined;
-    if (!field) {
-      out[name] = values.length === 1 ? values[0] : values;
-      continue;
-    }
-    const inner = unwrap(field) as z.ZodType & { def: { type: string; element?: z.ZodType } };
-    if (inner.def.type === 'array' && inner.def.element) out[name] = values.map((v) => coerceScalar(inner.def.element!, v));
-    else out[name] = values.length === 1 ? coerceScalar(field, values[0]) : values;
+    const field = Object.hasOwn(schema.shape, name) ? (schema.shape[name] as z.ZodType) : undefined;
+    const inner = field && (unwrap(field) as z.ZodType & { def: { type: string; element?: z.ZodType } });
+    if (!field || !inner) out.push([name, values.length === 1 ? values[0] : values]);
+    else if (inner.def.type === 'array' && inner.def.element) out.push([name, values.map((v) => coerceScalar(inner.def.element!, v))]);
+    else out.push([name, values.length === 1 ? coerceScalar(field, values[0]) : values]);
   }
-  return out;
+  // own properties, whatever the names (a field named __proto__ stays a field, as in JSON.parse)
+  return Object.fromEntries(out);
 }
 
 /**
@@ -117,16 +115,23 @@ export function readMultipart(req: Request, rules: MultipartBody, validationErro
     const fail = (e: ApiError) => {
       failure ??= e;
     };
+    // Runs inside busboy's events: whatever it throws must reach the promise, never the event loop.
     const finish = () => {
       if (settled) return;
       settled = true;
       if (failure) return reject(failure);
-      const out = coerceFormFields(rules.schema, fields);
-      for (const [name, list] of files) out[name] = fileMax.get(name) === 1 ? list[0] : list;
-      resolve(out);
+      try {
+        const out = coerceFormFields(rules.schema, fields);
+        for (const [name, list] of files) out[name] = fileMax.get(name) === 1 ? list[0] : list;
+        resolve(out);
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
     };
     bb.on('file', (name, stream, info) => {
-      const rule = rules.files[name];
+      // A body cut inside a file errors the file's stream (then busboy's own): unheard, it would end the process.
+      stream.on('error', (e: Error) => fail(new ApiError('MALFORMED_MULTIPART', `multipart/form-data body cannot be read: ${e.message}`)));
+      const rule = Object.hasOwn(rules.files, name) ? rules.files[name] : undefined;
       if (!rule || failure) {
         stream.resume();
         return;
