@@ -1257,7 +1257,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31002` unsupported model, ratio, resolution or duration combination (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
@@ -1271,10 +1272,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input); 31004 insufficient credits
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input); 31004 insufficient credits
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 31001 | 31002 | 31003 | 31004;
+                        code: 10014 | 10002 | 10007 | 31001 | 31002 | 31003 | 31004;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1360,6 +1361,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     createFamily5VideoTask: {
@@ -1394,7 +1414,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `32001` task not found (document 1, "Errors")
              *     - `32002` not enough credits (document 1, "Errors")
@@ -1412,10 +1433,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32001 task not found; 32002 not enough credits; 32003 provider error during generation; 32004 invalid parameters or unsupported capability combination; 32005 task exists but belongs to another user; 32006 audio input requires at least one image or video; 32007 upstream provider throttling or video concurrency slots exhausted; 32008 content rejected by moderation
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32001 task not found; 32002 not enough credits; 32003 provider error during generation; 32004 invalid parameters or unsupported capability combination; 32005 task exists but belongs to another user; 32006 audio input requires at least one image or video; 32007 upstream provider throttling or video concurrency slots exhausted; 32008 content rejected by moderation
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 32001 | 32002 | 32003 | 32004 | 32005 | 32006 | 32007 | 32008;
+                        code: 10014 | 10002 | 10007 | 32001 | 32002 | 32003 | 32004 | 32005 | 32006 | 32007 | 32008;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1501,6 +1522,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     getVideoTask: {
@@ -1534,7 +1574,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
@@ -1546,10 +1587,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
                          * @enum {number}
                          */
-                        code: 10007 | 31001 | 31006 | 31005;
+                        code: 10014 | 10007 | 31001 | 31006 | 31005;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1588,6 +1629,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1628,7 +1688,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
@@ -1641,10 +1702,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user; 31007 the task has not finished: only a succeeded or failed task can be deleted
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user; 31007 the task has not finished: only a succeeded or failed task can be deleted
                          * @enum {number}
                          */
-                        code: 10007 | 31001 | 31006 | 31005 | 31007;
+                        code: 10014 | 10007 | 31001 | 31006 | 31005 | 31007;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1683,6 +1744,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1733,7 +1813,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              */
             400: {
@@ -1743,10 +1824,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters
                          * @enum {number}
                          */
-                        code: 10007 | 31001;
+                        code: 10014 | 10007 | 31001;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1766,6 +1847,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1810,7 +1910,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
@@ -1823,10 +1924,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 31001 | 31006 | 31005;
+                        code: 10014 | 10002 | 10007 | 31001 | 31006 | 31005;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1910,6 +2011,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     estimateVideoCredits: {
@@ -1944,7 +2064,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31002` unsupported model, ratio, resolution or duration combination (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
@@ -1957,10 +2078,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input)
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input)
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 31001 | 31002 | 31003;
+                        code: 10014 | 10002 | 10007 | 31001 | 31002 | 31003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2018,6 +2139,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2059,7 +2199,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `32004` invalid parameters or unsupported capability combination (document 1, "Errors")
              */
@@ -2070,10 +2211,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32004 invalid parameters or unsupported capability combination
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32004 invalid parameters or unsupported capability combination
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 32004;
+                        code: 10014 | 10002 | 10007 | 32004;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2138,6 +2279,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     getSubscription: {
@@ -2167,7 +2327,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service) */
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2175,10 +2338,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare
                          * @enum {number}
                          */
-                        code: 10007;
+                        code: 10014 | 10007;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2198,6 +2361,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2230,7 +2412,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
@@ -2246,10 +2429,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model; 26008 provider error during image generation
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model; 26008 provider error during image generation
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003 | 26008;
+                        code: 10014 | 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003 | 26008;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2361,6 +2544,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     createImageTask: {
@@ -2395,7 +2597,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
@@ -2410,10 +2613,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
+                        code: 10014 | 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2521,6 +2724,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     getImageTask: {
@@ -2554,7 +2776,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              */
             400: {
@@ -2564,10 +2787,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
                          * @enum {number}
                          */
-                        code: 10007 | 26001;
+                        code: 10014 | 10007 | 26001;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2609,6 +2832,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 26006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2659,7 +2901,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              */
             400: {
@@ -2669,10 +2912,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
                          * @enum {number}
                          */
-                        code: 10007 | 26001;
+                        code: 10014 | 10007 | 26001;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2692,6 +2935,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2733,7 +2995,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
@@ -2748,10 +3011,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
                          * @enum {number}
                          */
-                        code: 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
+                        code: 10014 | 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2809,6 +3072,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

@@ -18,13 +18,15 @@ export type OperationSpec = Omit<OperationDef, 'operationId' | 'tags'>;
 export type Defined<K extends string, S extends OperationSpec> = Omit<S, 'errors'> & { operationId: K; tags: string[]; errors: readonly ErrorName[] };
 
 /**
- * Transport errors an operation can answer with whatever it does: 401 when it
+ * Transport errors an operation can answer with whatever it does: a request
+ * HTTP cannot parse (400) or with headers over the limit (431); 401 when it
  * needs a key; 404 when its path has a parameter (malformed percent-encoding
  * names nothing); for a body, malformed (JSON or multipart), wrong
  * Content-Type and too large; and 400 for a Prefer header it cannot honour.
  */
 export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'>): ErrorName[] {
-  const out: ErrorName[] = op.auth ? ['UNAUTHORIZED'] : [];
+  const out: ErrorName[] = ['MALFORMED_REQUEST', 'HEADERS_TOO_LARGE'];
+  if (op.auth) out.push('UNAUTHORIZED');
   // a path parameter that is not valid percent-encoding names nothing: 404
   if (op.request.params) out.push('ROUTE_NOT_FOUND');
   const body = op.request.body;

@@ -16,7 +16,7 @@ import { assumed, fromSeed, type Provenance } from './provenance.ts';
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 413 | 415 | 416 | 429 | 500;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 413 | 415 | 416 | 429 | 431 | 500;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
@@ -77,6 +77,18 @@ export const errorCatalog = {
     httpStatus: 404,
     meaning: 'a control-API resource that does not exist (for example a deleted account)',
     provenance: assumed("mock-only: the control API is the mock's own"),
+  },
+  HEADERS_TOO_LARGE: {
+    code: 10013,
+    httpStatus: 431,
+    meaning: 'the request line and headers together are larger than the server reads (16 KiB)',
+    provenance: transport,
+  },
+  MALFORMED_REQUEST: {
+    code: 10014,
+    httpStatus: 400,
+    meaning: 'the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)',
+    provenance: transport,
   },
   MOCK_INTERNAL_ERROR: {
     code: 10500,

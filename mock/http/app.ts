@@ -2,15 +2,17 @@
  * The Express adapter (docs/architecture.md, "The layers"): one mock instance
  * is one engine plus this app. CORS (preflight with Authorization), the
  * control API, hosted media, the API router, and envelopes for unknown routes
- * and methods, malformed or oversized bodies: never a 500 page, never a stack
- * trace.
+ * and methods, malformed or oversized bodies, requests the HTTP parser
+ * refuses: never a 500 page, never a stack trace.
  */
+import type { Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { Engine, type EngineOptions } from '../engine/engine.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
 import { mediaRoutes, prepareEngine } from '../services/index.ts';
+import { answerParserErrors } from './parser-errors.ts';
 import { sendError } from './respond.ts';
 import { createApiRouter, routeTable } from './router.ts';
 
@@ -166,5 +168,8 @@ export function createMock(opts: MockOptions = {}): Mock {
     sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
   };
   app.use(onError);
+  // app.listen's server answers what Node's parser refuses with the envelope too (servers made elsewhere: answerParserErrors).
+  const listen = app.listen.bind(app) as (...args: unknown[]) => Server;
+  app.listen = ((...args: unknown[]) => answerParserErrors(listen(...args))) as Express['listen'];
   return { app, engine, inFlight: () => inFlight };
 }
