@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMock } from './http/app.ts';
-import { readStateFile, writeStateFile } from './http/state-file.ts';
+import { loadState, readStateFile, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
 
@@ -213,7 +213,13 @@ const mock = createMock({
   onMockBug: (id, problem) => console.error(`MOCK BUG in ${id}: ${problem}`),
 });
 const { app, engine } = mock;
-if (saved) engine.restore(saved.state as Parameters<typeof engine.restore>[0]);
+if (saved)
+  try {
+    loadState(engine, saved);
+  } catch (e) {
+    console.error(`mediagen-mock: --state ${o.state}: ${(e as Error).message}\n  the file is left as it is; fix it, move it away, or start without --state`);
+    process.exit(1);
+  }
 
 // Express 5 calls the listen callback with the error too (port in use, bad host): report it and exit.
 const server = app.listen(o.port, o.host, (err?: Error) => {

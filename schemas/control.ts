@@ -256,7 +256,7 @@ const StateTaskRecord = z.looseObject({ id: z.string().min(1), owner: z.string()
 export const EngineState = z
   .strictObject({
     seed: Int.min(0).max(4294967295),
-    now: SafeInt.min(0),
+    now: Int.min(0).max(MAX_VIRTUAL_TIME).meta({ description: 'virtual now, epoch ms; at most 9999-12-31T23:59:59.999Z, where the clock stops' }),
     scheduler: z.strictObject({
       events: z.array(z.strictObject({ due: SafeInt, seq: Int.positive(), kind: z.string().min(1), args: z.record(z.string(), z.unknown()) })),
       seq: Int.min(0),

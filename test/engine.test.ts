@@ -3,6 +3,7 @@
  * limiter, owned store, accounts and ledgers, seeded randomness.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Accounts } from '../mock/engine/accounts.ts';
 import { Clock } from '../mock/engine/clock.ts';
 import { RateLimiter } from '../mock/engine/rate-limiter.ts';
@@ -10,11 +11,16 @@ import { hash32, Rng } from '../mock/engine/rng.ts';
 import { Scheduler } from '../mock/engine/scheduler.ts';
 import { OwnedStore } from '../mock/engine/store.ts';
 
+/** Args of any shape. */
+const anyArgs = z.record(z.string(), z.unknown());
+/** Args of a `log` event. */
+const LogArgs = z.strictObject({ name: z.string(), at: z.boolean().optional() });
+
 /** A scheduler whose `log` events push their `name` (with the due time when `at` is set) to `ran`. */
 function logging() {
   const s = new Scheduler();
   const ran: string[] = [];
-  s.handle('log', (args, at) => void ran.push(args.at ? `${String(args.name)}@${at}` : String(args.name)));
+  s.handle('log', (args, at) => void ran.push(args.at ? `${String(args.name)}@${at}` : String(args.name)), LogArgs);
   return { s, ran };
 }
 
@@ -42,7 +48,7 @@ describe('Scheduler', () => {
     const s = new Scheduler();
     const dues = Array.from({ length: 200 }, (_, i) => (i * 7919) % 97);
     const ran: [number, number][] = [];
-    s.handle('n', (args, at) => void ran.push([at, args.i as number]));
+    s.handle('n', (args, at) => void ran.push([at, args.i as number]), anyArgs);
     dues.forEach((d, i) => s.at(d, 'n', { i }));
     expect(s.runUntil(1000)).toBe(200);
     const expected = dues.map((d, i) => [d, i] as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -51,15 +57,23 @@ describe('Scheduler', () => {
 
   it('passes the due time to the handler, and events scheduled by events run in the same runUntil if due', () => {
     const { s, ran } = logging();
-    s.handle('parent', (_args, at) => {
-      ran.push(`first@${at}`);
-      s.at(at + 5, 'child', {});
-      s.at(at, 'log', { name: 'same-time', at: true });
-    });
-    s.handle('child', (_args, at) => {
-      ran.push(`child@${at}`);
-      s.at(at + 100, 'log', { name: 'grandchild-late' });
-    });
+    s.handle(
+      'parent',
+      (_args, at) => {
+        ran.push(`first@${at}`);
+        s.at(at + 5, 'child', {});
+        s.at(at, 'log', { name: 'same-time', at: true });
+      },
+      anyArgs,
+    );
+    s.handle(
+      'child',
+      (_args, at) => {
+        ran.push(`child@${at}`);
+        s.at(at + 100, 'log', { name: 'grandchild-late' });
+      },
+      anyArgs,
+    );
     s.at(10, 'parent', {});
     s.at(12, 'log', { name: 'other', at: true });
     expect(s.runUntil(20)).toBe(4);
@@ -74,9 +88,13 @@ describe('Scheduler', () => {
     const { s, ran } = logging();
     const faults: string[] = [];
     s.onFault = (ev, e) => faults.push(`${ev.kind}@${ev.due}: ${(e as Error).message}`);
-    s.handle('boom', () => {
-      throw new Error('broken');
-    });
+    s.handle(
+      'boom',
+      () => {
+        throw new Error('broken');
+      },
+      anyArgs,
+    );
     s.at(1, 'log', { name: 'a' });
     s.at(2, 'boom', {});
     s.at(3, 'nobody-handles-this', {});
@@ -109,9 +127,26 @@ describe('Scheduler', () => {
   it('one handler per kind', () => {
     const s = new Scheduler();
     const h = () => {};
-    s.handle('k', h);
-    s.handle('k', h);
-    expect(() => s.handle('k', () => {})).toThrow();
+    s.handle('k', h, anyArgs);
+    s.handle('k', h, anyArgs);
+    expect(() => s.handle('k', () => {}, anyArgs)).toThrow();
+  });
+
+  it.each([
+    { events: [{ kind: 'log', args: { name: 'a' } }], problems: [] },
+    { events: [{ kind: 'log', args: { name: 'a', at: true } }], problems: [] },
+    { events: [{ kind: 'nope', args: {} }], problems: ['events.0.kind'] },
+    {
+      events: [
+        { kind: 'log', args: { name: 'a' } },
+        { kind: 'log', args: { name: 7 } },
+      ],
+      problems: ['events.1.args.name'],
+    },
+    { events: [{ kind: 'log', args: { name: 'a', extra: 1 } }], problems: ['events.0.args'] },
+  ])('problemsOf: saved events of unknown kinds or with args their kind refuses are named ($problems)', ({ events, problems }) => {
+    const { s } = logging();
+    expect(s.problemsOf(events).map((p) => p.split(':')[0])).toEqual(problems);
   });
 });
 

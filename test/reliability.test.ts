@@ -7,6 +7,7 @@
  * anyone without it. Each case was a defect once.
  */
 import { request } from 'node:http';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { MAX_VIRTUAL_TIME } from '../schemas/control.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
@@ -51,9 +52,13 @@ describe('defects that must stay fixed', () => {
   it('a scheduled event that throws is reported (GET /__mock/bugs) and does not stall the clock or break other requests', async () => {
     const bugs: string[] = [];
     const m = await mock({ onMockBug: (w, p) => bugs.push(`${w}: ${p}`) });
-    m.engine.scheduler.handle('test-boom', () => {
-      throw new Error('event broke');
-    });
+    m.engine.scheduler.handle(
+      'test-boom',
+      () => {
+        throw new Error('event broke');
+      },
+      z.record(z.string(), z.unknown()),
+    );
     const now = m.engine.clock.now();
     m.engine.scheduler.at(now + 10, 'test-boom', {});
     const id = (await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).json.data.taskId;

@@ -12,6 +12,8 @@
  * turns an unrelated request into a 500.
  */
 
+import type { z } from 'zod';
+
 /** The data of a scheduled event: its kind and JSON-serializable arguments. */
 export interface EventData {
   kind: string;
@@ -31,6 +33,7 @@ export class Scheduler {
   private heap: ScheduledEvent[] = [];
   private seq = 0;
   private handlers = new Map<string, EventHandler>();
+  private argSchemas = new Map<string, z.ZodType<Record<string, unknown>>>();
   /** Called when an event's handler throws (or no handler is registered for its kind). */
   onFault: (event: ScheduledEvent, error: unknown) => void = () => {};
 
@@ -44,11 +47,33 @@ export class Scheduler {
     return this.heap[0]?.due;
   }
 
-  /** Registers the handler of events of `kind` (one per kind; registering the same function again is a no-op). */
-  handle(kind: string, handler: EventHandler): void {
+  /**
+   * Registers the handler of events of `kind` (one per kind; registering the
+   * same function again is a no-op) and the schema of their args, which
+   * saved events are checked against before they are loaded (see `problemsOf`).
+   */
+  handle(kind: string, handler: EventHandler, args: z.ZodType<Record<string, unknown>>): void {
     const had = this.handlers.get(kind);
     if (had && had !== handler) throw new Error(`scheduler: a handler for ${kind} is already registered`);
     this.handlers.set(kind, handler);
+    this.argSchemas.set(kind, args);
+  }
+
+  /**
+   * What is wrong with saved `events` for this scheduler, one message per
+   * problem naming the event by its index: a kind no handler is registered
+   * for, args its kind's schema refuses. Empty when they can all be loaded.
+   */
+  problemsOf(events: readonly EventData[]): string[] {
+    const out: string[] = [];
+    events.forEach((e, i) => {
+      const schema = this.argSchemas.get(e.kind);
+      if (!schema)
+        return void out.push(`events.${i}.kind: ${JSON.stringify(e.kind)} is not an event this mock schedules (${[...this.handlers.keys()].join(', ')})`);
+      const r = schema.safeParse(e.args);
+      if (!r.success) out.push(...r.error.issues.map((issue) => `events.${i}.args${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`));
+    });
+    return out;
   }
 
   /** True when a handler for `kind` is registered. */

@@ -43,9 +43,19 @@ export function parseState(value: unknown): MockState {
   return r.data;
 }
 
-/** Replaces the engine's state with a validated document; returns what was loaded. Errors: see parseState. */
+/**
+ * Replaces the engine's state with a validated document; returns what was
+ * loaded. Errors: see parseState; also CONTROL_INVALID_REQUEST for a
+ * scheduled event this engine cannot run (unknown kind, args its kind refuses).
+ */
 export function loadState(engine: Engine, value: unknown): { seed: number; now: number; accounts: number; tasks: number } {
   const doc = parseState(value);
+  const problems = engine.scheduler.problemsOf(doc.state.scheduler.events);
+  if (problems.length)
+    throw new ApiError(
+      'CONTROL_INVALID_REQUEST',
+      `state: scheduler.${problems.slice(0, 5).join('; scheduler.')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''} (nothing was loaded)`,
+    );
   engine.restore(doc.state as Parameters<Engine['restore']>[0]);
   const st = doc.state;
   return {

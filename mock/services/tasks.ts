@@ -22,6 +22,7 @@
  * fails its task (refunded) and is reported as a mock bug. Standard
  * JavaScript only.
  */
+import { z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -110,11 +111,15 @@ export const MOCK_FAULT_REASON = 'MOCK_INTERNAL_ERROR';
 /** Kind of every event the kit schedules. */
 const EVENT_KIND = 'task';
 
-/** The arguments of a task event. */
-type TaskEventArgs =
-  | { area: string; taskId: string; type: 'step'; step: number; expect: string }
-  | { area: string; taskId: string; type: 'timeout'; statuses: string[]; reason: string }
-  | { area: string; taskId: string; type: 'action'; action: string; expect: string };
+/** The arguments of a task event (checked when a saved state is loaded): the area must be one with a task kit. */
+const TaskEventArgs = z
+  .discriminatedUnion('type', [
+    z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('step'), step: z.number().int().min(0), expect: z.string() }),
+    z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('timeout'), statuses: z.array(z.string()), reason: z.string() }),
+    z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('action'), action: z.string(), expect: z.string() }),
+  ])
+  .refine((a) => kits.has(a.area), { message: 'no area of this mock runs tasks by that name', path: ['area'] });
+type TaskEventArgs = z.infer<typeof TaskEventArgs>;
 
 /** Every kit, by area: scheduled events name their kit by area. */
 const kits = new Map<string, TaskKit<Task>>();
@@ -133,7 +138,8 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
    * schedule is loaded; scheduling through a kit installs it too.
    */
   static install(engine: Engine): void {
-    if (!engine.scheduler.handles(EVENT_KIND)) engine.scheduler.handle(EVENT_KIND, (args, at) => runTaskEvent(engine, args as TaskEventArgs, at));
+    if (!engine.scheduler.handles(EVENT_KIND))
+      engine.scheduler.handle(EVENT_KIND, (args, at) => runTaskEvent(engine, args as TaskEventArgs, at), TaskEventArgs);
   }
 
   /** The area's store. */
