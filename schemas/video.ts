@@ -399,7 +399,10 @@ export function renderVideoPixelTable(): string {
 // Shared endpoint: content items and create request
 // ---------------------------------------------------------------------------
 
-const Url = uriString().meta({ description: 'http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)', example: 'https://example.com/cat.png' });
+const Url = uriString().meta({
+  description: 'http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)',
+  example: 'https://example.com/cat.png',
+});
 
 export const TextContentItem = z.object({
   type: z.literal('text'),
