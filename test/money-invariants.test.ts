@@ -1,0 +1,328 @@
+/**
+ * Money and state invariants under concurrency, for every operation the
+ * registry marks `charges: true` (walked, not listed): hundreds of concurrent
+ * creates on one account whose balance covers only part of them, some forced
+ * to fail (`Prefer: outcome=failed`) or to stall (`outcome=stuck`, when the
+ * operation declares it), some invalid; then the virtual clock moves past
+ * every timeout, and the account's ledger and the task reads must show:
+ *
+ * - the balance never went negative, and the ledger sums to it;
+ * - the final balance is the opening balance minus the credits captured;
+ * - every reserve ends in exactly one capture or one release (a partial
+ *   capture is a capture and a release of the rest), never more;
+ * - no created task is left in a status that is not terminal (terminal as the
+ *   control API's activity stream says, checked against the task read);
+ * - a rejected request charged nothing: every ledger entry names a task a 2xx
+ *   returned (an operation that returns no task id: one reserve per 2xx).
+ *
+ * And a burst of concurrent polls (task reads and lists) while the clock
+ * advances changes no money: the ledger ends identical to the same run without them.
+ */
+import { readFileSync } from 'node:fs';
+import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
+import { describe, expect, it } from 'vitest';
+import { errorCatalog } from '../schemas/errors.ts';
+import { operationIds, operations } from '../schemas/operations.ts';
+import type { OperationDef } from '../schemas/registry-types.ts';
+import { pathOf } from './factories.ts';
+import { type CallResult, readEventStream, type TestMock, useMocks } from './helpers.ts';
+
+const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
+const all = operationIds.map((id) => operations[id] as OperationDef);
+const charging = all.filter((op) => op.charges);
+const HOUR = 3_600_000;
+
+const mock = useMocks({ rateLimit: false });
+
+interface LedgerEntry {
+  seq: number;
+  type: 'reserve' | 'capture' | 'release' | 'adjust';
+  amount: number;
+  balance: number;
+  taskId: string | null;
+}
+
+/** The example body of `op`, checked against its own schema. */
+function exampleBody(op: OperationDef): unknown {
+  const schema = op.request.body?.schema;
+  const ex = schema ? (getOpenApiMetadata(schema as never) as { example?: unknown } | undefined)?.example : undefined;
+  if (ex === undefined) throw new Error(`${op.operationId} charges credits but its body has no .openapi({example}); the money test needs one`);
+  const r = schema!.safeParse(ex);
+  if (!r.success) throw new Error(`${op.operationId}: its example does not parse with its own schema`);
+  return ex;
+}
+
+/** The operation that reads one task of `op`'s area: a GET in the same tag whose path has {taskId}. */
+function readerOf(op: OperationDef): OperationDef | undefined {
+  return all.find((o) => o.method === 'get' && o.tags[0] === op.tags[0] && o.path.includes('{taskId}'));
+}
+
+/** The operation that lists the tasks of `op`'s area: a GET in the same tag without path parameters and with a query. */
+function listerOf(op: OperationDef): OperationDef | undefined {
+  return all.find((o) => o.method === 'get' && o.tags[0] === op.tags[0] && !o.path.includes('{') && o.request.query);
+}
+
+/** The catalogued error `op` answers when the balance is short (by its name). */
+function insufficientOf(op: OperationDef) {
+  const name = op.errors.find((n) => n.includes('INSUFFICIENT_CREDITS'));
+  return name ? errorCatalog[name] : undefined;
+}
+
+/** The task id of a create answer (envelope or raw), if it has one. */
+function taskIdOf(r: CallResult): string | undefined {
+  const id = r.json?.data?.taskId ?? r.json?.taskId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function create(m: TestMock, op: OperationDef, key: string, body: unknown, prefer?: string): Promise<CallResult> {
+  return m.call(op.method.toUpperCase(), op.path, { key, body, ...(prefer ? { headers: { prefer } } : {}) });
+}
+
+/** The account of `key` with its whole ledger (every page, when the control API pages it). */
+async function account(m: TestMock, key: string): Promise<{ credits: number; ledger: LedgerEntry[] }> {
+  const ledger: LedgerEntry[] = [];
+  for (let page = 1; ; page++) {
+    const r = await m.call('GET', `/__mock/accounts/${key}?ledgerPage=${page}&ledgerPageSize=1000`, { key: null });
+    expect(r.status, r.text).toBe(200);
+    ledger.push(...(r.json.ledger as LedgerEntry[]));
+    const total: number | undefined = r.json.ledgerTotal;
+    if (total === undefined || ledger.length >= total || r.json.ledger.length === 0) return { credits: r.json.credits, ledger };
+  }
+}
+
+async function setCredits(m: TestMock, key: string, credits: number): Promise<void> {
+  const r = await m.call('PUT', `/__mock/accounts/${key}`, { key: null, body: { credits } });
+  expect(r.status, r.text).toBe(200);
+  expect(r.json.credits).toBe(credits);
+}
+
+/** The credits one create of `body` reserves, measured on a key of its own. */
+async function priceOf(m: TestMock, op: OperationDef, body: unknown): Promise<number> {
+  const key = 'mg_probe_price1';
+  const r = await create(m, op, key, body);
+  expect(r.status, r.text).toBe(op.response.status);
+  const reserves = (await account(m, key)).ledger.filter((e) => e.type === 'reserve');
+  expect(reserves).toHaveLength(1);
+  expect(reserves[0].amount, 'a create reserves credits').toBeLessThan(0);
+  return -reserves[0].amount;
+}
+
+/** Asserts the ledger is a chain of non-negative balances summing to `credits`. */
+function expectSoundLedger(acc: { credits: number; ledger: LedgerEntry[] }): void {
+  let running = 0;
+  for (const e of acc.ledger) {
+    running += e.amount;
+    expect(e.balance, `entry ${e.seq}`).toBeGreaterThanOrEqual(0);
+    expect(e.balance, `entry ${e.seq} continues the chain`).toBe(running);
+  }
+  expect(running, 'the ledger sums to the balance').toBe(acc.credits);
+}
+
+/** The events of a task from the control API's activity stream (replayed; the stream ends after the terminal one). */
+async function taskEvents(m: TestMock, taskId: string): Promise<{ status: string; terminal: boolean; area: string }[]> {
+  const s = await readEventStream(m.base, `/__mock/events?taskId=${encodeURIComponent(taskId)}`, {
+    timeoutMs: 3000,
+    stop: (events) => events.some((e) => e.data?.terminal === true),
+  });
+  expect(s.status).toBe(200);
+  return s.events.map((e) => e.data);
+}
+
+/** Runs `fn` over `items` with at most `n` at a time. */
+async function pool<T, R>(items: readonly T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+describe('the registry has operations that charge credits', () => {
+  it('at least one, each with a JSON body example and an insufficient-credits error', () => {
+    expect(charging.length).toBeGreaterThan(0);
+    for (const op of charging) {
+      expect(op.request.body?.kind, op.operationId).toBe('json');
+      expect(() => exampleBody(op)).not.toThrow();
+      expect(insufficientOf(op), `${op.operationId} declares an insufficient-credits error`).toBeDefined();
+    }
+  });
+});
+
+describe.each(charging.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
+  const N = 240;
+  const reader = readerOf(op);
+  const lister = listerOf(op);
+
+  it(`${N} concurrent creates on one account (some forced to fail or stall, some invalid, the balance covering about half): money and task states add up`, async () => {
+    const m = await mock();
+    const body = exampleBody(op);
+    const price = await priceOf(m, op, body);
+    const key = 'mg_money_burst1';
+    // the balance covers about half of the valid creates (a forced failure reserves too, until it fails)
+    const opening = price * Math.floor(N * 0.45) + Math.floor(price / 2);
+    await setCredits(m, key, opening);
+
+    const kinds = Array.from({ length: N }, (_, i) =>
+      i % 11 === 3 ? 'invalid' : i % 5 === 1 && op.outcomes?.includes('failed') ? 'failed' : i % 13 === 5 && op.outcomes?.includes('stuck') ? 'stuck' : 'plain',
+    );
+    const answers = await Promise.all(
+      kinds.map((k) =>
+        k === 'invalid'
+          ? create(m, op, key, { definitelyNotAField: true, ...{ prompt: 42 } })
+          : create(m, op, key, body, k === 'plain' ? undefined : `outcome=${k}`),
+      ),
+    );
+
+    const ok = answers.filter((r) => r.status === op.response.status);
+    const rejected = answers.filter((r) => r.status >= 400);
+    expect(ok.length + rejected.length, 'every answer is the success status or an error').toBe(N);
+    for (const r of rejected) expect(r.status, r.text).toBeLessThan(500);
+    // some were refused for credits, some were invalid, some were accepted
+    const insufficient = insufficientOf(op)!;
+    expect(rejected.filter((r) => r.json?.code === insufficient.code).length, 'the balance ran out').toBeGreaterThan(0);
+    expect(answers.filter((r, i) => kinds[i] === 'invalid' && r.status === 400).length).toBe(kinds.filter((k) => k === 'invalid').length);
+    expect(ok.length).toBeGreaterThan(N / 4);
+    const returned = ok.map(taskIdOf);
+    const ids = returned.filter((x): x is string => x !== undefined);
+    expect(new Set(ids).size, 'task ids are unique').toBe(ids.length);
+
+    // past every timeout
+    for (let i = 0; i < 4; i++) await m.advance(2 * HOUR);
+
+    const acc = await account(m, key);
+    expectSoundLedger(acc);
+    const openingEntry = [...acc.ledger].reverse().find((e) => e.type === 'adjust');
+    expect(openingEntry?.balance).toBe(opening);
+    const after = acc.ledger.filter((e) => e.seq > openingEntry!.seq);
+    expect(
+      after.every((e) => e.type !== 'adjust'),
+      'nothing but tasks moved money',
+    ).toBe(true);
+
+    // every reserve settled exactly once; captured credits = reserve - refund of captured tasks
+    const perTask = new Map<string, LedgerEntry[]>();
+    for (const e of after) perTask.set(e.taskId!, [...(perTask.get(e.taskId!) ?? []), e]);
+    let captured = 0;
+    for (const [taskId, entries] of perTask) {
+      const types = entries.map((e) => e.type);
+      const where = `${taskId}: ${types.join(', ')}`;
+      expect(types[0], where).toBe('reserve');
+      expect(
+        types.filter((t) => t === 'reserve'),
+        where,
+      ).toHaveLength(1);
+      const captures = types.filter((t) => t === 'capture').length;
+      const releases = types.filter((t) => t === 'release').length;
+      expect(captures, where).toBeLessThanOrEqual(1);
+      expect(releases, where).toBeLessThanOrEqual(1);
+      expect(captures + releases, `${where}: settled`).toBeGreaterThanOrEqual(1);
+      const net = entries.reduce((n, e) => n + e.amount, 0);
+      expect(net, `${where}: never refunds more than it reserved`).toBeLessThanOrEqual(0);
+      if (captures === 0) expect(net, `${where}: a failed task is refunded in full`).toBe(0);
+      else captured += -net;
+    }
+    expect(acc.credits, 'final balance = opening - credits captured').toBe(opening - captured);
+
+    // rejected requests charged nothing
+    if (ids.length === ok.length) {
+      expect([...perTask.keys()].sort(), 'the ledger names exactly the tasks the 2xx answers returned').toEqual([...ids].sort());
+    } else {
+      // no task id in the answer (a synchronous generation): one reserve, captured at once, per 2xx
+      expect(perTask.size, 'one charge per 2xx').toBe(ok.length);
+      for (const entries of perTask.values()) expect(entries.map((e) => e.type)[1]).toBe('capture');
+    }
+    expect(after.filter((e) => e.type === 'reserve').length).toBe(ok.length);
+
+    // no created task is left in a non-terminal status
+    if (ids.length) {
+      expect(reader, `${op.operationId} returns task ids: its area needs a GET .../{taskId}`).toBeDefined();
+      const readSchema = spec.paths[reader!.path][reader!.method].responses[reader!.response.status].content['application/json'].schema;
+      const taskSchema = readSchema.properties.data.$ref
+        ? spec.components.schemas[readSchema.properties.data.$ref.split('/').pop()]
+        : readSchema.properties.data;
+      const statusEnum: string[] = taskSchema.properties.status.enum;
+      const results = await pool(ids, 16, async (taskId) => {
+        const events = await taskEvents(m, taskId);
+        const read = await m.call('GET', reader!.path.replace('{taskId}', encodeURIComponent(taskId)), { key });
+        return { taskId, events, read };
+      });
+      const terminalStatuses = new Set<string>();
+      const capturedStatuses = new Set<string>();
+      const refundedStatuses = new Set<string>();
+      for (const { taskId, events, read } of results) {
+        expect(read.status, read.text).toBe(200);
+        const last = events.at(-1);
+        expect(last?.terminal, `${taskId}: its activity ends in a terminal change (${events.map((e) => e.status).join(' -> ')})`).toBe(true);
+        expect(read.json.data.status, `${taskId}: the read agrees with the activity stream`).toBe(last!.status);
+        expect(statusEnum).toContain(read.json.data.status);
+        terminalStatuses.add(last!.status);
+        (perTask.get(taskId)!.some((e) => e.type === 'capture') ? capturedStatuses : refundedStatuses).add(last!.status);
+      }
+      // terminal statuses are the last values of the read's status enum: one for the tasks that were charged, another for those refunded
+      for (const s of terminalStatuses) expect(statusEnum.slice(-2)).toContain(s);
+      expect(capturedStatuses.size, `charged tasks end in one status: ${[...capturedStatuses].join(', ')}`).toBe(1);
+      expect(refundedStatuses.size, `refunded tasks end in one status: ${[...refundedStatuses].join(', ')}`).toBeLessThanOrEqual(1);
+      for (const s of refundedStatuses) expect(capturedStatuses.has(s), `${s} is not both a charged and a refunded end`).toBe(false);
+      // forced failures ended in the failure status, refunded
+      kinds.forEach((k, i) => {
+        const id = taskIdOf(answers[i]);
+        if (k !== 'failed' || !id) return;
+        const types = perTask.get(id)!.map((e) => e.type);
+        expect(types, `${id} was forced to fail`).toEqual(['reserve', 'release']);
+      });
+    }
+  }, 60_000);
+
+  it.skipIf(!reader && !lister)('a burst of concurrent polls while the clock advances changes no money', async () => {
+    const body = exampleBody(op);
+    const key = 'mg_money_polls1';
+    /** Creates 40 tasks one by one (deterministic), then advances the clock in steps, with or without polls alongside. */
+    const scenario = async (withPolls: boolean) => {
+      const m = await mock();
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const r = await create(m, op, key, body, i % 4 === 1 && op.outcomes?.includes('failed') ? 'outcome=failed' : undefined);
+        expect(r.status, r.text).toBe(op.response.status);
+        const id = taskIdOf(r);
+        if (id) ids.push(id);
+      }
+      const before = await account(m, key);
+      const polls: Promise<CallResult>[] = [];
+      const steps: Promise<void>[] = [];
+      for (let s = 0; s < 12; s++) {
+        steps.push(m.advance(10 * 60_000));
+        if (!withPolls) continue;
+        for (const id of ids.slice(0, 20)) if (reader) polls.push(m.call('GET', reader.path.replace('{taskId}', encodeURIComponent(id)), { key }));
+        if (lister) for (let page = 1; page <= 4; page++) polls.push(m.call('GET', pathOf(lister.operationId as never, {}, { page, pageSize: 10 }), { key }));
+        polls.push(m.call('GET', pathOf('getSubscription'), { key }));
+      }
+      const answers = await Promise.all(polls);
+      await Promise.all(steps);
+      for (const r of answers) expect(r.status, r.text).toBe(200);
+      const acc = await account(m, key);
+      expectSoundLedger(acc);
+      // polls add no entries of their own: only the settlements of holds taken before the burst
+      const reservedBefore = new Set(before.ledger.filter((e) => e.type === 'reserve').map((e) => e.taskId));
+      for (const e of acc.ledger.slice(before.ledger.length)) {
+        expect(['capture', 'release']).toContain(e.type);
+        expect(reservedBefore.has(e.taskId)).toBe(true);
+      }
+      return {
+        polls: answers.length,
+        ledger: acc.ledger.map(({ type, amount, balance, taskId }) => ({ type, amount, balance, taskId })),
+        credits: acc.credits,
+      };
+    };
+    const quiet = await scenario(false);
+    const polled = await scenario(true);
+    expect(polled.polls).toBeGreaterThan(50);
+    expect(polled.credits).toBe(quiet.credits);
+    expect(polled.ledger).toEqual(quiet.ledger);
+  });
+});
