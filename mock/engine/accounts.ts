@@ -34,7 +34,11 @@ export interface AccountLimits {
   ledgerEntries: number;
 }
 
-export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = { accounts: 10_000, ledgerEntries: 10_000 };
+/**
+ * Defaults: 10,000 accounts, 1,000 ledger entries each (about 500 tasks of history before folding). Together they
+ * bound the ledgers at ten million entries, however many keys and tasks come.
+ */
+export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = { accounts: 10_000, ledgerEntries: 1_000 };
 
 /** Credits held for a task until it is captured or released (then the hold is gone). */
 export interface Hold {

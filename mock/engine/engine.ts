@@ -6,7 +6,7 @@
  * browser. Each mock instance owns one engine; nothing is module-level state.
  */
 import { apiKeyPattern, DEFAULT_KEY_PREFIX } from '../../schemas/api-key.ts';
-import { Accounts, type AccountSeed, type AccountsSnapshot } from './accounts.ts';
+import { Accounts, DEFAULT_ACCOUNT_LIMITS, type AccountSeed, type AccountsSnapshot } from './accounts.ts';
 import { ActivityFeed, type TaskActivity } from './activity.ts';
 import { Clock, type ClockMode } from './clock.ts';
 import { Journal } from './journal.ts';
@@ -92,7 +92,7 @@ export interface EngineLimits {
   ledgerEntries: number;
 }
 
-export const DEFAULT_LIMITS: EngineLimits = { journal: 500, activity: 1000, tasksPerKey: 1000, tasks: 20_000, accounts: 10_000, ledgerEntries: 10_000 };
+export const DEFAULT_LIMITS: EngineLimits = { journal: 500, activity: 1000, tasksPerKey: 1000, tasks: 20_000, ...DEFAULT_ACCOUNT_LIMITS };
 
 export class Engine {
   seed: number;
