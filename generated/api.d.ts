@@ -357,6 +357,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Speak a text in one voice (binary audio)
+         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
+         *
+         *     Source: document 2, "POST /v1/tts and POST /v1/audio/speech".
+         */
+        post: operations["textToSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)
+         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
+         *
+         *     Source: document 2, "POST /v1/tts and POST /v1/audio/speech".
+         */
+        post: operations["createSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Speak a multi-voice script (JSON with the audio URL)
+         * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         *
+         *     Source: document 2, "POST /v1/speech".
+         */
+        post: operations["createSpeechScript"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flow-speech/episodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Narrate a text or a page in one voice (asynchronous episode)
+         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates a fake article derived from the URL (the mock reads no page). Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         *
+         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.
+         *
+         *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Source: document 2, "POST /v1/flow-speech/episodes".
+         */
+        post: operations["createFlowSpeechEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flow-speech/episodes/tts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert a long multi-voice script verbatim (asynchronous episode)
+         * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         *
+         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.
+         *
+         *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Source: document 2, "POST /v1/flow-speech/episodes/tts".
+         */
+        post: operations["createFlowSpeechTtsEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flow-speech/episodes/{episodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a flow-speech episode
+         * @description Returns the episode. Poll until processStatus is success (or fail, with failCode). title, outline, scripts and the media URLs (cover PNG, MP3, HLS playlist, SRT) are present on success. An unknown episode, or one of another user, answers 404 (35006, assumed).
+         *
+         *     Source: document 2, "GET /v1/flow-speech/episodes/{episodeId}".
+         */
+        get: operations["getFlowSpeechEpisode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speakers/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the voices this account can use
+         * @description The built-in voices (assumed catalogue: a female and a male voice for each of en, zh, ja, es, pt, fr, de, tr, ko, it, th, vi) and the account's confirmed cloned voices, filtered by language when given (every voice when omitted, assumed). Every speech endpoint accepts exactly the ids listed here for the account.
+         *
+         *     Source: document 2, "GET /v1/speakers/list".
+         */
+        get: operations["listSpeakers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1215,6 +1377,275 @@ export interface components {
             /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
+        };
+        /**
+         * @description Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).
+         * @example {
+         *       "input": "Hello from the mock. This is a short sentence.",
+         *       "voice": "en_ava",
+         *       "response_format": "mp3",
+         *       "speed": 1
+         *     }
+         */
+        TtsRequest: {
+            /** @description the text to speak, 1 to 20,000 characters */
+            input: string;
+            /**
+             * @description a speaker id GET /v1/speakers/list lists for this account
+             * @example en_ava
+             */
+            voice: string;
+            /**
+             * @description mp3 (default), opus, aac, flac, wav or pcm
+             * @default mp3
+             * @enum {string}
+             */
+            response_format: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm";
+            /**
+             * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
+             * @default 1
+             * @example 1
+             */
+            speed: number;
+        };
+        /**
+         * @example {
+         *       "audioUrl": "http://localhost:4010/media/speech/sp_1a2b3c4d5e6f7a8b.mp3",
+         *       "audioDuration": 5232,
+         *       "subtitlesUrl": "http://localhost:4010/media/speech/sp_1a2b3c4d5e6f7a8b.srt",
+         *       "taskId": "sp_1a2b3c4d5e6f7a8b",
+         *       "credits": 1
+         *     }
+         */
+        SpeechData: {
+            /** @description MP3 of the lines in order, each speaker in a voice of its own (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            audioUrl: string;
+            /** @description ms, the MP3's decoded duration */
+            audioDuration: number;
+            /** @description SRT, one cue per line, timed to the audio; valid 24 hours (then 410, code 10015) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            subtitlesUrl: string;
+            taskId: string;
+            /** @description credits charged */
+            credits: number;
+        };
+        /**
+         * @example {
+         *       "scripts": [
+         *         {
+         *           "speakerId": "en_ava",
+         *           "content": "Welcome back to the show."
+         *         },
+         *         {
+         *           "speakerId": "en_noah",
+         *           "content": "Thanks. Today we talk about mocks."
+         *         }
+         *       ],
+         *       "speed": 1
+         *     }
+         */
+        SpeechRequest: {
+            /** @description the lines, synthesized in order (at least one); lines may differ in speaker; combined content at most 20,000 characters */
+            scripts: {
+                /** @description the words of the line, non-empty */
+                content: string;
+                /**
+                 * @description a speaker id GET /v1/speakers/list lists for this account
+                 * @example en_ava
+                 */
+                speakerId: string;
+            }[];
+            /**
+             * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
+             * @default 1
+             * @example 1
+             */
+            speed: number;
+        };
+        /**
+         * @example {
+         *       "episodeId": "fs_1a2b3c4d5e6f7a8b"
+         *     }
+         */
+        CreateEpisodeData: {
+            episodeId: string;
+        };
+        /**
+         * @example {
+         *       "sources": [
+         *         {
+         *           "type": "text",
+         *           "content": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+         *         }
+         *       ],
+         *       "speakers": [
+         *         {
+         *           "speakerId": "en_ava"
+         *         }
+         *       ],
+         *       "language": "en",
+         *       "mode": "smart",
+         *       "speed": 1
+         *     }
+         */
+        FlowSpeechRequest: {
+            /** @description exactly one source */
+            sources: {
+                /**
+                 * @description text or url
+                 * @enum {string}
+                 */
+                type: "text" | "url";
+                /** @description text: the text, 10 to 20,000 characters; url: the page address, accepted in place of uri */
+                content?: string;
+                /** @description url: the page address (recommended); either uri or content must be present */
+                uri?: string;
+            }[];
+            /** @description exactly one speaker */
+            speakers: {
+                /**
+                 * @description a speaker id GET /v1/speakers/list lists for this account
+                 * @example en_ava
+                 */
+                speakerId: string;
+            }[];
+            /**
+             * @description en, zh or ja; inferred from the content when omitted
+             * @enum {string}
+             */
+            language?: "en" | "zh" | "ja";
+            /**
+             * @description smart (default; cleans punctuation, grammar, formatting) or direct (verbatim)
+             * @default smart
+             * @enum {string}
+             */
+            mode: "smart" | "direct";
+            /**
+             * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
+             * @default 1
+             * @example 1
+             */
+            speed: number;
+        };
+        /**
+         * @description (Assumed: document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech)
+         * @example {
+         *       "scripts": [
+         *         {
+         *           "speakerId": "en_ava",
+         *           "content": "Chapter one. The lighthouse keeper woke before dawn."
+         *         },
+         *         {
+         *           "speakerId": "en_noah",
+         *           "content": "Is anyone there? he called into the fog."
+         *         }
+         *       ],
+         *       "language": "en",
+         *       "speed": 1
+         *     }
+         */
+        FlowSpeechTtsRequest: {
+            /** @description the lines, synthesized in order (at least one); lines may differ in speaker; combined content at most 20,000 characters */
+            scripts: {
+                /** @description the words of the line, non-empty */
+                content: string;
+                /**
+                 * @description a speaker id GET /v1/speakers/list lists for this account
+                 * @example en_ava
+                 */
+                speakerId: string;
+            }[];
+            /**
+             * @description en, zh or ja; inferred from the content when omitted
+             * @enum {string}
+             */
+            language?: "en" | "zh" | "ja";
+            /**
+             * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
+             * @default 1
+             * @example 1
+             */
+            speed: number;
+        };
+        /**
+         * @example {
+         *       "episodeId": "fs_1a2b3c4d5e6f7a8b",
+         *       "createdAt": 1767225600000,
+         *       "processStatus": "success",
+         *       "completedTime": 1767225604500,
+         *       "title": "Mock servers let a frontend team work",
+         *       "outline": "1. Mock servers let a frontend team work before the backend exists.\n2. This one keeps state.",
+         *       "cover": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/cover.png",
+         *       "audioUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.mp3",
+         *       "audioStreamUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.m3u8",
+         *       "subtitlesUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/subtitles.srt",
+         *       "scripts": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+         *     }
+         */
+        FlowSpeechEpisode: {
+            episodeId: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /** @enum {string} */
+            processStatus: "pending" | "success" | "fail";
+            /** @description present on failure: 35008 speech synthesis failed; nothing charged; 35009 content rejected by moderation; nothing charged; 35010 the page of a url source could not be read; nothing charged; 35011 the episode was not produced within 30 minutes (a failCode only); nothing charged (Assumed: document 2 says the failCode values are not shown) */
+            failCode?: number;
+            /**
+             * @description ms, when it finished (success or fail)
+             * @example 1767225600000
+             */
+            completedTime?: number;
+            /** @description present on success */
+            title?: string;
+            /** @description present on success: one line per part */
+            outline?: string;
+            /** @description cover image (PNG, 1024x1024), present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            cover?: string;
+            /** @description MP3, present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            audioUrl?: string;
+            /** @description HLS playlist of the audio (packed AAC segments), present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            audioStreamUrl?: string;
+            /** @description SRT timed to the audio, present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            subtitlesUrl?: string;
+            /** @description present on success: the full narration text (smart mode: cleaned; direct mode and multi-voice scripts: verbatim, lines joined by newlines) */
+            scripts?: string;
+        };
+        /**
+         * @description (Assumed: document 2 does not show the list shape; the voice-clone list also names its array speakers)
+         * @example {
+         *       "speakers": [
+         *         {
+         *           "speakerId": "en_ava",
+         *           "name": "Ava",
+         *           "language": "en",
+         *           "gender": "female",
+         *           "demoAudioUrl": "http://localhost:4010/media/speakers/en_ava/demo.mp3",
+         *           "type": "built-in"
+         *         }
+         *       ]
+         *     }
+         */
+        SpeakerListData: {
+            speakers: components["schemas"]["Speaker"][];
+        };
+        /** @description (Assumed: document 2 says the item shape beyond the speakerId value is not shown) */
+        Speaker: {
+            /** @description pass it as voice or speakerId to any speech endpoint */
+            speakerId: string;
+            name: string;
+            /** @enum {string} */
+            language: "en" | "zh" | "ja" | "es" | "pt" | "fr" | "de" | "tr" | "ko" | "it" | "th" | "vi";
+            /** @enum {string} */
+            gender: "male" | "female" | "other";
+            /** @description MP3 sample of the voice (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            demoAudioUrl: string;
+            /**
+             * @description built-in, or cloned (the account's confirmed private voice)
+             * @enum {string}
+             */
+            type: "built-in" | "cloned";
         };
     };
     responses: never;
@@ -3072,6 +3503,966 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    textToSpeech: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TtsRequest"];
+            };
+        };
+        responses: {
+            /** @description the audio: audio/mpeg for mp3, aac, flac, wav and pcm; audio/ogg for opus. Binary, streamed with chunked transfer encoding; a failure before the first byte answers the JSON error envelope instead (check the Content-Type). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id); 35008 speech synthesis failed; nothing charged
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 35001 | 35002 | 35008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
+                         * @enum {number}
+                         */
+                        code: 35004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createSpeech: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TtsRequest"];
+            };
+        };
+        responses: {
+            /** @description the audio: audio/mpeg for mp3, aac, flac, wav and pcm; audio/ogg for opus. Binary, streamed with chunked transfer encoding; a failure before the first byte answers the JSON error envelope instead (check the Content-Type). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id); 35008 speech synthesis failed; nothing charged
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 35001 | 35002 | 35008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
+                         * @enum {number}
+                         */
+                        code: 35004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createSpeechScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpeechRequest"];
+            };
+        };
+        responses: {
+            /** @description the audio and subtitles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["SpeechData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id); 35008 speech synthesis failed; nothing charged
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 35001 | 35002 | 35008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
+                         * @enum {number}
+                         */
+                        code: 35004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createFlowSpeechEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowSpeechRequest"];
+            };
+        };
+        responses: {
+            /** @description the episode, processStatus pending */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateEpisodeData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 35001 | 35002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
+                         * @enum {number}
+                         */
+                        code: 35004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createFlowSpeechTtsEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowSpeechTtsRequest"];
+            };
+        };
+        responses: {
+            /** @description the episode, processStatus pending */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateEpisodeData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 35001 | 35002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
+                         * @enum {number}
+                         */
+                        code: 35004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getFlowSpeechEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description episode id */
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the episode */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["FlowSpeechEpisode"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 35001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `35006` flow-speech episode not found (or it belongs to another user) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 35006 flow-speech episode not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 35006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    listSpeakers: {
+        parameters: {
+            query?: {
+                /** @description one of en, zh, ja, es, pt, fr, de, tr, ko, it, th, vi (Assumed: the seed shows language as the query; without it the mock lists every voice) */
+                language?: "en" | "zh" | "ja" | "es" | "pt" | "fr" | "de" | "tr" | "ko" | "it" | "th" | "vi";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the voices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["SpeakerListData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 35001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

@@ -16,7 +16,7 @@ import { assumed, fromSeed, type Provenance } from './provenance.ts';
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 413 | 415 | 416 | 429 | 431 | 500;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 410 | 413 | 415 | 416 | 429 | 431 | 500;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
@@ -29,6 +29,9 @@ const sharedVideoCodes = assumed(
   'document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range',
 );
 const transport = assumed('document 1 does not number transport-level errors; the 10xxx range is reserved for them');
+const speechCodes = assumed(
+  'document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range',
+);
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -88,6 +91,12 @@ export const errorCatalog = {
     code: 10014,
     httpStatus: 400,
     meaning: 'the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)',
+    provenance: transport,
+  },
+  MEDIA_EXPIRED: {
+    code: 10015,
+    httpStatus: 410,
+    meaning: 'a hosted file whose validity has ended (for example the subtitles of POST /v1/speech, valid 24 hours)',
     provenance: transport,
   },
   MOCK_INTERNAL_ERROR: {
@@ -154,6 +163,38 @@ export const errorCatalog = {
     httpStatus: 429,
     meaning: 'per-user request rate limit, answered with a real HTTP 429 and Retry-After',
     provenance: fromSeed(1, 'Errors'),
+  },
+
+  // ---- speech endpoints (document 2; every number and status assumed) ----
+  SPEECH_INVALID_PARAMETERS: { code: 35001, httpStatus: 400, meaning: 'invalid speech request parameters', provenance: speechCodes },
+  SPEECH_SPEAKER_NOT_FOUND: {
+    code: 35002,
+    httpStatus: 400,
+    meaning: 'a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)',
+    provenance: speechCodes,
+  },
+  SPEECH_INSUFFICIENT_CREDITS: {
+    code: 35004,
+    httpStatus: 402,
+    meaning: 'insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged',
+    provenance: speechCodes,
+  },
+  SPEECH_EPISODE_NOT_FOUND: { code: 35006, httpStatus: 404, meaning: 'flow-speech episode not found (or it belongs to another user)', provenance: speechCodes },
+  SPEECH_GENERATION_FAILED: { code: 35008, httpStatus: 400, meaning: 'speech synthesis failed; nothing charged', provenance: speechCodes, failure: true },
+  SPEECH_CONTENT_REJECTED: { code: 35009, httpStatus: 400, meaning: 'content rejected by moderation; nothing charged', provenance: speechCodes, failure: true },
+  SPEECH_SOURCE_UNREADABLE: {
+    code: 35010,
+    httpStatus: 400,
+    meaning: 'the page of a url source could not be read; nothing charged',
+    provenance: speechCodes,
+    failure: true,
+  },
+  SPEECH_TIMED_OUT: {
+    code: 35011,
+    httpStatus: 400,
+    meaning: 'the episode was not produced within 30 minutes (a failCode only); nothing charged',
+    provenance: speechCodes,
+    failure: true,
   },
 
   // ---- image endpoints (document 1, "Errors": 29003 and 26019 shown; every other number assumed) ----

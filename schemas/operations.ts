@@ -10,9 +10,10 @@ import { sharedTableAssumptions } from './assumptions.ts';
 import { videoArea } from './video.ts';
 import { accountArea } from './account.ts';
 import { imageArea } from './image.ts';
+import { speechArea } from './speech.ts';
 
 /** Every area of the API, in the order of the spec. */
-export const areas = [videoArea, accountArea, imageArea] as const;
+export const areas = [videoArea, accountArea, imageArea, speechArea] as const;
 
 /** Every operation of the API, keyed by operationId. */
 export const operations = mergeAreas(areas);

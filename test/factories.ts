@@ -12,6 +12,7 @@
  */
 import type { z } from 'zod';
 import type { EstimateImageCreditsRequest, ImageGenerationRequest, ImageSize } from '../schemas/image.ts';
+import type { FlowSpeechRequest, FlowSpeechTtsRequest, SpeechRequest, TtsRequest } from '../schemas/speech.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
 
@@ -80,4 +81,38 @@ export function imageEstimateBody(over: Body = {}): Body {
 /** `n` reference images by URL for an image body's `referenceImages` (generateImage, createImageTask, estimateImageCredits). */
 export function imageRefs(n: number): Body[] {
   return Array.from({ length: n }, (_, i) => ({ fileData: { fileUri: `https://example.com/${i}.png`, mimeType: 'image/png' } }));
+}
+
+/** textToSpeech and createSpeech: 8 words (3.2 s at speed 1, 1 credit) in the built-in voice en_ava, mp3 by default. */
+export function ttsBody(over: Body = {}): Body {
+  return { ...({ input: 'The quick brown fox jumps over the dog.', voice: 'en_ava' } satisfies z.input<typeof TtsRequest>), ...over };
+}
+
+/** createSpeechScript: two lines by two built-in voices (en_ava 2 words, en_noah 4 words). */
+export function speechBody(over: Body = {}): Body {
+  return {
+    ...({
+      scripts: [
+        { speakerId: 'en_ava', content: 'Hello there.' },
+        { speakerId: 'en_noah', content: 'Hi, how are you?' },
+      ],
+    } satisfies z.input<typeof SpeechRequest>),
+    ...over,
+  };
+}
+
+/** createFlowSpeechEpisode: a text source of 12 words read by en_ava (smart mode, language inferred). */
+export function flowSpeechBody(over: Body = {}): Body {
+  return {
+    ...({
+      sources: [{ type: 'text', content: 'Mock servers let frontend teams work early. This one keeps its state.' }],
+      speakers: [{ speakerId: 'en_ava' }],
+    } satisfies z.input<typeof FlowSpeechRequest>),
+    ...over,
+  };
+}
+
+/** createFlowSpeechTtsEpisode: `speechBody()`'s two-voice script. */
+export function flowSpeechTtsBody(over: Body = {}): Body {
+  return { ...({ scripts: speechBody().scripts as z.input<typeof FlowSpeechTtsRequest>['scripts'] } satisfies z.input<typeof FlowSpeechTtsRequest>), ...over };
 }

@@ -73,6 +73,7 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
     return built;
   },
   getImageTask: createThenGet('createImageTask', 'taskId'),
+  getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
 };
 
 /** A setup that creates an entity with `createId`'s example body and fills `param` of the operation's path with the id. */
@@ -163,7 +164,15 @@ function expectSuccess(res: CallResult, op: OperationDef) {
   const where = `${op.operationId}: ${res.text}`;
   expect(res.status, where).toBe(op.response.status);
   const r0 = op.response;
-  if (r0.kind === 'binary' || r0.kind === 'event-stream') throw new Error(`${op.operationId}: expectSuccess checks JSON answers only`);
+  if (r0.kind === 'binary') {
+    // a binary answer: one of the declared Content-Types, a body, and the spec's success response lists that type
+    const type = res.headers.get('content-type') ?? '';
+    expect(r0.contentTypes, `${op.operationId}: Content-Type ${type}`).toContain(type);
+    expect(res.text.length, `${op.operationId}: a binary answer has a body`).toBeGreaterThan(0);
+    expect(Object.keys(specResponse(op, r0.status)?.content ?? {}), `${op.operationId}: spec content types`).toContain(type);
+    return;
+  }
+  if (r0.kind === 'event-stream') throw new Error(`${op.operationId}: expectSuccess checks JSON and binary answers only`);
   const schema = r0.kind === 'envelope' ? envelope(r0.schema) : r0.schema;
   const r = schema.safeParse(res.json);
   expect(r.success, `${where} does not match its declared schema: ${r.error?.message}`).toBe(true);

@@ -5,7 +5,8 @@
  * and <img> tags, which send no Authorization header.
  *
  * Every answer carries Content-Type, Content-Length, ETag and Accept-Ranges:
- * bytes; a single `Range` is answered 206 (416 when unsatisfiable), If-Range
+ * bytes; a file past its validity answers 410 (10015); a single `Range` is
+ * answered 206 (416 when unsatisfiable), If-Range
  * and If-None-Match are honoured, HEAD is answered without a body. Rendered
  * bytes are kept in a cache bounded by size (least recently used first out),
  * keyed by what names them (`MediaAsset.key`), and concurrent first requests
@@ -107,6 +108,7 @@ export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[],
     engine.tick();
     const asset = hit.route.resolve(engine, hit.params);
     if (!asset) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path} (an unknown or deleted task, or one that has not produced it yet)`);
+    if ('expired' in asset) return sendError(res, 'MEDIA_EXPIRED', `${req.path}: ${asset.expired}`);
     let bytes: Uint8Array;
     try {
       bytes = await bytesOf(asset);

@@ -190,9 +190,9 @@ function renderPcm(durationMs: number, variant: number, headerBytes: number): Ui
   return out;
 }
 
-function renderWav(durationMs: number, variant: number): Uint8Array {
-  const out = renderPcm(durationMs, variant, 44);
-  const dataBytes = out.length - 44;
+/** The 44-byte RIFF/WAVE header of 16-bit mono PCM at 24 kHz followed by `dataBytes` bytes of samples. */
+function wavHeader(dataBytes: number): Uint8Array {
+  const out = new Uint8Array(44);
   const dv = new DataView(out.buffer);
   const ascii = (at: number, s: string) => {
     for (let i = 0; i < s.length; i++) out[at + i] = s.charCodeAt(i);
@@ -210,6 +210,12 @@ function renderWav(durationMs: number, variant: number): Uint8Array {
   dv.setUint16(34, 16, true); // bits per sample
   ascii(36, 'data');
   dv.setUint32(40, dataBytes, true);
+  return out;
+}
+
+function renderWav(durationMs: number, variant: number): Uint8Array {
+  const out = renderPcm(durationMs, variant, 44);
+  out.set(wavHeader(out.length - 44), 0);
   return out;
 }
 
@@ -661,6 +667,46 @@ export async function renderAudio(spec: { format: AudioFormat; durationMs: numbe
     default:
       throw new RangeError(`unknown audio format ${String(format)}`);
   }
+}
+
+/** Loops of PCM per chunk of a streamed wav or pcm body (10 loops: 19.2 s, 900 KiB). */
+const PCM_CHUNK_LOOPS = 10;
+/** Frames per chunk of a streamed mp3 (1,000 frames: 24 s) or aac (500 frames: 21.3 s) body. */
+const STREAM_FRAMES = { mp3: 1000, aac: 500 } as const;
+
+/**
+ * The bytes of `renderAudio(spec)`, in chunks, made as they are read: mp3
+ * and aac a run of frames at a time, wav and pcm ten loops (19.2 s) of
+ * samples at a time (after the wav header), so a long body never sits in
+ * memory whole; opus and flac are rendered whole and given as one chunk.
+ * Joined, the chunks are exactly `renderAudio(spec)`.
+ * Throws RangeError as `renderAudio`, before the first chunk.
+ * Serves document 2, "POST /v1/tts and POST /v1/audio/speech" ("binary audio streamed as generated").
+ */
+export function streamAudio(spec: { format: AudioFormat; durationMs: number; variant: number }): AsyncIterable<Uint8Array> {
+  const { format, durationMs, variant } = spec;
+  checkSpec(durationMs, variant);
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    if (format === 'mp3' || format === 'aac') {
+      const total = audioFrameCount(format, durationMs);
+      for (let at = 0; at < total; at += STREAM_FRAMES[format]) yield audioFrames(format, variant, at, Math.min(total, at + STREAM_FRAMES[format]));
+      return;
+    }
+    if (format === 'wav' || format === 'pcm') {
+      const total = sampleCount(durationMs);
+      if (format === 'wav') yield wavHeader(total * 2);
+      const pattern = pcmLoop(variant);
+      const perChunk = PCM_CHUNK_LOOPS * pattern.length;
+      for (let at = 0; at < total * 2; at += perChunk) {
+        const out = new Uint8Array(Math.min(perChunk, total * 2 - at));
+        fillCyclic(out, pattern, 0);
+        yield out;
+      }
+      return;
+    }
+    yield await renderAudio(spec);
+  }
+  return chunks();
 }
 
 /**

@@ -48,16 +48,21 @@ export interface MediaAsset {
   render(): Uint8Array | Promise<Uint8Array>;
 }
 
+/** A hosted file that existed and whose validity has ended: answered 410 (MEDIA_EXPIRED, 10015) with `message`. */
+export interface ExpiredMedia {
+  expired: string;
+}
+
 /**
  * One kind of hosted file of an area: a path template under /media/ (`{name}`
  * matches within one path segment, e.g. `/media/videos/{taskId}.mp4`) and how
  * to find the asset. `resolve` runs after due events and answers undefined
  * (404) when there is nothing there (yet): an unknown or deleted task, a task
- * that has not succeeded.
+ * that has not succeeded; or `{expired}` (410) for a file past its validity.
  */
 export interface MediaRoute {
   path: string;
-  resolve(engine: Engine, params: Record<string, string>): MediaAsset | undefined;
+  resolve(engine: Engine, params: Record<string, string>): MediaAsset | ExpiredMedia | undefined;
 }
 
 /** One area's service: the handlers of its operations and the media it hosts. */

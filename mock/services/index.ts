@@ -9,8 +9,9 @@ import { TaskKit } from './tasks.ts';
 import { videoService } from './video.ts';
 import { accountService } from './account.ts';
 import { imageService } from './image.ts';
+import { speechService } from './speech.ts';
 
-const services = [videoService, accountService, imageService] as const;
+const services = [videoService, accountService, imageService, speechService] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
 type Joined = UnionToIntersection<(typeof services)[number]['handlers']>;

@@ -1,0 +1,623 @@
+/**
+ * Speech contract: the two binary TTS endpoints (`/v1/tts` and its exact alias
+ * `/v1/audio/speech`, which follows the OpenAI SDK's request shape), the
+ * multi-voice `/v1/speech`, flow-speech episodes (one voice from a text or a
+ * page; multi-voice from a script) and the speaker catalogue.
+ *
+ * Seed: document 2, "Speech endpoints at a glance", "Flow-speech episode (GET
+ * result)", "POST /v1/tts and POST /v1/audio/speech", "POST /v1/speech", "POST
+ * /v1/flow-speech/episodes", "GET /v1/flow-speech/episodes/{episodeId}", "POST
+ * /v1/flow-speech/episodes/tts", "GET /v1/speakers/list", "Errors", "Limits".
+ * Prices, the speaking-rate model, the catalogue's voices, the schedule, the
+ * error numbers and statuses are assumed (the seed says they are not shown):
+ * each is a table below, listed in `speechTableAssumptions`.
+ */
+import { z } from './zod.ts';
+import { report, type RuleIssue } from './rules.ts';
+import { EpochMs, uriString } from './common.ts';
+import { errorCatalog } from './errors.ts';
+import { audioFormats } from './media.ts';
+import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { defineOperations, json, type Area } from './define.ts';
+
+// ---------------------------------------------------------------------------
+// Tables
+// ---------------------------------------------------------------------------
+
+/** Longest TTS input and longest combined script, in characters (Unicode code points) (document 2, "Limits"). */
+export const SPEECH_MAX_CHARS = 20_000;
+/** Flow-speech text source length, characters (document 2, "Limits": "text 10-20,000 characters"). */
+export const FLOW_SPEECH_TEXT_CHARS = { min: 10, max: 20_000 } as const;
+/** The speaking rate multiplier (document 2, "Limits": 0.5-2.0, at most two decimals, default 1). */
+export const speechSpeed = { min: 0.5, max: 2, default: 1 } as const;
+/** Languages of flow-speech episodes (document 2, "POST /v1/flow-speech/episodes"). */
+export const flowSpeechLanguages = ['en', 'zh', 'ja'] as const;
+export type FlowSpeechLanguage = (typeof flowSpeechLanguages)[number];
+/** Languages of voices: the voice-clone languages (document 2, "Voice cloning"), which include en, zh and ja. */
+export const voiceLanguages = ['en', 'zh', 'ja', 'es', 'pt', 'fr', 'de', 'tr', 'ko', 'it', 'th', 'vi'] as const;
+export type VoiceLanguage = (typeof voiceLanguages)[number];
+export const voiceGenders = ['male', 'female', 'other'] as const;
+/** Flow-speech modes (document 2): smart cleans punctuation, grammar and formatting; direct reads verbatim. */
+export const flowSpeechModes = ['smart', 'direct'] as const;
+/** processStatus of an episode (document 2, "Flow-speech episode"). */
+export const episodeStatuses = ['pending', 'success', 'fail'] as const;
+export type EpisodeStatus = (typeof episodeStatuses)[number];
+/** How long the subtitles of POST /v1/speech stay valid, ms (document 2: "SRT URL, valid 24 hours"). */
+export const SPEECH_SUBTITLES_VALID_MS = 24 * 3_600_000;
+
+/**
+ * Content-Type of the TTS answer by response_format (document 2: audio/mpeg
+ * for every format except opus, which is OGG/Opus as audio/ogg). The bytes are
+ * of the requested format whatever the header says.
+ */
+export const ttsContentType = (format: (typeof audioFormats)[number]): string => (format === 'opus' ? 'audio/ogg' : 'audio/mpeg');
+export const ttsContentTypes = ['audio/mpeg', 'audio/ogg'] as const;
+
+/**
+ * Price of speech (assumed: the seed shows no speech price): 1 credit per
+ * `charsPerCredit` characters of text spoken, rounded up, at least 1. The same
+ * rule on every speech endpoint; an episode from a page is priced on the text
+ * it narrates.
+ */
+export const speechPricing = { charsPerCredit: 100, minCredits: 1 } as const;
+
+/** Credits of speaking `chars` characters (code points): max(1, ceil(chars / 100)). */
+export function speechCredits(chars: number): number {
+  return Math.max(speechPricing.minCredits, Math.ceil(chars / speechPricing.charsPerCredit));
+}
+
+/**
+ * The speaking-rate model (assumed: the seed says only that speed is the
+ * speaking rate): at speed 1, 150 words a minute (400 ms a word) for text
+ * written with spaces, and 240 characters a minute (250 ms a character) for
+ * Chinese and Japanese characters (Han, Hiragana, Katakana); a line lasts at
+ * least 500 ms; the time divides by `speed`.
+ */
+export const speakingRate = { msPerWord: 400, msPerCjkChar: 250, minMs: 500 } as const;
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Characters of `s` as the limits count them: Unicode code points (as JSON Schema's maxLength). */
+export function charCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** What `text` takes to say: its words (written with spaces) and its Chinese and Japanese characters. */
+export function speechUnits(text: string): { words: number; cjkChars: number } {
+  const cjkChars = text.match(CJK)?.length ?? 0;
+  const words = text.replace(CJK, ' ').match(WORD)?.length ?? 0;
+  return { words, cjkChars };
+}
+
+/** Milliseconds (integer, >= 500 / speed) `text` takes to say at `speed` (0.5-2), by `speakingRate`. */
+export function speechDurationMs(text: string, speed: number): number {
+  const u = speechUnits(text);
+  const atOne = Math.max(speakingRate.minMs, u.words * speakingRate.msPerWord + u.cjkChars * speakingRate.msPerCjkChar);
+  return Math.round(atOne / speed);
+}
+
+/** The language of `text` when a request leaves it out (document 2: "inferred from the content"): ja with kana, zh with Han characters, else en (assumed rule). */
+export function inferLanguage(text: string): FlowSpeechLanguage {
+  if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return 'ja';
+  if (/\p{Script=Han}/u.test(text)) return 'zh';
+  return 'en';
+}
+
+/** A voice of the built-in catalogue (assumed: the seed shows only that speaker ids exist). `variant` picks its timbre in the rendered audio. */
+export interface BuiltInSpeaker {
+  speakerId: string;
+  name: string;
+  language: VoiceLanguage;
+  gender: (typeof voiceGenders)[number];
+  variant: number;
+}
+
+const catalogueNames: Record<VoiceLanguage, [female: string, male: string]> = {
+  en: ['Ava', 'Noah'],
+  zh: ['Mei', 'Wei'],
+  ja: ['Yui', 'Haruto'],
+  es: ['Lucia', 'Mateo'],
+  pt: ['Beatriz', 'Tiago'],
+  fr: ['Chloe', 'Louis'],
+  de: ['Lena', 'Felix'],
+  tr: ['Elif', 'Emre'],
+  ko: ['Jiwoo', 'Minjun'],
+  it: ['Giulia', 'Luca'],
+  th: ['Malee', 'Somchai'],
+  vi: ['Linh', 'Minh'],
+};
+
+/** The built-in voices: a female and a male voice per voice language, ids `<language>_<name>` (assumed catalogue). */
+export const builtInSpeakers: readonly BuiltInSpeaker[] = voiceLanguages.flatMap((language, i) =>
+  catalogueNames[language].map((name, j) => ({
+    speakerId: `${language}_${name.toLowerCase()}`,
+    name,
+    language,
+    gender: j === 0 ? ('female' as const) : ('male' as const),
+    variant: (2 * i + j) % 6,
+  })),
+);
+
+/** Length of a speaker's demo clip, ms (assumed). */
+export const SPEAKER_DEMO_MS = 4_000;
+
+/**
+ * The simulated schedule of flow-speech episodes (assumed): pending for
+ * `baseMs` plus `perAudioSecondMs` for every second of the audio, then
+ * success; an episode still pending after `timeoutMs` fails (failCode 35011).
+ */
+export const flowSpeechSchedule = { baseMs: 3_000, perAudioSecondMs: 100, timeoutMs: 30 * 60_000 } as const;
+
+/** Processing time of an episode whose audio lasts `audioMs`, ms. */
+export function flowSpeechProcessingMs(audioMs: number): number {
+  return flowSpeechSchedule.baseMs + Math.round((audioMs / 1000) * flowSpeechSchedule.perAudioSecondMs);
+}
+
+// ---------------------------------------------------------------------------
+// Request schemas
+// ---------------------------------------------------------------------------
+
+/** True when `v` has at most two decimals (1.25 yes, 1.005 no), tolerant of binary floating point. */
+export function atMostTwoDecimals(v: number): boolean {
+  return Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
+}
+
+/** `speed` of every speech endpoint: 0.5-2.0, at most two decimals, default 1. */
+export const SpeechSpeed = z
+  .number()
+  .min(speechSpeed.min)
+  .max(speechSpeed.max)
+  .refine(atMostTwoDecimals, { message: 'speed must have at most two decimals' })
+  .default(speechSpeed.default)
+  .meta({ description: 'speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long', example: 1 });
+
+/** A string of 1 to `max` characters, counted as Unicode code points (as JSON Schema's maxLength; an emoji is one character). */
+function text(max: number, what: string) {
+  return z
+    .string()
+    .min(1)
+    .refine((s) => charCount(s) <= max, { message: `${what} must be at most ${max.toLocaleString('en-US')} characters` })
+    .openapi({ maxLength: max });
+}
+
+const SpeakerId = z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account', example: 'en_ava' });
+
+/** Body of POST /v1/tts and POST /v1/audio/speech (document 2). Unknown fields (the OpenAI SDK's `model`) are ignored. */
+export const TtsRequest = z
+  .object({
+    input: text(SPEECH_MAX_CHARS, 'input').meta({ description: 'the text to speak, 1 to 20,000 characters' }),
+    voice: SpeakerId,
+    response_format: z.enum(audioFormats).default('mp3').meta({ description: 'mp3 (default), opus, aac, flac, wav or pcm' }),
+    speed: SpeechSpeed,
+  })
+  .openapi('TtsRequest', {
+    description: 'Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).',
+    example: { input: 'Hello from the mock. This is a short sentence.', voice: 'en_ava', response_format: 'mp3', speed: 1 },
+  });
+export type TtsRequest = z.infer<typeof TtsRequest>;
+
+/** One line of a script: who says what. */
+export const ScriptLine = z.object({
+  content: z.string().min(1).meta({ description: 'the words of the line, non-empty' }),
+  speakerId: SpeakerId,
+});
+
+/** Issues of a script: the combined content over the limit. */
+function checkScript(lines: { content: string }[]): RuleIssue[] {
+  const total = lines.reduce((n, l) => n + charCount(l.content), 0);
+  return total > SPEECH_MAX_CHARS
+    ? [
+        {
+          path: ['scripts'],
+          message: `scripts: the combined content is ${total.toLocaleString('en-US')} characters; at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')}`,
+          error: 'SPEECH_INVALID_PARAMETERS',
+        },
+      ]
+    : [];
+}
+
+const scriptsField = z
+  .array(ScriptLine)
+  .min(1)
+  .meta({ description: 'the lines, synthesized in order (at least one); lines may differ in speaker; combined content at most 20,000 characters' });
+
+/** Body of POST /v1/speech (document 2). */
+export const SpeechRequest = z
+  .object({ scripts: scriptsField, speed: SpeechSpeed })
+  .superRefine((v, ctx) => report(ctx, checkScript(v.scripts)))
+  .openapi('SpeechRequest', {
+    example: {
+      scripts: [
+        { speakerId: 'en_ava', content: 'Welcome back to the show.' },
+        { speakerId: 'en_noah', content: 'Thanks. Today we talk about mocks.' },
+      ],
+      speed: 1,
+    },
+  });
+export type SpeechRequest = z.infer<typeof SpeechRequest>;
+
+/** One source of a flow-speech episode (document 2). */
+export const FlowSpeechSource = z.object({
+  type: z.enum(['text', 'url']).meta({ description: 'text or url' }),
+  content: z.string().optional().meta({
+    description: 'text: the text, 10 to 20,000 characters; url: the page address, accepted in place of uri',
+  }),
+  uri: uriString().optional().meta({ description: 'url: the page address (recommended); either uri or content must be present' }),
+});
+
+/** An http(s) URL (a url source's content, which stands for its uri). */
+function isPageUrl(s: string): boolean {
+  return uriString().safeParse(s).success && /^https?:\/\//i.test(s);
+}
+
+/** Issues of a flow-speech body beyond its shape: the source's content or uri. */
+function checkFlowSpeech(v: { sources: { type: 'text' | 'url'; content?: string; uri?: string }[] }): RuleIssue[] {
+  const s = v.sources[0];
+  if (!s) return [];
+  const bad = (path: (string | number)[], message: string): RuleIssue[] => [{ path: ['sources', 0, ...path], message, error: 'SPEECH_INVALID_PARAMETERS' }];
+  if (s.type === 'text') {
+    if (s.content === undefined) return bad(['content'], 'sources[0].content is required for a text source');
+    const n = charCount(s.content);
+    if (n < FLOW_SPEECH_TEXT_CHARS.min || n > FLOW_SPEECH_TEXT_CHARS.max)
+      return bad(['content'], `sources[0].content is ${n.toLocaleString('en-US')} characters; a text source takes 10 to 20,000`);
+    return [];
+  }
+  if (s.uri === undefined && s.content === undefined) return bad(['uri'], 'a url source needs uri (or content holding the page address)');
+  if (s.uri !== undefined && !/^https?:\/\//i.test(s.uri)) return bad(['uri'], 'sources[0].uri must be an http or https URL');
+  if (s.uri === undefined && !isPageUrl(s.content!))
+    return bad(['content'], 'sources[0].content of a url source must be an http or https URL (it stands for uri)');
+  return [];
+}
+
+/** Body of POST /v1/flow-speech/episodes (document 2). */
+export const FlowSpeechRequest = z
+  .object({
+    sources: z.array(FlowSpeechSource).length(1).meta({ description: 'exactly one source' }),
+    speakers: z
+      .array(z.object({ speakerId: SpeakerId }))
+      .length(1)
+      .meta({ description: 'exactly one speaker' }),
+    language: z.enum(flowSpeechLanguages).optional().meta({ description: 'en, zh or ja; inferred from the content when omitted' }),
+    mode: z.enum(flowSpeechModes).default('smart').meta({ description: 'smart (default; cleans punctuation, grammar, formatting) or direct (verbatim)' }),
+    speed: SpeechSpeed,
+  })
+  .superRefine((v, ctx) => report(ctx, checkFlowSpeech(v)))
+  .openapi('FlowSpeechRequest', {
+    example: {
+      sources: [{ type: 'text', content: 'Mock servers let a frontend team work before the backend exists. This one keeps state.' }],
+      speakers: [{ speakerId: 'en_ava' }],
+      language: 'en',
+      mode: 'smart',
+      speed: 1,
+    },
+  });
+export type FlowSpeechRequest = z.infer<typeof FlowSpeechRequest>;
+
+/** Body of POST /v1/flow-speech/episodes/tts (assumed shape: the seed says it is not shown; the rules of /v1/speech). */
+export const FlowSpeechTtsRequest = z
+  .object({
+    scripts: scriptsField,
+    language: z.enum(flowSpeechLanguages).optional().meta({ description: 'en, zh or ja; inferred from the content when omitted' }),
+    speed: SpeechSpeed,
+  })
+  .superRefine((v, ctx) => report(ctx, checkScript(v.scripts)))
+  .meta(provenanceMeta(assumed('document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech')))
+  .openapi('FlowSpeechTtsRequest', {
+    example: {
+      scripts: [
+        { speakerId: 'en_ava', content: 'Chapter one. The lighthouse keeper woke before dawn.' },
+        { speakerId: 'en_noah', content: 'Is anyone there? he called into the fog.' },
+      ],
+      language: 'en',
+      speed: 1,
+    },
+  });
+export type FlowSpeechTtsRequest = z.infer<typeof FlowSpeechTtsRequest>;
+
+export const EpisodeIdParams = z.object({
+  episodeId: z
+    .string()
+    .min(1)
+    .meta({ param: { description: 'episode id' }, example: 'fs_1a2b3c4d5e6f7a8b' }),
+});
+
+/** Query of GET /v1/speakers/list. */
+export const ListSpeakersQuery = z.object({
+  language: z
+    .enum(voiceLanguages)
+    .optional()
+    .meta(provenanceMeta(assumed('the seed shows language as the query; without it the mock lists every voice'), `one of ${voiceLanguages.join(', ')}`)),
+});
+
+// ---------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------
+
+const mediaUrl = (what: string) =>
+  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+
+/** Data of POST /v1/speech (document 2). */
+export const SpeechData = z
+  .strictObject({
+    audioUrl: mediaUrl('MP3 of the lines in order, each speaker in a voice of its own'),
+    audioDuration: z.number().int().positive().meta({ description: "ms, the MP3's decoded duration" }),
+    subtitlesUrl: mediaUrl('SRT, one cue per line, timed to the audio; valid 24 hours (then 410, code 10015)'),
+    taskId: z.string(),
+    credits: z.number().int().positive().meta({ description: 'credits charged' }),
+  })
+  .openapi('SpeechData', {
+    example: {
+      audioUrl: 'http://localhost:4010/media/speech/sp_1a2b3c4d5e6f7a8b.mp3',
+      audioDuration: 5232,
+      subtitlesUrl: 'http://localhost:4010/media/speech/sp_1a2b3c4d5e6f7a8b.srt',
+      taskId: 'sp_1a2b3c4d5e6f7a8b',
+      credits: 1,
+    },
+  });
+
+/** Data of both flow-speech creates. */
+export const CreateEpisodeData = z.strictObject({ episodeId: z.string() }).openapi('CreateEpisodeData', { example: { episodeId: 'fs_1a2b3c4d5e6f7a8b' } });
+
+/** The flow-speech episode (document 2, "Flow-speech episode (GET result)"). Optional fields are absent until they apply. */
+export const FlowSpeechEpisode = z
+  .strictObject({
+    episodeId: z.string(),
+    createdAt: EpochMs,
+    processStatus: z.enum(episodeStatuses),
+    failCode: z
+      .number()
+      .int()
+      .optional()
+      .meta(
+        provenanceMeta(
+          assumed('document 2 says the failCode values are not shown'),
+          `present on failure: ${(['SPEECH_GENERATION_FAILED', 'SPEECH_CONTENT_REJECTED', 'SPEECH_SOURCE_UNREADABLE', 'SPEECH_TIMED_OUT'] as const)
+            .map((n) => `${errorCatalog[n].code} ${errorCatalog[n].meaning}`)
+            .join('; ')}`,
+        ),
+      ),
+    completedTime: EpochMs.optional().meta({ description: 'ms, when it finished (success or fail)' }),
+    title: z.string().optional().meta({ description: 'present on success' }),
+    outline: z.string().optional().meta({ description: 'present on success: one line per part' }),
+    cover: mediaUrl('cover image (PNG, 1024x1024), present on success').optional(),
+    audioUrl: mediaUrl('MP3, present on success').optional(),
+    audioStreamUrl: mediaUrl('HLS playlist of the audio (packed AAC segments), present on success').optional(),
+    subtitlesUrl: mediaUrl('SRT timed to the audio, present on success').optional(),
+    scripts: z.string().optional().meta({
+      description: 'present on success: the full narration text (smart mode: cleaned; direct mode and multi-voice scripts: verbatim, lines joined by newlines)',
+    }),
+  })
+  .openapi('FlowSpeechEpisode', {
+    example: {
+      episodeId: 'fs_1a2b3c4d5e6f7a8b',
+      createdAt: 1767225600000,
+      processStatus: 'success',
+      completedTime: 1767225604500,
+      title: 'Mock servers let a frontend team work',
+      outline: '1. Mock servers let a frontend team work before the backend exists.\n2. This one keeps state.',
+      cover: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/cover.png',
+      audioUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.mp3',
+      audioStreamUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.m3u8',
+      subtitlesUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/subtitles.srt',
+      scripts: 'Mock servers let a frontend team work before the backend exists. This one keeps state.',
+    },
+  });
+export type FlowSpeechEpisode = z.infer<typeof FlowSpeechEpisode>;
+
+/** One voice of GET /v1/speakers/list (the seed shows only speakerId; every other field assumed). */
+export const Speaker = z
+  .strictObject({
+    speakerId: z.string().meta({ description: 'pass it as voice or speakerId to any speech endpoint' }),
+    name: z.string(),
+    language: z.enum(voiceLanguages),
+    gender: z.enum(voiceGenders),
+    demoAudioUrl: mediaUrl('MP3 sample of the voice'),
+    type: z.enum(['built-in', 'cloned']).meta({ description: "built-in, or cloned (the account's confirmed private voice)" }),
+  })
+  .meta(provenanceMeta(assumed('document 2 says the item shape beyond the speakerId value is not shown')))
+  .openapi('Speaker');
+
+/** Data of GET /v1/speakers/list. */
+export const SpeakerListData = z
+  .strictObject({ speakers: z.array(Speaker) })
+  .meta(provenanceMeta(assumed('document 2 does not show the list shape; the voice-clone list also names its array speakers')))
+  .openapi('SpeakerListData', {
+    example: {
+      speakers: [
+        {
+          speakerId: 'en_ava',
+          name: 'Ava',
+          language: 'en',
+          gender: 'female',
+          demoAudioUrl: 'http://localhost:4010/media/speakers/en_ava/demo.mp3',
+          type: 'built-in',
+        },
+      ],
+    },
+  });
+
+// ---------------------------------------------------------------------------
+// Assumptions
+// ---------------------------------------------------------------------------
+
+/** Table-level assumptions of the speech area (listed in docs/assumptions.md). */
+export const speechTableAssumptions: TableAssumption[] = [
+  {
+    subject: `speech price: 1 credit per ${speechPricing.charsPerCredit} characters spoken, rounded up, at least ${speechPricing.minCredits} (\`speechPricing\`), the same on every speech endpoint; charged at once by the synchronous endpoints, reserved at creation and captured on success (refunded on failure) by episodes`,
+    reason: 'document 2 says the speech estimation endpoints are not shown and gives no speech price',
+  },
+  {
+    subject: `speaking rate: ${speakingRate.msPerWord} ms a word (150 words a minute), ${speakingRate.msPerCjkChar} ms a Chinese or Japanese character, at least ${speakingRate.minMs} ms a line, divided by speed (\`speakingRate\`, \`speechDurationMs\`)`,
+    reason: 'document 2 says speed is the speaking rate but gives no rate',
+  },
+  {
+    subject: `speaker catalogue: a female and a male voice for each of ${voiceLanguages.join(', ')}, ids like en_ava (\`builtInSpeakers\`); demo clips of ${SPEAKER_DEMO_MS / 1000} s; listed items carry speakerId, name, language, gender, demoAudioUrl, type`,
+    reason: 'document 2 shows no voice catalogue and no item shape beyond speakerId',
+  },
+  {
+    subject:
+      'speech errors: 35001 invalid parameters and 35002 unknown speaker (400), 35004 insufficient credits (402), 35006 episode not found (404, also for another user); failCodes 35008-35011',
+    reason: 'document 2 says the HTTP statuses of speech failures and the failCode values are not shown',
+  },
+  {
+    subject: `flow-speech schedule: pending ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011 (\`flowSpeechSchedule\`)`,
+    reason: 'document 2 says the transitions beyond pending, success and fail are not shown',
+  },
+  {
+    subject:
+      'flow-speech content: smart mode collapses spaces, drops markdown marks and repeated punctuation and ends each sentence with a stop; a url source narrates a deterministic fake article derived from the URL; the title is the first sentence (at most 60 characters) and the outline one numbered line per sentence (at most 5); the cover is a 1024x1024 PNG',
+    reason: 'document 2 names the fields but not how they are produced',
+  },
+  {
+    subject: 'the language of a flow-speech text is ja when it has kana, zh when it has Han characters, else en (`inferLanguage`)',
+    reason: 'document 2 says the language is inferred from the content without the rule',
+  },
+  {
+    subject: 'the subtitles of POST /v1/speech answer 410 (code 10015) after 24 virtual hours; its MP3 stays',
+    reason: 'document 2 says the SRT URL is valid 24 hours but not what happens after',
+  },
+];
+
+// ---------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------
+
+const voiceRule =
+  'voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it.';
+const priceRule = `Price (assumed): 1 credit per ${speechPricing.charsPerCredit} characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged.`;
+const rateRule = `Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.`;
+
+const ttsDescription =
+  'Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: ' +
+  'mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). ' +
+  '**Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). ' +
+  'A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. ' +
+  `input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. ${voiceRule} ${priceRule} ${rateRule} Unknown fields are ignored (the OpenAI SDK sends model).`;
+
+const ttsOperation = (path: string, summary: string, provenanceNote: string) =>
+  ({
+    method: 'post',
+    path,
+    summary,
+    description: `${ttsDescription}${provenanceNote}`,
+    provenance: fromSeed(2, 'POST /v1/tts and POST /v1/audio/speech'),
+    auth: true,
+    request: { body: json(TtsRequest) },
+    response: {
+      status: 200,
+      kind: 'binary',
+      contentTypes: ttsContentTypes,
+      description: 'the audio: audio/mpeg for mp3, aac, flac, wav and pcm; audio/ogg for opus',
+    },
+    errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
+    validationError: 'SPEECH_INVALID_PARAMETERS',
+    charges: true,
+  }) as const;
+
+const episodeErrors = ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS'] as const;
+const episodeFailures = ['SPEECH_GENERATION_FAILED', 'SPEECH_CONTENT_REJECTED', 'SPEECH_SOURCE_UNREADABLE'] as const;
+const episodeLifecycle =
+  `Simulated lifecycle (assumed): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
+  `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. ` +
+  'Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.';
+
+/** The speech operations (document 2). */
+export const speechOperations = defineOperations('Speech', {
+  textToSpeech: ttsOperation('/v1/tts', 'Speak a text in one voice (binary audio)', ''),
+  createSpeech: ttsOperation(
+    '/v1/audio/speech',
+    'Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)',
+    ' An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.',
+  ),
+  createSpeechScript: {
+    method: 'post',
+    path: '/v1/speech',
+    summary: 'Speak a multi-voice script (JSON with the audio URL)',
+    description:
+      "Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. " +
+      `At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. ${voiceRule} ${priceRule} ${rateRule}`,
+    provenance: fromSeed(2, 'POST /v1/speech'),
+    auth: true,
+    request: { body: json(SpeechRequest) },
+    response: { status: 200, kind: 'envelope', schema: SpeechData, description: 'the audio and subtitles' },
+    errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
+    validationError: 'SPEECH_INVALID_PARAMETERS',
+    charges: true,
+  },
+  createFlowSpeechEpisode: {
+    method: 'post',
+    path: '/v1/flow-speech/episodes',
+    summary: 'Narrate a text or a page in one voice (asynchronous episode)',
+    description:
+      'Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. ' +
+      'language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). ' +
+      `A url source narrates a fake article derived from the URL (the mock reads no page). Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. ${voiceRule} ${priceRule} (on the narrated text) ${rateRule}\n\n${episodeLifecycle}`,
+    provenance: fromSeed(2, 'POST /v1/flow-speech/episodes'),
+    auth: true,
+    request: { body: json(FlowSpeechRequest) },
+    response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
+    errors: [...episodeErrors],
+    validationError: 'SPEECH_INVALID_PARAMETERS',
+    charges: true,
+    outcomes: ['failed', 'stuck'],
+    failureReasons: [...episodeFailures],
+  },
+  createFlowSpeechTtsEpisode: {
+    method: 'post',
+    path: '/v1/flow-speech/episodes/tts',
+    summary: 'Convert a long multi-voice script verbatim (asynchronous episode)',
+    description:
+      'Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. ' +
+      `${voiceRule} ${priceRule} ${rateRule}\n\n${episodeLifecycle}`,
+    provenance: fromSeed(2, 'POST /v1/flow-speech/episodes/tts'),
+    auth: true,
+    request: { body: json(FlowSpeechTtsRequest) },
+    response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
+    errors: [...episodeErrors],
+    validationError: 'SPEECH_INVALID_PARAMETERS',
+    charges: true,
+    outcomes: ['failed', 'stuck'],
+    failureReasons: [...episodeFailures],
+  },
+  getFlowSpeechEpisode: {
+    method: 'get',
+    path: '/v1/flow-speech/episodes/{episodeId}',
+    summary: 'Get a flow-speech episode',
+    description:
+      'Returns the episode. Poll until processStatus is success (or fail, with failCode). title, outline, scripts and the media URLs (cover PNG, MP3, HLS playlist, SRT) are present on success. ' +
+      'An unknown episode, or one of another user, answers 404 (35006, assumed).',
+    provenance: fromSeed(2, 'GET /v1/flow-speech/episodes/{episodeId}'),
+    auth: true,
+    request: { params: EpisodeIdParams },
+    response: { status: 200, kind: 'envelope', schema: FlowSpeechEpisode, description: 'the episode' },
+    errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_EPISODE_NOT_FOUND'],
+    validationError: 'SPEECH_INVALID_PARAMETERS',
+  },
+  listSpeakers: {
+    method: 'get',
+    path: '/v1/speakers/list',
+    summary: 'List the voices this account can use',
+    description:
+      `The built-in voices (assumed catalogue: a female and a male voice for each of ${voiceLanguages.join(', ')}) and the account's confirmed cloned voices, filtered by language when given (every voice when omitted, assumed). ` +
+      'Every speech endpoint accepts exactly the ids listed here for the account.',
+    provenance: fromSeed(2, 'GET /v1/speakers/list'),
+    auth: true,
+    request: { query: ListSpeakersQuery },
+    response: { status: 200, kind: 'envelope', schema: SpeakerListData, description: 'the voices' },
+    errors: ['SPEECH_INVALID_PARAMETERS'],
+    validationError: 'SPEECH_INVALID_PARAMETERS',
+  },
+});
+
+/** The speech area: its tag, operations and table assumptions. */
+export const speechArea = {
+  tag: {
+    name: 'Speech',
+    description: 'Speech synthesis: binary TTS (and its OpenAI-SDK alias), multi-voice scripts, flow-speech episodes and the speaker catalogue (document 2).',
+  },
+  operations: speechOperations,
+  tableAssumptions: speechTableAssumptions,
+} satisfies Area;
