@@ -66,11 +66,18 @@ function timestampTag(pts: number): Uint8Array {
  * frames of `renderAudio({ format: 'aac', durationMs, variant })`, so they
  * last the duration to the nearest 42.7 ms AAC frame, and the playlist's
  * EXTINF durations are theirs exactly (to the microsecond).
+ * `opts.voices` changes the variant along the audio (a multi-voice script):
+ * each `{startMs, variant}` takes over from the AAC frame nearest `startMs`
+ * (ms from the start) to the next one's; before the first, `variant` plays.
  * Throws RangeError for a duration <= 0, over the limit or not finite, a bad
  * variant, or a segment length under one AAC frame or not finite.
  * Serves document 2, "Podcast episode" (HLS .m3u8).
  */
-export function hlsAudio(durationMs: number, variant: number, opts: { segmentMs?: number } = {}): HlsAudio {
+export function hlsAudio(
+  durationMs: number,
+  variant: number,
+  opts: { segmentMs?: number; voices?: readonly { startMs: number; variant: number }[] } = {},
+): HlsAudio {
   if (!Number.isFinite(durationMs) || durationMs <= 0) throw new RangeError(`audio duration must be a positive number of ms, got ${durationMs}`);
   if (durationMs > audioMaxDurationMs) throw new RangeError(`audio duration ${durationMs} ms is over the ${audioMaxDurationMs} ms limit`);
   if (!Number.isInteger(variant) || variant < 0) throw new RangeError(`audio variant must be an integer >= 0, got ${variant}`);
@@ -79,6 +86,32 @@ export function hlsAudio(durationMs: number, variant: number, opts: { segmentMs?
   if (!Number.isFinite(segmentMs) || perSegment < 1)
     throw new RangeError(`HLS segments must last at least one AAC frame (${(FRAME * 1000) / RATE} ms), got ${segmentMs} ms`);
   const frames = audioFrameCount('aac', durationMs);
+  // Where each voice starts, in AAC frames (ascending), and its variant.
+  const voices = [{ from: 0, variant }];
+  for (const v of opts.voices ?? []) {
+    if (!Number.isInteger(v.variant) || v.variant < 0) throw new RangeError(`audio variant must be an integer >= 0, got ${v.variant}`);
+    const from = Math.min(frames, Math.max(0, Math.round((v.startMs * RATE) / 1000 / FRAME)));
+    while (voices.length > 0 && voices[voices.length - 1].from >= from) voices.pop();
+    voices.push({ from, variant: v.variant });
+  }
+  /** Frames from..to-1 of the audio, each span in its voice. */
+  const framesOf = (from: number, to: number): Uint8Array => {
+    const parts: Uint8Array[] = [];
+    voices.forEach((v, i) => {
+      const end = i + 1 < voices.length ? voices[i + 1].from : Infinity;
+      const a = Math.max(from, v.from);
+      const b = Math.min(to, end);
+      if (a < b) parts.push(audioFrames('aac', v.variant, a, b));
+    });
+    if (parts.length === 1) return parts[0];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
   // Frame boundaries of the segments: every `perSegment` frames; a short tail joins the segment before it.
   const starts: number[] = [];
   for (let f = 0; f < frames; f += perSegment) starts.push(f);
@@ -101,7 +134,7 @@ export function hlsAudio(durationMs: number, variant: number, opts: { segmentMs?
     async segment(n) {
       if (!Number.isInteger(n) || n < 0 || n >= segmentCount) throw new RangeError(`no HLS segment ${n} (there are ${segmentCount})`);
       const tag = timestampTag((starts[n] * FRAME * TS_HZ) / RATE);
-      const body = audioFrames('aac', variant, starts[n], bounds[n + 1]);
+      const body = framesOf(starts[n], bounds[n + 1]);
       const out = new Uint8Array(tag.length + body.length);
       out.set(tag, 0);
       out.set(body, tag.length);

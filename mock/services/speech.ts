@@ -165,11 +165,25 @@ function linesCues(lines: readonly SpokenLine[], perLine: boolean): Cue[] {
   return cues;
 }
 
+/** What names the audio of `lines`: each line's variant and frames. */
+const linesKey = (lines: readonly SpokenLine[]) => lines.map((l) => `${l.variant}x${l.frames}`).join(',');
+
+/** The HLS rendition of `lines`: the same audio, each line in its voice. */
+function linesHls(lines: readonly SpokenLine[]) {
+  let startMs = 0;
+  const voices = lines.map((l) => {
+    const v = { startMs, variant: l.variant };
+    startMs += l.frames * MP3_FRAME_MS;
+    return v;
+  });
+  return hlsAudio(durationOf(lines), lines[0].variant, { voices });
+}
+
 /** A hosted MP3 of `lines`, named by its frames and variants. */
 function mp3Asset(lines: readonly SpokenLine[]): MediaAsset {
   return {
     contentType: audioFileTypes.mp3.contentType,
-    key: `speech mp3 ${lines.map((l) => `${l.variant}x${l.frames}`).join(',')}`,
+    key: `speech mp3 ${linesKey(lines)}`,
     render: () => linesMp3(lines),
   };
 }
@@ -517,10 +531,10 @@ export const speechService: Service<
       resolve(engine, p) {
         const r = doneEpisode(engine, p.episodeId);
         if (!r) return undefined;
-        const hls = hlsAudio(durationOf(r.lines), r.lines[0].variant);
+        const hls = linesHls(r.lines);
         return {
           contentType: mediaFileTypes.m3u8.contentType,
-          key: `speech m3u8 ${durationOf(r.lines)} ${r.lines[0].variant}`,
+          key: `speech m3u8 ${linesKey(r.lines)}`,
           render: () => new TextEncoder().encode(hls.playlist((n) => `segments/${n}.${hls.segmentExtension}`)),
         };
       },
@@ -530,10 +544,10 @@ export const speechService: Service<
       resolve(engine, p) {
         const r = doneEpisode(engine, p.episodeId);
         if (!r || !/^\d+$/.test(p.n)) return undefined;
-        const hls = hlsAudio(durationOf(r.lines), r.lines[0].variant);
+        const hls = linesHls(r.lines);
         const n = Number(p.n);
         if (n >= hls.segmentCount) return undefined;
-        return { contentType: hls.segmentContentType, key: `speech hls ${durationOf(r.lines)} ${r.lines[0].variant} ${n}`, render: () => hls.segment(n) };
+        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, render: () => hls.segment(n) };
       },
     },
     {
