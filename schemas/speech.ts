@@ -263,6 +263,8 @@ function checkFlowSpeech(v: { sources: { type: 'text' | 'url'; content?: string;
     const n = charCount(s.content);
     if (n < FLOW_SPEECH_TEXT_CHARS.min || n > FLOW_SPEECH_TEXT_CHARS.max)
       return bad(['content'], `sources[0].content is ${n.toLocaleString('en-US')} characters; a text source takes 10 to 20,000`);
+    const u = speechUnits(s.content);
+    if (u.words + u.cjkChars === 0) return bad(['content'], 'sources[0].content has nothing to read: no letters or digits');
     return [];
   }
   if (s.uri === undefined && s.content === undefined) return bad(['uri'], 'a url source needs uri (or content holding the page address)');
@@ -275,10 +277,11 @@ function checkFlowSpeech(v: { sources: { type: 'text' | 'url'; content?: string;
 /** Body of POST /v1/flow-speech/episodes (document 2). */
 export const FlowSpeechRequest = z
   .object({
-    sources: z.array(FlowSpeechSource).length(1).meta({ description: 'exactly one source' }),
+    sources: z.array(FlowSpeechSource).min(1).max(1).meta({ description: 'exactly one source' }),
     speakers: z
       .array(z.object({ speakerId: SpeakerId }))
-      .length(1)
+      .min(1)
+      .max(1)
       .meta({ description: 'exactly one speaker' }),
     language: z.enum(flowSpeechLanguages).optional().meta({ description: 'en, zh or ja; inferred from the content when omitted' }),
     mode: z.enum(flowSpeechModes).default('smart').meta({ description: 'smart (default; cleans punctuation, grammar, formatting) or direct (verbatim)' }),
@@ -470,6 +473,10 @@ export const speechTableAssumptions: TableAssumption[] = [
     subject:
       'flow-speech content: smart mode collapses spaces, drops markdown marks and repeated punctuation and ends each sentence with a stop; a url source narrates a deterministic fake article derived from the URL; the title is the first sentence (at most 60 characters) and the outline one numbered line per sentence (at most 5); the cover is a 1024x1024 PNG',
     reason: 'document 2 names the fields but not how they are produced',
+  },
+  {
+    subject: 'a flow-speech text source without a letter or a digit (only spaces or punctuation) answers 400 (35001): there is nothing to narrate',
+    reason: 'document 2 gives only the length of a text source',
   },
   {
     subject: 'the language of a flow-speech text is ja when it has kana, zh when it has Han characters, else en (`inferLanguage`)',
