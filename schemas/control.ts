@@ -51,6 +51,17 @@ export const LedgerEntry = z.strictObject({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
+const count = z.number().int().nonnegative();
+
+/** The voice-clone allowance of an account (assumed defaults: paid 3 confirmations per period and 5 voices, free none). */
+export const VoiceCloneAllowance = z
+  .strictObject({
+    quota: count.meta({ description: 'confirmations included per period' }),
+    confirmationsUsed: count.meta({ description: 'confirmations spent this period (the period never resets by itself: set it back here)' }),
+    maxSpeakers: count.meta({ description: 'private voices kept at once' }),
+  })
+  .meta({ description: 'voice cloning: quota, confirmations used this period, voice slots' });
+
 export const AccountView = z.strictObject({
   apiKey: z.string(),
   keyId: z.string(),
@@ -58,6 +69,8 @@ export const AccountView = z.strictObject({
   plan: z.enum(plans),
   everPaid: z.boolean(),
   freeUsages: FreeUsages,
+  /** Optional only in saved states written before voice cloning existed (loaded with the plan's defaults). */
+  voiceClone: VoiceCloneAllowance.optional(),
   ledger: z.array(LedgerEntry),
 });
 
@@ -84,6 +97,7 @@ export const AccountUpdate = z.strictObject({
   plan: z.enum(plans).optional(),
   everPaid: z.boolean().optional(),
   freeUsages: FreeUsages.optional().meta({ description: 'replaces the map, keyed by model id' }),
+  voiceClone: VoiceCloneAllowance.partial().optional().meta({ description: 'any of quota, confirmationsUsed, maxSpeakers' }),
 });
 export type AccountUpdate = z.infer<typeof AccountUpdate>;
 
@@ -401,7 +415,7 @@ export const controlOperations = {
     path: '/__mock/accounts/{apiKey}',
     summary: 'Read an account and its ledger',
     description:
-      'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages and a page of its ledger (ledgerPage, ledgerPageSize; oldest first, ledgerTotal says how many). A deleted key answers 404 (10010) until it is set again with PUT.',
+      'The account of a key (created with the defaults if new): credits, plan, everPaid, freeUsages, voiceClone (quota, confirmationsUsed, maxSpeakers) and a page of its ledger (ledgerPage, ledgerPageSize; oldest first, ledgerTotal says how many). A deleted key answers 404 (10010) until it is set again with PUT.',
     params: ApiKeyParams,
     query: LedgerQuery,
     response: ok(AccountPage),
@@ -413,7 +427,7 @@ export const controlOperations = {
     path: '/__mock/accounts/{apiKey}',
     summary: 'Set an account',
     description:
-      'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid and freeUsages. A deleted key is created again (a new account with the defaults, then the values sent).',
+      'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid, freeUsages and voiceClone (any of quota, confirmationsUsed, maxSpeakers: put an account at "quota used" or "slots full" in one call). A deleted key is created again (a new account with the defaults, then the values sent).',
     params: ApiKeyParams,
     query: LedgerQuery,
     body: json(AccountUpdate),

@@ -16,11 +16,13 @@ import { assumed, fromSeed, type Provenance } from './provenance.ts';
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 410 | 413 | 415 | 416 | 429 | 431 | 500;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
   failure?: boolean;
+  /** Retry-After of a 429 or 503 of this error when nothing else sets it, seconds (default 60). */
+  retryAfterSeconds?: number;
   /** The string a failed task reports for this error (e.g. `failReason: "free_relax_busy"`); also accepted by `Prefer: error=`. */
   reason?: string;
 }
@@ -32,6 +34,10 @@ const transport = assumed('document 1 does not number transport-level errors; th
 const speechCodes = assumed(
   'document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range',
 );
+const voiceCloneCodes = assumed(
+  "document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's",
+);
+const voiceCloneRetry = fromSeed(2, 'Errors');
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -195,6 +201,99 @@ export const errorCatalog = {
     meaning: 'the episode was not produced within 30 minutes (a failCode only); nothing charged',
     provenance: speechCodes,
     failure: true,
+  },
+
+  // ---- voice cloning (document 2: the names are the document's; numbers and statuses assumed) ----
+  VOICE_CLONE_INVALID_PARAMETERS: { code: 36001, httpStatus: 400, meaning: 'invalid voice-clone request parameters', provenance: voiceCloneCodes },
+  NEED_UPGRADE: {
+    code: 36002,
+    httpStatus: 403,
+    meaning: 'NEED_UPGRADE: cloning needs a paid plan (a free-tier confirmation returns it)',
+    provenance: voiceCloneCodes,
+  },
+  NEED_CREDIT: {
+    code: 36003,
+    httpStatus: 402,
+    meaning: 'NEED_CREDIT: the quota is used up and useCredits is not set (or the balance is under 300); nothing charged',
+    provenance: voiceCloneCodes,
+  },
+  SPEAKER_LIMIT_REACHED: {
+    code: 36004,
+    httpStatus: 409,
+    meaning: 'SPEAKER_LIMIT_REACHED: the account holds maxSpeakers private voices; delete one first',
+    provenance: voiceCloneCodes,
+  },
+  ALREADY_CONFIRMED: {
+    code: 36005,
+    httpStatus: 409,
+    meaning: 'ALREADY_CONFIRMED: the task is already confirmed; no second charge',
+    provenance: voiceCloneCodes,
+  },
+  AUDIO_DURATION_INVALID: {
+    code: 36006,
+    httpStatus: 400,
+    meaning: 'AUDIO_DURATION_INVALID: the reference audio is too short or too long',
+    provenance: voiceCloneCodes,
+    failure: true,
+  },
+  NO_VALID_SPEECH: { code: 36007, httpStatus: 400, meaning: 'NO_VALID_SPEECH: no speech in the reference audio', provenance: voiceCloneCodes, failure: true },
+  TASK_FAILED: { code: 36008, httpStatus: 400, meaning: 'TASK_FAILED: cloning failed; errorMessage has detail', provenance: voiceCloneCodes, failure: true },
+  VOICE_CLONE_TASK_NOT_FOUND: {
+    code: 36009,
+    httpStatus: 404,
+    meaning: 'voice-clone task not found (or it belongs to another user)',
+    provenance: voiceCloneCodes,
+  },
+  VOICE_CLONE_TASK_EXPIRED: {
+    code: 36010,
+    httpStatus: 410,
+    meaning: 'the voice-clone task was not confirmed within 7 days of completing and has expired',
+    provenance: voiceCloneCodes,
+  },
+  VOICE_CLONE_TASK_NOT_COMPLETED: {
+    code: 36011,
+    httpStatus: 409,
+    meaning: 'only a completed voice-clone task can be confirmed (this one is pending, processing or failed)',
+    provenance: voiceCloneCodes,
+  },
+  VOICE_CLONE_SPEAKER_NOT_FOUND: {
+    code: 36012,
+    httpStatus: 404,
+    meaning: 'private voice not found (or it belongs to another user)',
+    provenance: voiceCloneCodes,
+  },
+  VOICE_CLONE_UNSUPPORTED_AUDIO: {
+    code: 36013,
+    httpStatus: 400,
+    meaning: 'a reference file is not audio the service reads (WAV, MP3, Ogg, FLAC, AAC or M4A)',
+    provenance: voiceCloneCodes,
+  },
+  VOICE_CLONE_FILES_TOO_LARGE: {
+    code: 36014,
+    httpStatus: 413,
+    meaning: 'a reference file over 5 MB, or files over 20 MB together',
+    provenance: voiceCloneCodes,
+  },
+  VOICE_CLONE_RATE_LIMITED: {
+    code: 36029,
+    httpStatus: 429,
+    meaning: 'more than 5 voice-clone creates per minute per user (HTTP 429, Retry-After); safe to retry, nothing charged',
+    provenance: voiceCloneRetry,
+    retryAfterSeconds: 2,
+  },
+  VOICE_CLONE_CONFIRM_IN_FLIGHT: {
+    code: 36030,
+    httpStatus: 429,
+    meaning: 'another confirmation for the same account is in flight (HTTP 429, Retry-After 2 s); safe to retry, nothing charged',
+    provenance: voiceCloneRetry,
+    retryAfterSeconds: 2,
+  },
+  VOICE_CLONE_UNAVAILABLE: {
+    code: 36031,
+    httpStatus: 503,
+    meaning: 'the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged',
+    provenance: voiceCloneRetry,
+    retryAfterSeconds: 5,
   },
 
   // ---- image endpoints (document 1, "Errors": 29003 and 26019 shown; every other number assumed) ----

@@ -11,9 +11,10 @@ import { videoArea } from './video.ts';
 import { accountArea } from './account.ts';
 import { imageArea } from './image.ts';
 import { speechArea } from './speech.ts';
+import { voiceCloneArea } from './voice-clone.ts';
 
 /** Every area of the API, in the order of the spec. */
-export const areas = [videoArea, accountArea, imageArea, speechArea] as const;
+export const areas = [videoArea, accountArea, imageArea, speechArea, voiceCloneArea] as const;
 
 /** Every operation of the API, keyed by operationId. */
 export const operations = mergeAreas(areas);

@@ -54,7 +54,7 @@ function errorResponses(errors: readonly ErrorName[]): RouteConfig['responses'] 
   for (const [status, names] of [...errorsByStatus({ errors })].sort((a, b) => a[0] - b[0])) {
     out[status] = {
       description: describeErrors(names),
-      ...(status === 429 ? { headers: RetryAfter } : {}),
+      ...(status === 429 || status === 503 ? { headers: RetryAfter } : {}),
       content: { 'application/json': { schema: specErrorEnvelope(names) } },
     };
   }

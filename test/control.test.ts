@@ -185,6 +185,7 @@ describe('accounts', () => {
       plan: 'paid',
       everPaid: true,
       freeUsages: {},
+      voiceClone: { quota: 3, confirmationsUsed: 0, maxSpeakers: 5 },
       ledger: [{ seq: expect.any(Number), at: DEFAULT_START_TIME, type: 'adjust', amount: 10_000, balance: 10_000, taskId: null, note: expect.any(String) }],
       ledgerTotal: 1,
       ledgerPage: 1,

@@ -116,3 +116,45 @@ export function flowSpeechBody(over: Body = {}): Body {
 export function flowSpeechTtsBody(over: Body = {}): Body {
   return { ...({ scripts: speechBody().scripts as z.input<typeof FlowSpeechTtsRequest>['scripts'] } satisfies z.input<typeof FlowSpeechTtsRequest>), ...over };
 }
+
+/**
+ * A WAV file (RIFF, 16-bit mono PCM, 24 kHz) of `seconds`: a 220 Hz tone at a third of full scale, or digital
+ * silence (every sample 0) with `silent`.
+ */
+export function wavBytes(seconds: number, opts: { silent?: boolean } = {}): Uint8Array {
+  const n = Math.round(24_000 * seconds);
+  const out = new Uint8Array(44 + n * 2);
+  const dv = new DataView(out.buffer);
+  const ascii = (at: number, t: string) => [...t].forEach((c, i) => (out[at + i] = c.charCodeAt(0)));
+  ascii(0, 'RIFF');
+  dv.setUint32(4, 36 + n * 2, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  dv.setUint32(16, 16, true);
+  dv.setUint16(20, 1, true);
+  dv.setUint16(22, 1, true);
+  dv.setUint32(24, 24_000, true);
+  dv.setUint32(28, 48_000, true);
+  dv.setUint16(32, 2, true);
+  dv.setUint16(34, 16, true);
+  ascii(36, 'data');
+  dv.setUint32(40, n * 2, true);
+  if (!opts.silent) for (let i = 0; i < n; i++) dv.setInt16(44 + i * 2, Math.round(10_000 * Math.sin((i * 2 * Math.PI * 220) / 24_000)), true);
+  return out;
+}
+
+/**
+ * createVoiceClone: a multipart form with `files` (default one 6-second WAV, sample.wav), language en,
+ * consentConfirmed true, and the text fields of `fields` (strings, as a form sends them; null leaves a default out).
+ */
+export function cloneForm(
+  fields: Record<string, string | null> = {},
+  files: { name?: string; bytes: Uint8Array; type?: string }[] = [{ bytes: wavBytes(6) }],
+): FormData {
+  const form = new FormData();
+  for (const [i, f] of files.entries())
+    form.append('audioFiles', new Blob([f.bytes as Uint8Array<ArrayBuffer>], { type: f.type ?? 'audio/wav' }), f.name ?? `sample${i}.wav`);
+  const all: Record<string, string | null> = { language: 'en', consentConfirmed: 'true', ...fields };
+  for (const [k, v] of Object.entries(all)) if (v !== null) form.append(k, v);
+  return form;
+}

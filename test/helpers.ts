@@ -40,7 +40,7 @@ export const KEY = 'mg_test_secret1';
 export const OTHER_KEY = 'mg_other_secret2';
 
 /**
- * Sends one request: the Authorization header of `o.key` (default KEY; null: none), `o.body` as JSON
+ * Sends one request: the Authorization header of `o.key` (default KEY; null: none), `o.body` as JSON (a FormData as multipart)
  * or `o.raw` as is, extra `headers`. Returns the response, its text and its JSON (undefined when not JSON).
  */
 export async function sendRequest(
@@ -53,8 +53,10 @@ export async function sendRequest(
   const headers: Record<string, string> = { ...(o.headers ?? {}), ...extra };
   const key = o.key === undefined ? KEY : o.key;
   if (key !== null) headers.authorization ??= `Bearer ${key}`;
-  let body: string | undefined = o.raw;
-  if (o.body !== undefined) {
+  let body: string | FormData | undefined = o.raw;
+  if (o.body instanceof FormData)
+    body = o.body; // multipart/form-data: fetch writes the boundary
+  else if (o.body !== undefined) {
     body = JSON.stringify(o.body);
     headers['content-type'] ??= 'application/json';
   }

@@ -21,6 +21,7 @@ import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/http/prefer.ts';
 import { handlers } from '../mock/services/index.ts';
+import { cloneForm } from './factories.ts';
 import { type CallResult, type TestMock, useMocks } from './helpers.ts';
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
@@ -74,7 +75,29 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   },
   getImageTask: createThenGet('createImageTask', 'taskId'),
   getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
+  createVoiceClone: async (_m, op) => ({ path: op.path, body: cloneForm() }),
+  getVoiceClone: async (m, op) => ({ path: fill(op.path, { taskId: await createClone(m) }) }),
+  confirmVoiceClone: async (m, op) => ({ path: op.path, body: { taskId: await createClone(m, true), name: 'Walk', gender: 'other' } }),
+  getPrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
+  updatePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }), body: exampleBody('updatePrivateVoice') }),
+  deletePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
 };
+
+/** A clone task of the harness's key (completed when `complete`: the clock moves past its processing). */
+async function createClone(m: TestMock, complete = false): Promise<string> {
+  const r = await m.call('POST', operations.createVoiceClone.path, { body: cloneForm() });
+  expect(r.status, `setup createVoiceClone: ${r.text}`).toBe(200);
+  if (complete) await m.advance(60_000);
+  return r.json.data.taskId;
+}
+
+/** A confirmed private voice of the harness's key: its speakerInnerId. */
+async function confirmedVoice(m: TestMock): Promise<string> {
+  const taskId = await createClone(m, true);
+  const r = await m.call('POST', operations.confirmVoiceClone.path, { body: { taskId, name: 'Walk', gender: 'other' } });
+  expect(r.status, `setup confirmVoiceClone: ${r.text}`).toBe(200);
+  return r.json.data.speakerId;
+}
 
 /** A setup that creates an entity with `createId`'s example body and fills `param` of the operation's path with the id. */
 function createThenGet(createId: string, param: string) {

@@ -6,7 +6,7 @@
  * captured or released at most once (a settled hold is gone, so a second
  * settlement finds nothing).
  */
-import { defaultAccount, type Plan } from '../../schemas/plans.ts';
+import { defaultAccount, defaultVoiceClone, type Plan, type VoiceCloneAllowance } from '../../schemas/plans.ts';
 import type { AccountUpdate, LedgerEntry } from '../../schemas/control.ts';
 
 export interface Account {
@@ -16,6 +16,8 @@ export interface Account {
   plan: Plan;
   everPaid: boolean;
   freeUsages: Record<string, number>;
+  /** Voice-clone confirmations and voice slots (the voice-cloning area reads and counts them). */
+  voiceClone: VoiceCloneAllowance;
   ledger: LedgerEntry[];
 }
 
@@ -81,6 +83,7 @@ export class Accounts {
         plan: seed?.plan ?? defaultAccount.plan,
         everPaid: seed?.everPaid ?? (seed?.plan ?? defaultAccount.plan) === 'paid',
         freeUsages: { ...(seed?.freeUsages ?? defaultAccount.freeUsages) },
+        voiceClone: { ...defaultVoiceClone[seed?.plan ?? defaultAccount.plan] },
         ledger: [],
       };
       this.accounts.set(apiKey, acc);
@@ -138,6 +141,7 @@ export class Accounts {
     }
     if (patch.everPaid !== undefined) acc.everPaid = patch.everPaid;
     if (patch.freeUsages !== undefined) acc.freeUsages = { ...patch.freeUsages };
+    if (patch.voiceClone !== undefined) acc.voiceClone = { ...acc.voiceClone, ...patch.voiceClone };
     return acc;
   }
 
@@ -197,7 +201,8 @@ export class Accounts {
   /** Replaces everything with a saved state. */
   load(saved: AccountsSnapshot): void {
     this.clear();
-    for (const a of saved.accounts) this.accounts.set(a.apiKey, a);
+    // a state saved before voice cloning existed: the plan's defaults
+    for (const a of saved.accounts) this.accounts.set(a.apiKey, { ...a, voiceClone: a.voiceClone ?? { ...defaultVoiceClone[a.plan] } });
     for (const [taskId, hold] of saved.holds) this.holds.set(taskId, hold);
     for (const k of saved.deleted) this.deleted.add(k);
   }

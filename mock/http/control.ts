@@ -53,6 +53,7 @@ function view(a: Account, q: { ledgerPage: number; ledgerPageSize: number }) {
     plan: a.plan,
     everPaid: a.everPaid,
     freeUsages: { ...a.freeUsages },
+    voiceClone: { ...a.voiceClone },
     ledger: a.ledger.slice(from, from + q.ledgerPageSize),
     ledgerTotal: a.ledger.length,
     ledgerPage: q.ledgerPage,

@@ -5,7 +5,7 @@
  */
 import type { Response } from 'express';
 import type { BinaryBody } from '../../schemas/registry-types.ts';
-import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
+import { errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
 import { ApiError } from '../engine/api-error.ts';
 
 /**
@@ -23,13 +23,19 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.end(res.req.method === 'HEAD' ? undefined : json);
 }
 
-/** Sends the error envelope of a catalogued error, with Retry-After on 429. */
+/**
+ * Sends the error envelope of a catalogued error, with Retry-After on 429 and 503. An error the
+ * document names in its messages (its meaning starts `NAME:`, e.g. `NEED_CREDIT:`) gets a message
+ * that starts with its name.
+ */
 export function sendError(res: Response, err: ApiError | ErrorName, message?: string, headers: Record<string, string> = {}): void {
   const e = typeof err === 'string' ? new ApiError(err, message) : err;
   const entry = errorCatalog[e.error];
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  if (entry.httpStatus === 429) res.setHeader('Retry-After', String(Math.max(1, e.retryAfterSeconds ?? 60)));
-  sendJson(res, entry.httpStatus, { code: entry.code, message: e.message, data: null });
+  if (entry.httpStatus === 429 || entry.httpStatus === 503)
+    res.setHeader('Retry-After', String(Math.max(1, e.retryAfterSeconds ?? (entry as CatalogError).retryAfterSeconds ?? 60)));
+  const named = entry.meaning.startsWith(`${e.error}:`) && !e.message.startsWith(`${e.error}:`);
+  sendJson(res, entry.httpStatus, { code: entry.code, message: named ? `${e.error}: ${e.message}` : e.message, data: null });
 }
 
 /** Bytes written per chunk of a binary body given whole. */

@@ -8,7 +8,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { envelope } from '../../schemas/common.ts';
-import { describeErrorRef, errorCatalog } from '../../schemas/errors.ts';
+import { describeErrorRef, errorCatalog, type CatalogError } from '../../schemas/errors.ts';
 import { operationIds, operations } from '../../schemas/operations.ts';
 import type { BinaryBody, EventStreamSource, OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
@@ -134,11 +134,13 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
 
         if (forcing.code !== undefined && forcing.code !== op.response.status) {
           const name = errorForStatus(op, forcing.code)!;
-          throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, { retryAfterSeconds });
+          throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, {
+            retryAfterSeconds: (errorCatalog[name] as CatalogError).retryAfterSeconds ?? retryAfterSeconds,
+          });
         }
         if (forcing.error !== undefined && forcing.outcome !== 'failed') {
           throw new ApiError(forcing.error, `forced by Prefer error=${describeErrorRef(forcing.error)}: ${errorCatalog[forcing.error].meaning}`, {
-            retryAfterSeconds,
+            retryAfterSeconds: (errorCatalog[forcing.error] as CatalogError).retryAfterSeconds ?? retryAfterSeconds,
           });
         }
         if (op.rateLimit && apiKey) {

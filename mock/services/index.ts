@@ -10,8 +10,9 @@ import { videoService } from './video.ts';
 import { accountService } from './account.ts';
 import { imageService } from './image.ts';
 import { speechService } from './speech.ts';
+import { voiceCloneService } from './voice-clone.ts';
 
-const services = [videoService, accountService, imageService, speechService] as const;
+const services = [videoService, accountService, imageService, speechService, voiceCloneService] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
 type Joined = UnionToIntersection<(typeof services)[number]['handlers']>;

@@ -2,7 +2,8 @@
  * The properties every answer must have, checked against the emitted
  * documents (and, for the API, the registry):
  *
- * - no 5xx, and an answer at all;
+ * - no 5xx, except a 503 the operation declares (a documented, forcible outage: it
+ *   must carry a catalogued code and Retry-After), and an answer at all;
  * - every error is JSON: the envelope `{code, message, data: null}` with a non-zero integer code;
  * - every error's status is one the operation declares, and its code one the
  *   document declares for that status (for the API also one the registry's
@@ -11,7 +12,7 @@
  *   and its JSON body (or each event's data) validates against the document's schema;
  * - a request that reaches no operation answers 404 (10004) or 405 (10005).
  */
-import { errorCatalog } from '../../schemas/errors.ts';
+import { errorCatalog, errorNameByCode } from '../../schemas/errors.ts';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { describeAjvError, registryErrors, validateAt, type Route, type SchemaAt } from './documents.ts';
 import type { NoAnswer, WireResponse } from './http.ts';
@@ -100,7 +101,15 @@ export function checkAnswer(route: Route, w: WireRequest, r: WireResponse | NoAn
     });
   };
 
-  if (r.status >= 500) v('5xx', `answered ${r.status}: ${r.body.toString('utf8').slice(0, 200)}`);
+  const declared503 =
+    r.status === 503 &&
+    route.kind === 'target' &&
+    route.target.responses.has(503) &&
+    code !== null &&
+    errorNameByCode(code) !== undefined &&
+    errorCatalog[errorNameByCode(code)!].httpStatus === 503;
+  if (r.status >= 500 && !declared503) v('5xx', `answered ${r.status}: ${r.body.toString('utf8').slice(0, 200)}`);
+  if (declared503 && r.headers['retry-after'] === undefined) v('no-retry-after', '503 without Retry-After');
   if (r.status < 200 || (r.status >= 300 && r.status < 400)) v('undeclared-status', `answered ${r.status}`);
 
   if (r.status >= 400) {

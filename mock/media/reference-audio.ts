@@ -1,0 +1,54 @@
+/**
+ * What the voice-cloning area needs to know of an uploaded reference file
+ * (document 2, "Voice cloning": the reference audio is judged by its duration
+ * and whether it holds speech): is it audio, how long it lasts, and, for
+ * uncompressed PCM (WAV), whether it is digital silence. Read with mediabunny
+ * (a dependency already, pure JS), which demuxes WAV, MP3, Ogg, FLAC, ADTS AAC
+ * and MP4/M4A. Compressed audio is not decoded (no decoder runs here), so its
+ * silence is not detected. Standard JavaScript only.
+ */
+import type * as Mediabunny from 'mediabunny';
+
+/** What a reference file is: not audio, or audio of `durationMs` (ms), `silent` when every PCM sample is zero. */
+export type ReferenceAudio = { audio: false } | { audio: true; durationMs: number; codec: string; silent: boolean };
+
+let loaded: Promise<typeof Mediabunny> | undefined;
+const load = () => (loaded ??= import('mediabunny'));
+
+/** True when every sample of a PCM packet is digital silence (zero; 128 for unsigned 8-bit). */
+function silentPcm(data: Uint8Array, codec: string): boolean {
+  const zero = codec === 'pcm-u8' ? 0x80 : codec === 'ulaw' ? 0xff : codec === 'alaw' ? 0xd5 : 0;
+  for (let i = 0; i < data.length; i++) if (data[i] !== zero) return false;
+  return true;
+}
+
+/**
+ * Inspects `bytes`: `{audio: false}` when no container mediabunny reads finds
+ * an audio track in them (or they are empty); else the duration of the audio
+ * track (ms, rounded), its codec, and `silent` (PCM only: every sample zero).
+ * Never throws for bad input.
+ */
+export async function inspectReferenceAudio(bytes: Uint8Array): Promise<ReferenceAudio> {
+  if (bytes.length === 0) return { audio: false };
+  const mb = await load();
+  try {
+    const input = new mb.Input({ source: new mb.BufferSource(bytes), formats: mb.ALL_FORMATS });
+    const track = await input.getPrimaryAudioTrack();
+    if (!track) return { audio: false };
+    const codec = String(track.codec ?? 'unknown');
+    const durationMs = Math.round((await track.computeDuration()) * 1000);
+    let silent = false;
+    if ((mb.PCM_AUDIO_CODECS as readonly string[]).includes(codec)) {
+      silent = true;
+      for await (const packet of new mb.EncodedPacketSink(track).packets()) {
+        if (!silentPcm(packet.data, codec)) {
+          silent = false;
+          break;
+        }
+      }
+    }
+    return { audio: true, durationMs, codec, silent };
+  } catch {
+    return { audio: false };
+  }
+}

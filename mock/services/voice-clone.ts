@@ -1,0 +1,342 @@
+/**
+ * The voice-cloning service (document 2, voice-cloning sections): clone tasks
+ * on the task kit, confirmation with quota and credits, automatic confirmation
+ * inside a poll, and the private voices, which it lends to the speech area as
+ * a voice source (so every speech endpoint and GET /v1/speakers/list take them).
+ *
+ *   create -> pending --(2 s)--> processing --(8 s)--> completed (demoAudioUrl)
+ *                                           \--(bad reference audio, forced)--> failed (errorCode)
+ *   pending or processing for 30 minutes --(timeout)--> failed (TASK_FAILED)
+ *   completed, not confirmed, 7 days after completing: polls and confirms answer 410
+ *
+ * Money: creating is free. A confirmation is free while the account's quota
+ * lasts (`voiceClone.confirmationsUsed < quota`), else 300 credits with
+ * useCredits (reserved and captured at once, under the task's id). A request
+ * is handled whole before the next one reads the state, and a confirmed task
+ * carries its speakerId, so concurrent polls and confirms charge once: the
+ * first confirms, the others see it confirmed (a confirm answers
+ * ALREADY_CONFIRMED, a poll the confirmed task).
+ */
+import { audioFileTypes } from '../../schemas/media.ts';
+import {
+  CLONE_DEMO_MS,
+  CLONE_EXPIRY_MS,
+  cloneFailureNames,
+  cloneSchedule,
+  CONFIRM_CREDITS,
+  referenceDurationMs,
+  type CloneStatus,
+  type CloneTask,
+} from '../../schemas/voice-clone.ts';
+import type { voiceGenders, VoiceLanguage } from '../../schemas/speech.ts';
+import { ApiError } from '../engine/api-error.ts';
+import type { Account } from '../engine/accounts.ts';
+import type { Engine } from '../engine/engine.ts';
+import { hash32 } from '../engine/rng.ts';
+import { renderAudio } from '../media/audio.ts';
+import { inspectReferenceAudio } from '../media/reference-audio.ts';
+import type { MediaAsset, Service, ServiceContext } from './context.ts';
+import { addVoiceSource } from './speech.ts';
+import { TaskKit, type Task } from './tasks.ts';
+
+type Gender = (typeof voiceGenders)[number];
+type FailureName = (typeof cloneFailureNames)[number];
+
+/** A stored clone task. */
+export interface CloneRecord extends Task<CloneStatus> {
+  language: VoiceLanguage;
+  /** The consent declaration, as sent (always true: the request is refused without it). */
+  consentConfirmed: true;
+  autoConfirm: boolean;
+  name?: string;
+  gender?: Gender;
+  useCredits: boolean;
+  /** What was uploaded: names, sizes and measured durations (the bytes are not kept). */
+  files: { filename: string; bytes: number; durationMs: number }[];
+  /** Timbre of the cloned voice in rendered audio. */
+  variant: number;
+  completedAt?: number;
+  /** speakerInnerId of the voice, once confirmed. */
+  speakerId?: string;
+  confirmError?: string;
+  failure?: { errorCode: FailureName; errorMessage: string };
+}
+
+/** A private voice. */
+interface VoiceRecord {
+  id: string;
+  speakerInnerId: string;
+  owner: string;
+  taskId: string;
+  name: string;
+  language: VoiceLanguage;
+  gender: Gender;
+  variant: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const failureMessages: Record<FailureName, string> = {
+  TASK_FAILED: 'cloning failed: the voice model could not be trained from the recordings',
+  AUDIO_DURATION_INVALID: `the reference audio must last ${referenceDurationMs.min / 1000} s to ${referenceDurationMs.max / 60_000} minutes in total`,
+  NO_VALID_SPEECH: 'no speech was found in the reference audio (it is silent)',
+};
+
+const kit = new TaskKit<CloneRecord>(
+  { area: 'voice-clone', idPrefix: 'vct', noun: 'clone task', terminal: ['completed', 'failed'], failStatus: 'failed' },
+  {
+    onEnter(_engine, r, status, at) {
+      if (status === 'completed') r.completedAt = at;
+    },
+    onFail(_engine, r, reason) {
+      const errorCode = (cloneFailureNames as readonly string[]).includes(reason) ? (reason as FailureName) : 'TASK_FAILED';
+      r.failure = { errorCode, errorMessage: reason === 'timeout' ? 'cloning timed out after 30 minutes' : failureMessages[errorCode] };
+    },
+  },
+);
+
+const voicesState = (engine: Engine) => engine.state<{ voices: VoiceRecord[] }>('private-voices', () => ({ voices: [] }));
+const voicesOfOwner = (engine: Engine, owner: string) => voicesState(engine).voices.filter((v) => v.owner === owner);
+
+const taskDemoPath = (taskId: string) => `/media/voice-clone/${taskId}/demo.${audioFileTypes.mp3.extension}`;
+const voiceDemoPath = (speakerInnerId: string) => `/media/voice-clone/speakers/${speakerInnerId}/demo.${audioFileTypes.mp3.extension}`;
+
+// The confirmed voices are speaker ids of their owner in every speech endpoint.
+addVoiceSource((engine, owner) =>
+  voicesOfOwner(engine, owner).map((v) => ({
+    speakerId: v.speakerInnerId,
+    name: v.name,
+    language: v.language,
+    gender: v.gender,
+    variant: v.variant,
+    type: 'cloned' as const,
+    demoPath: voiceDemoPath(v.speakerInnerId),
+  })),
+);
+
+/** True when `r` completed, was not confirmed, and its 7 days have passed at `now`. */
+const expired = (r: CloneRecord, now: number) =>
+  r.status === 'completed' && !r.speakerId && r.completedAt !== undefined && now >= r.completedAt + CLONE_EXPIRY_MS;
+
+function expiredError(r: CloneRecord): ApiError {
+  return new ApiError(
+    'VOICE_CLONE_TASK_EXPIRED',
+    `taskId ${r.id}: not confirmed within 7 days of completing (${new Date(r.completedAt!).toISOString()}); clone the voice again`,
+  );
+}
+
+/**
+ * Confirms `r` as a private voice of `account` named `name`. Errors, in this order: ALREADY_CONFIRMED,
+ * VOICE_CLONE_TASK_NOT_COMPLETED, VOICE_CLONE_TASK_EXPIRED, NEED_UPGRADE (plan free), SPEAKER_LIMIT_REACHED,
+ * NEED_CREDIT (quota used and no useCredits, or a balance under 300); nothing changes on an error.
+ */
+function confirm(ctx: ServiceContext, r: CloneRecord, opts: { name: string; gender: Gender; useCredits: boolean }): string {
+  const { engine, account, now } = ctx;
+  if (r.speakerId) throw new ApiError('ALREADY_CONFIRMED', `taskId ${r.id} is already confirmed as ${r.speakerId}; nothing was charged`);
+  if (r.status !== 'completed') throw new ApiError('VOICE_CLONE_TASK_NOT_COMPLETED', `taskId ${r.id} is ${r.status}; only a completed task can be confirmed`);
+  if (expired(r, now)) throw expiredError(r);
+  if (account.plan !== 'paid') throw new ApiError('NEED_UPGRADE', `cloning needs a paid plan; the account is on plan ${account.plan}`);
+  const vc = account.voiceClone;
+  const held = voicesOfOwner(engine, account.apiKey).length;
+  if (held >= vc.maxSpeakers) throw new ApiError('SPEAKER_LIMIT_REACHED', `the account holds ${held} of ${vc.maxSpeakers} private voices; delete one first`);
+  const free = vc.confirmationsUsed < vc.quota;
+  if (!free && !opts.useCredits)
+    throw new ApiError(
+      'NEED_CREDIT',
+      `the ${vc.quota} confirmations of this period are used; send useCredits true to pay ${CONFIRM_CREDITS} credits (nothing was charged)`,
+    );
+  if (!free && account.credits < CONFIRM_CREDITS)
+    throw new ApiError('NEED_CREDIT', `a confirmation beyond the quota costs ${CONFIRM_CREDITS} credits and the balance is ${account.credits}`);
+  if (!free) {
+    engine.accounts.reserve(account, r.id, CONFIRM_CREDITS, now, `voice-clone confirmation beyond the quota (${vc.quota})`);
+    engine.accounts.capture(r.id, now);
+  }
+  vc.confirmationsUsed += 1;
+  const voice: VoiceRecord = {
+    id: engine.nextId('pv', account.apiKey, 'private-voice'),
+    speakerInnerId: engine.nextId('vc', account.apiKey, 'private-voice-inner'),
+    owner: account.apiKey,
+    taskId: r.id,
+    name: opts.name,
+    language: r.language,
+    gender: opts.gender,
+    variant: r.variant,
+    createdAt: now,
+    updatedAt: now,
+  };
+  voicesState(engine).voices.push(voice);
+  r.speakerId = voice.speakerInnerId;
+  delete r.confirmError;
+  return voice.speakerInnerId;
+}
+
+/** The task as a poll answers it: failed; completed without speakerId (maybe confirmError); confirmed. */
+function present(r: CloneRecord, ctx: Pick<ServiceContext, 'url'>): CloneTask {
+  return {
+    taskId: r.id,
+    status: r.status,
+    ...(r.status === 'completed' ? { demoAudioUrl: ctx.url(taskDemoPath(r.id)) } : {}),
+    ...(r.speakerId ? { speakerId: r.speakerId } : r.confirmError ? { confirmError: r.confirmError } : {}),
+    ...(r.failure ? { errorCode: r.failure.errorCode, errorMessage: r.failure.errorMessage } : {}),
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function presentVoice(v: VoiceRecord, ctx: Pick<ServiceContext, 'url'>, withUpdatedAt: boolean) {
+  return {
+    id: v.id,
+    speakerInnerId: v.speakerInnerId,
+    name: v.name,
+    language: v.language,
+    gender: v.gender,
+    demoAudioUrl: ctx.url(voiceDemoPath(v.speakerInnerId)),
+    createdAt: iso(v.createdAt),
+    ...(withUpdatedAt ? { updatedAt: iso(v.updatedAt) } : {}),
+  };
+}
+
+/** The caller's voice `id` (speakerInnerId or record id). Errors: VOICE_CLONE_SPEAKER_NOT_FOUND. */
+function ownVoice(ctx: ServiceContext, id: string): VoiceRecord {
+  const v = voicesOfOwner(ctx.engine, ctx.account.apiKey).find((x) => x.speakerInnerId === id || x.id === id);
+  if (!v) throw new ApiError('VOICE_CLONE_SPEAKER_NOT_FOUND', `speakerId ${id}: no private voice of this account`);
+  return v;
+}
+
+/** The allowance as the list reports it. */
+function allowance(account: Account) {
+  const vc = account.voiceClone;
+  return {
+    quota: vc.quota,
+    remainingConfirmations: Math.max(0, vc.quota - vc.confirmationsUsed),
+    maxSpeakers: vc.maxSpeakers,
+    isLimitReached: vc.confirmationsUsed >= vc.quota,
+  };
+}
+
+function demoAsset(variant: number): MediaAsset {
+  return {
+    contentType: audioFileTypes.mp3.contentType,
+    key: `voice demo ${variant}`,
+    render: () => renderAudio({ format: 'mp3', durationMs: CLONE_DEMO_MS, variant }),
+  };
+}
+
+/** The seven voice-cloning operations. */
+export const voiceCloneService: Service<
+  'createVoiceClone' | 'getVoiceClone' | 'confirmVoiceClone' | 'listPrivateVoices' | 'getPrivateVoice' | 'updatePrivateVoice' | 'deletePrivateVoice'
+> = {
+  handlers: {
+    async createVoiceClone({ body }, ctx) {
+      const files: CloneRecord['files'] = [];
+      let silent = true;
+      for (const [i, f] of body.audioFiles.entries()) {
+        const a = await inspectReferenceAudio(f.bytes);
+        if (!a.audio)
+          throw new ApiError(
+            'VOICE_CLONE_UNSUPPORTED_AUDIO',
+            `audioFiles[${i}] (${JSON.stringify(f.filename)}, ${f.mimeType}) is not audio the service reads: send WAV, MP3, Ogg, FLAC, AAC or M4A`,
+          );
+        files.push({ filename: f.filename, bytes: f.bytes.length, durationMs: a.durationMs });
+        silent &&= a.silent;
+      }
+      // Read the state after the (asynchronous) inspection: requests in between have been handled whole.
+      const { engine, account, forcing } = ctx;
+      const now = engine.tick();
+      const totalMs = files.reduce((n, f) => n + f.durationMs, 0);
+      const natural: FailureName | undefined =
+        totalMs < referenceDurationMs.min || totalMs > referenceDurationMs.max ? 'AUDIO_DURATION_INVALID' : silent ? 'NO_VALID_SPEECH' : undefined;
+      const failWith = forcing.outcome === 'failed' ? ((forcing.error as FailureName | undefined) ?? 'TASK_FAILED') : natural;
+      const id = kit.nextId(ctx);
+      const r = kit.add(engine, {
+        id,
+        owner: account.apiKey,
+        status: 'pending',
+        createdAt: now,
+        updatedAt: now,
+        language: body.language,
+        consentConfirmed: true,
+        autoConfirm: body.autoConfirm,
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.gender !== undefined ? { gender: body.gender } : {}),
+        useCredits: body.useCredits,
+        files,
+        variant: hash32(engine.seed, id, 'voice') % 6,
+      });
+      kit.timeout(engine, r, now + cloneSchedule.timeoutMs, ['pending', 'processing'], 'timeout');
+      kit.run(
+        engine,
+        r,
+        {
+          steps: [
+            { status: 'processing', afterMs: cloneSchedule.pendingMs },
+            { status: 'completed', afterMs: cloneSchedule.processingMs },
+          ],
+          ...(failWith ? { failure: { atStep: 1, reason: failWith } } : {}),
+          ...(forcing.outcome === 'stuck' ? { stuckBefore: 1 } : {}),
+        },
+        now,
+      );
+      return { taskId: id, status: 'pending' as const };
+    },
+
+    getVoiceClone({ params }, ctx) {
+      const r = kit.own(ctx, params.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
+      if (expired(r, ctx.now)) throw expiredError(r);
+      if (r.status === 'completed' && r.autoConfirm && !r.speakerId && !r.confirmError) {
+        try {
+          confirm(ctx, r, { name: r.name!, gender: r.gender!, useCredits: r.useCredits });
+        } catch (e) {
+          if (!(e instanceof ApiError)) throw e;
+          r.confirmError = `${e.error}: ${e.message}`;
+        }
+      }
+      return present(r, ctx);
+    },
+
+    confirmVoiceClone({ body }, ctx) {
+      const r = kit.own(ctx, body.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
+      return { speakerId: confirm(ctx, r, body) };
+    },
+
+    listPrivateVoices(_input, ctx) {
+      return { speakers: voicesOfOwner(ctx.engine, ctx.account.apiKey).map((v) => presentVoice(v, ctx, false)), ...allowance(ctx.account) };
+    },
+
+    getPrivateVoice({ params }, ctx) {
+      return presentVoice(ownVoice(ctx, params.speakerId), ctx, true);
+    },
+
+    updatePrivateVoice({ params, body }, ctx) {
+      const v = ownVoice(ctx, params.speakerId);
+      if (body.name !== undefined) v.name = body.name;
+      if (body.gender !== undefined) v.gender = body.gender;
+      v.updatedAt = ctx.now;
+      return presentVoice(v, ctx, true);
+    },
+
+    deletePrivateVoice({ params }, ctx) {
+      const v = ownVoice(ctx, params.speakerId);
+      const state = voicesState(ctx.engine);
+      state.voices = state.voices.filter((x) => x !== v);
+      return { speakerId: v.speakerInnerId };
+    },
+  },
+
+  media: [
+    {
+      path: taskDemoPath('{taskId}'),
+      resolve(engine, p) {
+        const r = kit.find(engine, p.taskId);
+        return r?.status === 'completed' ? demoAsset(r.variant) : undefined;
+      },
+    },
+    {
+      path: voiceDemoPath('{speakerId}'),
+      resolve(engine, p) {
+        const v = voicesState(engine).voices.find((x) => x.speakerInnerId === p.speakerId);
+        return v ? demoAsset(v.variant) : undefined;
+      },
+    },
+  ],
+};
