@@ -427,7 +427,7 @@ export const controlOperations = {
     path: '/__mock/accounts/{apiKey}',
     summary: 'Set an account',
     description:
-      'Sets any of credits (recorded as an adjust ledger entry), plan, everPaid, freeUsages and voiceClone (any of quota, confirmationsUsed, maxSpeakers: put an account at "quota used" or "slots full" in one call). A deleted key is created again (a new account with the defaults, then the values sent).',
+      'Sets any of credits (recorded as an adjust ledger entry), plan (a new plan brings its voiceClone quota and maxSpeakers), everPaid, freeUsages and voiceClone (any of quota, confirmationsUsed, maxSpeakers: put an account at "quota used" or "slots full" in one call). A deleted key is created again (a new account with the defaults, then the values sent).',
     params: ApiKeyParams,
     query: LedgerQuery,
     body: json(AccountUpdate),

@@ -136,6 +136,8 @@ export class Accounts {
     const acc = this.get(apiKey, at);
     if (patch.credits !== undefined && patch.credits !== acc.credits) this.entry(acc, at, 'adjust', patch.credits - acc.credits, null, 'set by control API');
     if (patch.plan !== undefined) {
+      // a new plan brings its voice-clone allowance (the confirmations used this period stay)
+      if (patch.plan !== acc.plan) acc.voiceClone = { ...defaultVoiceClone[patch.plan], confirmationsUsed: acc.voiceClone.confirmationsUsed };
       acc.plan = patch.plan;
       if (patch.plan === 'paid') acc.everPaid = true;
     }

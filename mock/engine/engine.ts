@@ -5,6 +5,7 @@
  * Standard JavaScript only, so it can run behind Express, inside a test or in a
  * browser. Each mock instance owns one engine; nothing is module-level state.
  */
+import type { z } from 'zod';
 import { apiKeyPattern, DEFAULT_KEY_PREFIX } from '../../schemas/api-key.ts';
 import { Accounts, DEFAULT_ACCOUNT_LIMITS, type AccountSeed, type AccountsSnapshot } from './accounts.ts';
 import { ActivityFeed, type TaskActivity } from './activity.ts';
@@ -175,6 +176,32 @@ export class Engine {
     let s = this.stores.get(name);
     if (!s) this.stores.set(name, (s = new OwnedStore<unknown>()));
     return s as OwnedStore<T>;
+  }
+
+  /** Schemas of the singletons, by name (`declareState`). */
+  private stateSchemas = new Map<string, z.ZodType>();
+
+  /** Declares singleton `name` and the schema its saved value must pass before a saved state is loaded (see `stateProblems`). */
+  declareState(name: string, schema: z.ZodType): void {
+    this.stateSchemas.set(name, schema);
+  }
+
+  /**
+   * What is wrong with saved `singletons` for this engine, one message per
+   * problem: a name no area declares, a value its schema refuses. Empty when
+   * they can all be loaded.
+   */
+  stateProblems(singletons: readonly (readonly [string, unknown])[]): string[] {
+    const out: string[] = [];
+    singletons.forEach(([name, value], i) => {
+      const schema = this.stateSchemas.get(name);
+      if (!schema)
+        return void out.push(`singletons.${i}: ${JSON.stringify(name)} is not state this mock keeps (${[...this.stateSchemas.keys()].join(', ') || 'none'})`);
+      const r = schema.safeParse(value);
+      if (!r.success)
+        out.push(...r.error.issues.map((issue) => `singletons.${i} (${name})${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`));
+    });
+    return out;
   }
 
   /** The per-engine singleton `name`, made by `init` on first use and dropped on reset. */

@@ -46,15 +46,19 @@ export function parseState(value: unknown): MockState {
 /**
  * Replaces the engine's state with a validated document; returns what was
  * loaded. Errors: see parseState; also CONTROL_INVALID_REQUEST for a
- * scheduled event this engine cannot run (unknown kind, args its kind refuses).
+ * scheduled event this engine cannot run (unknown kind, args its kind refuses),
+ * and for an area's saved state its schema refuses (or no area keeps).
  */
 export function loadState(engine: Engine, value: unknown): { seed: number; now: number; accounts: number; tasks: number } {
   const doc = parseState(value);
-  const problems = engine.scheduler.problemsOf(doc.state.scheduler.events);
+  const problems = [
+    ...engine.scheduler.problemsOf(doc.state.scheduler.events).map((p) => `scheduler.${p}`),
+    ...engine.stateProblems(doc.state.singletons),
+  ];
   if (problems.length)
     throw new ApiError(
       'CONTROL_INVALID_REQUEST',
-      `state: scheduler.${problems.slice(0, 5).join('; scheduler.')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''} (nothing was loaded)`,
+      `state: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''} (nothing was loaded)`,
     );
   engine.restore(doc.state as Parameters<Engine['restore']>[0]);
   const st = doc.state;

@@ -3,6 +3,7 @@
  * inferred from the registry, and what an area's service declares: its
  * handlers and the media it hosts (docs/architecture.md, "Services").
  */
+import type { z } from 'zod';
 import type { Operations, OperationId } from '../../schemas/operations.ts';
 import type { OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
@@ -65,8 +66,10 @@ export interface MediaRoute {
   resolve(engine: Engine, params: Record<string, string>): MediaAsset | ExpiredMedia | undefined;
 }
 
-/** One area's service: the handlers of its operations and the media it hosts. */
+/** One area's service: the handlers of its operations, the media it hosts, and the schemas of the singletons it keeps (`engine.state(name)`). */
 export interface Service<K extends OperationId> {
   handlers: Handlers<K>;
   media?: readonly MediaRoute[];
+  /** Every singleton the area keeps, by name, with the schema a saved state's value must pass before it is loaded. */
+  state?: Record<string, z.ZodType>;
 }

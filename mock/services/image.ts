@@ -14,6 +14,7 @@
  * with `freeLane` of schemas/image.ts. Hosted images: the PNG of a succeeded
  * task, at the resolved pixel size.
  */
+import { z } from 'zod';
 import { errorReason, type ErrorName } from '../../schemas/errors.ts';
 import {
   IMAGE_TASK_TIMEOUT_MS,
@@ -324,6 +325,8 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
       };
     },
   },
+
+  state: { 'image-free-lane': z.strictObject({ inFlight: z.array(z.string()), queue: z.array(z.string()) }) },
 
   media: [
     {

@@ -33,7 +33,8 @@ export const handlers: Handlers = join();
 /** Every media route of every area. */
 export const mediaRoutes: readonly MediaRoute[] = services.flatMap((s) => s.media ?? []);
 
-/** Readies an engine for the services: the handlers of their scheduled events (before a saved state with a schedule is loaded). */
+/** Readies an engine for the services: the handlers of their scheduled events and the schemas of their singletons (before a saved state is loaded). */
 export function prepareEngine(engine: Engine): void {
   TaskKit.install(engine);
+  for (const s of services) for (const [name, schema] of Object.entries(s.state ?? {})) engine.declareState(name, schema);
 }

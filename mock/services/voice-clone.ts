@@ -17,6 +17,7 @@
  * first confirms, the others see it confirmed (a confirm answers
  * ALREADY_CONFIRMED, a poll the confirmed task).
  */
+import { z } from 'zod';
 import { audioFileTypes } from '../../schemas/media.ts';
 import {
   CLONE_DEMO_MS,
@@ -28,7 +29,7 @@ import {
   type CloneStatus,
   type CloneTask,
 } from '../../schemas/voice-clone.ts';
-import type { voiceGenders, VoiceLanguage } from '../../schemas/speech.ts';
+import { voiceGenders, voiceLanguages, type VoiceLanguage } from '../../schemas/speech.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Account } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -321,6 +322,25 @@ export const voiceCloneService: Service<
       state.voices = state.voices.filter((x) => x !== v);
       return { speakerId: v.speakerInnerId };
     },
+  },
+
+  state: {
+    'private-voices': z.strictObject({
+      voices: z.array(
+        z.strictObject({
+          id: z.string(),
+          speakerInnerId: z.string(),
+          owner: z.string(),
+          taskId: z.string(),
+          name: z.string(),
+          language: z.enum(voiceLanguages),
+          gender: z.enum(voiceGenders),
+          variant: z.number().int().nonnegative(),
+          createdAt: z.number().int(),
+          updatedAt: z.number().int(),
+        }),
+      ),
+    }),
   },
 
   media: [
