@@ -155,7 +155,7 @@ export function readMultipart(req: Request, rules: MultipartBody, validationErro
         if (size > rule.maxFileBytes)
           fail(new ApiError(limitError, `${name}: file ${info.filename || '(unnamed)'} is larger than ${MB(rule.maxFileBytes)} (the limit of each file)`));
         else if (total > rules.maxTotalBytes)
-          fail(new ApiError(limitError, `files together are larger than ${MB(rules.maxTotalBytes)} (the limit of all files)`));
+          fail(new ApiError(limitError, `${name}: files together are larger than ${MB(rules.maxTotalBytes)} (the limit of all files)`));
         else chunks.push(c);
       });
       stream.on('end', () => {

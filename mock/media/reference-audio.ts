@@ -36,7 +36,10 @@ export async function inspectReferenceAudio(bytes: Uint8Array): Promise<Referenc
     const track = await input.getPrimaryAudioTrack();
     if (!track) return { audio: false };
     const codec = String(track.codec ?? 'unknown');
-    const durationMs = Math.round((await track.computeDuration()) * 1000);
+    // computeDuration counts whole packets; a FLAC stream's short last frame may be left out, its STREAMINFO is exact
+    const fromPackets = await track.computeDuration();
+    const fromMetadata = codec === 'flac' ? ((await track.getDurationFromMetadata()) ?? 0) : 0;
+    const durationMs = Math.round(Math.max(fromPackets, fromMetadata) * 1000);
     let silent = false;
     if ((mb.PCM_AUDIO_CODECS as readonly string[]).includes(codec)) {
       silent = true;
