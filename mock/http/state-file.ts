@@ -51,10 +51,7 @@ export function parseState(value: unknown): MockState {
  */
 export function loadState(engine: Engine, value: unknown): { seed: number; now: number; accounts: number; tasks: number } {
   const doc = parseState(value);
-  const problems = [
-    ...engine.scheduler.problemsOf(doc.state.scheduler.events).map((p) => `scheduler.${p}`),
-    ...engine.stateProblems(doc.state.singletons),
-  ];
+  const problems = [...engine.scheduler.problemsOf(doc.state.scheduler.events).map((p) => `scheduler.${p}`), ...engine.stateProblems(doc.state.singletons)];
   if (problems.length)
     throw new ApiError(
       'CONTROL_INVALID_REQUEST',
