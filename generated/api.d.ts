@@ -643,6 +643,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/platform-voice/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate audio (platform-voice-1.0)
+         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 30 / 60)) credits; reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.
+         *
+         *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
+         *
+         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
+         */
+        post: operations["createPlatformVoiceTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform-voice/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a platform-voice-1.0 task
+         * @description The task. An unknown task, or one of another user, answers 400 with 33001.
+         *
+         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
+         */
+        get: operations["getPlatformVoiceTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform-voice/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List platform-voice-1.0 tasks, newest first
+         * @description page >= 1, pageSize 1-100, status, keyword (up to 64 characters: tasks whose text contains every word of it, ignoring case; assumed fuzziness).
+         *
+         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
+         */
+        get: operations["listPlatformVoiceTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed-audio/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate audio (seed-audio-1.0)
+         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 40 / 60)) credits (the rate is assumed: the document says only that P2 is billed on audioDuration); reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.
+         *
+         *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
+         *
+         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
+         */
+        post: operations["createSeedAudioTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed-audio/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a seed-audio-1.0 task
+         * @description The task. An unknown task, or one of another user, answers 400 with 33001.
+         *
+         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
+         */
+        get: operations["getSeedAudioTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed-audio/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List seed-audio-1.0 tasks, newest first
+         * @description page >= 1, pageSize 1-100, status, keyword (up to 64 characters: tasks whose text contains every word of it, ignoring case; assumed fuzziness).
+         *
+         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
+         */
+        get: operations["listSeedAudioTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1924,6 +2060,208 @@ export interface components {
         };
         DeletedVoice: {
             speakerId: string;
+        };
+        /**
+         * @example {
+         *       "taskId": "pvt_1a2b3c4d5e6f7a8b",
+         *       "status": "pending"
+         *     }
+         */
+        CreateGeneratedAudioData: {
+            taskId: string;
+            /** @enum {string} */
+            status: "pending";
+        };
+        /**
+         * @example {
+         *       "model": "platform-voice-1.0",
+         *       "text": "@音频1 Welcome to the show.\n@音频2 Thanks for having me.",
+         *       "voices": [
+         *         {
+         *           "type": "speaker",
+         *           "id": "en_ava"
+         *         },
+         *         {
+         *           "type": "speaker",
+         *           "id": "en_noah"
+         *         }
+         *       ],
+         *       "audioConfig": {
+         *         "format": "mp3"
+         *       },
+         *       "durationHint": 10
+         *     }
+         */
+        PlatformVoiceGenerateRequest: {
+            /**
+             * @description platform-voice-1.0 (the default and only accepted value)
+             * @default platform-voice-1.0
+             * @enum {string}
+             */
+            model: "platform-voice-1.0";
+            /** @description up to 1400 characters; for dialogue prefix each line with @音频1, @音频2, ... to assign lines to voices in order */
+            text: string;
+            /** @description 1 to 3 entries (more: 33005); omit for narration or sound effects; not with image */
+            voices?: {
+                /**
+                 * @description speaker (a built-in voice: send id) or reference (a recording: send url)
+                 * @enum {string}
+                 */
+                type: "speaker" | "reference";
+                /** @description speaker: a speaker id of GET /v1/speakers/list */
+                id?: string;
+                /** @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus; not fetched by the mock) */
+                url?: string;
+            }[];
+            /** @description exactly one of url or data; not with voices */
+            image?: {
+                /** @description http or https URL of the image */
+                url?: string;
+                /** @description Base64 image bytes, optionally with a data:image/...;base64, prefix; jpeg, png or webp, at most 10 MB */
+                data?: string;
+            };
+            audioConfig?: {
+                /** @description -50 to 100 */
+                speechRate?: number;
+                /** @description -50 to 100 */
+                loudnessRate?: number;
+                /** @description -12 to 12 */
+                pitchRate?: number;
+                /**
+                 * @description mp3 (default), wav, pcm or ogg_opus
+                 * @default mp3
+                 * @enum {string}
+                 */
+                format: "mp3" | "wav" | "pcm" | "ogg_opus";
+            };
+            /** @description 1 to 110 seconds: drives the credit reservation and sets the target length */
+            durationHint?: number;
+            /** @description add an audio watermark */
+            watermark?: boolean;
+        };
+        GeneratedAudioTask: {
+            /** @description task id */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "generating" | "uploading" | "success" | "failed";
+            model: string;
+            /** @description echo of the request; an inline image appears as { hasData: true } with an optional thumbnailUrl */
+            params: {
+                model: string;
+                text: string;
+                voices?: {
+                    /** @enum {string} */
+                    type: "speaker" | "reference";
+                    id?: string;
+                    url?: string;
+                }[];
+                image?: {
+                    url?: string;
+                    /**
+                     * @description an inline image was sent (its bytes are stripped)
+                     * @enum {boolean}
+                     */
+                    hasData?: true;
+                    /** @description a small PNG standing for the inline image */
+                    thumbnailUrl?: string;
+                };
+                audioConfig?: {
+                    speechRate?: number;
+                    loudnessRate?: number;
+                    pitchRate?: number;
+                    /** @enum {string} */
+                    format: "mp3" | "wav" | "pcm" | "ogg_opus";
+                };
+                durationHint?: number;
+                watermark?: boolean;
+            };
+            /** @description only when success (Assumed: the mock hosts the audio under /media/ (no auth)) */
+            audioUrl?: string;
+            /** @description seconds; the billed duration: the decoded length of the audio (0 until success) */
+            audioDuration: number;
+            /** @description credits actually charged (0 until charged) */
+            creditCharged: number;
+            /** @description credits refunded: on failure all of the reservation, on success the part of it not charged */
+            creditRefunded: number;
+            /** @description only when failed: the code and what went wrong */
+            errorMessage?: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            updatedAt: number;
+        };
+        /**
+         * @example {
+         *       "model": "seed-audio-1.0",
+         *       "text": "@音频1 Welcome to the show.\n@音频2 Thanks for having me.",
+         *       "voices": [
+         *         {
+         *           "type": "speaker",
+         *           "id": "en_ava"
+         *         },
+         *         {
+         *           "type": "speaker",
+         *           "id": "en_noah"
+         *         }
+         *       ],
+         *       "audioConfig": {
+         *         "format": "mp3"
+         *       },
+         *       "durationHint": 10
+         *     }
+         */
+        SeedAudioGenerateRequest: {
+            /**
+             * @description seed-audio-1.0 (the default and only accepted value)
+             * @default seed-audio-1.0
+             * @enum {string}
+             */
+            model: "seed-audio-1.0";
+            /** @description up to 1400 characters; for dialogue prefix each line with @音频1, @音频2, ... to assign lines to voices in order */
+            text: string;
+            /** @description 1 to 3 entries (more: 33005); omit for narration or sound effects; not with image */
+            voices?: {
+                /**
+                 * @description speaker (a built-in voice: send id) or reference (a recording: send url)
+                 * @enum {string}
+                 */
+                type: "speaker" | "reference";
+                /** @description speaker: a speaker id of GET /v1/speakers/list */
+                id?: string;
+                /** @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus; not fetched by the mock) */
+                url?: string;
+            }[];
+            /** @description exactly one of url or data; not with voices */
+            image?: {
+                /** @description http or https URL of the image */
+                url?: string;
+                /** @description Base64 image bytes, optionally with a data:image/...;base64, prefix; jpeg, png or webp, at most 10 MB */
+                data?: string;
+            };
+            audioConfig?: {
+                /** @description -50 to 100 */
+                speechRate?: number;
+                /** @description -50 to 100 */
+                loudnessRate?: number;
+                /** @description -12 to 12 */
+                pitchRate?: number;
+                /**
+                 * @description mp3 (default), wav, pcm or ogg_opus
+                 * @default mp3
+                 * @enum {string}
+                 */
+                format: "mp3" | "wav" | "pcm" | "ogg_opus";
+            };
+            /** @description 1 to 110 seconds: drives the credit reservation and sets the target length */
+            durationHint?: number;
+            /** @description add an audio watermark */
+            watermark?: boolean;
         };
     };
     responses: never;
@@ -5782,6 +6120,760 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 36012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createPlatformVoiceTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlatformVoiceGenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateGeneratedAudioData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             *     - `33002` speaker not found for a speaker entry (document 2, "Errors")
+             *     - `33005` too many voices (max 3) (document 2, "Errors")
+             *     - `33006` not enough credits; nothing reserved (document 2, "Errors")
+             *     - `33009` per-user concurrency limit reached (document 2, "Errors")
+             *     - `33003` generation service unavailable (document 2, "Errors")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33002 speaker not found for a speaker entry; 33005 too many voices (max 3); 33006 not enough credits; nothing reserved; 33009 per-user concurrency limit reached; 33003 generation service unavailable
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 33004 | 33002 | 33005 | 33006 | 33009 | 33003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) (document 2, "Errors") */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 33007 rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)
+                         * @enum {number}
+                         */
+                        code: 33007;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getPlatformVoiceTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["GeneratedAudioTask"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             *     - `33001` task not found or not owned by the caller (document 2, "Errors")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33001 task not found or not owned by the caller
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 33004 | 33001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path
+                         * @enum {number}
+                         */
+                        code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    listPlatformVoiceTasks: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+                /** @description filter by status */
+                status?: "pending" | "generating" | "uploading" | "success" | "failed";
+                /** @description up to 64 characters: tasks whose text contains every word of it, ignoring case (the fuzziness, assumed) */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of tasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: {
+                            items: components["schemas"]["GeneratedAudioTask"][];
+                            page: number;
+                            pageSize: number;
+                            /** @description number of matching items across all pages */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 33004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createSeedAudioTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeedAudioGenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateGeneratedAudioData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             *     - `33002` speaker not found for a speaker entry (document 2, "Errors")
+             *     - `33005` too many voices (max 3) (document 2, "Errors")
+             *     - `33006` not enough credits; nothing reserved (document 2, "Errors")
+             *     - `33009` per-user concurrency limit reached (document 2, "Errors")
+             *     - `33003` generation service unavailable (document 2, "Errors")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33002 speaker not found for a speaker entry; 33005 too many voices (max 3); 33006 not enough credits; nothing reserved; 33009 per-user concurrency limit reached; 33003 generation service unavailable
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 33004 | 33002 | 33005 | 33006 | 33009 | 33003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) (document 2, "Errors") */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 33007 rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)
+                         * @enum {number}
+                         */
+                        code: 33007;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getSeedAudioTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["GeneratedAudioTask"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             *     - `33001` task not found or not owned by the caller (document 2, "Errors")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33001 task not found or not owned by the caller
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 33004 | 33001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path
+                         * @enum {number}
+                         */
+                        code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    listSeedAudioTasks: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+                /** @description filter by status */
+                status?: "pending" | "generating" | "uploading" | "success" | "failed";
+                /** @description up to 64 characters: tasks whose text contains every word of it, ignoring case (the fuzziness, assumed) */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of tasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: {
+                            items: components["schemas"]["GeneratedAudioTask"][];
+                            page: number;
+                            pageSize: number;
+                            /** @description number of matching items across all pages */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 33004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

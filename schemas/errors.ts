@@ -203,6 +203,27 @@ export const errorCatalog = {
     failure: true,
   },
 
+  // ---- generated-audio services (document 2, "Errors": codes and meanings shown; HTTP 400, 429 for the rate limit) ----
+  GEN_AUDIO_TASK_NOT_FOUND: { code: 33001, httpStatus: 400, meaning: 'task not found or not owned by the caller', provenance: fromSeed(2, 'Errors') },
+  GEN_AUDIO_SPEAKER_NOT_FOUND: { code: 33002, httpStatus: 400, meaning: 'speaker not found for a speaker entry', provenance: fromSeed(2, 'Errors') },
+  GEN_AUDIO_UNAVAILABLE: { code: 33003, httpStatus: 400, meaning: 'generation service unavailable', provenance: fromSeed(2, 'Errors'), failure: true },
+  GEN_AUDIO_INVALID_PARAMETERS: {
+    code: 33004,
+    httpStatus: 400,
+    meaning: 'invalid parameters (for example voices and image together, or an entry mixing id and url)',
+    provenance: fromSeed(2, 'Errors'),
+  },
+  GEN_AUDIO_TOO_MANY_VOICES: { code: 33005, httpStatus: 400, meaning: 'too many voices (max 3)', provenance: fromSeed(2, 'Errors') },
+  GEN_AUDIO_INSUFFICIENT_CREDITS: { code: 33006, httpStatus: 400, meaning: 'not enough credits; nothing reserved', provenance: fromSeed(2, 'Errors') },
+  GEN_AUDIO_RATE_LIMITED: {
+    code: 33007,
+    httpStatus: 429,
+    meaning: 'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)',
+    provenance: fromSeed(2, 'Errors'),
+  },
+  GEN_AUDIO_TIMED_OUT: { code: 33008, httpStatus: 400, meaning: 'generation timed out', provenance: fromSeed(2, 'Errors'), failure: true },
+  GEN_AUDIO_CONCURRENCY_LIMIT: { code: 33009, httpStatus: 400, meaning: 'per-user concurrency limit reached', provenance: fromSeed(2, 'Errors') },
+
   // ---- voice cloning (document 2: the names are the document's; numbers and statuses assumed) ----
   VOICE_CLONE_INVALID_PARAMETERS: { code: 36001, httpStatus: 400, meaning: 'invalid voice-clone request parameters', provenance: voiceCloneCodes },
   NEED_UPGRADE: {

@@ -71,7 +71,8 @@ describe('spec-driven fuzzing (bounded pass)', () => {
     for (const t of targets) {
       const n = [...(report.counts.get(t.id)?.values() ?? [])].reduce((a, b) => a + b, 0);
       expect(n, `${t.id} got requests`).toBeGreaterThan(0);
-      expect(n, `${t.id} got its share of the requests`).toBeGreaterThan((RUNS * weightOf(t)) / total / 3);
+      // at least a third of its expected share (rounded down: a rarely drawn operation may get one request)
+      expect(n, `${t.id} got its share of the requests`).toBeGreaterThanOrEqual(Math.floor((RUNS * weightOf(t)) / total / 3));
     }
     // both valid and mutated requests were sent
     expect(report.labels.get('valid') ?? 0).toBeGreaterThan(RUNS / 10);

@@ -76,6 +76,11 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   getImageTask: createThenGet('createImageTask', 'taskId'),
   getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
   createVoiceClone: async (_m, op) => ({ path: op.path, body: cloneForm() }),
+  // the tasks of earlier requests finish first (the example's 10 s of audio take 5 s), so the per-user concurrency limit never answers
+  createPlatformVoiceTask: async (m, op) => (await m.advance(6_000), { path: op.path, body: exampleBody(op.operationId) }),
+  createSeedAudioTask: async (m, op) => (await m.advance(6_000), { path: op.path, body: exampleBody(op.operationId) }),
+  getPlatformVoiceTask: createThenGet('createPlatformVoiceTask', 'taskId'),
+  getSeedAudioTask: createThenGet('createSeedAudioTask', 'taskId'),
   getVoiceClone: async (m, op) => ({ path: fill(op.path, { taskId: await createClone(m) }) }),
   confirmVoiceClone: async (m, op) => ({ path: op.path, body: { taskId: await createClone(m, true), name: 'Walk', gender: 'other' } }),
   getPrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
