@@ -355,7 +355,7 @@ function createSpec(name: GeneratedAudioServiceName) {
     response: { status: 202, kind: 'envelope', schema: CreateGeneratedAudioData, description: 'the task, pending' },
     errors: [...errorsOfCreate],
     validationError: 'GEN_AUDIO_INVALID_PARAMETERS',
-    rateLimit: { bucket: `${name}-generate`, ...generatedAudioRateLimit, error: 'GEN_AUDIO_RATE_LIMITED' },
+    rateLimit: { bucket: `${s.prefix.split('/').pop()!}-generate`, ...generatedAudioRateLimit, error: 'GEN_AUDIO_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['GEN_AUDIO_UNAVAILABLE', 'GEN_AUDIO_TIMED_OUT'],
