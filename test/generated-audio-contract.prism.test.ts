@@ -10,14 +10,13 @@
  * (flagged by Prism, answered by the mock with 33004).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
+import { errorCatalog } from '../schemas/errors.ts';
 import { GENERATED_AUDIO_CONCURRENCY, generatedAudioRateLimit, generatedAudioServices } from '../schemas/generated-audio.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { builtInSpeakers } from '../schemas/speech.ts';
 import { type Body, pathOf } from './factories.ts';
-import type { CallResult } from './helpers.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismCallResult, type PrismHarness } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
 let prism: PrismHarness;
 beforeAll(async () => {
@@ -51,20 +50,9 @@ const genBody = (over: Body = {}): Body => ({ text: 'The quick brown fox jumps o
 /** Virtual time after which a 2-second task is done (1 s + 2.2 s + 1 s, with room). */
 const DONE_MS = 6_000;
 
-async function ok(method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200): Promise<PrismCallResult> {
-  const r = await prism.call(method, path, opts);
-  expect(r.status, `${method} ${path}: ${r.text.slice(0, 300)}`).toBe(status);
-  expect(r.forwarded).toBe(true);
-  return r;
-}
+const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200) => expectForwarded(prism, method, path, opts, status);
 
-function expectError(r: CallResult, name: ErrorName, messagePart?: string) {
-  const e = errorCatalog[name];
-  expect(r.status, `${name}: ${r.text}`).toBe(e.httpStatus);
-  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(r.json).toEqual({ code: e.code, message: expect.any(String), data: null });
-  if (messagePart) expect(r.json.message).toContain(messagePart);
-}
+const expectError = expectErrorEnvelope;
 
 const create = async (svc: Svc, body: Body = genBody(), headers: Record<string, string> = {}) => {
   const r = await ok('POST', pathOf(svc.create), { body, headers }, 202);

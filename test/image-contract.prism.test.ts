@@ -10,13 +10,12 @@
  */
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
+import { type ErrorName } from '../schemas/errors.ts';
 import { IMAGE_TASK_TIMEOUT_MS, freeLane, imageFixedPrices, imageGeneratingMs, imagePixels, imageSchedule } from '../schemas/image.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { imageBody, imageEstimateBody, imageRefs, pathOf } from './factories.ts';
-import type { CallResult } from './helpers.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type PrismCallResult, type PrismHarness } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, startPrism, type PrismCallResult, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
 let prism: PrismHarness;
 beforeAll(async () => {
@@ -29,20 +28,9 @@ afterEach(() => {
   prism.assertClean();
 });
 
-async function ok(method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200): Promise<PrismCallResult> {
-  const r = await prism.call(method, path, opts);
-  expect(r.status, `${method} ${path}: ${r.text.slice(0, 300)}`).toBe(status);
-  expect(r.forwarded).toBe(true);
-  return r;
-}
+const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200) => expectForwarded(prism, method, path, opts, status);
 
-function expectError(r: CallResult, name: ErrorName, messagePart?: string | RegExp) {
-  const e = errorCatalog[name];
-  expect(r.status, `${name}: ${r.text}`).toBe(e.httpStatus);
-  expect(r.json).toEqual({ code: e.code, message: expect.any(String), data: null });
-  if (messagePart) expect(r.json.message).toMatch(messagePart);
-  if (e.httpStatus === 429) expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-}
+const expectError = expectErrorEnvelope;
 
 const create = async (body: unknown, headers: Record<string, string> = {}, key?: string) => {
   const r = await ok('POST', pathOf('createImageTask'), { body, headers, key }, 202);

@@ -43,6 +43,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { expect } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { createMock, type MockOptions } from '../mock/http/app.ts';
@@ -430,4 +431,25 @@ export function forcedCases(op: OperationDef): ForcedCase[] {
   for (const error of op.errors)
     out.push({ prefer: `error=${errorCatalog[error].code}`, status: errorCatalog[error].httpStatus, error, code: errorCatalog[error].code });
   return out;
+}
+
+/** Sends a request through `prism` and asserts it was forwarded to the mock and answered `status` (default 200). */
+export async function expectForwarded(prism: PrismHarness, method: string, path: string, opts: PrismCallOptions = {}, status = 200): Promise<PrismCallResult> {
+  const r = await prism.call(method, path, opts);
+  expect(r.status, `${method} ${path}: ${r.text.slice(0, 300)}`).toBe(status);
+  expect(r.forwarded).toBe(true);
+  return r;
+}
+
+/**
+ * Asserts `r` is the error envelope of `name`: its HTTP status, JSON, `{code, message, data: null}`, a message
+ * containing (or matching) `messagePart`, and Retry-After on a 429 or 503.
+ */
+export function expectErrorEnvelope(r: CallResult, name: ErrorName, messagePart?: string | RegExp): void {
+  const e = errorCatalog[name];
+  expect(r.status, `${name}: ${r.text}`).toBe(e.httpStatus);
+  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(r.json).toEqual({ code: e.code, message: expect.any(String), data: null });
+  if (messagePart) expect(r.json.message).toMatch(messagePart);
+  if (e.httpStatus === 429 || e.httpStatus === 503) expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
 }

@@ -11,14 +11,13 @@
  * answered by the mock with its documented error.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
+import { type ErrorName } from '../schemas/errors.ts';
 import { audioFormats } from '../schemas/media.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { builtInSpeakers, flowSpeechProcessingMs, flowSpeechSchedule, speechCredits } from '../schemas/speech.ts';
 import { type Body, flowSpeechBody, flowSpeechTtsBody, pathOf, speechBody, ttsBody } from './factories.ts';
-import type { CallResult } from './helpers.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type PrismCallResult, type PrismHarness } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, startPrism, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
 let prism: PrismHarness;
 beforeAll(async () => {
@@ -31,20 +30,9 @@ afterEach(() => {
   prism.assertClean();
 });
 
-async function ok(method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200): Promise<PrismCallResult> {
-  const r = await prism.call(method, path, opts);
-  expect(r.status, `${method} ${path}: ${r.text.slice(0, 300)}`).toBe(status);
-  expect(r.forwarded).toBe(true);
-  return r;
-}
+const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200) => expectForwarded(prism, method, path, opts, status);
 
-function expectError(r: CallResult, name: ErrorName, messagePart?: string) {
-  const e = errorCatalog[name];
-  expect(r.status, `${name}: ${r.text}`).toBe(e.httpStatus);
-  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(r.json).toEqual({ code: e.code, message: expect.any(String), data: null });
-  if (messagePart) expect(r.json.message).toContain(messagePart);
-}
+const expectError = expectErrorEnvelope;
 
 const ttsPaths = [
   ['POST /v1/tts', pathOf('textToSpeech')],

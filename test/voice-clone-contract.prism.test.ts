@@ -23,14 +23,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { CLONE_EXPIRY_MS, CONFIRM_CREDITS, cloneFiles, cloneRateLimit, cloneSchedule } from '../schemas/voice-clone.ts';
 import { type Body, cloneForm, pathOf } from './factories.ts';
 import { decodeAudio } from './decoders.ts';
-import type { CallResult } from './helpers.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismCallResult, type PrismHarness } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
 const SPEC = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
 /** spec/openapi.json, but audioFiles of the create also takes one value (Prism's reading of a repeated field). */
@@ -93,21 +91,9 @@ const form = (fields: Record<string, string | null> = {}, files: Uint8Array[] = 
     files.map((bytes) => ({ bytes })),
   );
 
-async function ok(method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200): Promise<PrismCallResult> {
-  const r = await prism.call(method, path, opts);
-  expect(r.status, `${method} ${path}: ${r.text.slice(0, 300)}`).toBe(status);
-  expect(r.forwarded).toBe(true);
-  return r;
-}
+const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200) => expectForwarded(prism, method, path, opts, status);
 
-function expectError(r: CallResult, name: ErrorName, messagePart?: string) {
-  const e = errorCatalog[name];
-  expect(r.status, `${name}: ${r.text}`).toBe(e.httpStatus);
-  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(r.json).toEqual({ code: e.code, message: expect.any(String), data: null });
-  if (messagePart) expect(r.json.message).toContain(messagePart);
-  if (e.httpStatus === 429 || e.httpStatus === 503) expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-}
+const expectError = expectErrorEnvelope;
 
 const create = async (body: FormData = form(), headers: Record<string, string> = {}, key?: string) => {
   const r = await ok('POST', pathOf('createVoiceClone'), { body, headers, key });
