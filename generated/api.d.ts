@@ -2057,7 +2057,7 @@ export interface components {
              * @enum {string}
              */
             gender?: "male" | "female" | "other";
-        };
+        } | unknown | unknown;
         DeletedVoice: {
             speakerId: string;
         };

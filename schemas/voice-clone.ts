@@ -102,7 +102,8 @@ export const UpdateVoiceRequest = z
       v.name === undefined && v.gender === undefined ? [{ path: [], message: 'send name, gender or both', error: 'VOICE_CLONE_INVALID_PARAMETERS' }] : [],
     ),
   )
-  .openapi('UpdateVoiceRequest', { example: { name: 'Narrator (warm)' } });
+  // at least one of them, in the spec too (a Zod refinement is not emitted)
+  .openapi('UpdateVoiceRequest', { anyOf: [{ required: ['name'] }, { required: ['gender'] }], example: { name: 'Narrator (warm)' } });
 
 export const CloneTaskParams = z.object({
   taskId: z

@@ -294,12 +294,16 @@ describe('documented errors the document cannot rule out up front', () => {
     expect((await ok('GET', pathOf('getSubscription'))).json.data.balance).toBe(10_000 - CONFIRM_CREDITS);
   });
 
-  it('update without name or gender (400, 36001): the document does not say "at least one"', async () => {
+  it('update without name or gender: the spec says "at least one" (Prism 422, not forwarded); the mock answers 400 (36001)', async () => {
     const m = prism.useMock();
     const id = await create();
     await m.advance(DONE_MS);
     const speakerId = await confirm(id);
-    expectError(await ok('PUT', pathOf('updatePrivateVoice', { speakerId }), { body: {} }, 400), 'VOICE_CLONE_INVALID_PARAMETERS', 'name');
+    const r = await call('PUT', pathOf('updatePrivateVoice', { speakerId }), { body: {}, allowViolations: true });
+    expect(r.status, r.text.slice(0, 300)).toBe(422);
+    expect(r.forwarded).toBe(false);
+    prism.takeViolations();
+    expectError(await m.call('PUT', pathOf('updatePrivateVoice', { speakerId }), { body: {} }), 'VOICE_CLONE_INVALID_PARAMETERS', 'name');
   });
 });
 
