@@ -132,7 +132,10 @@ export class SchemaArbitraries {
     if ('const' in node) return fc.constant(node.const);
     if (Array.isArray(node.enum)) return fc.constantFrom(...(node.enum as unknown[]));
     for (const k of ['anyOf', 'oneOf'] as const) {
-      if (Array.isArray(node[k])) return fc.oneof(...(node[k] as unknown[]).map((_, i) => this.of(child(at, k, i), name, depth + 1)));
+      // branches that only constrain an object described beside them (anyOf: [{required: [a]}, {required: [b]}]):
+      // generate the object, and let the filter of `valid` keep the values a branch accepts
+      if (Array.isArray(node[k]) && node.type === undefined && node.properties === undefined)
+        return fc.oneof(...(node[k] as unknown[]).map((_, i) => this.of(child(at, k, i), name, depth + 1)));
     }
     if (Array.isArray(node.allOf)) {
       // the documents use allOf only to add keywords to a $ref; generate from the first branch, the filter of `valid` keeps the rest
