@@ -108,7 +108,8 @@ export async function runFuzz(cfg: FuzzConfig): Promise<FuzzReport> {
   const t0 = performance.now();
   const base = new URL(cfg.base);
   const agent = makeAgent();
-  const route = makeRouter(cfg.targets);
+  // every route the mock serves answers, not only the targets drawn (a run limited to some operations still meets the others)
+  const route = makeRouter(cfg.warmUpTargets ?? cfg.targets);
   const byId = new Map(cfg.targets.map((t) => [t.id, t]));
   const pools = new Pools(cfg.keys);
   const arbs = new RequestArbitraries({ keyCount: cfg.keys.length, caps: cfg.caps });
