@@ -84,6 +84,8 @@ export const generatedAudioSchedule = {
   timeoutMs: 10 * 60_000,
 } as const;
 export const GENERATED_AUDIO_CONCURRENCY = 3;
+/** Side of the square PNG thumbnail standing for an inline image, pixels (assumed). */
+export const GENERATED_AUDIO_THUMB_SIDE = 128;
 export const generatedAudioRateLimit = { limit: 5, windowMs: 60_000 } as const;
 
 /** The dialogue tag of a text line: `@音频N` assigns the line to voice N (1-based) (document 2). */
@@ -424,7 +426,7 @@ export const generatedAudioTableAssumptions: TableAssumption[] = [
     reason: 'document 2 names the states, the concurrency code and the keyword without numbers or rules',
   },
   {
-    subject: 'reference voice URLs are not fetched (any http or https URL is accepted); an inline image gets a 128x128 PNG thumbnailUrl',
+    subject: `reference voice URLs are not fetched (any http or https URL is accepted); an inline image gets a ${GENERATED_AUDIO_THUMB_SIDE}x${GENERATED_AUDIO_THUMB_SIDE} PNG thumbnailUrl`,
     reason: 'the mock reads no remote file; document 2 says the thumbnail is optional',
   },
 ];

@@ -51,6 +51,9 @@ export const mediaFileTypes = {
  */
 export const renderedAudio = { sampleRate: 24_000, channels: 1, pcmBitsPerSample: 16 } as const;
 
+/** Distinct timbres (`variant` 0-5) the audio renderers make; voices are told apart by them (assumed). */
+export const AUDIO_TIMBRES = 6;
+
 /**
  * How close a rendered file's decoded duration is to the duration the API
  * declares: within `relative` of it or `absoluteMs`, whichever is larger.

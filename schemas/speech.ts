@@ -16,7 +16,7 @@ import { z } from './zod.ts';
 import { report, type RuleIssue } from './rules.ts';
 import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
-import { audioFormats } from './media.ts';
+import { AUDIO_TIMBRES, audioFormats } from './media.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
 
@@ -137,9 +137,12 @@ export const builtInSpeakers: readonly BuiltInSpeaker[] = voiceLanguages.flatMap
     name,
     language,
     gender: j === 0 ? ('female' as const) : ('male' as const),
-    variant: (2 * i + j) % 6,
+    variant: (2 * i + j) % AUDIO_TIMBRES,
   })),
 );
+
+/** Side of a flow-speech episode's square cover PNG, pixels (assumed). */
+export const FLOW_SPEECH_COVER_SIDE = 1024;
 
 /** Length of a speaker's demo clip, ms (assumed). */
 export const SPEAKER_DEMO_MS = 4_000;
@@ -385,7 +388,7 @@ export const FlowSpeechEpisode = z
     completedTime: EpochMs.optional().meta({ description: 'ms, when it finished (success or fail)' }),
     title: z.string().optional().meta({ description: 'present on success' }),
     outline: z.string().optional().meta({ description: 'present on success: one line per part' }),
-    cover: mediaUrl('cover image (PNG, 1024x1024), present on success').optional(),
+    cover: mediaUrl(`cover image (PNG, ${FLOW_SPEECH_COVER_SIDE}x${FLOW_SPEECH_COVER_SIDE}), present on success`).optional(),
     audioUrl: mediaUrl('MP3, present on success').optional(),
     audioStreamUrl: mediaUrl('HLS playlist of the audio (packed AAC segments), present on success').optional(),
     subtitlesUrl: mediaUrl('SRT timed to the audio, present on success').optional(),
@@ -470,8 +473,7 @@ export const speechTableAssumptions: TableAssumption[] = [
     reason: 'document 2 says the transitions beyond pending, success and fail are not shown',
   },
   {
-    subject:
-      'flow-speech content: smart mode collapses spaces, drops markdown marks and repeated punctuation and ends each sentence with a stop; a url source narrates a deterministic fake article derived from the URL; the title is the first sentence (at most 60 characters) and the outline one numbered line per sentence (at most 5); the cover is a 1024x1024 PNG',
+    subject: `flow-speech content: smart mode collapses spaces, drops markdown marks and repeated punctuation and ends each sentence with a stop; a url source narrates a deterministic fake article derived from the URL; the title is the first sentence (at most 60 characters) and the outline one numbered line per sentence (at most 5); the cover is a ${FLOW_SPEECH_COVER_SIDE}x${FLOW_SPEECH_COVER_SIDE} PNG`,
     reason: 'document 2 names the fields but not how they are produced',
   },
   {

@@ -21,7 +21,7 @@
  * - wav (RIFF, 16-bit PCM) and pcm (raw 16-bit little-endian): the samples.
  * Standard JavaScript only, deterministic: the same inputs give the same bytes.
  */
-import { renderedAudio, type AudioFormat } from '../../schemas/media.ts';
+import { AUDIO_TIMBRES, renderedAudio, type AudioFormat } from '../../schemas/media.ts';
 import { hash32 } from '../engine/rng.ts';
 import { aacLoops } from './fixtures/aac-loops.ts';
 import { loopPcm, loopSamples, loopVariants } from './fixtures/audio-loop.ts';
@@ -33,6 +33,9 @@ import type { EncodedAudio, EncodedAudioPacket } from './types.ts';
 export const audioMaxDurationMs = 3 * 3_600_000;
 
 const RATE = renderedAudio.sampleRate; // the loop's rate too
+// the committed loops must make as many timbres as the contract tells voices apart by
+if ((loopVariants as number) !== AUDIO_TIMBRES)
+  throw new Error(`audio: the committed loops have ${String(loopVariants)} variants, schemas/media.ts says ${String(AUDIO_TIMBRES)}`);
 
 /** Samples (at 24 kHz) per frame of the frame-copied codecs. */
 export const audioFrameSamples = { mp3: 576, aac: 1024 } as const;

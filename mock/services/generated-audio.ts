@@ -16,6 +16,7 @@
 import { errorCatalog } from '../../schemas/errors.ts';
 import {
   GENERATED_AUDIO_CONCURRENCY,
+  GENERATED_AUDIO_THUMB_SIDE,
   generatedAudioLimits,
   generatedAudioPrice,
   generatedAudioSchedule,
@@ -26,7 +27,7 @@ import {
   type GeneratedAudioStatus,
   type GeneratedAudioTask,
 } from '../../schemas/generated-audio.ts';
-import { audioFileTypes, mediaFileTypes, type AudioFormat } from '../../schemas/media.ts';
+import { AUDIO_TIMBRES, audioFileTypes, mediaFileTypes, type AudioFormat } from '../../schemas/media.ts';
 import { speechDurationMs } from '../../schemas/speech.ts';
 import { ApiError } from '../engine/api-error.ts';
 import { hash32 } from '../engine/rng.ts';
@@ -55,7 +56,6 @@ export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
 /** The renderer's format of each audioConfig.format. */
 const rendered: Record<GeneratedAudioFormat, AudioFormat> = { mp3: 'mp3', wav: 'wav', pcm: 'pcm', ogg_opus: 'opus' };
 const OPEN: readonly GeneratedAudioStatus[] = ['pending', 'generating', 'uploading'];
-const THUMB_SIDE = 128;
 
 /**
  * Decoded length (ms) of audio aimed at `targetMs` in `format`: mp3 in whole 24 ms frames, never over a hint
@@ -151,7 +151,7 @@ function makeService(name: GeneratedAudioServiceName) {
       text,
       format,
       durationMs,
-      variant: hash32(engine.seed, id, 'voice') % 6,
+      variant: hash32(engine.seed, id, 'voice') % AUDIO_TIMBRES,
       reserved,
       creditCharged: 0,
       creditRefunded: 0,
@@ -212,8 +212,8 @@ function makeService(name: GeneratedAudioServiceName) {
         const fg = colourFor(engine.seed, r.id, 'thumb-fg');
         return {
           contentType: mediaFileTypes.png.contentType,
-          key: `png ${THUMB_SIDE}x${THUMB_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
-          render: () => encodePng(THUMB_SIDE, THUMB_SIDE, bg, fg),
+          key: `png ${GENERATED_AUDIO_THUMB_SIDE}x${GENERATED_AUDIO_THUMB_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
+          render: () => encodePng(GENERATED_AUDIO_THUMB_SIDE, GENERATED_AUDIO_THUMB_SIDE, bg, fg),
         };
       },
     },

@@ -23,11 +23,12 @@
  * ms; subtitles are timed to those lines.
  */
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
-import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
+import { AUDIO_TIMBRES, audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
 import {
   builtInSpeakers,
   charCount,
+  FLOW_SPEECH_COVER_SIDE,
   flowSpeechProcessingMs,
   flowSpeechSchedule,
   inferLanguage,
@@ -130,7 +131,7 @@ function spokenLines(ctx: ServiceContext, scripts: { speakerId: string; content:
     if (variant === undefined) {
       const taken = new Set(variantOf.values());
       variant = voice.variant;
-      for (let k = 0; k < 6 && taken.has(variant); k++) variant = (voice.variant + k + 1) % 6;
+      for (let k = 0; k < AUDIO_TIMBRES && taken.has(variant); k++) variant = (voice.variant + k + 1) % AUDIO_TIMBRES;
       variantOf.set(voice.speakerId, variant);
     }
     return { speakerId: voice.speakerId, variant, text: line.content, frames: lineFrames(line.content, speed) };
@@ -255,7 +256,6 @@ const episodeKit = new TaskKit<EpisodeRecord>(
 );
 
 const episodeMedia = (id: string, file: string) => `/media/flow-speech/${id}/${file}`;
-const COVER_SIDE = 1024;
 
 /**
  * The narration of `text` in smart mode (assumed cleaning): markdown marks
@@ -559,8 +559,8 @@ export const speechService: Service<
         const fg = colourFor(engine.seed, r.id, 'cover-fg');
         return {
           contentType: mediaFileTypes.png.contentType,
-          key: `png ${COVER_SIDE}x${COVER_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
-          render: () => encodePng(COVER_SIDE, COVER_SIDE, bg, fg),
+          key: `png ${FLOW_SPEECH_COVER_SIDE}x${FLOW_SPEECH_COVER_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
+          render: () => encodePng(FLOW_SPEECH_COVER_SIDE, FLOW_SPEECH_COVER_SIDE, bg, fg),
         };
       },
     },

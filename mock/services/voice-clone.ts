@@ -18,7 +18,7 @@
  * ALREADY_CONFIRMED, a poll the confirmed task).
  */
 import { z } from 'zod';
-import { audioFileTypes } from '../../schemas/media.ts';
+import { AUDIO_TIMBRES, audioFileTypes } from '../../schemas/media.ts';
 import {
   CLONE_DEMO_MS,
   CLONE_EXPIRY_MS,
@@ -262,7 +262,7 @@ export const voiceCloneService: Service<
         ...(body.gender !== undefined ? { gender: body.gender } : {}),
         useCredits: body.useCredits,
         files,
-        variant: hash32(engine.seed, id, 'voice') % 6,
+        variant: hash32(engine.seed, id, 'voice') % AUDIO_TIMBRES,
       });
       kit.timeout(engine, r, now + cloneSchedule.timeoutMs, ['pending', 'processing'], 'timeout');
       kit.run(
