@@ -141,8 +141,8 @@ export const builtInSpeakers: readonly BuiltInSpeaker[] = voiceLanguages.flatMap
   })),
 );
 
-/** Side of a flow-speech episode's square cover PNG, pixels (assumed). */
-export const FLOW_SPEECH_COVER_SIDE = 1024;
+/** Side of the square cover PNG of a flow-speech or podcast episode, pixels (assumed). */
+export const EPISODE_COVER_SIDE = 1024;
 
 /** Length of a speaker's demo clip, ms (assumed). */
 export const SPEAKER_DEMO_MS = 4_000;
@@ -388,7 +388,7 @@ export const FlowSpeechEpisode = z
     completedTime: EpochMs.optional().meta({ description: 'ms, when it finished (success or fail)' }),
     title: z.string().optional().meta({ description: 'present on success' }),
     outline: z.string().optional().meta({ description: 'present on success: one line per part' }),
-    cover: mediaUrl(`cover image (PNG, ${FLOW_SPEECH_COVER_SIDE}x${FLOW_SPEECH_COVER_SIDE}), present on success`).optional(),
+    cover: mediaUrl(`cover image (PNG, ${EPISODE_COVER_SIDE}x${EPISODE_COVER_SIDE}), present on success`).optional(),
     audioUrl: mediaUrl('MP3, present on success').optional(),
     audioStreamUrl: mediaUrl('HLS playlist of the audio (packed AAC segments), present on success').optional(),
     subtitlesUrl: mediaUrl('SRT timed to the audio, present on success').optional(),
@@ -473,7 +473,7 @@ export const speechTableAssumptions: TableAssumption[] = [
     reason: 'document 2 says the transitions beyond pending, success and fail are not shown',
   },
   {
-    subject: `flow-speech content: smart mode collapses spaces, drops markdown marks and repeated punctuation and ends each sentence with a stop; a url source narrates a deterministic fake article derived from the URL; the title is the first sentence (at most 60 characters) and the outline one numbered line per sentence (at most 5); the cover is a ${FLOW_SPEECH_COVER_SIDE}x${FLOW_SPEECH_COVER_SIDE} PNG`,
+    subject: `flow-speech content: smart mode collapses spaces, drops markdown marks and repeated punctuation and ends each sentence with a stop; a url source narrates a deterministic fake article derived from the URL; the title is the first sentence (at most 60 characters) and the outline one numbered line per sentence (at most 5); the cover is a ${EPISODE_COVER_SIDE}x${EPISODE_COVER_SIDE} PNG`,
     reason: 'document 2 names the fields but not how they are produced',
   },
   {

@@ -28,7 +28,7 @@ import { operations } from '../../schemas/operations.ts';
 import {
   builtInSpeakers,
   charCount,
-  FLOW_SPEECH_COVER_SIDE,
+  EPISODE_COVER_SIDE,
   flowSpeechProcessingMs,
   flowSpeechSchedule,
   inferLanguage,
@@ -50,7 +50,7 @@ import { audioFrameCount, audioFrames, audioFrameSamples, renderAudio, streamAud
 import { hlsAudio } from '../media/hls.ts';
 import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
-import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
+import type { Handler, MediaAsset, MediaRoute, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { TaskKit, type Task } from './tasks.ts';
 
@@ -85,8 +85,8 @@ export function voicesOf(engine: Engine, owner: string): Voice[] {
   return [...builtInVoices, ...voiceSources.flatMap((src) => src(engine, owner))];
 }
 
-/** The caller's voice `id`. Errors: SPEECH_SPEAKER_NOT_FOUND naming `field` and the id. */
-function voiceOf(ctx: ServiceContext, id: string, field: string): Voice {
+/** The caller's voice `id`. Errors: `notFound` (default SPEECH_SPEAKER_NOT_FOUND) naming `field` and the id. */
+export function voiceOf(ctx: ServiceContext, id: string, field: string, notFound: ErrorName = 'SPEECH_SPEAKER_NOT_FOUND'): Voice {
   const hit = builtInById.get(id) ?? voicesOf(ctx.engine, ctx.account.apiKey).find((v) => v.speakerId === id);
   if (hit) return hit;
   const some = builtInVoices
@@ -94,7 +94,7 @@ function voiceOf(ctx: ServiceContext, id: string, field: string): Voice {
     .map((v) => v.speakerId)
     .join(', ');
   throw new ApiError(
-    'SPEECH_SPEAKER_NOT_FOUND',
+    notFound,
     `${field}: no voice ${JSON.stringify(id)} for this account; GET /v1/speakers/list lists the ids it may use (for example ${some})`,
   );
 }
@@ -107,7 +107,7 @@ function voiceOf(ctx: ServiceContext, id: string, field: string): Voice {
 const MP3_FRAME_MS = (audioFrameSamples.mp3 * 1000) / 24_000;
 
 /** One line of rendered speech: its words, its voice's variant, and its MP3 frames. */
-interface SpokenLine {
+export interface SpokenLine {
   speakerId: string;
   variant: number;
   text: string;
@@ -115,31 +115,44 @@ interface SpokenLine {
 }
 
 /** A line's MP3 frames: `speechDurationMs` to the nearest 24 ms frame (at least 5). */
-function lineFrames(text: string, speed: number): number {
+export function lineFrames(text: string, speed: number): number {
   return audioFrameCount('mp3', speechDurationMs(text, speed));
 }
 
 /**
+ * The variant of each distinct voice of `voices`, in order of first use: a
+ * voice's own variant unless an earlier voice took it, then the next free one
+ * (so up to six distinct voices are audibly distinct).
+ */
+export function distinctVariants(voices: readonly Pick<Voice, 'speakerId' | 'variant'>[]): Map<string, number> {
+  const variantOf = new Map<string, number>();
+  for (const voice of voices) {
+    if (variantOf.has(voice.speakerId)) continue;
+    const taken = new Set(variantOf.values());
+    let variant = voice.variant;
+    for (let k = 0; k < AUDIO_TIMBRES && taken.has(variant); k++) variant = (voice.variant + k + 1) % AUDIO_TIMBRES;
+    variantOf.set(voice.speakerId, variant);
+  }
+  return variantOf;
+}
+
+/**
  * The lines of a script, each with its speaker's voice (errors: SPEECH_SPEAKER_NOT_FOUND naming `scripts[i].speakerId`);
- * distinct speakers get distinct variants (a speaker whose variant another took gets the next free one, up to six).
+ * distinct speakers get distinct variants (`distinctVariants`).
  */
 function spokenLines(ctx: ServiceContext, scripts: { speakerId: string; content: string }[], speed: number, field = 'scripts'): SpokenLine[] {
-  const variantOf = new Map<string, number>();
-  return scripts.map((line, i) => {
-    const voice = voiceOf(ctx, line.speakerId, `${field}[${i}].speakerId`);
-    let variant = variantOf.get(voice.speakerId);
-    if (variant === undefined) {
-      const taken = new Set(variantOf.values());
-      variant = voice.variant;
-      for (let k = 0; k < AUDIO_TIMBRES && taken.has(variant); k++) variant = (voice.variant + k + 1) % AUDIO_TIMBRES;
-      variantOf.set(voice.speakerId, variant);
-    }
-    return { speakerId: voice.speakerId, variant, text: line.content, frames: lineFrames(line.content, speed) };
-  });
+  const voices = scripts.map((line, i) => voiceOf(ctx, line.speakerId, `${field}[${i}].speakerId`));
+  const variantOf = distinctVariants(voices);
+  return scripts.map((line, i) => ({
+    speakerId: voices[i].speakerId,
+    variant: variantOf.get(voices[i].speakerId)!,
+    text: line.content,
+    frames: lineFrames(line.content, speed),
+  }));
 }
 
 /** Total duration of `lines`, ms (whole MP3 frames of 24 ms: an integer). */
-const durationOf = (lines: readonly SpokenLine[]) => lines.reduce((n, l) => n + l.frames, 0) * MP3_FRAME_MS;
+export const durationOf = (lines: readonly SpokenLine[]) => lines.reduce((n, l) => n + l.frames, 0) * MP3_FRAME_MS;
 
 /** The MP3 of `lines`: each line's frames in its variant, back to back. */
 function linesMp3(lines: readonly SpokenLine[]): Uint8Array {
@@ -280,12 +293,12 @@ export function cleanNarration(text: string, language: FlowSpeechLanguage): stri
 }
 
 /** Sentences of `text` (ends at . ! ? 。 ！ ？). */
-function sentences(text: string): string[] {
+export function sentences(text: string): string[] {
   return (text.match(/[^.!?。！？]+[.!?。！？]*/g) ?? []).map((s) => s.trim()).filter((s) => s !== '');
 }
 
 /** A title: the first sentence, at most 60 characters (cut at a word when it can be). */
-function titleOf(text: string): string {
+export function titleOf(text: string): string {
   const first = (sentences(text)[0] ?? text).replace(/[.!?。！？]+$/, '').trim();
   if (charCount(first) <= 60) return first;
   const cut = [...first].slice(0, 60).join('');
@@ -315,7 +328,7 @@ const jaSentences = [
 ];
 
 /** The deterministic fake article a url source narrates (the mock reads no page): a title from the URL's path and eight sentences (English: faker's hacker phrases; zh, ja: a small bank). */
-function fakeArticle(seed: number, url: string, language: FlowSpeechLanguage): string {
+export function fakeArticle(seed: number, url: string, language: FlowSpeechLanguage): string {
   return fake(seed, ['flow-speech-page', url], (f) => {
     const slug = (() => {
       try {
@@ -400,6 +413,80 @@ function createEpisode(ctx: ServiceContext, kind: EpisodeRecord['kind'], languag
 function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
   const r = episodeKit.find(engine, id);
   return r?.status === 'success' ? r : undefined;
+}
+
+/** What the media of an episode are made of: its id (names the cover) and its spoken lines. */
+export interface EpisodeAudio {
+  id: string;
+  lines: readonly SpokenLine[];
+}
+
+/**
+ * The media routes of a narrated episode under `base` (`/media/flow-speech`,
+ * `/media/podcast`): `{episodeId}/audio.mp3` (the lines' MP3), `audio.m3u8`
+ * and `segments/{n}.aac` (HLS of the same audio), `subtitles.srt` (sentence
+ * cues timed to the lines) while `audio` finds the episode ready; `cover.png`
+ * (a square PNG, colours from the seed and the id) while `cover` does.
+ */
+export function episodeMediaRoutes(
+  base: string,
+  find: { audio: (engine: Engine, id: string) => EpisodeAudio | undefined; cover: (engine: Engine, id: string) => { id: string } | undefined },
+): MediaRoute[] {
+  const at = (file: string) => `${base}/{episodeId}/${file}`;
+  return [
+    {
+      path: at('audio.mp3'),
+      resolve(engine, p) {
+        const r = find.audio(engine, p.episodeId);
+        return r ? mp3Asset(r.lines) : undefined;
+      },
+    },
+    {
+      path: at('subtitles.srt'),
+      resolve(engine, p) {
+        const r = find.audio(engine, p.episodeId);
+        return r ? srtAsset(r.id, r.lines, false) : undefined;
+      },
+    },
+    {
+      path: at('audio.m3u8'),
+      resolve(engine, p) {
+        const r = find.audio(engine, p.episodeId);
+        if (!r) return undefined;
+        const hls = linesHls(r.lines);
+        return {
+          contentType: mediaFileTypes.m3u8.contentType,
+          key: `speech m3u8 ${linesKey(r.lines)}`,
+          render: () => new TextEncoder().encode(hls.playlist((n) => `segments/${n}.${hls.segmentExtension}`)),
+        };
+      },
+    },
+    {
+      path: at('segments/{n}.aac'),
+      resolve(engine, p) {
+        const r = find.audio(engine, p.episodeId);
+        if (!r || !/^\d+$/.test(p.n)) return undefined;
+        const hls = linesHls(r.lines);
+        const n = Number(p.n);
+        if (n >= hls.segmentCount) return undefined;
+        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, render: () => hls.segment(n) };
+      },
+    },
+    {
+      path: at('cover.png'),
+      resolve(engine, p) {
+        const r = find.cover(engine, p.episodeId);
+        if (!r) return undefined;
+        const bg = colourFor(engine.seed, r.id, 'cover-bg');
+        const fg = colourFor(engine.seed, r.id, 'cover-fg');
+        return {
+          contentType: mediaFileTypes.png.contentType,
+          key: `png ${EPISODE_COVER_SIDE}x${EPISODE_COVER_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
+          render: () => encodePng(EPISODE_COVER_SIDE, EPISODE_COVER_SIDE, bg, fg),
+        };
+      },
+    },
+  ];
 }
 
 // ---------------------------------------------------------------------------
@@ -512,57 +599,6 @@ export const speechService: Service<
         return srtAsset(r.id, r.lines, true);
       },
     },
-    {
-      path: episodeMedia('{episodeId}', 'audio.mp3'),
-      resolve(engine, p) {
-        const r = doneEpisode(engine, p.episodeId);
-        return r ? mp3Asset(r.lines) : undefined;
-      },
-    },
-    {
-      path: episodeMedia('{episodeId}', 'subtitles.srt'),
-      resolve(engine, p) {
-        const r = doneEpisode(engine, p.episodeId);
-        return r ? srtAsset(r.id, r.lines, false) : undefined;
-      },
-    },
-    {
-      path: episodeMedia('{episodeId}', 'audio.m3u8'),
-      resolve(engine, p) {
-        const r = doneEpisode(engine, p.episodeId);
-        if (!r) return undefined;
-        const hls = linesHls(r.lines);
-        return {
-          contentType: mediaFileTypes.m3u8.contentType,
-          key: `speech m3u8 ${linesKey(r.lines)}`,
-          render: () => new TextEncoder().encode(hls.playlist((n) => `segments/${n}.${hls.segmentExtension}`)),
-        };
-      },
-    },
-    {
-      path: episodeMedia('{episodeId}', 'segments/{n}.aac'),
-      resolve(engine, p) {
-        const r = doneEpisode(engine, p.episodeId);
-        if (!r || !/^\d+$/.test(p.n)) return undefined;
-        const hls = linesHls(r.lines);
-        const n = Number(p.n);
-        if (n >= hls.segmentCount) return undefined;
-        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, render: () => hls.segment(n) };
-      },
-    },
-    {
-      path: episodeMedia('{episodeId}', 'cover.png'),
-      resolve(engine, p) {
-        const r = doneEpisode(engine, p.episodeId);
-        if (!r) return undefined;
-        const bg = colourFor(engine.seed, r.id, 'cover-bg');
-        const fg = colourFor(engine.seed, r.id, 'cover-fg');
-        return {
-          contentType: mediaFileTypes.png.contentType,
-          key: `png ${FLOW_SPEECH_COVER_SIDE}x${FLOW_SPEECH_COVER_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
-          render: () => encodePng(FLOW_SPEECH_COVER_SIDE, FLOW_SPEECH_COVER_SIDE, bg, fg),
-        };
-      },
-    },
+    ...episodeMediaRoutes('/media/flow-speech', { audio: doneEpisode, cover: doneEpisode }),
   ],
 };
