@@ -779,10 +779,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/podcast/episodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a podcast episode in one call (script and audio)
+         * @description At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
+         *
+         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).
+         *
+         *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
+         *
+         *     Source: document 2, "Podcast".
+         */
+        post: operations["createPodcastEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/podcast/episodes/text-content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two-stage flow, stage 1: write the script only
+         * @description The one-shot fields, but language is required and each speaker's language must match it (else 400, 37002, "Speaker language mismatch"). No audio is produced: poll until contentStatus is text-success, optionally edit the script, then POST /v1/podcast/episodes/{episodeId}/audio. At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
+         *
+         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).
+         *
+         *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
+         *
+         *     Source: document 2, "Podcast".
+         */
+        post: operations["createPodcastTextContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/podcast/episodes/{episodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a podcast episode
+         * @description Returns the episode as it stands: sourceProcessResult and title once the sources are read, the outline and the scripts as they are written, the cover once the script is done, the media URLs (MP3, HLS, SRT) once the audio is rendered, and the credits consumed so far. An unknown episode, or one of another user, answers 404 (37005, assumed).
+         *
+         *     Source: document 2, "Podcast episode (GET result)".
+         */
+        get: operations["getPodcastEpisode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/podcast/episodes/{episodeId}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two-stage flow, stage 2: render the audio (of the original or the edited script)
+         * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus } (assumed shape). Prefer: outcome=failed|stuck forces the render to fail or stall.
+         *
+         *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded).
+         *
+         *     Source: document 2, "Podcast".
+         */
+        post: operations["createPodcastAudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/podcast/episodes/{episodeId}/text-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the outline or the script as it is written (Server-Sent Events)
+         * @description A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written on the virtual clock: a client connected early receives each as the clock reaches it, one connected late receives everything written so far at once. Then a `done` message ({ episodeId, complete, count, failCode }) and the stream closes; when the text stage fails first, done carries complete false and the failCode. Heartbeat comments keep an idle connection open. The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). Owner-scoped (404, 37005); event must be script or outline (400, 37001).
+         *
+         *     Source: document 2, "Podcast".
+         */
+        get: operations["streamPodcastText"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description (Assumed: document 2 says the payload format of the stream messages is not shown) */
+        PodcastOutlineStreamEvent: {
+            /** @description position in the outline, from 0 */
+            index: number;
+            content: string;
+        };
+        /** @description (Assumed: document 2 says the payload format of the stream messages is not shown) */
+        PodcastScriptStreamEvent: {
+            /** @description position in the script, from 0 */
+            index: number;
+            speakerId: string;
+            speakerName: string;
+            content: string;
+        };
+        /** @description (Assumed: document 2 says the payload format of the stream messages is not shown) */
+        PodcastDoneStreamEvent: {
+            episodeId: string;
+            /** @description true when every item was delivered; false when the stage failed first */
+            complete: boolean;
+            /** @description items delivered */
+            count: number;
+            /** @description 0, or the failCode of the failed stage */
+            failCode: number;
+        };
         /**
          * @example {
          *       "taskId": "vt_1a2b3c4d5e6f7a8b",
@@ -2262,6 +2406,262 @@ export interface components {
             durationHint?: number;
             /** @description add an audio watermark */
             watermark?: boolean;
+        };
+        /**
+         * @example {
+         *       "episodeId": "pe_1a2b3c4d5e6f7a8b"
+         *     }
+         */
+        CreatePodcastEpisodeData: {
+            episodeId: string;
+        };
+        /**
+         * @example {
+         *       "query": "Why frontend teams mock their APIs",
+         *       "speakers": [
+         *         {
+         *           "speakerId": "en_ava"
+         *         },
+         *         {
+         *           "speakerId": "en_noah"
+         *         }
+         *       ],
+         *       "mode": "quick",
+         *       "speed": 1
+         *     }
+         */
+        PodcastRequest: {
+            /** @description prompt or topic; may be empty when sources carries material (at most 2,000 characters, assumed) */
+            query?: string;
+            /** @description material: items { type (text or url), content }; at most 5 (assumed) */
+            sources?: {
+                /**
+                 * @description text or url
+                 * @enum {string}
+                 */
+                type: "text" | "url";
+                /** @description text: the raw text (1 to 20,000 characters, assumed); url: the link (http or https) */
+                content: string;
+            }[];
+            /** @description 1 to 2 distinct speakers; debate mode needs exactly 2. The first hosts; with two, the lines alternate between them. */
+            speakers: {
+                /**
+                 * @description a speaker id GET /v1/speakers/list lists for this account
+                 * @example en_ava
+                 */
+                speakerId: string;
+            }[];
+            /**
+             * @description quick (default, fast), deep (research style) or debate (exactly 2 speakers, opposing positions)
+             * @default quick
+             * @enum {string}
+             */
+            mode: "quick" | "deep" | "debate";
+            /**
+             * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
+             * @default 1
+             * @example 1
+             */
+            speed: number;
+            /**
+             * @description en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)
+             * @enum {string}
+             */
+            language?: "en" | "zh" | "ja";
+        };
+        /**
+         * @example {
+         *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
+         *       "message": "writing the script; poll the episode until contentStatus is text-success"
+         *     }
+         */
+        CreatePodcastTextContentData: {
+            episodeId: string;
+            /** @description what happens next */
+            message: string;
+        };
+        /**
+         * @example {
+         *       "query": "Why frontend teams mock their APIs",
+         *       "speakers": [
+         *         {
+         *           "speakerId": "en_ava"
+         *         },
+         *         {
+         *           "speakerId": "en_noah"
+         *         }
+         *       ],
+         *       "mode": "quick",
+         *       "speed": 1,
+         *       "language": "en"
+         *     }
+         */
+        PodcastTextContentRequest: {
+            /** @description prompt or topic; may be empty when sources carries material (at most 2,000 characters, assumed) */
+            query?: string;
+            /** @description material: items { type (text or url), content }; at most 5 (assumed) */
+            sources?: {
+                /**
+                 * @description text or url
+                 * @enum {string}
+                 */
+                type: "text" | "url";
+                /** @description text: the raw text (1 to 20,000 characters, assumed); url: the link (http or https) */
+                content: string;
+            }[];
+            /** @description 1 to 2 distinct speakers; debate mode needs exactly 2. The first hosts; with two, the lines alternate between them. */
+            speakers: {
+                /**
+                 * @description a speaker id GET /v1/speakers/list lists for this account
+                 * @example en_ava
+                 */
+                speakerId: string;
+            }[];
+            /**
+             * @description quick (default, fast), deep (research style) or debate (exactly 2 speakers, opposing positions)
+             * @default quick
+             * @enum {string}
+             */
+            mode: "quick" | "deep" | "debate";
+            /**
+             * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
+             * @default 1
+             * @example 1
+             */
+            speed: number;
+            /**
+             * @description en, zh or ja (required); each speaker's language must match it
+             * @enum {string}
+             */
+            language: "en" | "zh" | "ja";
+        };
+        /**
+         * @example {
+         *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
+         *       "createdAt": 1767225600000,
+         *       "processStatus": "success",
+         *       "failCode": 0,
+         *       "message": "done",
+         *       "completedTime": 1767225670000,
+         *       "credits": 12,
+         *       "title": "Why frontend teams mock their APIs",
+         *       "outline": "1. Introduction: why frontend teams mock their APIs\n2. What the material says\n3. Questions and answers\n4. Wrap-up",
+         *       "cover": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/cover.png",
+         *       "audioUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.mp3",
+         *       "audioStreamUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.m3u8",
+         *       "subtitlesUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/subtitles.srt",
+         *       "sourceProcessResult": {
+         *         "content": "Research notes on why frontend teams mock their APIs.",
+         *         "references": []
+         *       },
+         *       "scripts": [
+         *         {
+         *           "speakerId": "en_ava",
+         *           "speakerName": "Ava",
+         *           "content": "Welcome to the show. I'm Ava."
+         *         }
+         *       ]
+         *     }
+         */
+        PodcastEpisode: {
+            episodeId: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /**
+             * @description pending while a stage runs; success when the stage asked for is done (the script in the two-stage flow until audio is requested, then the audio); fail
+             * @enum {string}
+             */
+            processStatus: "pending" | "success" | "fail";
+            /**
+             * @description two-stage flow only, once a stage has ended: text-success, text-fail, audio-success, audio-fail; absent on one-shot episodes
+             * @enum {string}
+             */
+            contentStatus?: "text-success" | "text-fail" | "audio-success" | "audio-fail";
+            /** @description 0 when no failure; on failure 37008 podcast generation failed; refunded; 37009 content rejected by moderation; refunded; 37010 a source could not be read (a url source that does not load); refunded; 37011 a stage was still pending after 30 minutes; refunded (Assumed: document 2 says the failCode values are not shown) */
+            failCode: number;
+            /** @description status detail: the stage running, or why it failed */
+            message: string;
+            /**
+             * @description ms, when the last stage ended (success or fail)
+             * @example 1767225600000
+             */
+            completedTime?: number;
+            /** @description credits consumed so far: the script once written, plus the audio once rendered; 0 after a failure refunded in full */
+            credits: number;
+            /** @description present once the sources are read */
+            title?: string;
+            /** @description the outline items written so far, one numbered line each */
+            outline?: string;
+            /** @description cover image (PNG, 1024x1024), present once the script is written (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            cover?: string;
+            /** @description MP3 of the script, each speaker in a voice of its own; present once the audio is rendered (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            audioUrl?: string;
+            /** @description HLS playlist of the same audio (packed AAC segments) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            audioStreamUrl?: string;
+            /** @description SRT timed to the audio (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            subtitlesUrl?: string;
+            /** @description present once the sources are read */
+            sourceProcessResult?: {
+                /** @description the material read from the query and the sources */
+                content: string;
+                references: components["schemas"]["PodcastReference"][];
+            };
+            /** @description the lines written so far, alternating between the speakers */
+            scripts?: components["schemas"]["PodcastScriptLine"][];
+        };
+        /** @description (Assumed: document 2 says references is an array of citations without their shape) */
+        PodcastReference: {
+            title: string;
+            url: string;
+        };
+        PodcastScriptLine: {
+            speakerId: string;
+            speakerName: string;
+            content: string;
+        };
+        /**
+         * @description (Assumed: document 2 says the response shape of the audio call is not shown)
+         * @example {
+         *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
+         *       "contentStatus": "text-success"
+         *     }
+         */
+        PodcastAudioData: {
+            episodeId: string;
+            /**
+             * @description the stage that is done: text-success while the audio renders (then audio-success or audio-fail)
+             * @enum {string}
+             */
+            contentStatus: "text-success" | "text-fail" | "audio-success" | "audio-fail";
+        };
+        /**
+         * @example {
+         *       "scripts": [
+         *         {
+         *           "speakerId": "en_ava",
+         *           "content": "Welcome to the show."
+         *         },
+         *         {
+         *           "speakerId": "en_noah",
+         *           "content": "Thanks for having me."
+         *         }
+         *       ]
+         *     }
+         */
+        PodcastAudioRequest: {
+            /** @description the edited script: the same lines as the episode returned, in order, with the same speakerId on each; only content may change (combined at most 20,000 characters). Left out: the original script is rendered. */
+            scripts?: {
+                /** @description the words of the line (may be edited) */
+                content: string;
+                /**
+                 * @description a speaker id GET /v1/speakers/list lists for this account
+                 * @example en_ava
+                 */
+                speakerId: string;
+            }[];
         };
     };
     responses: never;
@@ -6874,6 +7274,733 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createPodcastEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PodcastRequest"];
+            };
+        };
+        responses: {
+            /** @description the episode, processStatus pending */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreatePodcastEpisodeData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters; 37003 a speakerId that GET /v1/speakers/list does not list for this account
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 37001 | 37003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `37004` insufficient credits; nothing reserved (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 37004 insufficient credits; nothing reserved
+                         * @enum {number}
+                         */
+                        code: 37004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createPodcastTextContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PodcastTextContentRequest"];
+            };
+        };
+        responses: {
+            /** @description the episode, writing its script */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreatePodcastTextContentData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *     - `37002` Speaker language mismatch: in the two-stage flow a speaker's language differs from language (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters; 37003 a speakerId that GET /v1/speakers/list does not list for this account; 37002 Speaker language mismatch: in the two-stage flow a speaker's language differs from language
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 37001 | 37003 | 37002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `37004` insufficient credits; nothing reserved (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 37004 insufficient credits; nothing reserved
+                         * @enum {number}
+                         */
+                        code: 37004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getPodcastEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description episode id */
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the episode */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["PodcastEpisode"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 37001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `37005` podcast episode not found (or it belongs to another user) (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 37005 podcast episode not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 37005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createPodcastAudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description episode id */
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PodcastAudioRequest"];
+            };
+        };
+        responses: {
+            /** @description the render has started */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["PodcastAudioData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 37001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `37004` insufficient credits; nothing reserved (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 37004 insufficient credits; nothing reserved
+                         * @enum {number}
+                         */
+                        code: 37004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `37005` podcast episode not found (or it belongs to another user) (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 37005 podcast episode not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 37005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `37006` the episode cannot render audio now: it is one-shot, its script is not ready (or failed), or its audio is rendering; the message says which (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 37006 the episode cannot render audio now: it is one-shot, its script is not ready (or failed), or its audio is rendering; the message says which
+                         * @enum {number}
+                         */
+                        code: 37006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    streamPodcastText: {
+        parameters: {
+            query: {
+                /** @description script (the lines, one message each) or outline (the outline items, one message each) */
+                event: "script" | "outline";
+            };
+            header?: never;
+            path: {
+                /** @description episode id */
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the event stream. Server-Sent Events: frames `event: <name>`, `id: <n>`, `data: <JSON>`, and `: heartbeat` comments; events: `outline`, `script`, `done` (data schemas in x-events). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 37001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `37005` podcast episode not found (or it belongs to another user) (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 37005 podcast episode not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 37005;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

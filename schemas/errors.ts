@@ -38,6 +38,9 @@ const voiceCloneCodes = assumed(
   "document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's",
 );
 const voiceCloneRetry = fromSeed(2, 'Errors');
+const podcastCodes = assumed(
+  'document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock\'s',
+);
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -315,6 +318,45 @@ export const errorCatalog = {
     meaning: 'the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged',
     provenance: voiceCloneRetry,
     retryAfterSeconds: 5,
+  },
+
+  // ---- podcasts (document 2: "Speaker language mismatch" named; every number and status assumed) ----
+  PODCAST_INVALID_PARAMETERS: { code: 37001, httpStatus: 400, meaning: 'invalid podcast request parameters', provenance: podcastCodes },
+  SPEAKER_LANGUAGE_MISMATCH: {
+    code: 37002,
+    httpStatus: 400,
+    meaning: "Speaker language mismatch: in the two-stage flow a speaker's language differs from language",
+    provenance: podcastCodes,
+  },
+  PODCAST_SPEAKER_NOT_FOUND: {
+    code: 37003,
+    httpStatus: 400,
+    meaning: 'a speakerId that GET /v1/speakers/list does not list for this account',
+    provenance: podcastCodes,
+  },
+  PODCAST_INSUFFICIENT_CREDITS: { code: 37004, httpStatus: 402, meaning: 'insufficient credits; nothing reserved', provenance: podcastCodes },
+  PODCAST_EPISODE_NOT_FOUND: { code: 37005, httpStatus: 404, meaning: 'podcast episode not found (or it belongs to another user)', provenance: podcastCodes },
+  PODCAST_AUDIO_NOT_ALLOWED: {
+    code: 37006,
+    httpStatus: 409,
+    meaning: 'the episode cannot render audio now: it is one-shot, its script is not ready (or failed), or its audio is rendering; the message says which',
+    provenance: podcastCodes,
+  },
+  PODCAST_GENERATION_FAILED: { code: 37008, httpStatus: 400, meaning: 'podcast generation failed; refunded', provenance: podcastCodes, failure: true },
+  PODCAST_CONTENT_REJECTED: { code: 37009, httpStatus: 400, meaning: 'content rejected by moderation; refunded', provenance: podcastCodes, failure: true },
+  PODCAST_SOURCE_UNREADABLE: {
+    code: 37010,
+    httpStatus: 400,
+    meaning: 'a source could not be read (a url source that does not load); refunded',
+    provenance: podcastCodes,
+    failure: true,
+  },
+  PODCAST_TIMED_OUT: {
+    code: 37011,
+    httpStatus: 400,
+    meaning: 'a stage was still pending after 30 minutes; refunded',
+    provenance: podcastCodes,
+    failure: true,
   },
 
   // ---- image endpoints (document 1, "Errors": 29003 and 26019 shown; every other number assumed) ----
