@@ -13,6 +13,7 @@
 import type { z } from 'zod';
 import type { EstimateImageCreditsRequest, ImageGenerationRequest, ImageSize } from '../schemas/image.ts';
 import type { FlowSpeechRequest, FlowSpeechTtsRequest, SpeechRequest, TtsRequest } from '../schemas/speech.ts';
+import type { PodcastRequest, PodcastTextContentRequest } from '../schemas/podcast.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
 
@@ -110,6 +111,21 @@ export function flowSpeechBody(over: Body = {}): Body {
     } satisfies z.input<typeof FlowSpeechRequest>),
     ...over,
   };
+}
+
+/** createPodcastEpisode: a quick episode on a query, hosted by en_ava with en_noah (language inferred: en). */
+export function podcastBody(over: Body = {}): Body {
+  return {
+    ...({ query: 'Why frontend teams mock their APIs', speakers: [{ speakerId: 'en_ava' }, { speakerId: 'en_noah' }] } satisfies z.input<
+      typeof PodcastRequest
+    >),
+    ...over,
+  };
+}
+
+/** createPodcastTextContent: `podcastBody()` with language en (required in the two-stage flow). */
+export function podcastTextBody(over: Body = {}): Body {
+  return { ...({ ...(podcastBody() as z.input<typeof PodcastRequest>), language: 'en' } satisfies z.input<typeof PodcastTextContentRequest>), ...over };
 }
 
 /** createFlowSpeechTtsEpisode: `speechBody()`'s two-voice script. */

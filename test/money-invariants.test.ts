@@ -30,7 +30,8 @@ import { type CallResult, readEventStream, type TestMock, useMocks } from './hel
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
 const all = operationIds.map((id) => operations[id] as OperationDef);
-const charging = all.filter((op) => op.charges);
+// creates only: an operation on something that exists (a podcast's audio call) is tested with its area, on tasks it makes first
+const charging = all.filter((op) => op.charges && !op.request.params);
 const HOUR = 3_600_000;
 
 const mock = useMocks({ rateLimit: false });
