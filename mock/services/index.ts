@@ -12,8 +12,9 @@ import { imageService } from './image.ts';
 import { speechService } from './speech.ts';
 import { voiceCloneService } from './voice-clone.ts';
 import { platformVoiceService, seedAudioService } from './generated-audio.ts';
+import { lyricsService } from './lyrics.ts';
 
-const services = [videoService, accountService, imageService, speechService, voiceCloneService, platformVoiceService, seedAudioService] as const;
+const services = [videoService, accountService, imageService, speechService, voiceCloneService, platformVoiceService, seedAudioService, lyricsService] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
 type Joined = UnionToIntersection<(typeof services)[number]['handlers']>;
