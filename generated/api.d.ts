@@ -899,6 +899,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lyrics/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate lyrics
+         * @description HTTP 202 with { taskId, status } only; the lyrics are read from the task. prompt: 1 to 200 characters (code points; longer or blank: 38001, nothing reserved). provider: default (runs on musicA), musicA or musicB. musicA writes one variant inside the create call: the answer's status is success (failed when the provider rejects the request). musicB answers pending; the task is generating after 2 s and the provider's callback brings typically two variants 20-40 s after creation (assumed schedule). A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. Price: a flat 2 credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. 10 requests per minute per user (HTTP 429 with 38029 and Retry-After; the value is assumed). Prefer: outcome=failed (38005; error=38004 a provider rejection, error=38006 a musicB task left to its timeout), outcome=stuck (musicB: the callback never comes, the timeout fails it), outcome=partial (musicB: the task succeeds with its second variant failed). stuck and partial need provider musicB (with musicA: 10007).
+         *
+         *     A created task can fail with: 38005 LYRICS_GENERATION_FAILED (lyrics generation failed at the provider; credits refunded (also the errorMessage of a failed variant)), 38004 LYRICS_PROVIDER_REJECTED (the provider rejected the lyrics request; credits refunded), 38006 LYRICS_TIMED_OUT (lyrics generation timed out (a musicB task without a provider callback for 30 minutes); credits refunded in full, no later recovery).
+         *
+         *     Source: document 3, "Lyrics (prefix /v1/lyrics)".
+         */
+        post: operations["createLyricsTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lyrics/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List lyrics tasks, newest first
+         * @description page >= 1 (default 1), pageSize 1-100 (default 20), status (pending, generating, success, failed). The caller's tasks only.
+         *
+         *     Source: document 3, "Lyrics (prefix /v1/lyrics)".
+         */
+        get: operations["listLyricsTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lyrics/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a lyrics task
+         * @description The task. musicB has no query endpoint: its callback is the only path to success, so poll every few seconds. An unknown task, or one of another user, answers 404 with 38002.
+         *
+         *     Source: document 3, "Lyrics (prefix /v1/lyrics)".
+         */
+        get: operations["getLyricsTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2662,6 +2730,80 @@ export interface components {
                  */
                 speakerId: string;
             }[];
+        };
+        /**
+         * @example {
+         *       "taskId": "lyr_1a2b3c4d5e6f7a8b",
+         *       "status": "pending"
+         *     }
+         */
+        CreateLyricsData: {
+            taskId: string;
+            /**
+             * @description musicB: pending; musicA: success (failed when the provider rejected it) (Assumed: document 3 says only { taskId, status }; musicA runs inside the create call, so its status is already final)
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed";
+        };
+        /**
+         * @example {
+         *       "prompt": "a summer road trip with old friends",
+         *       "provider": "musicB"
+         *     }
+         */
+        CreateLyricsRequest: {
+            /** @description what the song is about: 1 to 200 characters (Unicode code points); longer is rejected before credits are reserved */
+            prompt: string;
+            /**
+             * @description default (resolves to musicA), musicA or musicB; the task reports the provider that ran it
+             * @default default
+             * @enum {string}
+             */
+            provider: "default" | "musicA" | "musicB";
+        };
+        LyricsTask: {
+            /** @description task id */
+            id: string;
+            /**
+             * @description musicA or musicB: the provider that ran it (default resolves to musicA)
+             * @enum {string}
+             */
+            provider: "musicA" | "musicB";
+            /** @enum {string} */
+            status: "pending" | "generating" | "success" | "failed";
+            params: {
+                /** @description echo of the prompt */
+                prompt: string;
+            };
+            /** @description empty until success; musicA writes one, musicB typically two; a successful task may still carry a failed variant */
+            variants: components["schemas"]["LyricsVariant"][];
+            /** @description credits: 0 until the task succeeds, then 2 */
+            creditCost: number;
+            /** @description only when failed: the code and what went wrong */
+            errorMessage?: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            updatedAt: number;
+        };
+        LyricsVariant: {
+            /** @description the song title */
+            title: string;
+            /** @description the lyrics: sections ([Verse 1], [Chorus], ...) of lines separated by newlines; empty when the variant failed */
+            text: string;
+            /**
+             * @description complete or failed
+             * @enum {string}
+             */
+            status: "complete" | "failed";
+            /** @description only when the variant failed: the code and what went wrong */
+            errorMessage?: string;
         };
     };
     responses: never;
@@ -8001,6 +8143,397 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 37005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createLyricsTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLyricsRequest"];
+            };
+        };
+        responses: {
+            /** @description the task: pending (musicB), or already success or failed (musicA) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateLyricsData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 38001 invalid lyrics request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 38001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `38003` insufficient credits for a lyrics request (2 credits); nothing reserved (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 38003 insufficient credits for a lyrics request (2 credits); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 38003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `38029` per-user lyrics creation rate limit (the value is assumed), answered with HTTP 429 and Retry-After; nothing reserved (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 38029 per-user lyrics creation rate limit (the value is assumed), answered with HTTP 429 and Retry-After; nothing reserved
+                         * @enum {number}
+                         */
+                        code: 38029;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    listLyricsTasks: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+                /** @description only tasks in this status */
+                status?: "pending" | "generating" | "success" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of tasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: {
+                            items: components["schemas"]["LyricsTask"][];
+                            page: number;
+                            pageSize: number;
+                            /** @description number of matching items across all pages */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 38001 invalid lyrics request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 38001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getLyricsTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description lyrics task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["LyricsTask"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 38001 invalid lyrics request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 38001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `38002` lyrics task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 38002 lyrics task not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 38002;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

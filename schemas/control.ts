@@ -115,7 +115,9 @@ export const ScenarioRequest = z
       .union([z.number().int(), z.string()])
       .optional()
       .meta({ description: 'as Prefer error=: reject with this catalogued error (code or name); with outcome, the failure reason' }),
-    outcome: z.enum(forcedOutcomes).optional().meta({ description: 'as Prefer outcome=: the created task later ends this way (refunded)' }),
+    outcome: z.enum(forcedOutcomes).optional().meta({
+      description: 'as Prefer outcome=: the created task later fails (refunded), stalls (stuck) or succeeds with part of its result failed (partial)',
+    }),
     delay: z.number().int().min(0).max(60_000).optional().meta({ description: 'as Prefer delay=: answer after this many real ms' }),
   })
   .refine((r) => r.code !== undefined || r.error !== undefined || r.outcome !== undefined || r.delay !== undefined, {

@@ -41,6 +41,9 @@ const voiceCloneRetry = fromSeed(2, 'Errors');
 const podcastCodes = assumed(
   'document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock\'s',
 );
+const lyricsCodes = assumed(
+  'document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock\'s (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)',
+);
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -420,6 +423,42 @@ export const errorCatalog = {
     httpStatus: 400,
     meaning: 'aspect ratio not supported by the image-b model',
     provenance: fromSeed(1, 'Image: request schema'),
+  },
+  // ---- lyrics (document 3, "Errors": every number and status assumed) ----
+  LYRICS_INVALID_PARAMETERS: { code: 38001, httpStatus: 400, meaning: 'invalid lyrics request parameters', provenance: lyricsCodes },
+  LYRICS_TASK_NOT_FOUND: { code: 38002, httpStatus: 404, meaning: 'lyrics task not found (or it belongs to another user)', provenance: lyricsCodes },
+  LYRICS_INSUFFICIENT_CREDITS: {
+    code: 38003,
+    httpStatus: 402,
+    meaning: 'insufficient credits for a lyrics request (2 credits); nothing reserved',
+    provenance: lyricsCodes,
+  },
+  LYRICS_PROVIDER_REJECTED: {
+    code: 38004,
+    httpStatus: 400,
+    meaning: 'the provider rejected the lyrics request; credits refunded',
+    provenance: lyricsCodes,
+    failure: true,
+  },
+  LYRICS_GENERATION_FAILED: {
+    code: 38005,
+    httpStatus: 400,
+    meaning: 'lyrics generation failed at the provider; credits refunded (also the errorMessage of a failed variant)',
+    provenance: lyricsCodes,
+    failure: true,
+  },
+  LYRICS_TIMED_OUT: {
+    code: 38006,
+    httpStatus: 400,
+    meaning: 'lyrics generation timed out (a musicB task without a provider callback for 30 minutes); credits refunded in full, no later recovery',
+    provenance: lyricsCodes,
+    failure: true,
+  },
+  LYRICS_RATE_LIMITED: {
+    code: 38029,
+    httpStatus: 429,
+    meaning: 'per-user lyrics creation rate limit (the value is assumed), answered with HTTP 429 and Retry-After; nothing reserved',
+    provenance: lyricsCodes,
   },
 } as const satisfies Record<string, CatalogError>;
 

@@ -9,8 +9,11 @@ import type { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';
 import type { Provenance } from './provenance.ts';
 
-/** Outcomes a scenario or `Prefer: outcome=` can force on a created task: it fails later (refunded), or never progresses (timeouts apply). */
-export const forcedOutcomes = ['failed', 'stuck'] as const;
+/**
+ * Outcomes a scenario or `Prefer: outcome=` can force on a created task: it fails later (refunded), never progresses
+ * (timeouts apply), or succeeds with part of its result failed (`partial`: a lyrics task with a failed variant).
+ */
+export const forcedOutcomes = ['failed', 'stuck', 'partial'] as const;
 export type ForcedOutcome = (typeof forcedOutcomes)[number];
 
 /** A per-account sliding-window rate limit on the virtual clock. */
@@ -140,7 +143,7 @@ export interface OperationDef {
   rateLimit?: RateLimitRule;
   /** The operation takes credits from the caller's balance (a hold at creation, captured or refunded later, or charged at once). */
   charges?: boolean;
-  /** Outcomes a created task can be forced to (`Prefer: outcome=`): failed (refunded), stuck (never progresses; timeouts apply). */
+  /** Outcomes a created task can be forced to (`Prefer: outcome=`): failed (refunded), stuck (never progresses; timeouts apply), partial (succeeds with part of its result failed). */
   outcomes?: readonly ForcedOutcome[];
   /** Failure reasons a created task can end with (`Prefer: outcome=failed, error=`); the first is the default. */
   failureReasons?: readonly ErrorName[];

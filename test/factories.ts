@@ -15,6 +15,7 @@ import type { EstimateImageCreditsRequest, ImageGenerationRequest, ImageSize } f
 import type { FlowSpeechRequest, FlowSpeechTtsRequest, SpeechRequest, TtsRequest } from '../schemas/speech.ts';
 import type { PodcastRequest, PodcastTextContentRequest } from '../schemas/podcast.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
+import type { CreateLyricsRequest } from '../schemas/lyrics.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
 
 /** A request body: the builder's defaults with the test's overrides (which may make it invalid on purpose). */
@@ -173,4 +174,9 @@ export function cloneForm(
   const all: Record<string, string | null> = { language: 'en', consentConfirmed: 'true', ...fields };
   for (const [k, v] of Object.entries(all)) if (v !== null) form.append(k, v);
   return form;
+}
+
+/** createLyricsTask: an English prompt (8 words) on `provider` (default: the request's default, which runs on musicA). */
+export function lyricsBody(over: Body = {}): Body {
+  return { ...({ prompt: 'a summer road trip with old friends' } satisfies z.input<typeof CreateLyricsRequest>), ...over };
 }

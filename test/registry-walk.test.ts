@@ -94,6 +94,7 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   createSeedAudioTask: async (m, op) => (await m.advance(6_000), { path: op.path, body: exampleBody(op.operationId) }),
   getPlatformVoiceTask: createThenGet('createPlatformVoiceTask', 'taskId'),
   getSeedAudioTask: createThenGet('createSeedAudioTask', 'taskId'),
+  getLyricsTask: createThenGet('createLyricsTask', 'taskId'),
   getVoiceClone: async (m, op) => ({ path: fill(op.path, { taskId: await createClone(m) }) }),
   confirmVoiceClone: async (m, op) => ({ path: op.path, body: { taskId: await createClone(m, true), name: 'Walk', gender: 'other' } }),
   getPrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
@@ -441,7 +442,7 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
 
     it('an outcome the operation does not accept -> 10007', async () => {
       const m = await mock();
-      const bad = ['failed', 'stuck', 'weird'].filter((o) => !(op.outcomes ?? ([] as readonly string[])).includes(o));
+      const bad = ['failed', 'stuck', 'partial', 'weird'].filter((o) => !(op.outcomes ?? ([] as readonly string[])).includes(o));
       for (const o of bad) {
         expectError(await send(m, op, anyPath(op), { prefer: `outcome=${o}` }), op, 'INVALID_PREFER');
         expectError(await send(m, op, withQuery(anyPath(op), { __outcome: o })), op, 'INVALID_PREFER');

@@ -1,7 +1,7 @@
 /**
  * Forcing outcomes from a request (docs/architecture.md, "Forcing outcomes"):
  * the `Prefer` header, Prism-compatible (`code=<status>`) and extended
- * (`error=<code, name or failure reason>`, `outcome=failed|stuck`,
+ * (`error=<code, name or failure reason>`, `outcome=failed|stuck|partial`,
  * `delay=<ms>`), several at once separated by commas; and the query-string
  * equivalents `__code`, `__error`, `__outcome`, `__delay`. Unknown Prefer keys
  * (Prism's `example=`, `dynamic=`) are ignored.

@@ -13,6 +13,7 @@ import { speechService } from './speech.ts';
 import { voiceCloneService } from './voice-clone.ts';
 import { platformVoiceService, seedAudioService } from './generated-audio.ts';
 import { podcastService } from './podcast.ts';
+import { lyricsService } from './lyrics.ts';
 
 const services = [
   videoService,
@@ -23,6 +24,7 @@ const services = [
   platformVoiceService,
   seedAudioService,
   podcastService,
+  lyricsService,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
