@@ -13,9 +13,10 @@ import { imageArea } from './image.ts';
 import { speechArea } from './speech.ts';
 import { voiceCloneArea } from './voice-clone.ts';
 import { platformVoiceArea, seedAudioArea } from './generated-audio.ts';
+import { musicAnalysisArea } from './music-analysis.ts';
 
 /** Every area of the API, in the order of the spec. */
-export const areas = [videoArea, accountArea, imageArea, speechArea, voiceCloneArea, platformVoiceArea, seedAudioArea] as const;
+export const areas = [videoArea, accountArea, imageArea, speechArea, voiceCloneArea, platformVoiceArea, seedAudioArea, musicAnalysisArea] as const;
 
 /** Every operation of the API, keyed by operationId. */
 export const operations = mergeAreas(areas);

@@ -12,8 +12,19 @@ import { imageService } from './image.ts';
 import { speechService } from './speech.ts';
 import { voiceCloneService } from './voice-clone.ts';
 import { platformVoiceService, seedAudioService } from './generated-audio.ts';
+import { musicAnalysisService } from './music-analysis.ts';
+import { registerHostedMedia } from './hosted-media.ts';
 
-const services = [videoService, accountService, imageService, speechService, voiceCloneService, platformVoiceService, seedAudioService] as const;
+const services = [
+  videoService,
+  accountService,
+  imageService,
+  speechService,
+  voiceCloneService,
+  platformVoiceService,
+  seedAudioService,
+  musicAnalysisService,
+] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
 type Joined = UnionToIntersection<(typeof services)[number]['handlers']>;
@@ -33,6 +44,8 @@ export const handlers: Handlers = join();
 
 /** Every media route of every area. */
 export const mediaRoutes: readonly MediaRoute[] = services.flatMap((s) => s.media ?? []);
+// the services that take a URL of hosted media resolve it through the same declarations
+registerHostedMedia(mediaRoutes);
 
 /** Readies an engine for the services: the handlers of their scheduled events and the schemas of their singletons (before a saved state is loaded). */
 export function prepareEngine(engine: Engine): void {
