@@ -499,7 +499,7 @@ export const speechService: Service<
       path: scriptMedia('{taskId}', audioFileTypes.mp3.extension),
       resolve(engine, p) {
         const r = scriptKit.find(engine, p.taskId);
-        return r ? mp3Asset(r.lines) : undefined;
+        return r ? { ...mp3Asset(r.lines), owner: r.owner } : undefined;
       },
     },
     {
@@ -516,7 +516,7 @@ export const speechService: Service<
       path: episodeMedia('{episodeId}', 'audio.mp3'),
       resolve(engine, p) {
         const r = doneEpisode(engine, p.episodeId);
-        return r ? mp3Asset(r.lines) : undefined;
+        return r ? { ...mp3Asset(r.lines), owner: r.owner } : undefined;
       },
     },
     {
@@ -547,7 +547,7 @@ export const speechService: Service<
         const hls = linesHls(r.lines);
         const n = Number(p.n);
         if (n >= hls.segmentCount) return undefined;
-        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, render: () => hls.segment(n) };
+        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, owner: r.owner, render: () => hls.segment(n) };
       },
     },
     {
