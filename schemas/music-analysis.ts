@@ -260,7 +260,7 @@ export const musicAnalysisTableAssumptions: TableAssumption[] = [
     reason: 'document 3 gives only the 10 MB file limit',
   },
   {
-    subject: `audioUrl: a URL under the mock's own origin is read from its hosted media (a path under /media/ that names an existing file, else 39505; another account's file, when its area records an owner, 403 39506; files of areas that record no owner are taken as public); any other http(s) URL cannot be fetched and stands for a recording of ${externalRecordingSeconds.min}-${externalRecordingSeconds.max} whole seconds chosen from the URL`,
+    subject: `audioUrl: a URL under the mock's own origin is read from its hosted media (a path under /media/ that names an existing file, else 39505; another account's file, 403 39506: the audio of speech, voice-clone, generated-audio and stem records carries its owner; catalogue media such as built-in speaker demos, and files of areas that record no owner, are public); any other http(s) URL cannot be fetched and stands for a recording of ${externalRecordingSeconds.min}-${externalRecordingSeconds.max} whole seconds chosen from the URL`,
     reason: 'the mock cannot fetch the internet; document 3 (remix) accepts platform audio URLs of the caller or public ones',
   },
   {

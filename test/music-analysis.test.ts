@@ -389,11 +389,13 @@ describe('audioUrl', () => {
     expectOk(await call('recognizeMusic', { audioUrl: d.stems[0].audioUrl }, null));
   });
 
-  it('media of an area that records no owner is public: the MP3 of POST /v1/speech, read by another key', async () => {
+  it("another area's audio: the MP3 of POST /v1/speech is its owner's (another key: 403); a built-in speaker's demo is public", async () => {
     const s = await m.call('POST', pathOf('createSpeechScript'), { body: speechBody() });
     expect(s.status, s.text).toBe(200);
-    const data = expectOk(await call('recognizeMusic', { audioUrl: s.json.data.audioUrl }, null, OTHER_KEY));
-    expectSegmentsWithin(data, s.json.data.audioDuration);
+    expectSegmentsWithin(expectOk(await call('recognizeMusic', { audioUrl: s.json.data.audioUrl }, null)), s.json.data.audioDuration);
+    expectError(await call('recognizeMusic', { audioUrl: s.json.data.audioUrl }, null, OTHER_KEY), 'MUSIC_ANALYSIS_SOURCE_FORBIDDEN', 'another account');
+    const demo = `${m.base}/media/speakers/en_ava/demo.mp3`;
+    expect(expectOk(await call('describeMusic', { audioUrl: demo }, null, OTHER_KEY))).toEqual(expectOk(await call('describeMusic', { audioUrl: demo }, null)));
     // its subtitles are not audio; after 24 hours they are gone (expired)
     expectError(await call('recognizeMusic', { audioUrl: s.json.data.subtitlesUrl }, null), 'MUSIC_ANALYSIS_UNSUPPORTED_AUDIO', 'application/x-subrip');
     await m.advance(24 * 3_600_000);

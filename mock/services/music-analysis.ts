@@ -59,7 +59,7 @@ import { TaskKit, type Task } from './tasks.ts';
 // ---------------------------------------------------------------------------
 
 /** A recording as the analyses see it: its length, what names its content, and whether it is digital silence (WAV). */
-export interface Recording {
+interface Recording {
   /** Measured duration, ms (an integer). */
   durationMs: number;
   /** Names the content: a hash of the bytes and their length, or the external URL. */
@@ -68,7 +68,7 @@ export interface Recording {
 }
 
 /** 32-bit FNV-1a of `bytes`, as 8 hex digits. */
-export function hashBytes(bytes: Uint8Array): string {
+function hashBytes(bytes: Uint8Array): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');
@@ -204,7 +204,7 @@ const lyricTemplates: ((w: Words) => string)[] = [
  * all ending before the last 5% (at most 2 s); at least one line (a tenth to
  * nine tenths of it); none for digital silence. Times are whole ms within the recording.
  */
-export function recognizeLines(seed: number, rec: Recording): Line[] {
+function recognizeLines(seed: number, rec: Recording): Line[] {
   if (rec.silent) return [];
   const d = rec.durationMs;
   return fake(seed, ['music-recognize', rec.key], (f) => {
@@ -234,7 +234,7 @@ const clock = (ms: number) => {
 };
 
 /** The description of `rec`: genre, mood, tempo, key and instruments from the mock's vocabularies, and a sentence naming them and the length. */
-export function describeRecording(seed: number, rec: Recording) {
+function describeRecording(seed: number, rec: Recording) {
   return fake(seed, ['music-describe', rec.key], (f) => {
     const genre = f.helpers.arrayElement(musicGenres);
     const mood = f.helpers.arrayElement(musicMoods);
@@ -250,7 +250,7 @@ export function describeRecording(seed: number, rec: Recording) {
 }
 
 /** The timbre of each stem of `model` for `rec` (distinct within a split: the model makes at most six stems) and the MIDI melody's variant. */
-export function stemVariants(seed: number, rec: Recording, model: StemModel): { stems: { name: string; variant: number }[]; midiVariant?: number } {
+function stemVariants(seed: number, rec: Recording, model: StemModel): { stems: { name: string; variant: number }[]; midiVariant?: number } {
   const base = hash32(seed, 'music-stems', rec.key);
   return {
     stems: stemModels[model].stems.map((name, i) => ({ name, variant: (base + i) % AUDIO_TIMBRES })),
