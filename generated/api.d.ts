@@ -967,6 +967,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/music/recognize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recognize the lyrics of a recording (synchronous)
+         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["recognizeMusic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Describe a recording: genre, mood, tempo, key, instruments (synchronous)
+         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["describeMusic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/stem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Separate a recording into stems (synchronous)
+         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem an MP3 hosted by the mock, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["separateMusicStems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2805,6 +2871,138 @@ export interface components {
             /** @description only when the variant failed: the code and what went wrong */
             errorMessage?: string;
         };
+        /**
+         * @description (Assumed: document 3 says the response shapes of /recognize, /describe and /stem are not shown)
+         * @example {
+         *       "lyrics": "Morning light on the river\nWe were running out of time",
+         *       "segments": [
+         *         {
+         *           "start": 4.2,
+         *           "end": 7.85,
+         *           "text": "Morning light on the river"
+         *         },
+         *         {
+         *           "start": 8.6,
+         *           "end": 12.1,
+         *           "text": "We were running out of time"
+         *         }
+         *       ]
+         *     }
+         */
+        MusicRecognizeData: {
+            /** @description the recognized lyrics, one line per segment (empty for digital silence: no vocals) */
+            lyrics: string;
+            /** @description the lines in order, not overlapping, within the real duration of the recording */
+            segments: components["schemas"]["LyricSegment"][];
+        };
+        LyricSegment: {
+            /** @description where the line starts, seconds from the start of the recording (to the ms) */
+            start: number;
+            /** @description where it ends (after start, within the recording), seconds from the start of the recording (to the ms) */
+            end: number;
+            text: string;
+        };
+        /**
+         * @description multipart/form-data: the audio file field or the audioUrl text field, exactly one.
+         * @example {
+         *       "audioUrl": "https://example.com/songs/sunrise.mp3"
+         *     }
+         */
+        MusicAnalysisRequest: {
+            /**
+             * Format: binary
+             * @description the recording: mp3, m4a or wav, at most 10 MB; its type is read from its bytes (the file name and the part's Content-Type are not trusted). Exactly one of audio and audioUrl.
+             */
+            audio?: string;
+            /** @description an http(s) URL of the recording, instead of audio. A URL of the mock's own hosted media (its origin, a path under /media/) is read from the mock: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL cannot be fetched by the mock: it stands for a recording of 30-240 s chosen from the URL (assumed). */
+            audioUrl?: string;
+        } & (unknown | unknown);
+        /**
+         * @description (Assumed: document 3 says the response shapes of /recognize, /describe and /stem are not shown)
+         * @example {
+         *       "description": "A 3:05 upbeat pop track at 118 BPM in A minor, led by vocals over synthesizer, bass and drums.",
+         *       "genre": "pop",
+         *       "mood": "upbeat",
+         *       "bpm": 118,
+         *       "key": "A minor",
+         *       "instruments": [
+         *         "vocals",
+         *         "synthesizer",
+         *         "bass",
+         *         "drums"
+         *       ]
+         *     }
+         */
+        MusicDescribeData: {
+            /** @description one sentence on the recording */
+            description: string;
+            /** @description the main genre (the mock says one of: pop, rock, hip hop, electronic, jazz, classical, folk, r&b, ambient, country) */
+            genre: string;
+            /** @description the mood (the mock says one of: upbeat, melancholic, energetic, calm, dreamy, dark, romantic, playful) */
+            mood: string;
+            /** @description tempo, beats per minute (the mock: 60-180) */
+            bpm: number;
+            /** @description musical key, e.g. "A minor" or "Eb major" */
+            key: string;
+            /** @description instruments heard, most prominent first */
+            instruments: string[];
+        };
+        /**
+         * @description (Assumed: document 3 says the response shapes of /recognize, /describe and /stem are not shown)
+         * @example {
+         *       "model": "audio-separation-2",
+         *       "stems": [
+         *         {
+         *           "name": "vocals",
+         *           "audioUrl": "http://localhost:4010/media/music/stems/mst_1a2b3c4d5e6f7a8b/vocals.mp3"
+         *         },
+         *         {
+         *           "name": "other",
+         *           "audioUrl": "http://localhost:4010/media/music/stems/mst_1a2b3c4d5e6f7a8b/other.mp3"
+         *         }
+         *       ],
+         *       "midiUrl": "http://localhost:4010/media/music/stems/mst_1a2b3c4d5e6f7a8b/notes.mid"
+         *     }
+         */
+        MusicStemData: {
+            /**
+             * @description the model that ran
+             * @enum {string}
+             */
+            model: "audio-separation-1" | "audio-separation-2";
+            /** @description the stems, in the model's order */
+            stems: components["schemas"]["MusicStem"][];
+            /** @description a Standard MIDI File of the melody, as long as the recording: audio-separation-2 only; null for audio-separation-1 (assumed) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            midiUrl: string | null;
+        };
+        MusicStem: {
+            /** @description vocals, drums, bass, other (audio-separation-2 also guitar and piano; assumed) */
+            name: string;
+            /** @description the stem: MP3, 24 kHz mono (assumed), as long as the recording (to the 24 ms frame) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            audioUrl: string;
+        };
+        /**
+         * @description multipart/form-data: the audio file field or the audioUrl text field, exactly one; model.
+         * @example {
+         *       "audioUrl": "https://example.com/songs/sunrise.mp3",
+         *       "model": "audio-separation-2"
+         *     }
+         */
+        MusicStemRequest: {
+            /**
+             * Format: binary
+             * @description the recording: mp3, m4a or wav, at most 10 MB; its type is read from its bytes (the file name and the part's Content-Type are not trusted). Exactly one of audio and audioUrl.
+             */
+            audio?: string;
+            /** @description an http(s) URL of the recording, instead of audio. A URL of the mock's own hosted media (its origin, a path under /media/) is read from the mock: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL cannot be fetched by the mock: it stands for a recording of 30-240 s chosen from the URL (assumed). */
+            audioUrl?: string;
+            /**
+             * @description audio-separation-1 (default) or audio-separation-2 (also produces MIDI)
+             * @default audio-separation-1
+             * @enum {string}
+             */
+            model: "audio-separation-1" | "audio-separation-2";
+        } & (unknown | unknown);
     };
     responses: never;
     parameters: never;
@@ -8534,6 +8732,534 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 38002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    recognizeMusic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. audio: each file at most 10 MB (10485760 bytes); all files together at most 10 MB (10485760 bytes) (larger: 39504 MUSIC_ANALYSIS_FILE_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MusicAnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description the lyrics and their segments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["MusicRecognizeData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39501 invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field; 39502 the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged; 39503 the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged; 39505 audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet); 39508 the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39501 | 39502 | 39503 | 39505 | 39508;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39507 insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged
+                         * @enum {number}
+                         */
+                        code: 39507;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39506 audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
+                         * @enum {number}
+                         */
+                        code: 39506;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39504 the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged
+                         * @enum {number}
+                         */
+                        code: 39504;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    describeMusic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. audio: each file at most 10 MB (10485760 bytes); all files together at most 10 MB (10485760 bytes) (larger: 39504 MUSIC_ANALYSIS_FILE_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MusicAnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description the description */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["MusicDescribeData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39501 invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field; 39502 the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged; 39503 the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged; 39505 audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet); 39508 the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39501 | 39502 | 39503 | 39505 | 39508;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39507 insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged
+                         * @enum {number}
+                         */
+                        code: 39507;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39506 audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
+                         * @enum {number}
+                         */
+                        code: 39506;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39504 the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged
+                         * @enum {number}
+                         */
+                        code: 39504;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    separateMusicStems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. audio: each file at most 10 MB (10485760 bytes); all files together at most 10 MB (10485760 bytes) (larger: 39504 MUSIC_ANALYSIS_FILE_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MusicStemRequest"];
+            };
+        };
+        responses: {
+            /** @description the stems (and the MIDI) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["MusicStemData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39501 invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field; 39502 the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged; 39503 the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged; 39505 audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet); 39508 the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39501 | 39502 | 39503 | 39505 | 39508;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39507 insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged
+                         * @enum {number}
+                         */
+                        code: 39507;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39506 audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
+                         * @enum {number}
+                         */
+                        code: 39506;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39504 the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged
+                         * @enum {number}
+                         */
+                        code: 39504;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

@@ -44,6 +44,9 @@ const podcastCodes = assumed(
 const lyricsCodes = assumed(
   'document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock\'s (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)',
 );
+const musicAnalysisCodes = assumed(
+  'document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock\'s, for the synchronous analysis endpoints',
+);
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -459,6 +462,57 @@ export const errorCatalog = {
     httpStatus: 429,
     meaning: 'per-user lyrics creation rate limit (the value is assumed), answered with HTTP 429 and Retry-After; nothing reserved',
     provenance: lyricsCodes,
+  },
+
+  // ---- music analysis: /v1/music/recognize, /describe, /stem (document 3, "Errors": numbers not shown; 39501-39599 assumed) ----
+  MUSIC_ANALYSIS_INVALID_PARAMETERS: {
+    code: 39501,
+    httpStatus: 400,
+    meaning:
+      'invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field',
+    provenance: musicAnalysisCodes,
+  },
+  MUSIC_ANALYSIS_UNSUPPORTED_AUDIO: {
+    code: 39502,
+    httpStatus: 400,
+    meaning: 'the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged',
+    provenance: musicAnalysisCodes,
+  },
+  MUSIC_ANALYSIS_AUDIO_DURATION_INVALID: {
+    code: 39503,
+    httpStatus: 400,
+    meaning: 'the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged',
+    provenance: musicAnalysisCodes,
+  },
+  MUSIC_ANALYSIS_FILE_TOO_LARGE: {
+    code: 39504,
+    httpStatus: 413,
+    meaning: 'the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged',
+    provenance: musicAnalysisCodes,
+  },
+  MUSIC_ANALYSIS_SOURCE_NOT_FOUND: {
+    code: 39505,
+    httpStatus: 400,
+    meaning: "audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet)",
+    provenance: musicAnalysisCodes,
+  },
+  MUSIC_ANALYSIS_SOURCE_FORBIDDEN: {
+    code: 39506,
+    httpStatus: 403,
+    meaning: "audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)",
+    provenance: musicAnalysisCodes,
+  },
+  MUSIC_ANALYSIS_INSUFFICIENT_CREDITS: {
+    code: 39507,
+    httpStatus: 402,
+    meaning: 'insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged',
+    provenance: musicAnalysisCodes,
+  },
+  MUSIC_ANALYSIS_FAILED: {
+    code: 39508,
+    httpStatus: 400,
+    meaning: 'the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)',
+    provenance: musicAnalysisCodes,
   },
 } as const satisfies Record<string, CatalogError>;
 

@@ -103,7 +103,7 @@ export const stemSeparationModels = [
   { model: 'audio-separation-1', midi: false },
   { model: 'audio-separation-2', midi: true },
 ] as const;
-export const STEM_SEPARATION_DEFAULT_MODEL = 'audio-separation-1';
+export const STEM_SEPARATION_DEFAULT_MODEL = 'audio-separation-1' as const;
 
 /**
  * Extend pricing (document 3, "Providers and models (lyrics and music)"): 10

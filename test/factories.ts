@@ -180,3 +180,98 @@ export function cloneForm(
 export function lyricsBody(over: Body = {}): Body {
   return { ...({ prompt: 'a summer road trip with old friends' } satisfies z.input<typeof CreateLyricsRequest>), ...over };
 }
+
+/**
+ * A WAV (RIFF, 16-bit mono PCM, 24 kHz) of exactly `totalBytes` bytes (44 of header, the rest samples: an even
+ * number of bytes; an odd total gets a pad byte after the data, as RIFF does): a 220 Hz tone, built by doubling copies so
+ * that 10 MB costs a few milliseconds.
+ */
+export function wavOfSize(totalBytes: number): Uint8Array {
+  const dataBytes = (totalBytes - 44) & ~1;
+  const out = new Uint8Array(totalBytes);
+  const head = wavBytes(0.1);
+  out.set(head.subarray(0, 44));
+  const dv = new DataView(out.buffer);
+  dv.setUint32(4, totalBytes - 8, true);
+  dv.setUint32(40, dataBytes, true);
+  // 0.1 s of the tone is 22 whole periods of 220 Hz (2,400 samples): repeated, it stays seamless
+  const period = head.subarray(44);
+  let at = 44;
+  out.set(period.subarray(0, Math.min(period.length, dataBytes)), at);
+  at += Math.min(period.length, dataBytes);
+  while (at < 44 + dataBytes) {
+    const n = Math.min(at - 44, 44 + dataBytes - at);
+    out.copyWithin(at, 44, 44 + n);
+    at += n;
+  }
+  return out;
+}
+
+/** True when every little-endian byte of the uint32 `n` is ASCII. */
+const asciiLE = (n: number) => [0, 8, 16, 24].every((shift) => ((n >>> shift) & 0xff) < 0x80);
+
+/**
+ * A WAV (RIFF, unsigned 8-bit mono PCM at 8 kHz) of at least `seconds` whose every byte is ASCII, so it survives
+ * a proxy that forwards bodies as text (Prism 5.14.2): the data size is the first from `seconds` on whose chunk
+ * sizes are ASCII bytes; the samples a sawtooth of 0x20-0x5f (`variant` shifts its phase, so two variants differ).
+ */
+export function asciiWav(seconds: number, variant = 0): Uint8Array {
+  let n = Math.round(seconds * 8_000);
+  while (!asciiLE(n) || !asciiLE(n + 36)) n++;
+  const out = new Uint8Array(44 + n);
+  const dv = new DataView(out.buffer);
+  const ascii = (at: number, t: string) => [...t].forEach((c, i) => (out[at + i] = c.charCodeAt(0)));
+  ascii(0, 'RIFF');
+  dv.setUint32(4, 36 + n, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  dv.setUint32(16, 16, true);
+  dv.setUint16(20, 1, true);
+  dv.setUint16(22, 1, true);
+  dv.setUint32(24, 8_000, true);
+  dv.setUint32(28, 8_000, true);
+  dv.setUint16(32, 1, true);
+  dv.setUint16(34, 8, true);
+  ascii(36, 'data');
+  dv.setUint32(40, n, true);
+  for (let i = 0; i < n; i++) out[44 + i] = 0x20 + ((i + variant) % 64);
+  return out;
+}
+
+/**
+ * An m4a (MP4 with one AAC-LC track, no video) of `durationMs` in timbre `variant`: the mock's AAC frames
+ * muxed by mediabunny (the last packet cut to end at the duration).
+ */
+export async function m4aBytes(durationMs: number, variant = 0): Promise<Uint8Array> {
+  const { BufferTarget, EncodedAudioPacketSource, EncodedPacket, Mp4OutputFormat, Output } = await import('mediabunny');
+  const { encodedAudio } = await import('../mock/media/audio.ts');
+  const audio = await encodedAudio('aac', durationMs, variant);
+  const target = new BufferTarget();
+  const output = new Output({ format: new Mp4OutputFormat({ fastStart: 'in-memory' }), target });
+  const track = new EncodedAudioPacketSource('aac');
+  output.addAudioTrack(track);
+  await output.start();
+  const end = durationMs / 1000;
+  for (const [i, p] of audio.packets.entries()) {
+    if (p.timestamp >= end) break;
+    const packet = new EncodedPacket(p.data, 'key', p.timestamp, Math.min(p.duration, end - p.timestamp));
+    const { codec, sampleRate, numberOfChannels, description } = audio;
+    await track.add(packet, i === 0 ? { decoderConfig: { codec, sampleRate, numberOfChannels, ...(description ? { description } : {}) } } : undefined);
+  }
+  await output.finalize();
+  return new Uint8Array(target.buffer!);
+}
+
+/**
+ * recognizeMusic, describeMusic and separateMusicStems: a multipart form with the `audio` file (default a
+ * 6-second WAV, song.wav, audio/wav; null: no file) and the text fields of `fields` (strings, as a form sends them).
+ */
+export function musicForm(
+  fields: Record<string, string> = {},
+  file: { bytes: Uint8Array; name?: string; type?: string } | null = { bytes: wavBytes(6) },
+): FormData {
+  const form = new FormData();
+  if (file) form.append('audio', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? 'audio/wav' }), file.name ?? 'song.wav');
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return form;
+}

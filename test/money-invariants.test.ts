@@ -15,6 +15,8 @@
  * - a rejected request charged nothing: every ledger entry names a task a 2xx
  *   returned (an operation that returns no task id: one reserve per 2xx).
  *
+ * Multipart operations are sent their example's text fields as a form.
+ *
  * And a burst of concurrent polls (task reads and lists) while the clock
  * advances changes no money: the ledger ends identical to the same run without them.
  */
@@ -94,8 +96,19 @@ function taskIdOf(r: CallResult, reader: OperationDef | undefined): string | und
   return typeof id === 'string' ? id : undefined;
 }
 
+/**
+ * What `body` (an example, or an invalid value) is sent as: JSON as is; for a multipart operation, a form of its
+ * fields as text (an example names no file: a multipart operation that charges must accept a body without one).
+ */
+function wireBody(op: OperationDef, body: unknown): unknown {
+  if (op.request.body?.kind !== 'multipart') return body;
+  const form = new FormData();
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  return form;
+}
+
 function create(m: TestMock, op: OperationDef, key: string, body: unknown, prefer?: string): Promise<CallResult> {
-  return m.call(op.method.toUpperCase(), op.path, { key, body, ...(prefer ? { headers: { prefer } } : {}) });
+  return m.call(op.method.toUpperCase(), op.path, { key, body: wireBody(op, body), ...(prefer ? { headers: { prefer } } : {}) });
 }
 
 /** The account of `key` with its whole ledger (every page, when the control API pages it). */
@@ -164,10 +177,10 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (x: T) => Promise<
 }
 
 describe('the registry has operations that charge credits', () => {
-  it('at least one, each with a JSON body example and an insufficient-credits error', () => {
+  it('at least one, each with a body example (JSON, or the text fields of a multipart body) and an insufficient-credits error', () => {
     expect(charging.length).toBeGreaterThan(0);
     for (const op of charging) {
-      expect(op.request.body?.kind, op.operationId).toBe('json');
+      expect(['json', 'multipart'], op.operationId).toContain(op.request.body?.kind);
       expect(() => exampleBody(op)).not.toThrow();
       expect(insufficientOf(op), `${op.operationId} declares an insufficient-credits error`).toBeDefined();
     }

@@ -21,7 +21,7 @@ import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/http/prefer.ts';
 import { handlers } from '../mock/services/index.ts';
-import { cloneForm } from './factories.ts';
+import { cloneForm, musicForm } from './factories.ts';
 import { type CallResult, type TestMock, useMocks } from './helpers.ts';
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
@@ -100,6 +100,10 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   getPrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
   updatePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }), body: exampleBody('updatePrivateVoice') }),
   deletePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
+  // multipart: an uploaded 6-second WAV (the schema example names an external audioUrl instead)
+  recognizeMusic: async (_m, op) => ({ path: op.path, body: musicForm() }),
+  describeMusic: async (_m, op) => ({ path: op.path, body: musicForm() }),
+  separateMusicStems: async (_m, op) => ({ path: op.path, body: musicForm({ model: 'audio-separation-2' }) }),
 };
 
 /** A clone task of the harness's key (completed when `complete`: the clock moves past its processing). */

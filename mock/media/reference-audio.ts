@@ -2,15 +2,23 @@
  * What the voice-cloning area needs to know of an uploaded reference file
  * (document 2, "Voice cloning": the reference audio is judged by its duration
  * and whether it holds speech): is it audio, how long it lasts, and, for
- * uncompressed PCM (WAV), whether it is digital silence. Read with mediabunny
+ * uncompressed PCM (WAV), whether it is digital silence; also its container
+ * (the music-analysis endpoints take mp3, m4a and wav only). Read with mediabunny
  * (a dependency already, pure JS), which demuxes WAV, MP3, Ogg, FLAC, ADTS AAC
  * and MP4/M4A. Compressed audio is not decoded (no decoder runs here), so its
  * silence is not detected. Standard JavaScript only.
  */
 import type * as Mediabunny from 'mediabunny';
 
-/** What a reference file is: not audio, or audio of `durationMs` (ms), `silent` when every PCM sample is zero. */
-export type ReferenceAudio = { audio: false } | { audio: true; durationMs: number; codec: string; silent: boolean };
+/** The container of an audio file, as its bytes say (`mp4` for MP4 and QuickTime, m4a included; `other` for the rest mediabunny reads). */
+export type AudioContainer = 'wav' | 'mp3' | 'mp4' | 'ogg' | 'flac' | 'adts' | 'other';
+
+/**
+ * What a reference file is: not audio, or audio of `durationMs` (ms), `silent`
+ * when every PCM sample is zero, in `container` (read from the bytes), with
+ * `video` true when the file also has a video track (an MP4 video, not an m4a).
+ */
+export type ReferenceAudio = { audio: false } | { audio: true; durationMs: number; codec: string; silent: boolean; container: AudioContainer; video: boolean };
 
 let loaded: Promise<typeof Mediabunny> | undefined;
 const load = () => (loaded ??= import('mediabunny'));
@@ -22,11 +30,22 @@ function silentPcm(data: Uint8Array, codec: string): boolean {
   return true;
 }
 
+/** The container of `format`. */
+function containerOf(mb: typeof Mediabunny, format: Mediabunny.InputFormat): AudioContainer {
+  if (format instanceof mb.WaveInputFormat) return 'wav';
+  if (format instanceof mb.Mp3InputFormat) return 'mp3';
+  if (format instanceof mb.Mp4InputFormat || format instanceof mb.QuickTimeInputFormat) return 'mp4';
+  if (format instanceof mb.OggInputFormat) return 'ogg';
+  if (format instanceof mb.FlacInputFormat) return 'flac';
+  if (format instanceof mb.AdtsInputFormat) return 'adts';
+  return 'other';
+}
+
 /**
  * Inspects `bytes`: `{audio: false}` when no container mediabunny reads finds
  * an audio track in them (or they are empty); else the duration of the audio
- * track (ms, rounded), its codec, and `silent` (PCM only: every sample zero).
- * Never throws for bad input.
+ * track (ms, rounded), its codec, `silent` (PCM only: every sample zero), the
+ * container and whether a video track is there too. Never throws for bad input.
  */
 export async function inspectReferenceAudio(bytes: Uint8Array): Promise<ReferenceAudio> {
   if (bytes.length === 0) return { audio: false };
@@ -50,7 +69,9 @@ export async function inspectReferenceAudio(bytes: Uint8Array): Promise<Referenc
         }
       }
     }
-    return { audio: true, durationMs, codec, silent };
+    const container = containerOf(mb, await input.getFormat());
+    const video = (await input.getVideoTracks()).length > 0;
+    return { audio: true, durationMs, codec, silent, container, video };
   } catch {
     return { audio: false };
   }

@@ -47,6 +47,13 @@ export interface MediaAsset {
   key: string;
   /** Renders the bytes; called once per key while the key stays in the cache. */
   render(): Uint8Array | Promise<Uint8Array>;
+  /**
+   * The API key whose resource the file belongs to, when its area records one.
+   * The media router serves every file to anyone (no auth); an endpoint that
+   * takes a URL of hosted media (music analysis's audioUrl) refuses another
+   * key's file. Absent: public (or an area that does not say).
+   */
+  owner?: string;
 }
 
 /** A hosted file that existed and whose validity has ended: answered 410 (MEDIA_EXPIRED, 10015) with `message`. */

@@ -200,6 +200,7 @@ function makeService(name: GeneratedAudioServiceName) {
           contentType: audioFileTypes[format].contentType,
           key: `generated audio ${format} ${r.durationMs} ${r.variant}`,
           render: () => renderAudio({ format, durationMs: r.durationMs, variant: r.variant }),
+          owner: r.owner,
         };
       },
     },

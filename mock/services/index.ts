@@ -14,6 +14,8 @@ import { voiceCloneService } from './voice-clone.ts';
 import { platformVoiceService, seedAudioService } from './generated-audio.ts';
 import { podcastService } from './podcast.ts';
 import { lyricsService } from './lyrics.ts';
+import { musicAnalysisService } from './music-analysis.ts';
+import { registerHostedMedia } from './hosted-media.ts';
 
 const services = [
   videoService,
@@ -25,6 +27,7 @@ const services = [
   seedAudioService,
   podcastService,
   lyricsService,
+  musicAnalysisService,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
@@ -45,6 +48,8 @@ export const handlers: Handlers = join();
 
 /** Every media route of every area. */
 export const mediaRoutes: readonly MediaRoute[] = services.flatMap((s) => s.media ?? []);
+// the services that take a URL of hosted media resolve it through the same declarations
+registerHostedMedia(mediaRoutes);
 
 /** Readies an engine for the services: the handlers of their scheduled events and the schemas of their singletons (before a saved state is loaded). */
 export function prepareEngine(engine: Engine): void {

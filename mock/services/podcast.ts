@@ -533,7 +533,7 @@ function textSource(engine: Engine, id: string, event: 'script' | 'outline') {
 /** The episode `id` if its audio is ready (media routes), with an id that names this render. */
 function readyAudio(engine: Engine, id: string) {
   const r = kit.find(engine, id);
-  return r?.status === 'success' && r.audio ? { id: `${r.id}/${r.stage}`, lines: r.audio } : undefined;
+  return r?.status === 'success' && r.audio ? { id: `${r.id}/${r.stage}`, owner: r.owner, lines: r.audio } : undefined;
 }
 
 /** The episode `id` if its script is written (the cover appears with it). */

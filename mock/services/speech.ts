@@ -415,9 +415,10 @@ function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
   return r?.status === 'success' ? r : undefined;
 }
 
-/** What the media of an episode are made of: its id (names the cover) and its spoken lines. */
+/** What the media of an episode are made of: its id (names the cover), its owner (the API key its audio belongs to) and its spoken lines. */
 export interface EpisodeAudio {
   id: string;
+  owner: string;
   lines: readonly SpokenLine[];
 }
 
@@ -438,7 +439,7 @@ export function episodeMediaRoutes(
       path: at('audio.mp3'),
       resolve(engine, p) {
         const r = find.audio(engine, p.episodeId);
-        return r ? mp3Asset(r.lines) : undefined;
+        return r ? { ...mp3Asset(r.lines), owner: r.owner } : undefined;
       },
     },
     {
@@ -469,7 +470,7 @@ export function episodeMediaRoutes(
         const hls = linesHls(r.lines);
         const n = Number(p.n);
         if (n >= hls.segmentCount) return undefined;
-        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, render: () => hls.segment(n) };
+        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, owner: r.owner, render: () => hls.segment(n) };
       },
     },
     {
@@ -586,7 +587,7 @@ export const speechService: Service<
       path: scriptMedia('{taskId}', audioFileTypes.mp3.extension),
       resolve(engine, p) {
         const r = scriptKit.find(engine, p.taskId);
-        return r ? mp3Asset(r.lines) : undefined;
+        return r ? { ...mp3Asset(r.lines), owner: r.owner } : undefined;
       },
     },
     {

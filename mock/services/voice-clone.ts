@@ -348,14 +348,14 @@ export const voiceCloneService: Service<
       path: taskDemoPath('{taskId}'),
       resolve(engine, p) {
         const r = kit.find(engine, p.taskId);
-        return r?.status === 'completed' ? demoAsset(r.variant) : undefined;
+        return r?.status === 'completed' ? { ...demoAsset(r.variant), owner: r.owner } : undefined;
       },
     },
     {
       path: voiceDemoPath('{speakerId}'),
       resolve(engine, p) {
         const v = voicesState(engine).voices.find((x) => x.speakerInnerId === p.speakerId);
-        return v ? demoAsset(v.variant) : undefined;
+        return v ? { ...demoAsset(v.variant), owner: v.owner } : undefined;
       },
     },
   ],
