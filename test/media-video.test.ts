@@ -6,6 +6,10 @@
  * NAL units they should be, and the PNG covers decode (pngjs) at the exact
  * size showing the colours asked for.
  */
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Sample } from 'mp4box';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
@@ -474,4 +478,55 @@ describe('encodePng', () => {
     const bytes = encodePng(50, 30, [1, 2, 3], [4, 5, 6]);
     expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
   });
+});
+
+describe('scene cuts (the pages of a deck)', () => {
+  const colours = (r: number) => ({ bg: [r, 40, 90] as Rgb, fg: [250, 250, 250] as Rgb });
+  const spec = {
+    width: 320,
+    height: 180,
+    durationMs: 3_000,
+    colours: colours(200),
+    // a cut right after the first IDR (frame 1), one between frames (1,050 ms: frame 11 at 1,100 ms), one at an IDR position (2,000 ms)
+    scenes: [
+      { atMs: 100, colours: colours(20) },
+      { atMs: 1_050, colours: colours(120) },
+      { atMs: 2_000, colours: colours(60) },
+    ],
+  };
+
+  it('each cut is a sync sample at the first frame starting at or after its time; the rest of the schedule keeps its IDR interval', async () => {
+    const bytes = await renderVideo(spec);
+    const { movie, samples } = await parseMp4(bytes);
+    const video = samples.get(movie.videoTracks[0].id)!;
+    const sync = video.filter((s) => s.is_sync).map((s) => Math.round((s.cts / s.timescale) * 1000));
+    expect(sync).toEqual([0, 100, 1100, 2000]);
+    expect(video).toHaveLength(videoFrameCount(spec.durationMs));
+    expect(Buffer.from(await renderVideo(spec)).equals(Buffer.from(bytes)), 'deterministic').toBe(true);
+  });
+
+  it.skipIf(spawnSync('ffmpeg', ['-version']).status !== 0)(
+    '(with ffmpeg, where installed) decodes without an error and shows each scene in its colours',
+    async () => {
+      const file = join(tmpdir(), `scenes-${process.pid}.mp4`);
+      writeFileSync(file, await renderVideo(spec));
+      try {
+        expect(spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']).stderr.toString()).toBe('');
+        for (const [at, colour] of [
+          [0, colours(200)],
+          [0.5, colours(20)],
+          [1.5, colours(120)],
+          [2.5, colours(60)],
+        ] as const) {
+          const out = spawnSync('ffmpeg', ['-v', 'error', '-ss', String(at), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
+            maxBuffer: 1 << 24,
+          });
+          const px = [...out.stdout.subarray(319 * 3, 320 * 3)]; // top-right: the background
+          colour.bg.forEach((c, i) => expect(Math.abs(px[i] - c), `${at} s channel ${i}`).toBeLessThanOrEqual(3));
+        }
+      } finally {
+        rmSync(file, { force: true });
+      }
+    },
+  );
 });

@@ -295,7 +295,7 @@ export class H264Writer {
   private readonly palY: Uint8Array;
   private readonly palCb: Uint8Array;
   private readonly palCr: Uint8Array;
-  private readonly same: number[];
+  private same: number[];
   /** Band columns [lo, hi) of each luma row pair (rows 2p and 2p+1), even, non-decreasing in p. */
   private readonly lo: Int32Array;
   private readonly hi: Int32Array;
@@ -312,6 +312,11 @@ export class H264Writer {
   /** The IDR slices that do not change, by first row and idr_pic_id. */
   private readonly slices = new Map<string, Uint8Array>();
   private frameIndex = 0;
+  /** Frames since the last IDR picture (the next one's frame_num); the next frame is an IDR when 0. */
+  private sinceIdr = 0;
+  /** idr_pic_id of the last IDR picture, and whether the last frame written was one. */
+  private lastIdrPicId = 0;
+  private lastWasIdr = false;
   /** Bar fill, pixels from barX0 (even). */
   private fill = 0;
 
@@ -369,9 +374,34 @@ export class H264Writer {
     const p = Math.min(1, Math.max(0, Number.isFinite(progress) ? progress : 0));
     const prev = this.fill;
     this.fill = Math.max(prev, 2 * Math.round((this.barW * p) / 2));
-    const n = this.frameIndex++ % this.idrInterval;
-    if (n === 0) return { data: this.idr(), key: true };
+    this.frameIndex++;
+    const n = this.sinceIdr;
+    this.sinceIdr = (n + 1) % this.idrInterval;
+    if (n === 0) {
+      // consecutive IDR pictures need different idr_pic_id; IDRs separated by P pictures may share one
+      const idrPicId = this.lastWasIdr ? 1 - this.lastIdrPicId : 0;
+      this.lastIdrPicId = idrPicId;
+      this.lastWasIdr = true;
+      return { data: this.idr(idrPicId), key: true };
+    }
+    this.lastWasIdr = false;
     return { data: this.pFrame(n, prev, this.fill), key: false };
+  }
+
+  /**
+   * Changes the background and band colours from the next frame on (a scene cut: a page of a deck), which is
+   * then an IDR picture, so nothing refers across the cut. The progress bar keeps its fill.
+   */
+  recolour(bg: Rgb, fg: Rgb): void {
+    const palette = [rgbToYcbcr(bg), rgbToYcbcr(fg), [16, 128, 128], [235, 128, 128]];
+    palette.forEach((c, i) => {
+      this.palY[i] = c[0];
+      this.palCb[i] = c[1];
+      this.palCr[i] = c[2];
+    });
+    this.same = palette.map((c) => palette.findIndex((d) => d[0] === c[0] && d[1] === c[1] && d[2] === c[2]));
+    this.slices.clear();
+    this.sinceIdr = 0;
   }
 
   // -------------------------------------------------------------------------
@@ -511,9 +541,7 @@ export class H264Writer {
    * An IDR access unit: three slices, the rows above the bar, the bar's row and the rows below it; the first and
    * the last do not change with the bar and are written once.
    */
-  private idr(): Uint8Array {
-    // Consecutive IDR pictures need different idr_pic_id; IDRs separated by P pictures may share one.
-    const idrPicId = this.idrInterval === 1 ? (this.frameIndex - 1) & 1 : 0;
+  private idr(idrPicId: number): Uint8Array {
     const row = this.barMbRow;
     return concat([
       ...(row > 0 ? [this.cachedSlice(0, row, idrPicId)] : []),

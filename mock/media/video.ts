@@ -29,6 +29,11 @@ export interface VideoSpec {
   /** Background and diagonal-band colours (the cover PNG's). */
   colours: { bg: Rgb; fg: Rgb };
   /**
+   * Scene cuts: from the first frame that starts at or after `atMs`, the picture takes these colours (an IDR
+   * picture at each cut). In increasing `atMs`; a cut at 0 replaces `colours`.
+   */
+  scenes?: readonly { atMs: number; colours: { bg: Rgb; fg: Rgb } }[];
+  /**
    * An AAC track to mux alongside (codec `mp4a.*`): packets starting at or after durationMs are dropped and the
    * last one's duration is cut to end at durationMs, so both tracks and the movie last exactly durationMs.
    */
@@ -92,9 +97,14 @@ export async function renderVideo(spec: VideoSpec): Promise<Uint8Array> {
   const frameMs = 1000 / fps;
   const audioPackets = audio ? audio.packets.filter((p) => p.timestamp * 1000 < durationMs) : [];
   let a = 0;
+  let scene = 0;
+  const scenes = spec.scenes ?? [];
   for (let i = 0; i < frames; i++) {
     const start = i * frameMs;
     const end = i === frames - 1 ? durationMs : (i + 1) * frameMs;
+    let cut: VideoSpec['colours'] | undefined;
+    while (scene < scenes.length && scenes[scene].atMs <= start + 1e-6) cut = scenes[scene++].colours;
+    if (cut) h264.recolour(cut.bg, cut.fg);
     // Interleave: the audio packets that start before this frame go first, so the mdat alternates tracks.
     while (sound && audio && a < audioPackets.length && audioPackets[a].timestamp * 1000 < start) {
       await addAudio(EncodedPacket, sound, audio, audioPackets[a], a++ === 0, durationMs / 1000);
