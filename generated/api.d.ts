@@ -1033,6 +1033,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/storybook/episodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a text or a URL into a narrated deck of pages
+         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure. Prefer: outcome=failed (failCode 40008, or error=40009 / 40010) or outcome=stuck (failCode 40011 after 30 minutes).
+         *
+         *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
+         *
+         *     Source: document 3, "Page-deck episodes (prefix /v1/storybook)".
+         */
+        post: operations["createStorybookEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/storybook/episodes/{episodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page-deck episode
+         * @description Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005).
+         *
+         *     Source: document 3, "Page-deck episode (GET result)".
+         */
+        get: operations["getStorybookEpisode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/storybook/episodes/{episodeId}/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a page-deck episode to a video
+         * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure. Prefer: outcome=failed (40012) or outcome=stuck (40011 after 30 minutes).
+         *
+         *     A created task can fail with: 40012 STORYBOOK_VIDEO_FAILED (the video render failed; the render refunded).
+         *
+         *     Source: document 3, "Page-deck episodes (prefix /v1/storybook)".
+         */
+        post: operations["createStorybookVideo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3003,6 +3073,142 @@ export interface components {
              */
             model: "audio-separation-1" | "audio-separation-2";
         } & (unknown | unknown);
+        /**
+         * @example {
+         *       "episodeId": "sb_1a2b3c4d5e6f7a8b"
+         *     }
+         */
+        CreateStorybookEpisodeData: {
+            episodeId: string;
+        };
+        /**
+         * @example {
+         *       "sources": [
+         *         {
+         *           "type": "text",
+         *           "content": "Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
+         *         }
+         *       ],
+         *       "speakers": [
+         *         {
+         *           "speakerId": "en_ava"
+         *         }
+         *       ],
+         *       "mode": "info"
+         *     }
+         */
+        StorybookEpisodeRequest: {
+            /** @description exactly 1 item */
+            sources: {
+                /**
+                 * @description text or url
+                 * @enum {string}
+                 */
+                type: "text" | "url";
+                /** @description the text (1 to 20,000 characters, assumed), or the URL itself (http or https) when type is url */
+                content: string;
+                /** @description accepted but ignored; the server derives it from content for url sources */
+                uri?: string;
+                /** @description source metadata (kept, not interpreted) */
+                metadata?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description at most 1 item; required unless skipAudio is true (ignored with skipAudio) */
+            speakers?: {
+                /** @description a speaker id GET /v1/speakers/list lists for this account */
+                speakerId: string;
+            }[];
+            /**
+             * @description true: images and text only, no narration audio
+             * @default false
+             */
+            skipAudio: boolean;
+            /**
+             * @description en (default), zh or ja; never inferred from the source
+             * @default en
+             * @enum {string}
+             */
+            language: "en" | "zh" | "ja";
+            /**
+             * @description info (default), story or slides
+             * @default info
+             * @enum {string}
+             */
+            mode: "info" | "story" | "slides";
+            /** @description visual style id; omit for the mode's default; opaque (any id is accepted) */
+            style?: string;
+        };
+        /**
+         * @example {
+         *       "episodeId": "sb_1a2b3c4d5e6f7a8b",
+         *       "createdAt": 1767225600,
+         *       "mode": "info",
+         *       "processStatus": "success",
+         *       "videoStatus": "not_generated",
+         *       "credits": 26,
+         *       "message": "done",
+         *       "title": "Mock servers let frontend teams work",
+         *       "cover": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png",
+         *       "audioUrl": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/narration.mp3",
+         *       "audioDuration": 61.2,
+         *       "videoUrl": "",
+         *       "pages": [
+         *         {
+         *           "text": "Mock servers let frontend teams work.",
+         *           "pageNumber": 1,
+         *           "imageUrl": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png",
+         *           "audioTimestamp": 0
+         *         }
+         *       ]
+         *     }
+         */
+        StorybookEpisode: {
+            episodeId: string;
+            /** @description creation time, epoch SECONDS (unlike the ms of the other areas) (Assumed: document 3 says the unit is not stated and the sample values have second magnitude; the mock answers epoch seconds, as the samples) */
+            createdAt: number;
+            /** @enum {string} */
+            mode: "info" | "story" | "slides";
+            /** @enum {string} */
+            processStatus: "pending" | "success" | "fail";
+            /** @enum {string} */
+            videoStatus: "not_generated" | "pending" | "success" | "fail";
+            /** @description credits consumed so far: the deck once made, plus each rendered video */
+            credits: number;
+            /** @description when processStatus is fail: 40008 the deck could not be made; refunded; 40009 content rejected by moderation; refunded; 40010 the source could not be read; refunded; 40011 still pending after 30 minutes; refunded (Assumed: document 3 says the numeric codes are not shown) */
+            failCode?: number;
+            /** @description status detail: what is being made, or why the deck or its video failed */
+            message: string;
+            title?: string;
+            /** @description PNG of page 1 (the mode's cover or title page) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            cover?: string;
+            /** @description narration MP3 (each page starts at its audioTimestamp); "" with skipAudio (no narration) */
+            audioUrl?: string;
+            /** @description seconds, the decoded length of audioUrl; 0 with skipAudio */
+            audioDuration?: number;
+            /** @description MP4 of the pages at their timestamps with the narration, once videoStatus is success; "" before */
+            videoUrl: string;
+            pages?: components["schemas"]["StorybookPage"][];
+        };
+        StorybookPage: {
+            /** @description the narration script of the page */
+            text: string;
+            /** @description from 1; page 1 is the mode's cover or title page (info: a magazine-style cover; story: a story cover; slides: a title page) */
+            pageNumber: number;
+            /** @description PNG of the page (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            imageUrl: string;
+            /** @description seconds: where the page starts in audioUrl (increasing, within audioDuration); 0 for every page with skipAudio */
+            audioTimestamp: number;
+        };
+        /**
+         * @example {
+         *       "success": true
+         *     }
+         */
+        StorybookVideoData: {
+            /** @enum {boolean} */
+            success: true;
+        };
     };
     responses: never;
     parameters: never;
@@ -9260,6 +9466,427 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createStorybookEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorybookEpisodeRequest"];
+            };
+        };
+        responses: {
+            /** @description the episode, processStatus pending */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateStorybookEpisodeData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             *     - `40003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 40001 invalid page-deck request parameters; 40003 a speakerId that GET /v1/speakers/list does not list for this account
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 40001 | 40003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `40004` insufficient credits; nothing reserved (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 40004 insufficient credits; nothing reserved
+                         * @enum {number}
+                         */
+                        code: 40004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getStorybookEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description episode id */
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the episode */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["StorybookEpisode"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 40001 invalid page-deck request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 40001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `40005` page-deck episode not found (or it belongs to another user) (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 40005 page-deck episode not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 40005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createStorybookVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description episode id */
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the render has started (or was already running or done) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["StorybookVideoData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 40001 invalid page-deck request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 40001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `40004` insufficient credits; nothing reserved (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 40004 insufficient credits; nothing reserved
+                         * @enum {number}
+                         */
+                        code: 40004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `40005` page-deck episode not found (or it belongs to another user) (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 40005 page-deck episode not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 40005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `40006` a video needs processStatus success (the deck is pending or failed) (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 40006 a video needs processStatus success (the deck is pending or failed)
+                         * @enum {number}
+                         */
+                        code: 40006;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

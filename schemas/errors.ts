@@ -47,6 +47,7 @@ const lyricsCodes = assumed(
 const musicAnalysisCodes = assumed(
   'document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock\'s, for the synchronous analysis endpoints',
 );
+const storybookCodes = assumed("document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's");
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -364,6 +365,33 @@ export const errorCatalog = {
     provenance: podcastCodes,
     failure: true,
   },
+
+  // ---- page decks (document 3: every number and status assumed) ----
+  STORYBOOK_INVALID_PARAMETERS: { code: 40001, httpStatus: 400, meaning: 'invalid page-deck request parameters', provenance: storybookCodes },
+  STORYBOOK_SPEAKER_NOT_FOUND: {
+    code: 40003,
+    httpStatus: 400,
+    meaning: 'a speakerId that GET /v1/speakers/list does not list for this account',
+    provenance: storybookCodes,
+  },
+  STORYBOOK_INSUFFICIENT_CREDITS: { code: 40004, httpStatus: 402, meaning: 'insufficient credits; nothing reserved', provenance: storybookCodes },
+  STORYBOOK_EPISODE_NOT_FOUND: {
+    code: 40005,
+    httpStatus: 404,
+    meaning: 'page-deck episode not found (or it belongs to another user)',
+    provenance: storybookCodes,
+  },
+  STORYBOOK_VIDEO_NOT_ALLOWED: {
+    code: 40006,
+    httpStatus: 409,
+    meaning: 'a video needs processStatus success (the deck is pending or failed)',
+    provenance: storybookCodes,
+  },
+  STORYBOOK_GENERATION_FAILED: { code: 40008, httpStatus: 400, meaning: 'the deck could not be made; refunded', provenance: storybookCodes, failure: true },
+  STORYBOOK_CONTENT_REJECTED: { code: 40009, httpStatus: 400, meaning: 'content rejected by moderation; refunded', provenance: storybookCodes, failure: true },
+  STORYBOOK_SOURCE_UNREADABLE: { code: 40010, httpStatus: 400, meaning: 'the source could not be read; refunded', provenance: storybookCodes, failure: true },
+  STORYBOOK_TIMED_OUT: { code: 40011, httpStatus: 400, meaning: 'still pending after 30 minutes; refunded', provenance: storybookCodes, failure: true },
+  STORYBOOK_VIDEO_FAILED: { code: 40012, httpStatus: 400, meaning: 'the video render failed; the render refunded', provenance: storybookCodes, failure: true },
 
   // ---- image endpoints (document 1, "Errors": 29003 and 26019 shown; every other number assumed) ----
   IMAGE_INVALID_PARAMETERS: { code: 26001, httpStatus: 400, meaning: 'invalid image request parameters', provenance: imageCodes },

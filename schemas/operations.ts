@@ -15,6 +15,7 @@ import { voiceCloneArea } from './voice-clone.ts';
 import { platformVoiceArea, seedAudioArea } from './generated-audio.ts';
 import { podcastArea } from './podcast.ts';
 import { lyricsArea } from './lyrics.ts';
+import { storybookArea } from './storybook.ts';
 import { musicAnalysisArea } from './music-analysis.ts';
 
 /** Every area of the API, in the order of the spec. */
@@ -29,6 +30,7 @@ export const areas = [
   podcastArea,
   lyricsArea,
   musicAnalysisArea,
+  storybookArea,
 ] as const;
 
 /** Every operation of the API, keyed by operationId. */

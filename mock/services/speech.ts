@@ -194,7 +194,7 @@ function linesHls(lines: readonly SpokenLine[]) {
 }
 
 /** A hosted MP3 of `lines`, named by its frames and variants. */
-function mp3Asset(lines: readonly SpokenLine[]): MediaAsset {
+export function mp3Asset(lines: readonly SpokenLine[]): MediaAsset {
   return {
     contentType: audioFileTypes.mp3.contentType,
     key: `speech mp3 ${linesKey(lines)}`,

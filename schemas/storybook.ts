@@ -1,0 +1,360 @@
+/**
+ * Page-deck contract (`/v1/storybook`): an episode turns one text or URL into
+ * a narrated deck of pages (info, story or slides), which can then be
+ * rendered to a video.
+ *
+ * Seed: document 3, "Page-deck episode (GET result)", "Page-deck episodes
+ * (prefix /v1/storybook)", "States and transitions", "Errors", "Limits". The
+ * seed leaves out the page counts, the schedule, the price, the failCode
+ * values, the unit of createdAt and the language list: each is a table below,
+ * marked assumed and listed in `storybookTableAssumptions`.
+ */
+import { z } from './zod.ts';
+import { report, type RuleIssue } from './rules.ts';
+import { uriString } from './common.ts';
+import { errorCatalog } from './errors.ts';
+import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { defineOperations, json, type Area } from './define.ts';
+import { charCount, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, speechPricing } from './speech.ts';
+
+// ---------------------------------------------------------------------------
+// Tables
+// ---------------------------------------------------------------------------
+
+/** Deck modes (document 3): info (default; infographics, page 1 a magazine-style cover), story (scene illustrations, page 1 a story cover), slides (presentation layouts, page 1 a title page). */
+export const storybookModes = ['info', 'story', 'slides'] as const;
+export type StorybookMode = (typeof storybookModes)[number];
+
+/** Languages (document 3: "for example en, zh", default en, never inferred; assumed: en, zh and ja, the languages the mock writes). */
+export const storybookLanguages = flowSpeechLanguages;
+
+/** videoStatus of an episode (document 3, "Page-deck episode"). */
+export const videoStatuses = ['not_generated', 'pending', 'success', 'fail'] as const;
+export type VideoStatus = (typeof videoStatuses)[number];
+
+/**
+ * What each mode makes (assumed, except the slides' 80-100 words of voiceover
+ * per slide, which document 3 gives): the pages of a deck (page 1 the mode's
+ * cover or title page), the words of narration per page, the page images'
+ * size in pixels, and the flat credits per page.
+ */
+export const storybookModePlans = {
+  info: { pages: 6, words: { min: 30, max: 50 }, image: { width: 1080, height: 1440 }, creditsPerPage: 4 },
+  story: { pages: 8, words: { min: 40, max: 60 }, image: { width: 1024, height: 1024 }, creditsPerPage: 4 },
+  slides: { pages: 6, words: { min: 80, max: 100 }, image: { width: 1280, height: 720 }, creditsPerPage: 3 },
+} as const satisfies Record<
+  StorybookMode,
+  { pages: number; words: { min: number; max: number }; image: { width: number; height: number }; creditsPerPage: number }
+>;
+
+/** What page 1 is in each mode (document 3). */
+export const coverPageKinds: Record<StorybookMode, string> = { info: 'a magazine-style cover', story: 'a story cover', slides: 'a title page' };
+
+/**
+ * The simulated schedule (assumed; document 3 says typical 2-5 minutes):
+ * pending for `baseMs` plus `perPageMs` a page plus `perAudioSecondMs` a
+ * second of narration; a stage pending after `timeoutMs` fails (40011).
+ */
+export const storybookSchedule = { baseMs: 60_000, perPageMs: 15_000, perAudioSecondMs: 200, timeoutMs: 30 * 60_000 } as const;
+
+/**
+ * The video render (assumed): 1280x720 H.264 with the narration as AAC, each
+ * page a still from its audioTimestamp; without narration (skipAudio) each
+ * page shows `silentPageMs`. It takes `baseMs` plus `perVideoSecondMs` a
+ * second of video and costs 1 credit per `secondsPerCredit` seconds of video
+ * (at least 1).
+ */
+export const storybookVideo = { width: 1280, height: 720, silentPageMs: 5_000, baseMs: 20_000, perVideoSecondMs: 250, secondsPerCredit: 10 } as const;
+
+/** Virtual ms an episode takes to make: `pages` pages and `audioMs` of narration. */
+export function storybookProcessingMs(pages: number, audioMs: number): number {
+  return storybookSchedule.baseMs + pages * storybookSchedule.perPageMs + Math.round((audioMs / 1000) * storybookSchedule.perAudioSecondMs);
+}
+
+/** Virtual ms a video of `videoMs` takes to render. */
+export function storybookRenderMs(videoMs: number): number {
+  return storybookVideo.baseMs + Math.round((videoMs / 1000) * storybookVideo.perVideoSecondMs);
+}
+
+/** Credits of a deck: the mode's price per page, plus the speech price of the narration's characters (none with skipAudio). */
+export function storybookCredits(mode: StorybookMode, pages: number, narratedChars: number): number {
+  const narration = narratedChars > 0 ? Math.max(speechPricing.minCredits, Math.ceil(narratedChars / speechPricing.charsPerCredit)) : 0;
+  return storybookModePlans[mode].creditsPerPage * pages + narration;
+}
+
+/** Credits of rendering `videoMs` of video. */
+export function storybookVideoCredits(videoMs: number): number {
+  return Math.max(1, Math.ceil(videoMs / 1000 / storybookVideo.secondsPerCredit));
+}
+
+/** Longest text source, characters (assumed: the speech limit). */
+export const STORYBOOK_TEXT_CHARS = SPEECH_MAX_CHARS;
+
+// ---------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------
+
+/** One source (document 3): `content` is the text, or the URL itself; `uri` is accepted and ignored. */
+export const StorybookSource = z.object({
+  type: z.enum(['text', 'url']).meta({ description: 'text or url' }),
+  content: z.string().meta({
+    description: `the text (1 to ${STORYBOOK_TEXT_CHARS.toLocaleString('en-US')} characters, assumed), or the URL itself (http or https) when type is url`,
+  }),
+  uri: z.string().optional().meta({ description: 'accepted but ignored; the server derives it from content for url sources' }),
+  metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'source metadata (kept, not interpreted)' }),
+});
+
+const invalid = (path: (string | number)[], message: string): RuleIssue => ({ path, message, error: 'STORYBOOK_INVALID_PARAMETERS' });
+
+/** Issues beyond the shape: the source's content, speakers unless skipAudio. */
+function checkEpisode(v: { sources: { type: 'text' | 'url'; content: string }[]; speakers?: unknown[]; skipAudio: boolean }): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  const s = v.sources[0];
+  if (s?.type === 'text') {
+    const n = charCount(s.content);
+    if (s.content.trim() === '' || n > STORYBOOK_TEXT_CHARS)
+      out.push(
+        invalid(
+          ['sources', 0, 'content'],
+          `sources[0].content is ${n.toLocaleString('en-US')} characters; a text source takes 1 to ${STORYBOOK_TEXT_CHARS.toLocaleString('en-US')} (not blank)`,
+        ),
+      );
+  } else if (s?.type === 'url' && !(uriString().safeParse(s.content).success && /^https?:\/\//i.test(s.content))) {
+    out.push(invalid(['sources', 0, 'content'], 'sources[0].content of a url source must be the URL itself (http or https)'));
+  }
+  if (!v.skipAudio && (v.speakers ?? []).length === 0) out.push(invalid(['speakers'], 'speakers: one speaker is required unless skipAudio is true'));
+  return out;
+}
+
+/** Body of POST /v1/storybook/episodes (document 3). */
+export const StorybookEpisodeRequest = z
+  .object({
+    sources: z.array(StorybookSource).min(1).max(1).meta({ description: 'exactly 1 item' }),
+    speakers: z
+      .array(z.object({ speakerId: z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account' }) }))
+      .max(1)
+      .optional()
+      .meta({ description: 'at most 1 item; required unless skipAudio is true (ignored with skipAudio)' }),
+    skipAudio: z.boolean().default(false).meta({ description: 'true: images and text only, no narration audio' }),
+    language: z.enum(storybookLanguages).default('en').meta({ description: 'en (default), zh or ja; never inferred from the source' }),
+    mode: z.enum(storybookModes).default('info').meta({ description: 'info (default), story or slides' }),
+    style: z.string().max(64).optional().meta({ description: "visual style id; omit for the mode's default; opaque (any id is accepted)" }),
+  })
+  .superRefine((v, ctx) => report(ctx, checkEpisode(v)))
+  .openapi('StorybookEpisodeRequest', {
+    example: {
+      sources: [
+        { type: 'text', content: 'Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline.' },
+      ],
+      speakers: [{ speakerId: 'en_ava' }],
+      mode: 'info',
+    },
+  });
+export type StorybookEpisodeRequest = z.infer<typeof StorybookEpisodeRequest>;
+
+export const StorybookEpisodeIdParams = z.object({
+  episodeId: z
+    .string()
+    .min(1)
+    .meta({ param: { description: 'episode id' }, example: 'sb_1a2b3c4d5e6f7a8b' }),
+});
+
+// ---------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------
+
+const mediaUrl = (what: string) =>
+  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+
+/** Data of the create (document 3: episodeId). */
+export const CreateStorybookEpisodeData = z
+  .strictObject({ episodeId: z.string() })
+  .openapi('CreateStorybookEpisodeData', { example: { episodeId: 'sb_1a2b3c4d5e6f7a8b' } });
+
+/** Data of the video call (document 3: { success: true }). */
+export const StorybookVideoData = z.strictObject({ success: z.literal(true) }).openapi('StorybookVideoData', { example: { success: true } });
+
+/** One page (document 3: { text, pageNumber, imageUrl, audioTimestamp }). */
+export const StorybookPage = z
+  .strictObject({
+    text: z.string().meta({ description: 'the narration script of the page' }),
+    pageNumber: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: `from 1; page 1 is the mode's cover or title page (${storybookModes.map((m) => `${m}: ${coverPageKinds[m]}`).join('; ')})` }),
+    imageUrl: mediaUrl('PNG of the page'),
+    audioTimestamp: z
+      .number()
+      .min(0)
+      .meta({ description: 'seconds: where the page starts in audioUrl (increasing, within audioDuration); 0 for every page with skipAudio' }),
+  })
+  .openapi('StorybookPage');
+
+const storybookFailures = [
+  'STORYBOOK_GENERATION_FAILED',
+  'STORYBOOK_CONTENT_REJECTED',
+  'STORYBOOK_SOURCE_UNREADABLE',
+  'STORYBOOK_TIMED_OUT',
+  'STORYBOOK_VIDEO_FAILED',
+] as const;
+
+/** The page-deck episode (document 3, "Page-deck episode (GET result)"). title, cover, audioUrl, audioDuration and pages appear on success. */
+export const StorybookEpisode = z
+  .strictObject({
+    episodeId: z.string(),
+    createdAt: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta(
+        provenanceMeta(
+          assumed('document 3 says the unit is not stated and the sample values have second magnitude; the mock answers epoch seconds, as the samples'),
+          'creation time, epoch SECONDS (unlike the ms of the other areas)',
+        ),
+      ),
+    mode: z.enum(storybookModes),
+    processStatus: z.enum(episodeStatuses),
+    videoStatus: z.enum(videoStatuses),
+    credits: z.number().int().min(0).meta({ description: 'credits consumed so far: the deck once made, plus each rendered video' }),
+    failCode: z
+      .number()
+      .int()
+      .optional()
+      .meta(
+        provenanceMeta(
+          assumed('document 3 says the numeric codes are not shown'),
+          `when processStatus is fail: ${storybookFailures
+            .slice(0, 4)
+            .map((n) => `${errorCatalog[n].code} ${errorCatalog[n].meaning}`)
+            .join('; ')}`,
+        ),
+      ),
+    message: z.string().meta({ description: 'status detail: what is being made, or why the deck or its video failed' }),
+    title: z.string().optional(),
+    cover: mediaUrl("PNG of page 1 (the mode's cover or title page)").optional(),
+    audioUrl: z.string().optional().meta({ description: 'narration MP3 (each page starts at its audioTimestamp); "" with skipAudio (no narration)' }),
+    audioDuration: z.number().min(0).optional().meta({ description: 'seconds, the decoded length of audioUrl; 0 with skipAudio' }),
+    videoUrl: z.string().meta({ description: 'MP4 of the pages at their timestamps with the narration, once videoStatus is success; "" before' }),
+    pages: z.array(StorybookPage).optional(),
+  })
+  .openapi('StorybookEpisode', {
+    example: {
+      episodeId: 'sb_1a2b3c4d5e6f7a8b',
+      createdAt: 1767225600,
+      mode: 'info',
+      processStatus: 'success',
+      videoStatus: 'not_generated',
+      credits: 26,
+      message: 'done',
+      title: 'Mock servers let frontend teams work',
+      cover: 'http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png',
+      audioUrl: 'http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/narration.mp3',
+      audioDuration: 61.2,
+      videoUrl: '',
+      pages: [
+        {
+          text: 'Mock servers let frontend teams work.',
+          pageNumber: 1,
+          imageUrl: 'http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png',
+          audioTimestamp: 0,
+        },
+      ],
+    },
+  });
+export type StorybookEpisode = z.infer<typeof StorybookEpisode>;
+
+// ---------------------------------------------------------------------------
+// Assumptions
+// ---------------------------------------------------------------------------
+
+const plan = (m: StorybookMode) => storybookModePlans[m];
+
+/** Table-level assumptions of the page-deck area (listed in docs/assumptions.md). */
+export const storybookTableAssumptions: TableAssumption[] = [
+  {
+    subject: `page decks: ${storybookModes.map((m) => `${m} ${plan(m).pages} pages of ${plan(m).words.min}-${plan(m).words.max} words (${plan(m).image.width}x${plan(m).image.height} PNG)`).join(', ')}; page 1 is the mode's cover or title page; the text comes from the source (a url source is read as a deterministic fake article of the URL)`,
+    reason: 'document 3 gives the modes and the slides voiceover (80-100 words) but no page count, image size or content rule',
+  },
+  {
+    subject: `page-deck schedule: pending ${storybookSchedule.baseMs / 1000} s plus ${storybookSchedule.perPageMs / 1000} s a page plus ${storybookSchedule.perAudioSecondMs} ms a second of narration (2-5 minutes), then success; a video renders in ${storybookVideo.baseMs / 1000} s plus ${storybookVideo.perVideoSecondMs} ms a second; a deck or a render pending ${storybookSchedule.timeoutMs / 60_000} minutes fails (40011)`,
+    reason: 'document 3 gives only a typical 2-5 minutes and says the transitions are not shown',
+  },
+  {
+    subject: `page-deck price: ${storybookModes.map((m) => `${m} ${plan(m).creditsPerPage}`).join(', ')} credits a page plus the speech price of the narration (1 credit per ${speechPricing.charsPerCredit} characters; none with skipAudio), reserved at creation and captured on success; a video costs 1 credit per ${storybookVideo.secondsPerCredit} s (at least 1), reserved at the video call and captured on success; failures are refunded in full`,
+    reason: 'document 3 says credits are "consumed so far" without a price',
+  },
+  {
+    subject: `page-deck video: ${storybookVideo.width}x${storybookVideo.height} H.264 with the narration as AAC, each page a still in its image's colours from its audioTimestamp; with skipAudio a silent video of ${storybookVideo.silentPageMs / 1000} s a page. A video call while a render is pending or after success answers { success: true } and starts nothing (nothing charged); after a failed render it starts a new one; before processStatus success it answers 409 (40006)`,
+    reason: 'document 3 says the video requires processStatus success and answers { success: true }, and nothing more',
+  },
+  {
+    subject:
+      'page-deck createdAt is epoch seconds (the samples have second magnitude); with skipAudio, audioUrl is "", audioDuration 0 and every audioTimestamp 0',
+    reason: 'document 3 says the unit is not stated, and does not say what skipAudio leaves in the audio fields',
+  },
+];
+
+// ---------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------
+
+/** The page-deck operations (document 3, "Page-deck episodes (prefix /v1/storybook)"). */
+export const storybookOperations = defineOperations('Page decks', {
+  createStorybookEpisode: {
+    method: 'post',
+    path: '/v1/storybook/episodes',
+    summary: 'Turn a text or a URL into a narrated deck of pages',
+    description:
+      'Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. ' +
+      'Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). ' +
+      `Simulated (assumed): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure. Prefer: outcome=failed (failCode 40008, or error=40009 / 40010) or outcome=stuck (failCode 40011 after 30 minutes).`,
+    provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
+    auth: true,
+    request: { body: json(StorybookEpisodeRequest) },
+    response: { status: 200, kind: 'envelope', schema: CreateStorybookEpisodeData, description: 'the episode, processStatus pending' },
+    errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_SPEAKER_NOT_FOUND', 'STORYBOOK_INSUFFICIENT_CREDITS'],
+    validationError: 'STORYBOOK_INVALID_PARAMETERS',
+    charges: true,
+    outcomes: ['failed', 'stuck'],
+    failureReasons: ['STORYBOOK_GENERATION_FAILED', 'STORYBOOK_CONTENT_REJECTED', 'STORYBOOK_SOURCE_UNREADABLE'],
+  },
+  getStorybookEpisode: {
+    method: 'get',
+    path: '/v1/storybook/episodes/{episodeId}',
+    summary: 'Get a page-deck episode',
+    description:
+      'Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005).',
+    provenance: fromSeed(3, 'Page-deck episode (GET result)'),
+    auth: true,
+    request: { params: StorybookEpisodeIdParams },
+    response: { status: 200, kind: 'envelope', schema: StorybookEpisode, description: 'the episode' },
+    errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_EPISODE_NOT_FOUND'],
+    validationError: 'STORYBOOK_INVALID_PARAMETERS',
+  },
+  createStorybookVideo: {
+    method: 'post',
+    path: '/v1/storybook/episodes/{episodeId}/video',
+    summary: 'Render a page-deck episode to a video',
+    description:
+      'No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. ' +
+      'While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. ' +
+      `Price (assumed): 1 credit per ${storybookVideo.secondsPerCredit} s of video, reserved here (402, 40004 when short), captured on success, refunded on failure. Prefer: outcome=failed (40012) or outcome=stuck (40011 after 30 minutes).`,
+    provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
+    auth: true,
+    request: { params: StorybookEpisodeIdParams },
+    response: { status: 200, kind: 'envelope', schema: StorybookVideoData, description: 'the render has started (or was already running or done)' },
+    errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_EPISODE_NOT_FOUND', 'STORYBOOK_VIDEO_NOT_ALLOWED', 'STORYBOOK_INSUFFICIENT_CREDITS'],
+    validationError: 'STORYBOOK_INVALID_PARAMETERS',
+    charges: true,
+    outcomes: ['failed', 'stuck'],
+    failureReasons: ['STORYBOOK_VIDEO_FAILED'],
+  },
+});
+
+/** The page-deck area: its tag, operations and table assumptions. */
+export const storybookArea = {
+  tag: { name: 'Page decks', description: 'Narrated decks of pages (info, story, slides) from a text or a URL, rendered to video on request (document 3).' },
+  operations: storybookOperations,
+  tableAssumptions: storybookTableAssumptions,
+} satisfies Area;
