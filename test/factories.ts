@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { EstimateImageCreditsRequest, ImageGenerationRequest, ImageSize } from '../schemas/image.ts';
 import type { FlowSpeechRequest, FlowSpeechTtsRequest, SpeechRequest, TtsRequest } from '../schemas/speech.ts';
 import type { PodcastRequest, PodcastTextContentRequest } from '../schemas/podcast.ts';
+import type { StorybookEpisodeRequest } from '../schemas/storybook.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { CreateLyricsRequest } from '../schemas/lyrics.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
@@ -127,6 +128,19 @@ export function podcastBody(over: Body = {}): Body {
 /** createPodcastTextContent: `podcastBody()` with language en (required in the two-stage flow). */
 export function podcastTextBody(over: Body = {}): Body {
   return { ...({ ...(podcastBody() as z.input<typeof PodcastRequest>), language: 'en' } satisfies z.input<typeof PodcastTextContentRequest>), ...over };
+}
+
+/** createStorybookEpisode: an info deck of a two-sentence text narrated by en_ava. */
+export function storybookBody(over: Body = {}): Body {
+  return {
+    ...({
+      sources: [
+        { type: 'text', content: 'Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline.' },
+      ],
+      speakers: [{ speakerId: 'en_ava' }],
+    } satisfies z.input<typeof StorybookEpisodeRequest>),
+    ...over,
+  };
 }
 
 /** createFlowSpeechTtsEpisode: `speechBody()`'s two-voice script. */

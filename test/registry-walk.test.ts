@@ -76,6 +76,13 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   getImageTask: createThenGet('createImageTask', 'taskId'),
   getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
   getPodcastEpisode: createThenGet('createPodcastEpisode', 'episodeId'),
+  getStorybookEpisode: createThenGet('createStorybookEpisode', 'episodeId'),
+  // a video needs a finished deck: let it finish (ten minutes of virtual time is more than any deck takes)
+  createStorybookVideo: async (m, op) => {
+    const built = await createThenGet('createStorybookEpisode', 'episodeId')(m, op);
+    await m.advance(600_000);
+    return built;
+  },
   // the script of a two-stage episode is ready after a few minutes of virtual time
   createPodcastAudio: async (m, op) => {
     const built = await createThenGet('createPodcastTextContent', 'episodeId')(m, op);
