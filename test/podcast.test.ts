@@ -688,3 +688,23 @@ describe('media', () => {
     expect(b.filter((k) => a.has(k)).length / b.length, 'the second voice shares few frames with the first').toBeLessThan(0.2);
   });
 });
+
+describe('saved state', () => {
+  it('an episode saved halfway through its script and its audio stage goes on after a load exactly as it would have', async () => {
+    const one = await oneShot();
+    const two = await twoStage();
+    await m.advance(textMs('quick'));
+    expect((await audio(two)).status).toBe(200);
+    await m.advance(1_000);
+    const saved = (await m.call('GET', '/__mock/state', { key: null })).json;
+    const other = await start({ seed: 5 });
+    expect((await other.call('PUT', '/__mock/state', { key: null, body: saved })).status).toBe(200);
+    await Promise.all([m.advance(5 * MINUTE), other.advance(5 * MINUTE)]);
+    for (const id of [one, two]) {
+      const a = await get(id);
+      const b = (await other.call('GET', pathOf('getPodcastEpisode', { episodeId: id }))).json.data;
+      expect({ ...b, ...urlsOf(b, other.base, m.base) }).toEqual(a);
+      expect(a.processStatus).toBe('success');
+    }
+  });
+});
