@@ -1103,6 +1103,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start extracting the content of a URL
+         * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). Prefer: outcome=failed fails the extraction (failCode 41008, or error=41009 / 41010), every credit refunded; outcome=stuck keeps it processing (until an assumed 10-minute timeout, 41010).
+         *
+         *     A created task can fail with: 41008 EXTRACTION_PAGE_UNREACHABLE (the page could not be fetched; every credit refunded), 41009 EXTRACTION_UNSUPPORTED_CONTENT (the page has no extractable text; every credit refunded), 41010 EXTRACTION_TIMED_OUT (the extraction timed out; every credit refunded).
+         *
+         *     Source: document 3, "Content extraction".
+         */
+        post: operations["createExtraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/extract/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an extraction task
+         * @description While processing: only taskId, status and createdAt (13-digit ms); completed: data { content, metadata, references } and the final credits, with a short success text in the envelope message; failed: failCode and message, every credit refunded. An unknown task, or one of another user, answers 404 (41002, assumed).
+         *
+         *     Source: document 3, "Extraction task".
+         */
+        get: operations["getExtraction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3208,6 +3254,132 @@ export interface components {
         StorybookVideoData: {
             /** @enum {boolean} */
             success: true;
+        };
+        /**
+         * @example {
+         *       "taskId": "5f2b8c9d0e1a2b3c4d5e6f70"
+         *     }
+         */
+        CreateExtractionData: {
+            /** @description 24-character lowercase hex */
+            taskId: string;
+        };
+        /**
+         * @example {
+         *       "source": {
+         *         "type": "url",
+         *         "uri": "https://example.com/blog/why-mock-servers-help"
+         *       },
+         *       "options": {
+         *         "summarize": false,
+         *         "maxLength": 100000
+         *       }
+         *     }
+         */
+        ExtractRequest: {
+            /** @description what to extract */
+            source: {
+                /**
+                 * @description must be url
+                 * @enum {string}
+                 */
+                type: "url";
+                /** @description the URL to extract */
+                uri: string;
+            };
+            /**
+             * @description optional, default {}
+             * @default {
+             *       "summarize": false,
+             *       "maxLength": 100000,
+             *       "twitter": {
+             *         "count": 20
+             *       }
+             *     }
+             */
+            options: {
+                /**
+                 * @description deliver a summary instead of the whole text (default false)
+                 * @default false
+                 */
+                summarize: boolean;
+                /**
+                 * @description characters delivered at most, 1 to 500000 (default 100000); the content is cut there
+                 * @default 100000
+                 */
+                maxLength: number;
+                /**
+                 * @default {
+                 *       "count": 20
+                 *     }
+                 */
+                twitter: {
+                    /**
+                     * @description posts fetched from a microblog profile URL, 1-100 (default 20); ignored for other URLs
+                     * @default 20
+                     */
+                    count: number;
+                };
+            };
+        };
+        /**
+         * @example {
+         *       "taskId": "5f2b8c9d0e1a2b3c4d5e6f70",
+         *       "status": "completed",
+         *       "createdAt": 1767225600000,
+         *       "data": {
+         *         "content": "Why mock servers help. ...",
+         *         "metadata": {
+         *           "kind": "web-article",
+         *           "url": "https://example.com/blog/why-mock-servers-help",
+         *           "title": "Why mock servers help",
+         *           "author": "Ada Lovelace",
+         *           "publishedAt": "2025-10-01T09:00:00.000Z",
+         *           "language": "en"
+         *         },
+         *         "references": [
+         *           "https://example.org/guide"
+         *         ]
+         *       },
+         *       "credits": 1
+         *     }
+         */
+        ExtractionTask: {
+            taskId: string;
+            /** @enum {string} */
+            status: "processing" | "completed" | "failed";
+            /**
+             * @description 13-digit epoch ms
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /** @description only when completed */
+            data?: {
+                /** @description the text (summarized when requested), at most maxLength characters */
+                content: string;
+                metadata: components["schemas"]["ExtractionMetadata"];
+                /** @description the URLs the content links to */
+                references: string[];
+            };
+            /** @description the final charge, when completed */
+            credits?: number;
+            /** @description when failed: 41008 the page could not be fetched; every credit refunded; 41009 the page has no extractable text; every credit refunded; 41010 the extraction timed out; every credit refunded (Assumed: document 3 says the numeric codes are not shown) */
+            failCode?: number;
+            /** @description when failed: the error description */
+            message?: string;
+        };
+        /** @description always kind, url, title, author, publishedAt, language; plus postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article) (Assumed: document 3 shows only "for example title and author") */
+        ExtractionMetadata: {
+            /** @enum {string} */
+            kind: "web-article" | "microblog-profile" | "microblog-post" | "video" | "official-account-article";
+            url: string;
+            title: string;
+            author: string;
+            /** @description ISO 8601 */
+            publishedAt: string;
+            language: string;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -9887,6 +10059,273 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 40006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createExtraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtractRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, processing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateExtractionData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `41001` invalid extraction request parameters (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 41001 invalid extraction request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 41001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `41003` the balance does not cover the hold; nothing held (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 41003 the balance does not cover the hold; nothing held
+                         * @enum {number}
+                         */
+                        code: 41003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getExtraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the 24-character hex task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["ExtractionTask"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `41001` invalid extraction request parameters (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 41001 invalid extraction request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 41001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `41002` extraction task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 41002 extraction task not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 41002;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

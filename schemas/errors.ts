@@ -48,6 +48,7 @@ const musicAnalysisCodes = assumed(
   'document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock\'s, for the synchronous analysis endpoints',
 );
 const storybookCodes = assumed("document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's");
+const extractionCodes = assumed("document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's");
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -392,6 +393,37 @@ export const errorCatalog = {
   STORYBOOK_SOURCE_UNREADABLE: { code: 40010, httpStatus: 400, meaning: 'the source could not be read; refunded', provenance: storybookCodes, failure: true },
   STORYBOOK_TIMED_OUT: { code: 40011, httpStatus: 400, meaning: 'still pending after 30 minutes; refunded', provenance: storybookCodes, failure: true },
   STORYBOOK_VIDEO_FAILED: { code: 40012, httpStatus: 400, meaning: 'the video render failed; the render refunded', provenance: storybookCodes, failure: true },
+
+  // ---- content extraction (document 3: every number and status assumed) ----
+  EXTRACTION_INVALID_PARAMETERS: { code: 41001, httpStatus: 400, meaning: 'invalid extraction request parameters', provenance: extractionCodes },
+  EXTRACTION_TASK_NOT_FOUND: {
+    code: 41002,
+    httpStatus: 404,
+    meaning: 'extraction task not found (or it belongs to another user)',
+    provenance: extractionCodes,
+  },
+  EXTRACTION_INSUFFICIENT_CREDITS: { code: 41003, httpStatus: 402, meaning: 'the balance does not cover the hold; nothing held', provenance: extractionCodes },
+  EXTRACTION_PAGE_UNREACHABLE: {
+    code: 41008,
+    httpStatus: 400,
+    meaning: 'the page could not be fetched; every credit refunded',
+    provenance: extractionCodes,
+    failure: true,
+  },
+  EXTRACTION_UNSUPPORTED_CONTENT: {
+    code: 41009,
+    httpStatus: 400,
+    meaning: 'the page has no extractable text; every credit refunded',
+    provenance: extractionCodes,
+    failure: true,
+  },
+  EXTRACTION_TIMED_OUT: {
+    code: 41010,
+    httpStatus: 400,
+    meaning: 'the extraction timed out; every credit refunded',
+    provenance: extractionCodes,
+    failure: true,
+  },
 
   // ---- image endpoints (document 1, "Errors": 29003 and 26019 shown; every other number assumed) ----
   IMAGE_INVALID_PARAMETERS: { code: 26001, httpStatus: 400, meaning: 'invalid image request parameters', provenance: imageCodes },

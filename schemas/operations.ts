@@ -15,6 +15,7 @@ import { voiceCloneArea } from './voice-clone.ts';
 import { platformVoiceArea, seedAudioArea } from './generated-audio.ts';
 import { podcastArea } from './podcast.ts';
 import { lyricsArea } from './lyrics.ts';
+import { extractionArea } from './extraction.ts';
 import { storybookArea } from './storybook.ts';
 import { musicAnalysisArea } from './music-analysis.ts';
 
@@ -31,6 +32,7 @@ export const areas = [
   lyricsArea,
   musicAnalysisArea,
   storybookArea,
+  extractionArea,
 ] as const;
 
 /** Every operation of the API, keyed by operationId. */

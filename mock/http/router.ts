@@ -180,7 +180,7 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
             ...(opts.strict ? { events: response.events, onMockBug: bug } : {}),
           });
         }
-        const json = response.kind === 'envelope' ? { code: 0, message: '', data: out } : out;
+        const json = response.kind === 'envelope' ? { code: 0, message: ctx.message ?? '', data: out } : out;
         if (opts.strict) {
           const check = responseSchema!.safeParse(json);
           if (!check.success) {

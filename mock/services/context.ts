@@ -25,6 +25,8 @@ export interface ServiceContext {
    * X-Forwarded-Host or Host headers. Store paths; build URLs when answering.
    */
   url(path: string): string;
+  /** The `message` of the success envelope (default ""): a handler may set it, as the extraction read does with its short success text. */
+  message?: string;
 }
 
 /** A handler: parsed input in, the envelope's data (or raw body, binary body, event source) out; throws ApiError for catalogued errors. */

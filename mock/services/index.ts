@@ -14,6 +14,7 @@ import { voiceCloneService } from './voice-clone.ts';
 import { platformVoiceService, seedAudioService } from './generated-audio.ts';
 import { podcastService } from './podcast.ts';
 import { lyricsService } from './lyrics.ts';
+import { extractionService } from './extraction.ts';
 import { storybookService } from './storybook.ts';
 import { musicAnalysisService } from './music-analysis.ts';
 import { registerHostedMedia } from './hosted-media.ts';
@@ -30,6 +31,7 @@ const services = [
   lyricsService,
   musicAnalysisService,
   storybookService,
+  extractionService,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
