@@ -15,6 +15,7 @@ import type { EstimateImageCreditsRequest, ImageGenerationRequest, ImageSize } f
 import type { FlowSpeechRequest, FlowSpeechTtsRequest, SpeechRequest, TtsRequest } from '../schemas/speech.ts';
 import type { PodcastRequest, PodcastTextContentRequest } from '../schemas/podcast.ts';
 import type { StorybookEpisodeRequest } from '../schemas/storybook.ts';
+import type { ExtractRequest } from '../schemas/extraction.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { CreateLyricsRequest } from '../schemas/lyrics.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
@@ -141,6 +142,11 @@ export function storybookBody(over: Body = {}): Body {
     } satisfies z.input<typeof StorybookEpisodeRequest>),
     ...over,
   };
+}
+
+/** createExtraction: a web article URL with the default options (`uri` overrides the URL, `options` the options). */
+export function extractBody(uri = 'https://example.com/blog/why-mock-servers-help', options?: Body): Body {
+  return { ...({ source: { type: 'url', uri } } satisfies z.input<typeof ExtractRequest>), ...(options ? { options } : {}) };
 }
 
 /** createFlowSpeechTtsEpisode: `speechBody()`'s two-voice script. */

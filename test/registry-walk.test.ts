@@ -77,6 +77,7 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
   getPodcastEpisode: createThenGet('createPodcastEpisode', 'episodeId'),
   getStorybookEpisode: createThenGet('createStorybookEpisode', 'episodeId'),
+  getExtraction: createThenGet('createExtraction', 'taskId'),
   // a video needs a finished deck: let it finish (ten minutes of virtual time is more than any deck takes)
   createStorybookVideo: async (m, op) => {
     const built = await createThenGet('createStorybookEpisode', 'episodeId')(m, op);
