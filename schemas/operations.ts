@@ -15,9 +15,21 @@ import { voiceCloneArea } from './voice-clone.ts';
 import { platformVoiceArea, seedAudioArea } from './generated-audio.ts';
 import { podcastArea } from './podcast.ts';
 import { lyricsArea } from './lyrics.ts';
+import { musicArea } from './music.ts';
 
 /** Every area of the API, in the order of the spec. */
-export const areas = [videoArea, accountArea, imageArea, speechArea, voiceCloneArea, platformVoiceArea, seedAudioArea, podcastArea, lyricsArea] as const;
+export const areas = [
+  videoArea,
+  accountArea,
+  imageArea,
+  speechArea,
+  voiceCloneArea,
+  platformVoiceArea,
+  seedAudioArea,
+  podcastArea,
+  lyricsArea,
+  musicArea,
+] as const;
 
 /** Every operation of the API, keyed by operationId. */
 export const operations = mergeAreas(areas);

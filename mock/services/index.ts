@@ -14,6 +14,7 @@ import { voiceCloneService } from './voice-clone.ts';
 import { platformVoiceService, seedAudioService } from './generated-audio.ts';
 import { podcastService } from './podcast.ts';
 import { lyricsService } from './lyrics.ts';
+import { musicService } from './music.ts';
 
 const services = [
   videoService,
@@ -25,6 +26,7 @@ const services = [
   seedAudioService,
   podcastService,
   lyricsService,
+  musicService,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
