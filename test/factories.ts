@@ -15,6 +15,7 @@ import type { EstimateImageCreditsRequest, ImageGenerationRequest, ImageSize } f
 import type { FlowSpeechRequest, FlowSpeechTtsRequest, SpeechRequest, TtsRequest } from '../schemas/speech.ts';
 import type { PodcastRequest, PodcastTextContentRequest } from '../schemas/podcast.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
+import { audioFrames, encodedAudio } from '../mock/media/audio.ts';
 import type { CreateLyricsRequest } from '../schemas/lyrics.ts';
 import type { CreateMusicCoverRequest, CreateMusicGenerateRequest } from '../schemas/music.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
@@ -251,6 +252,28 @@ export const magicFiles = {
   webm: new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84, ...new TextEncoder().encode('webm')]),
 } as const;
 
+/** A music track as GET /v1/music/tasks/{taskId} answers it. */
+export interface MusicTrack {
+  title: string;
+  tags: string;
+  duration: number;
+  audioUrl: string;
+  providerSongId: string;
+}
+/** A music task as GET /v1/music/tasks/{taskId} answers it. */
+export interface MusicTask {
+  id: string;
+  provider: string;
+  taskType: string;
+  status: string;
+  params: Record<string, any>;
+  tracks: MusicTrack[];
+  creditCost: number;
+  errorMessage?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** What `musicSong` needs of a running mock. */
 interface MockLike {
   call(method: string, path: string, opts?: { key?: string | null; body?: unknown }): Promise<{ status: number; json: any; text: string }>;
@@ -261,11 +284,55 @@ interface MockLike {
  * A succeeded musicA song of `key` (createMusicGenerate with `musicBody()`, then 10 minutes of virtual time): its
  * task id, its track's providerSongId and the task as read (track URLs signed by that read).
  */
-export async function musicSong(m: MockLike, key?: string, body: Body = musicBody()): Promise<{ taskId: string; providerSongId: string; task: any }> {
+export async function musicSong(m: MockLike, key?: string, body: Body = musicBody()): Promise<{ taskId: string; providerSongId: string; task: MusicTask }> {
   const r = await m.call('POST', pathOf('createMusicGenerate'), { body, key });
   if (r.status !== 202) throw new Error(`musicSong: ${r.text}`);
   await m.advance(600_000);
   const t = await m.call('GET', pathOf('getMusicTask', { taskId: r.json.data.taskId }), { key });
   if (t.json?.data?.status !== 'success') throw new Error(`musicSong: ${t.text}`);
   return { taskId: r.json.data.taskId, providerSongId: t.json.data.tracks[0].providerSongId, task: t.json.data };
+}
+
+/** Bytes of one MP3 frame of the mock's renderer (MPEG-2 Layer III, 32 kbit/s, 24 kHz: 24 ms). */
+const MP3_FRAME_BYTES = 96;
+
+/**
+ * An MP3 of whole 24 ms frames (the mock's own renderer, timbre `variant`): `seconds` long, or, with `totalBytes`,
+ * as many frames as fit after a 10-byte ID3v2 tag whose padding makes the file exactly `totalBytes` long.
+ */
+export function mp3Bytes(opts: { seconds?: number; totalBytes?: number; variant?: number }): Uint8Array {
+  const frames =
+    opts.totalBytes !== undefined ? Math.floor((opts.totalBytes - 10) / MP3_FRAME_BYTES) : Math.max(5, Math.round(((opts.seconds ?? 5) * 1000) / 24));
+  const audio = audioFrames('mp3', opts.variant ?? 0, 0, frames);
+  if (opts.totalBytes === undefined) return audio;
+  const pad = opts.totalBytes - 10 - audio.length;
+  const out = new Uint8Array(opts.totalBytes);
+  out.set([0x49, 0x44, 0x33, 3, 0, 0, (pad >> 21) & 0x7f, (pad >> 14) & 0x7f, (pad >> 7) & 0x7f, pad & 0x7f]);
+  out.set(audio, 10 + pad);
+  return out;
+}
+
+/** An M4A: AAC-LC of `seconds` muxed into MP4 by mediabunny (brand isom), or with its major brand set to `brand` (e.g. `M4A `). */
+export async function m4aBytes(seconds: number, brand?: string): Promise<Uint8Array> {
+  const mb = await import('mediabunny');
+  const enc = await encodedAudio('aac', seconds * 1000, 1);
+  const target = new mb.BufferTarget();
+  const out = new mb.Output({ format: new mb.Mp4OutputFormat({ fastStart: 'in-memory' }), target });
+  const src = new mb.EncodedAudioPacketSource('aac');
+  out.addAudioTrack(src);
+  await out.start();
+  for (const [i, p] of enc.packets.entries())
+    await src.add(
+      new mb.EncodedPacket(p.data, 'key', p.timestamp, p.duration),
+      i === 0 ? { decoderConfig: { codec: enc.codec, sampleRate: enc.sampleRate, numberOfChannels: 1, description: enc.description } } : undefined,
+    );
+  await out.finalize();
+  const bytes = new Uint8Array(target.buffer!);
+  if (brand) bytes.set(new TextEncoder().encode(brand.padEnd(4).slice(0, 4)), 8);
+  return bytes;
+}
+
+/** A WAV (RIFF, 16-bit mono PCM at 24 kHz, a 220 Hz tone) exactly `totalBytes` long (even). */
+export function wavOfSize(totalBytes: number): Uint8Array {
+  return wavBytes((totalBytes - 44) / 2 / 24_000);
 }

@@ -335,7 +335,10 @@ async function checkUpload(field: string, file: UploadedFile, types: readonly st
   const echo = { filename: file.filename, bytes: file.bytes.length, type: sniffed === 'mp4' && audio ? 'm4a' : sniffed };
   if (!audio) return { echo };
   const a = await inspectReferenceAudio(file.bytes);
-  if (!a.audio || a.durationMs <= 0) throw new ApiError('MUSIC_UNSUPPORTED_FILE', `${named}: starts as ${sniffed} but holds no audio that can be read`);
+  // the container's own codec: MP3 frames in an mp3, PCM in a wav (an m4a carries AAC or another codec)
+  const codecFits = !a.audio ? false : sniffed === 'mp3' ? a.codec === 'mp3' : sniffed === 'wav' ? a.codec.startsWith('pcm') : true;
+  if (!a.audio || a.durationMs <= 0 || !codecFits)
+    throw new ApiError('MUSIC_UNSUPPORTED_FILE', `${named}: starts as ${sniffed} but holds no ${sniffed} audio that can be read`);
   return { echo, durationMs: a.durationMs };
 }
 
