@@ -327,7 +327,7 @@ describe('requests the spec forbids: Prism flags them; the mock answers its docu
 
   it('list: pageSize 101 and status done', async () => {
     const m = prism.useMock();
-    for (const query of [{ pageSize: 101 }, { status: 'done' }]) {
+    for (const query of [{ pageSize: 101 }, { status: 'done' }] as Record<string, string | number>[]) {
       const r = await call('GET', pathOf('listMusicTasks', {}, query), { allowViolations: true });
       expect(r.status).toBe(422);
       prism.takeViolations();
