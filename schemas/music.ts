@@ -768,7 +768,7 @@ export const musicOperations = defineOperations('Music', {
     path: '/v1/music/track',
     summary: 'Generate one instrument or vocal track over a song (musicA, multipart)',
     description:
-      `multipart/form-data: generateType (${trackGenerateTypes.join(', ')}), prompt, audio (${musicFileTypes.trackAudio.join(', ')}, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise), exactly one; ` +
+      `multipart/form-data: generateType (${trackGenerateTypes.join(', ')}), prompt, audio (${musicFileTypes.trackAudio.join(', ')}, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; ` +
       'lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. ' +
       `Price: a flat ${musicFlatCredits.track} credits (assumed). ${lifecycleText}`,
     request: {
@@ -783,7 +783,7 @@ export const musicOperations = defineOperations('Music', {
     path: '/v1/music/remix',
     summary: 'Re-sing a musicA song with new lyrics (multipart)',
     description:
-      `multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (${musicFileTypes.remixAudio.join(' or ')}, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's). musicA only. ` +
+      `multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (${musicFileTypes.remixAudio.join(' or ')}, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. ` +
       `Price: a flat ${musicFlatCredits.remix} credits (assumed). ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicRemixRequest, { files: { audio: audioUpload }, maxTotalBytes: MUSIC_AUDIO_MAX_BYTES, limitError: 'MUSIC_FILE_TOO_LARGE' }),
