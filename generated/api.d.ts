@@ -10157,7 +10157,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description multipart/form-data. ; all files together at most 0 MB (0 bytes) (larger: 10006 PAYLOAD_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        /** @description multipart/form-data. Text fields only, no files. Booleans and numbers are sent as text ("true", "42"). */
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["CreateMusicExtendRequest"];
