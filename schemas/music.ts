@@ -118,11 +118,12 @@ export const musicSchedule = {
 export const MUSIC_URL_TTL_MS = 3_600_000;
 
 /**
- * Track lengths, ms (assumed): a song 120-240 s and a soundtrack 30-90 s, in
+ * Track lengths, ms (assumed): a song 120-240 s and a soundtrack of an image (or of a video the mock
+ * cannot read) 30-90 s, in
  * whole steps of 3 s (125 MP3 frames of 24 ms, so the file decodes to exactly
  * that length); an extension adds 60-120 s after continueAt. A track made from
  * a source whose length the mock knows (an upload, a track of the caller's)
- * lasts as long as the source (a /track window: generateEnd - generateStart).
+ * lasts as long as the source (a /track window: generateEnd - generateStart; a soundtrack: its video).
  */
 export const musicDurations = {
   stepMs: 3_000,
@@ -751,7 +752,7 @@ export const musicOperations = defineOperations('Music', {
     summary: 'Generate a soundtrack for an image or a video (musicA, multipart)',
     description:
       `multipart/form-data: image (${musicFileTypes.image.join(', ')}; at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB, assumed) or video (${musicFileTypes.video.join(', ')}; at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (${musicAModelsFor('soundtrack').join(', ')}; default auto). musicA only. ` +
-      `Price: a flat ${musicFlatCredits.soundtrack} credits (assumed: document 3 does not show it). One track. ${lifecycleText}`,
+      `Price: a flat ${musicFlatCredits.soundtrack} credits (assumed: document 3 does not show it). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicSoundtrackRequest, {
         files: { image: { maxFileBytes: soundtrackUploads.imageMaxBytes }, video: { maxFileBytes: soundtrackUploads.videoMaxBytes } },
@@ -863,7 +864,7 @@ export const musicTableAssumptions: TableAssumption[] = [
     reason: 'document 3 says the shape of /extend is not shown, and that the musicB parameters are its top-level form fields',
   },
   {
-    subject: `tracks: musicA ${musicTrackCount.musicA}, musicB ${musicTrackCount.musicB} per task; a song lasts ${musicDurations.song.minMs / 1000}-${musicDurations.song.maxMs / 1000} s and a soundtrack ${musicDurations.soundtrack.minMs / 1000}-${musicDurations.soundtrack.maxMs / 1000} s (steps of ${musicDurations.stepMs / 1000} s, fixed per task); a track of a known source lasts as long as it (a /track window: generateEnd - generateStart); an extension adds ${musicDurations.extension.minMs / 1000}-${musicDurations.extension.maxMs / 1000} s after continueAt; tags is a comma-separated string; each track has a providerSongId`,
+    subject: `tracks: musicA ${musicTrackCount.musicA}, musicB ${musicTrackCount.musicB} per task; a song lasts ${musicDurations.song.minMs / 1000}-${musicDurations.song.maxMs / 1000} s and a soundtrack of an image ${musicDurations.soundtrack.minMs / 1000}-${musicDurations.soundtrack.maxMs / 1000} s (steps of ${musicDurations.stepMs / 1000} s, fixed per task); a track of a known source lasts as long as it (a /track window: generateEnd - generateStart; a soundtrack: its video, when the video can be read: not AVI); an extension adds ${musicDurations.extension.minMs / 1000}-${musicDurations.extension.maxMs / 1000} s after continueAt; tags is a comma-separated string; each track has a providerSongId`,
     reason: 'document 3 gives the track fields, not how many tracks or how long; it takes providerSongId without saying where it is read',
   },
   {

@@ -15,6 +15,7 @@ import { MUSIC_AUDIO_MAX_BYTES, musicFlatCredits, soundtrackUploads } from '../s
 import { musicAModels } from '../schemas/music-providers.ts';
 import type { OperationId } from '../schemas/operations.ts';
 import { encodePng } from '../mock/media/png.ts';
+import { renderVideo } from '../mock/media/video.ts';
 import { decodeAudio } from './decoders.ts';
 import { type FormFile, magicFiles, m4aBytes, mp3Bytes, musicBody, musicForm, musicFormFields, musicSong, wavBytes, wavOfSize } from './factories.ts';
 import { OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
@@ -192,7 +193,15 @@ function padded(head: Uint8Array, size: number): Uint8Array {
 }
 
 describe('POST /v1/music/soundtrack: a flat price, params, tracks', () => {
-  it(`${musicFlatCredits.soundtrack} credits whatever the model; params name the upload; a soundtrack lasts 30-90 s`, async () => {
+  it('a soundtrack of a video the mock reads (an H.264 MP4 of 7.2 s) lasts as long as the video, to the 24 ms MP3 frame', async () => {
+    const m = await start();
+    const mp4 = await renderVideo({ width: 160, height: 90, durationMs: 7_200, colours: { bg: [0, 0, 0], fg: [255, 255, 255] } });
+    const t = await finished(m, 'createMusicSoundtrack', musicForm({}, { video: file(mp4, 'clip.mp4', 'video/mp4') }), musicFlatCredits.soundtrack);
+    expect(t.tracks[0].duration).toBe(7.2); // 300 frames of 24 ms
+    expect(t.params.video).toEqual({ filename: 'clip.mp4', bytes: mp4.length, type: 'mp4' });
+  });
+
+  it(`${musicFlatCredits.soundtrack} credits whatever the model; params name the upload; a soundtrack of an image (or an unreadable video) lasts 30-90 s`, async () => {
     const m = await start();
     for (const model of ['musicA-7.6', 'musicA-9']) {
       const t = await finished(

@@ -43,7 +43,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, audioMaxDurationMs, renderAudio } from '../media/audio.ts';
-import { inspectReferenceAudio } from '../media/reference-audio.ts';
+import { inspectReferenceAudio, mediaDurationMs } from '../media/reference-audio.ts';
 import { sniffFileType, type SniffedType } from '../media/sniff.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
@@ -494,6 +494,8 @@ const instrumental: Handler<'createMusicInstrumental'> = async ({ body }, ctx0) 
 const soundtrack: Handler<'createMusicSoundtrack'> = async ({ body }, ctx0) => {
   const image = body.image ? await checkUpload('image', body.image, musicFileTypes.image, false) : undefined;
   const video = body.video ? await checkUpload('video', body.video, musicFileTypes.video, false) : undefined;
+  // a soundtrack lasts as long as its video, when the video can be read
+  const videoMs = body.video ? await mediaDurationMs(body.video.bytes) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
   const params: MusicTaskParams = {
@@ -509,8 +511,13 @@ const soundtrack: Handler<'createMusicSoundtrack'> = async ({ body }, ctx0) => {
     params,
     price: musicFlatCredits.soundtrack,
     tracks: (id) =>
-      planTracks(seed, id, 'musicA', titleFor(seed, id, { prompt: params.prompt }), tagsFor(seed, id, undefined, ['soundtrack']), (i) =>
-        seededMs(seed, musicDurations.soundtrack, id, 'soundtrack', i),
+      planTracks(
+        seed,
+        id,
+        'musicA',
+        titleFor(seed, id, { prompt: params.prompt }),
+        tagsFor(seed, id, undefined, ['soundtrack']),
+        (i) => videoMs ?? seededMs(seed, musicDurations.soundtrack, id, 'soundtrack', i),
       ),
   });
 };
