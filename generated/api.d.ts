@@ -1149,6 +1149,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/music/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a song (musicA or musicB)
+         * @description HTTP 202 with {taskId, status: pending}. provider: default (runs on musicA), musicA or musicB; the task reports the provider that ran it. musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). model: default auto on musicA, V6 on musicB; one of the provider's models (39007). Price by model: musicA auto 10, musicA-7.6 5, musicA-8 10, musicA-9 10, musicA-o2 10; musicB V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         *
+         *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["createMusicGenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/instrumental": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate an instrumental (musicA, multipart)
+         * @description multipart/form-data: prompt or referenceAudio (mp3 or m4a, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (auto, musicA-7.6, musicA-8, musicA-o2; default auto; musicA-9 is not available here: 39007). musicA only. Price by model: auto 10, musicA-7.6 5, musicA-8 10, musicA-o2 10. One track. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         *
+         *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["createMusicInstrumental"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/soundtrack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a soundtrack for an image or a video (musicA, multipart)
+         * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits (assumed: document 3 does not show it). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         *
+         *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["createMusicSoundtrack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate one instrument or vocal track over a song (musicA, multipart)
+         * @description multipart/form-data: generateType (Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds), prompt, audio (mp3, m4a, wav, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         *
+         *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["createMusicTrack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/remix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-sing a musicA song with new lyrics (multipart)
+         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         *
+         *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["createMusicRemix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-record a recording in a new style, keeping its melody (musicB)
+         * @description JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). model (a musicB tier, default V6); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. Price by tier: V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Two tracks. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         *
+         *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        post: operations["createMusicCover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a song (multipart; shape assumed)
+         * @description multipart/form-data (assumed: document 3 does not show the shape): taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         *
+         *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Source: document 3, "Providers and models (lyrics and music)".
+         */
+        post: operations["createMusicExtend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List music tasks of both providers, newest first
+         * @description page >= 1 (default 1), pageSize 1-100 (default 20), status (pending, generating, uploading, success, failed). The caller's tasks only; track URLs are signed afresh by each list.
+         *
+         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         */
+        get: operations["listMusicTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a music task
+         * @description The task. Each fetch signs its tracks' audioUrl afresh, valid 60 minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.
+         *
+         *     Source: document 3, "Music task".
+         */
+        get: operations["getMusicTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3380,6 +3592,358 @@ export interface components {
             language: string;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "taskId": "mus_1a2b3c4d5e6f7a8b",
+         *       "status": "pending"
+         *     }
+         */
+        CreateMusicData: {
+            taskId: string;
+            /** @enum {string} */
+            status: "pending";
+        };
+        /**
+         * @example {
+         *       "prompt": "warm indie pop, acoustic guitar, hand claps",
+         *       "lyrics": "[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home",
+         *       "title": "Open Windows",
+         *       "provider": "musicA"
+         *     }
+         */
+        CreateMusicGenerateRequest: {
+            /** @description musicA: a style description; musicB reads it as lyrics (custom mode) or as the whole description (customMode false); up to 5000 characters */
+            prompt?: string;
+            /** @description the lyrics; musicA requires them unless instrumental is true; up to 5000 characters */
+            lyrics?: string;
+            /** @description style descriptors; the fallback for prompt; up to 1000 characters */
+            style?: string;
+            /** @description track title; up to 100 characters */
+            title?: string;
+            /**
+             * @description no vocals (default false)
+             * @default false
+             */
+            instrumental: boolean;
+            /** @description musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006 */
+            customMode?: boolean;
+            /**
+             * @description default auto on musicA, V6 on musicB; a model of the other provider answers 39007
+             * @enum {string}
+             */
+            model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-9" | "musicA-o2" | "V4" | "V4_5" | "V4_5PLUS" | "V4_5ALL" | "V5" | "V5_5" | "V6";
+            /** @description reuse a musicA vocal id; musicA only (with musicB: 39006) */
+            vocalId?: string;
+            /**
+             * @description default (runs on musicA), musicA or musicB; the task reports the provider that ran it
+             * @default default
+             * @enum {string}
+             */
+            provider: "default" | "musicA" | "musicB";
+            providerParams?: components["schemas"]["MusicBProviderParams"];
+        };
+        /** @description musicB parameters (musicB only: a listed key with musicA answers 39006); keys outside the list are dropped */
+        MusicBProviderParams: {
+            /** @description comma-separated styles to avoid */
+            negativeTags?: string;
+            /**
+             * @description m or f (note: /track uses male or female)
+             * @enum {string}
+             */
+            vocalGender?: "m" | "f";
+            /** @description how strongly the style is followed: 0 to 1 */
+            styleWeight?: number;
+            /** @description how far the result may stray: 0 to 1 */
+            weirdnessConstraint?: number;
+            /** @description weight of the source recording; meaningful only with one: 0 to 1 */
+            audioWeight?: number;
+            /** @description persona performing the track (on /cover: custom mode only) */
+            personaId?: string;
+            /**
+             * @description the musicB tier the persona was created with; pass with personaId
+             * @enum {string}
+             */
+            personaModel?: "V4" | "V4_5" | "V4_5PLUS" | "V4_5ALL" | "V5" | "V5_5" | "V6";
+        };
+        /**
+         * @description multipart/form-data: exactly one of prompt and referenceAudio; model.
+         * @example {
+         *       "prompt": "calm piano over soft rain",
+         *       "model": "auto"
+         *     }
+         */
+        CreateMusicInstrumentalRequest: {
+            /** @description a description of the music; up to 5000 characters (exactly one of prompt and referenceAudio) */
+            prompt?: string;
+            /**
+             * Format: binary
+             * @description audio (mp3, m4a; judged by its content), at most 10 MB
+             */
+            referenceAudio?: string;
+            /**
+             * @description auto, musicA-7.6, musicA-8, musicA-o2 (default auto); musicA-9 is not available here
+             * @default auto
+             * @enum {string}
+             */
+            model: "auto" | "musicA-7.6" | "musicA-8" | "musicA-o2";
+        } & (unknown | unknown);
+        /** @description multipart/form-data: exactly one of image and video; prompt; model. */
+        CreateMusicSoundtrackRequest: {
+            /**
+             * Format: binary
+             * @description an image (jpg, jpeg, png, webp; judged by its content), at most 10 MB
+             */
+            image?: string;
+            /**
+             * Format: binary
+             * @description a video (mp4, mov, avi, mkv, webm; judged by its content), at most 50 MB
+             */
+            video?: string;
+            /** @description optional guidance for the music; up to 5000 characters */
+            prompt?: string;
+            /**
+             * @description auto, musicA-7.6, musicA-8, musicA-9, musicA-o2 (default auto)
+             * @default auto
+             * @enum {string}
+             */
+            model: "auto" | "musicA-7.6" | "musicA-8" | "musicA-9" | "musicA-o2";
+        } & (unknown | unknown);
+        /** @description multipart/form-data: generateType, prompt, exactly one of audio and providerSongId, lyrics (Vocals), vocalGender, generateStart, generateEnd. */
+        CreateMusicTrackRequest: {
+            /**
+             * @description Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds
+             * @enum {string}
+             */
+            generateType: "Vocals" | "Instrumental" | "Drums" | "Bass" | "Guitar" | "Keyboard" | "Percussion" | "Strings" | "Synth" | "FX" | "Brass" | "Woodwinds";
+            /** @description what to play; up to 5000 characters */
+            prompt: string;
+            /**
+             * Format: binary
+             * @description audio (mp3, m4a, wav; judged by its content), at most 10 MB
+             */
+            audio?: string;
+            /** @description a musicA song id (a track providerSongId of one of your musicA tasks); exactly one of audio and providerSongId */
+            providerSongId?: string;
+            /** @description required when generateType is Vocals; up to 5000 characters */
+            lyrics?: string;
+            /**
+             * @description male or female; generateType Vocals only
+             * @enum {string}
+             */
+            vocalGender?: "male" | "female";
+            /** @description where in the source the track starts (default 0), seconds (>= 0) */
+            generateStart?: number;
+            /** @description where in the source the track ends (default: the end of the source); after generateStart, within the source, seconds (>= 0) */
+            generateEnd?: number;
+        } & (unknown | unknown);
+        /**
+         * @description multipart/form-data: lyrics, prompt, and exactly one of audio, audioUrl and providerSongId.
+         * @example {
+         *       "lyrics": "[Verse]\nNew words for an old tune",
+         *       "prompt": "upbeat disco",
+         *       "audioUrl": "https://example.com/songs/original.mp3"
+         *     }
+         */
+        CreateMusicRemixRequest: {
+            /** @description the new lyrics; up to 5000 characters */
+            lyrics: string;
+            /** @description the style of the remix; up to 5000 characters */
+            prompt: string;
+            /**
+             * Format: binary
+             * @description audio (mp3, m4a; judged by its content), at most 10 MB
+             */
+            audio?: string;
+            /** @description a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL */
+            audioUrl?: string;
+            /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
+            providerSongId?: string;
+        } & (unknown | unknown | unknown);
+        /**
+         * @example {
+         *       "uploadUrl": "https://example.com/recordings/demo.mp3",
+         *       "style": "lo-fi jazz, brushed drums",
+         *       "title": "Demo (Jazz Cover)",
+         *       "prompt": "[Verse]\nThe same old melody in a brand new room"
+         *     }
+         */
+        CreateMusicCoverRequest: {
+            /** @description the recording to re-record: a publicly reachable http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks; ownership verified: another account's answers 403 with 39008) */
+            uploadUrl: string;
+            /**
+             * @description a musicB tier (default V6); priced by tier
+             * @default V6
+             * @enum {string}
+             */
+            model: "V4" | "V4_5" | "V4_5PLUS" | "V4_5ALL" | "V5" | "V5_5" | "V6";
+            /**
+             * @description default true (style and title required); false drives the cover from prompt alone
+             * @default true
+             */
+            customMode: boolean;
+            /** @description custom mode: the lyrics, required unless instrumental; customMode false: a free-form description (required); up to 5000 characters */
+            prompt?: string;
+            /** @description required in custom mode; up to 1000 characters */
+            style?: string;
+            /** @description required in custom mode; up to 100 characters */
+            title?: string;
+            /**
+             * @description no vocals (default false)
+             * @default false
+             */
+            instrumental: boolean;
+            providerParams?: components["schemas"]["MusicBProviderParams"] & unknown;
+        };
+        /** @description multipart/form-data (assumed): taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
+        CreateMusicExtendRequest: {
+            /** @description a succeeded music task of the caller (409 with 39010 before it succeeds) */
+            taskId: string;
+            /** @description which of its tracks (from 0; default 0); or send providerSongId */
+            trackIndex?: number;
+            /** @description the track's providerSongId, instead of trackIndex */
+            providerSongId?: string;
+            /** @description where the extension starts, seconds: after 0, at most the track's duration (default: its end) */
+            continueAt?: number;
+            /** @description what the continuation sounds like; up to 5000 characters */
+            prompt?: string;
+            /** @description lyrics of the continuation; up to 5000 characters */
+            lyrics?: string;
+            /**
+             * @description a model of the task's provider (default auto on musicA, V6 on musicB); priced by the extend table
+             * @enum {string}
+             */
+            model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-9" | "musicA-o2" | "V4" | "V4_5" | "V4_5PLUS" | "V4_5ALL" | "V5" | "V5_5" | "V6";
+            /**
+             * @description default: the task's provider; another provider than the task's answers 39006
+             * @enum {string}
+             */
+            provider?: "default" | "musicA" | "musicB";
+            /** @description comma-separated styles to avoid */
+            negativeTags?: string;
+            /**
+             * @description m or f (note: /track uses male or female)
+             * @enum {string}
+             */
+            vocalGender?: "m" | "f";
+            /** @description how strongly the style is followed: 0 to 1 */
+            styleWeight?: number;
+            /** @description how far the result may stray: 0 to 1 */
+            weirdnessConstraint?: number;
+            /** @description weight of the source recording; meaningful only with one: 0 to 1 */
+            audioWeight?: number;
+        };
+        MusicTask: {
+            /** @description task id */
+            id: string;
+            /**
+             * @description the provider that ran it (default resolves to musicA)
+             * @enum {string}
+             */
+            provider: "musicA" | "musicB";
+            /**
+             * @description operation type: GENERATE, INSTRUMENTAL, SOUNDTRACK, TRACK, REMIX, COVER, EXTEND
+             * @enum {string}
+             */
+            taskType: "GENERATE" | "INSTRUMENTAL" | "SOUNDTRACK" | "TRACK" | "REMIX" | "COVER" | "EXTEND";
+            /** @enum {string} */
+            status: "pending" | "generating" | "uploading" | "success" | "failed";
+            params: components["schemas"]["MusicTaskParams"];
+            /** @description empty until success; musicA one track, musicB two (assumed); audioUrl values are signed and expire an hour after this fetch */
+            tracks: components["schemas"]["MusicTrack"][];
+            /** @description credits: 0 until success, then the price (Assumed: document 3 gives creditCost without saying when it is set; as lyrics: 0 until success) */
+            creditCost: number;
+            /** @description only when failed: the code and what went wrong */
+            errorMessage?: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1767225600000
+             */
+            updatedAt: number;
+        };
+        /** @description (Assumed: document 3 says params includes model, prompt and instrumental; the mock echoes the other request fields too, files by name, size and type) */
+        MusicTaskParams: {
+            /** @description the tier the task ran on, which creditCost is priced against (an extend on auto ran on musicA-7.6) */
+            model: string;
+            /** @description the prompt sent (empty when none) */
+            prompt: string;
+            instrumental: boolean;
+            lyrics?: string;
+            style?: string;
+            title?: string;
+            /** @description musicB */
+            customMode?: boolean;
+            vocalId?: string;
+            /** @description the musicB parameters kept (on /extend: the top-level ones) */
+            providerParams?: {
+                negativeTags?: string;
+                /** @enum {string} */
+                vocalGender?: "m" | "f";
+                styleWeight?: number;
+                weirdnessConstraint?: number;
+                audioWeight?: number;
+                personaId?: string;
+                personaModel?: string;
+            };
+            /** @enum {string} */
+            generateType?: "Vocals" | "Instrumental" | "Drums" | "Bass" | "Guitar" | "Keyboard" | "Percussion" | "Strings" | "Synth" | "FX" | "Brass" | "Woodwinds";
+            /** @enum {string} */
+            vocalGender?: "male" | "female";
+            generateStart?: number;
+            generateEnd?: number;
+            /** @description an uploaded file: its name, size and type */
+            referenceAudio?: {
+                filename: string;
+                bytes: number;
+                /** @description the file type read from its content (mp3, m4a, wav, jpeg, png, webp, mp4, mov, avi, mkv, webm) */
+                type: string;
+            };
+            /** @description an uploaded file: its name, size and type */
+            image?: {
+                filename: string;
+                bytes: number;
+                /** @description the file type read from its content (mp3, m4a, wav, jpeg, png, webp, mp4, mov, avi, mkv, webm) */
+                type: string;
+            };
+            /** @description an uploaded file: its name, size and type */
+            video?: {
+                filename: string;
+                bytes: number;
+                /** @description the file type read from its content (mp3, m4a, wav, jpeg, png, webp, mp4, mov, avi, mkv, webm) */
+                type: string;
+            };
+            /** @description an uploaded file: its name, size and type */
+            audio?: {
+                filename: string;
+                bytes: number;
+                /** @description the file type read from its content (mp3, m4a, wav, jpeg, png, webp, mp4, mov, avi, mkv, webm) */
+                type: string;
+            };
+            audioUrl?: string;
+            uploadUrl?: string;
+            providerSongId?: string;
+            /** @description extend: the source task */
+            taskId?: string;
+            /** @description extend: the source track */
+            trackIndex?: number;
+            /** @description extend: seconds */
+            continueAt?: number;
+        };
+        MusicTrack: {
+            title: string;
+            /** @description style tags, comma-separated (Assumed: document 3 does not give the type of tags) */
+            tags: string;
+            /** @description seconds: the decoded length of the MP3 at audioUrl */
+            duration: number;
+            /** @description MP3 of the track, signed: ?expires=<epoch ms>&sig=<hex>; it loads for 60 minutes after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL */
+            audioUrl: string;
+            /** @description the provider's id of this song: pass it to /track, /remix (musicA) or /extend (Assumed: document 3 takes a providerSongId on /track, /remix and /extend without saying where a client reads it) */
+            providerSongId: string;
         };
     };
     responses: never;
@@ -10326,6 +10890,1441 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 41002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createMusicGenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMusicGenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateMusicData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 39001 | 39007 | 39006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 39003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createMusicInstrumental: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. referenceAudio: each file at most 10 MB (10485760 bytes); all files together at most 10 MB (10485760 bytes) (larger: 39005 MUSIC_FILE_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateMusicInstrumentalRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateMusicData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 39003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
+                         * @enum {number}
+                         */
+                        code: 39005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createMusicSoundtrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. image: each file at most 10 MB (10485760 bytes); video: each file at most 50 MB (52428800 bytes); all files together at most 60 MB (62914560 bytes) (larger: 39005 MUSIC_FILE_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateMusicSoundtrackRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateMusicData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 39003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
+                         * @enum {number}
+                         */
+                        code: 39005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createMusicTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. audio: each file at most 10 MB (10485760 bytes); all files together at most 10 MB (10485760 bytes) (larger: 39005 MUSIC_FILE_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateMusicTrackRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateMusicData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read; 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004 | 39006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 39003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39009 the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track
+                         * @enum {number}
+                         */
+                        code: 39009;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
+                         * @enum {number}
+                         */
+                        code: 39005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createMusicRemix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. audio: each file at most 10 MB (10485760 bytes); all files together at most 10 MB (10485760 bytes) (larger: 39005 MUSIC_FILE_TOO_LARGE). Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateMusicRemixRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateMusicData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read; 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004 | 39006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 39003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39008 a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified
+                         * @enum {number}
+                         */
+                        code: 39008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39009 the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track
+                         * @enum {number}
+                         */
+                        code: 39009;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
+                         * @enum {number}
+                         */
+                        code: 39005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createMusicCover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMusicCoverRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateMusicData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10002 | 10007 | 39001 | 39007;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 39003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39008 a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified
+                         * @enum {number}
+                         */
+                        code: 39008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39009 the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track
+                         * @enum {number}
+                         */
+                        code: 39009;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    createMusicExtend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data. Text fields only, no files. Booleans and numbers are sent as text ("true", "42"). */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateMusicExtendRequest"];
+            };
+        };
+        responses: {
+            /** @description the task, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["CreateMusicData"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
+                         * @enum {number}
+                         */
+                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
+                         * @enum {number}
+                         */
+                        code: 39003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39002` music task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39002 music task not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 39002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `39010` the source music task has not succeeded (only a succeeded task can be extended) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 39010 the source music task has not succeeded (only a succeeded task can be extended)
+                         * @enum {number}
+                         */
+                        code: 39010;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10006 the request body is larger than the operation accepts
+                         * @enum {number}
+                         */
+                        code: 10006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
+                         * @enum {number}
+                         */
+                        code: 10003;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    listMusicTasks: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+                /** @description only tasks in this status */
+                status?: "pending" | "generating" | "uploading" | "success" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of tasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: {
+                            items: components["schemas"]["MusicTask"][];
+                            page: number;
+                            pageSize: number;
+                            /** @description number of matching items across all pages */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 39001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    getMusicTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description music task id */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 means success
+                         * @enum {number}
+                         */
+                        code: 0;
+                        /** @description empty string or short text */
+                        message: string;
+                        data: components["schemas"]["MusicTask"];
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters
+                         * @enum {number}
+                         */
+                        code: 10014 | 10007 | 39001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10001 missing, malformed or deleted API key
+                         * @enum {number}
+                         */
+                        code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *     - `39002` music task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path; 39002 music task not found (or it belongs to another user)
+                         * @enum {number}
+                         */
+                        code: 10004 | 39002;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

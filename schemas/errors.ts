@@ -49,6 +49,9 @@ const musicAnalysisCodes = assumed(
 );
 const storybookCodes = assumed("document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's");
 const extractionCodes = assumed("document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's");
+const musicCodes = assumed(
+  'document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock\'s (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)',
+);
 const imageCodes = assumed(
   'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
 );
@@ -573,6 +576,87 @@ export const errorCatalog = {
     httpStatus: 400,
     meaning: 'the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)',
     provenance: musicAnalysisCodes,
+  },
+
+  // ---- music generation (document 3, "Errors": every number and status assumed) ----
+  MUSIC_INVALID_PARAMETERS: { code: 39001, httpStatus: 400, meaning: 'invalid music request parameters', provenance: musicCodes },
+  MUSIC_TASK_NOT_FOUND: { code: 39002, httpStatus: 404, meaning: 'music task not found (or it belongs to another user)', provenance: musicCodes },
+  MUSIC_INSUFFICIENT_CREDITS: {
+    code: 39003,
+    httpStatus: 402,
+    meaning: 'insufficient credits for the music request (its price by model tier or endpoint); nothing reserved',
+    provenance: musicCodes,
+  },
+  MUSIC_UNSUPPORTED_FILE: {
+    code: 39004,
+    httpStatus: 400,
+    meaning: 'an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read',
+    provenance: musicCodes,
+  },
+  MUSIC_FILE_TOO_LARGE: { code: 39005, httpStatus: 413, meaning: 'an uploaded file is over its size limit (audio: 10 MB)', provenance: musicCodes },
+  MUSIC_PROVIDER_UNSUPPORTED: {
+    code: 39006,
+    httpStatus: 400,
+    meaning:
+      "a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)",
+    provenance: musicCodes,
+  },
+  MUSIC_MODEL_UNSUPPORTED: {
+    code: 39007,
+    httpStatus: 400,
+    meaning: "the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)",
+    provenance: musicCodes,
+  },
+  MUSIC_SOURCE_FORBIDDEN: {
+    code: 39008,
+    httpStatus: 403,
+    meaning: 'a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified',
+    provenance: musicCodes,
+  },
+  MUSIC_SOURCE_NOT_FOUND: {
+    code: 39009,
+    httpStatus: 404,
+    meaning: 'the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track',
+    provenance: musicCodes,
+  },
+  MUSIC_TASK_NOT_READY: {
+    code: 39010,
+    httpStatus: 409,
+    meaning: 'the source music task has not succeeded (only a succeeded task can be extended)',
+    provenance: musicCodes,
+  },
+  MUSIC_GENERATION_FAILED: {
+    code: 39011,
+    httpStatus: 400,
+    meaning: 'music generation failed at the provider; credits refunded',
+    provenance: musicCodes,
+    failure: true,
+  },
+  MUSIC_PROVIDER_REJECTED: {
+    code: 39012,
+    httpStatus: 400,
+    meaning: 'the provider rejected the music request (for example its content policy); credits refunded',
+    provenance: musicCodes,
+    failure: true,
+  },
+  MUSIC_TIMED_OUT: {
+    code: 39013,
+    httpStatus: 400,
+    meaning: 'music generation timed out (30 minutes without progress); credits refunded in full',
+    provenance: musicCodes,
+    failure: true,
+  },
+  MUSIC_AUDIO_URL_EXPIRED: {
+    code: 39014,
+    httpStatus: 403,
+    meaning: 'a signed track audioUrl past its expiry (about 1 hour after the task was fetched); fetch the task again for a fresh URL',
+    provenance: musicCodes,
+  },
+  MUSIC_AUDIO_URL_INVALID_SIGNATURE: {
+    code: 39015,
+    httpStatus: 403,
+    meaning: 'a track audioUrl whose signature does not match (missing, altered, or an altered expiry)',
+    provenance: musicCodes,
   },
 } as const satisfies Record<string, CatalogError>;
 

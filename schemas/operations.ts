@@ -18,6 +18,7 @@ import { lyricsArea } from './lyrics.ts';
 import { extractionArea } from './extraction.ts';
 import { storybookArea } from './storybook.ts';
 import { musicAnalysisArea } from './music-analysis.ts';
+import { musicArea } from './music.ts';
 
 /** Every area of the API, in the order of the spec. */
 export const areas = [
@@ -33,6 +34,7 @@ export const areas = [
   musicAnalysisArea,
   storybookArea,
   extractionArea,
+  musicArea,
 ] as const;
 
 /** Every operation of the API, keyed by operationId. */

@@ -66,9 +66,13 @@ function requestBody(body: JsonBody | MultipartBody, required: boolean) {
   if (body.kind === 'json') return { required, content: { 'application/json': { schema: body.schema } } };
   const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MB (${bytes} bytes)`;
   const limits = Object.entries(body.files).map(([f, r]) => `${f}: each file at most ${mb(r.maxFileBytes)}`);
+  // a form of text fields only (POST /v1/music/extend) has no file limits to state
+  const files = limits.length
+    ? `${limits.join('; ')}; all files together at most ${mb(body.maxTotalBytes)} (larger: ${describeErrorRef(body.limitError ?? 'PAYLOAD_TOO_LARGE')}).`
+    : 'Text fields only, no files.';
   return {
     required,
-    description: `multipart/form-data. ${limits.join('; ')}; all files together at most ${mb(body.maxTotalBytes)} (larger: ${describeErrorRef(body.limitError ?? 'PAYLOAD_TOO_LARGE')}). Booleans and numbers are sent as text ("true", "42").`,
+    description: `multipart/form-data. ${files} Booleans and numbers are sent as text ("true", "42").`,
     content: { 'multipart/form-data': { schema: body.schema } },
   };
 }

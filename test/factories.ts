@@ -17,7 +17,9 @@ import type { PodcastRequest, PodcastTextContentRequest } from '../schemas/podca
 import type { StorybookEpisodeRequest } from '../schemas/storybook.ts';
 import type { ExtractRequest } from '../schemas/extraction.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
+import { audioFrames, encodedAudio } from '../mock/media/audio.ts';
 import type { CreateLyricsRequest } from '../schemas/lyrics.ts';
+import type { CreateMusicCoverRequest, CreateMusicGenerateRequest } from '../schemas/music.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
 
 /** A request body: the builder's defaults with the test's overrides (which may make it invalid on purpose). */
@@ -227,6 +229,155 @@ export function wavOfSize(totalBytes: number): Uint8Array {
   return out;
 }
 
+/** createMusicGenerate: a musicA song (the request's default provider) with a style prompt, lyrics and a title (10 credits on auto). */
+export function musicBody(over: Body = {}): Body {
+  return {
+    ...({
+      prompt: 'warm indie pop, acoustic guitar, hand claps',
+      lyrics: '[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home',
+      title: 'Open Windows',
+    } satisfies z.input<typeof CreateMusicGenerateRequest>),
+    ...over,
+  };
+}
+
+/** createMusicCover: custom mode (style, title, prompt as lyrics) over a public recording URL, on V6 (20 credits). */
+export function musicCoverBody(over: Body = {}): Body {
+  return {
+    ...({
+      uploadUrl: 'https://example.com/recordings/demo.mp3',
+      style: 'lo-fi jazz, brushed drums',
+      title: 'Demo (Jazz Cover)',
+      prompt: '[Verse]\nThe same old melody in a brand new room',
+    } satisfies z.input<typeof CreateMusicCoverRequest>),
+    ...over,
+  };
+}
+
+/** A file of a multipart music upload. */
+export interface FormFile {
+  bytes: Uint8Array;
+  name?: string;
+  type?: string;
+}
+
+/**
+ * A multipart form for the music uploads (createMusicInstrumental, createMusicSoundtrack, createMusicTrack,
+ * createMusicRemix, createMusicExtend): the text fields (strings, as a form sends them; null leaves one out) and
+ * the files by field name.
+ */
+export function musicForm(fields: Record<string, string | null> = {}, files: Record<string, FormFile> = {}): FormData {
+  const form = new FormData();
+  for (const [k, f] of Object.entries(files))
+    form.append(k, new Blob([f.bytes as Uint8Array<ArrayBuffer>], { type: f.type ?? 'application/octet-stream' }), f.name ?? `upload-${k}`);
+  for (const [k, v] of Object.entries(fields)) if (v !== null) form.append(k, v);
+  return form;
+}
+
+/** Default text fields of each music upload (valid with the source the test adds: a file, a URL or a song id). */
+export const musicFormFields = {
+  instrumental: { prompt: 'calm piano over soft rain' },
+  soundtrack: { prompt: 'gentle strings' },
+  track: { generateType: 'Bass', prompt: 'a walking bass line' },
+  remix: { lyrics: '[Verse]\nNew words for an old tune', prompt: 'upbeat disco' },
+} as const;
+
+/**
+ * Leading bytes of each upload type the music endpoints accept (document 3), enough for a type judged by its
+ * content: a JPEG SOI and APP0 marker, a WebP RIFF header with a VP8L chunk, an MP4/QuickTime ftyp box, an AVI
+ * RIFF header, Matroska and WebM EBML headers. Every byte is ASCII where the format allows it (Prism forwards
+ * bodies as text).
+ */
+export const magicFiles = {
+  jpeg: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]),
+  webp: new TextEncoder().encode('RIFF\x1a\x00\x00\x00WEBPVP8L\x0e\x00\x00\x00/\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'),
+  mp4: new TextEncoder().encode('\x00\x00\x00\x14ftypisom\x00\x00\x02\x00isom\x00\x00\x00\x08free'),
+  mov: new TextEncoder().encode('\x00\x00\x00\x14ftypqt  \x00\x00\x02\x00qt  \x00\x00\x00\x08wide'),
+  avi: new TextEncoder().encode('RIFF\x04\x00\x00\x00AVI LIST\x04\x00\x00\x00hdrl'),
+  mkv: new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x88, ...new TextEncoder().encode('matroska')]),
+  webm: new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84, ...new TextEncoder().encode('webm')]),
+} as const;
+
+/** A music track as GET /v1/music/tasks/{taskId} answers it. */
+export interface MusicTrack {
+  title: string;
+  tags: string;
+  duration: number;
+  audioUrl: string;
+  providerSongId: string;
+}
+/** A music task as GET /v1/music/tasks/{taskId} answers it. */
+export interface MusicTask {
+  id: string;
+  provider: string;
+  taskType: string;
+  status: string;
+  params: Record<string, any>;
+  tracks: MusicTrack[];
+  creditCost: number;
+  errorMessage?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What `musicSong` needs of a running mock. */
+interface MockLike {
+  call(method: string, path: string, opts?: { key?: string | null; body?: unknown }): Promise<{ status: number; json: any; text: string }>;
+  advance(ms: number): Promise<void>;
+}
+
+/**
+ * A succeeded musicA song of `key` (createMusicGenerate with `musicBody()`, then 10 minutes of virtual time): its
+ * task id, its track's providerSongId and the task as read (track URLs signed by that read).
+ */
+export async function musicSong(m: MockLike, key?: string, body: Body = musicBody()): Promise<{ taskId: string; providerSongId: string; task: MusicTask }> {
+  const r = await m.call('POST', pathOf('createMusicGenerate'), { body, key });
+  if (r.status !== 202) throw new Error(`musicSong: ${r.text}`);
+  await m.advance(600_000);
+  const t = await m.call('GET', pathOf('getMusicTask', { taskId: r.json.data.taskId }), { key });
+  if (t.json?.data?.status !== 'success') throw new Error(`musicSong: ${t.text}`);
+  return { taskId: r.json.data.taskId, providerSongId: t.json.data.tracks[0].providerSongId, task: t.json.data };
+}
+
+/** Bytes of one MP3 frame of the mock's renderer (MPEG-2 Layer III, 32 kbit/s, 24 kHz: 24 ms). */
+const MP3_FRAME_BYTES = 96;
+
+/**
+ * An MP3 of whole 24 ms frames (the mock's own renderer, timbre `variant`): `seconds` long, or, with `totalBytes`,
+ * as many frames as fit after a 10-byte ID3v2 tag whose padding makes the file exactly `totalBytes` long.
+ */
+export function mp3Bytes(opts: { seconds?: number; totalBytes?: number; variant?: number }): Uint8Array {
+  const frames =
+    opts.totalBytes !== undefined ? Math.floor((opts.totalBytes - 10) / MP3_FRAME_BYTES) : Math.max(5, Math.round(((opts.seconds ?? 5) * 1000) / 24));
+  const audio = audioFrames('mp3', opts.variant ?? 0, 0, frames);
+  if (opts.totalBytes === undefined) return audio;
+  const pad = opts.totalBytes - 10 - audio.length;
+  const out = new Uint8Array(opts.totalBytes);
+  out.set([0x49, 0x44, 0x33, 3, 0, 0, (pad >> 21) & 0x7f, (pad >> 14) & 0x7f, (pad >> 7) & 0x7f, pad & 0x7f]);
+  out.set(audio, 10 + pad);
+  return out;
+}
+
+/** An M4A: AAC-LC of `seconds` muxed into MP4 by mediabunny (brand isom), or with its major brand set to `brand` (e.g. `M4A `). */
+export async function musicM4a(seconds: number, brand?: string): Promise<Uint8Array> {
+  const mb = await import('mediabunny');
+  const enc = await encodedAudio('aac', seconds * 1000, 1);
+  const target = new mb.BufferTarget();
+  const out = new mb.Output({ format: new mb.Mp4OutputFormat({ fastStart: 'in-memory' }), target });
+  const src = new mb.EncodedAudioPacketSource('aac');
+  out.addAudioTrack(src);
+  await out.start();
+  for (const [i, p] of enc.packets.entries())
+    await src.add(
+      new mb.EncodedPacket(p.data, 'key', p.timestamp, p.duration),
+      i === 0 ? { decoderConfig: { codec: enc.codec, sampleRate: enc.sampleRate, numberOfChannels: 1, description: enc.description } } : undefined,
+    );
+  await out.finalize();
+  const bytes = new Uint8Array(target.buffer!);
+  if (brand) bytes.set(new TextEncoder().encode(brand.padEnd(4).slice(0, 4)), 8);
+  return bytes;
+}
+
 /** True when every little-endian byte of the uint32 `n` is ASCII. */
 const asciiLE = (n: number) => [0, 8, 16, 24].every((shift) => ((n >>> shift) & 0xff) < 0x80);
 
@@ -286,7 +437,7 @@ export async function m4aBytes(durationMs: number, variant = 0): Promise<Uint8Ar
  * recognizeMusic, describeMusic and separateMusicStems: a multipart form with the `audio` file (default a
  * 6-second WAV, song.wav, audio/wav; null: no file) and the text fields of `fields` (strings, as a form sends them).
  */
-export function musicForm(
+export function analysisForm(
   fields: Record<string, string> = {},
   file: { bytes: Uint8Array; name?: string; type?: string } | null = { bytes: wavBytes(6) },
 ): FormData {

@@ -2,7 +2,8 @@
  * The media router (mock/http/media.ts) on synthetic routes: what every hosted
  * file gets whatever its area (Content-Type, Content-Length, ETag,
  * Accept-Ranges), Range answered 206 and 416, If-None-Match and If-Range,
- * HEAD, 404 and 405 envelopes, one render shared by concurrent first
+ * HEAD, 404 and 405 envelopes, routes that read the query and deny a request
+ * (403), one render shared by concurrent first
  * requests, and a cache bounded by size. The areas' own media are decoded in
  * their tests.
  */
@@ -44,6 +45,17 @@ const routes: MediaRoute[] = [
     }),
   },
   {
+    // a URL that carries its own authorization: ?token=open loads, ?token=late is past its time, anything else is refused
+    path: '/media/signed/{id}.bin',
+    resolve: (_e, p, query) =>
+      query.token === 'open'
+        ? { contentType: 'application/octet-stream', key: `signed ${p.id}`, render: () => bytesFor(p.id) }
+        : {
+            denied: `token ${query.token ?? '(none)'} does not open ${p.id}`,
+            error: query.token === 'late' ? 'MUSIC_AUDIO_URL_EXPIRED' : 'MUSIC_AUDIO_URL_INVALID_SIGNATURE',
+          },
+  },
+  {
     path: '/media/broken.bin',
     resolve: () => ({
       contentType: 'application/octet-stream',
@@ -73,6 +85,23 @@ const get = async (path: string, headers: Record<string, string> = {}, method = 
   const res = await fetch(base + path, { method, headers });
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
 };
+
+describe('routes that read the query and deny a request', () => {
+  it('the route sees the query (the first value of each name); a denial answers its catalogued error (403) with the message', async () => {
+    expect((await get('/media/signed/s1.bin?token=open&token=late')).status).toBe(200);
+    for (const [query, name] of [
+      ['?token=late', 'MUSIC_AUDIO_URL_EXPIRED'],
+      ['?token=other', 'MUSIC_AUDIO_URL_INVALID_SIGNATURE'],
+      ['', 'MUSIC_AUDIO_URL_INVALID_SIGNATURE'],
+      ['?token=%E0%A4%A', 'MUSIC_AUDIO_URL_INVALID_SIGNATURE'],
+    ] as const) {
+      const r = await get(`/media/signed/s1.bin${query}`);
+      expect(r.status, query).toBe(403);
+      const body = JSON.parse(new TextDecoder().decode(r.bytes));
+      expect(body).toEqual({ code: errorCatalog[name].code, message: expect.stringContaining('/media/signed/s1.bin: token'), data: null });
+    }
+  });
+});
 
 describe('headers and body', () => {
   it('a whole file: 200 with Content-Type, Content-Length, ETag, Accept-Ranges and the bytes', async () => {

@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { errorCatalog } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { pathOf } from './factories.ts';
+import { magicFiles, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
 import { type CallResult, readEventStream, type TestMock, useMocks } from './helpers.ts';
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
@@ -44,6 +44,38 @@ interface LedgerEntry {
   amount: number;
   balance: number;
   taskId: string | null;
+}
+
+/**
+ * Creates whose body cannot be the schema example sent as JSON: a multipart upload, or a body naming something of
+ * the key's that must exist first. Per key: the setup runs (before the key's opening balance is set), then gives a
+ * factory of valid bodies. Every other charging create sends its example.
+ */
+const bodySetups: Record<string, (m: TestMock, key: string) => Promise<() => unknown>> = {
+  createMusicInstrumental: async () => () => musicForm(musicFormFields.instrumental),
+  createMusicSoundtrack: async () => () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg } }),
+  createMusicTrack: async (m, key) => {
+    const { providerSongId } = await musicSong(m, key);
+    return () => musicForm({ ...musicFormFields.track, providerSongId });
+  },
+  createMusicRemix: async () => () => musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/songs/original.mp3' }),
+  createMusicExtend: async (m, key) => {
+    const { taskId } = await musicSong(m, key);
+    return () => musicForm({ taskId });
+  },
+};
+
+/** A factory of valid bodies of `op` for `key`: its setup's, or its example's. */
+async function bodiesFor(m: TestMock, op: OperationDef, key: string): Promise<() => unknown> {
+  const setup = bodySetups[op.operationId];
+  if (setup) return setup(m, key);
+  const body = exampleBody(op);
+  return () => body;
+}
+
+/** A body `op` refuses with 400: unknown fields only (a JSON object with a mistyped prompt, or a form without the required fields). */
+function invalidBody(op: OperationDef): unknown {
+  return op.request.body?.kind === 'multipart' ? musicForm({ definitelyNotAField: 'true' }) : { definitelyNotAField: true, ...{ prompt: 42 } };
 }
 
 /** The example body of `op`, checked against its own schema. */
@@ -101,7 +133,7 @@ function taskIdOf(r: CallResult, reader: OperationDef | undefined): string | und
  * fields as text (an example names no file: a multipart operation that charges must accept a body without one).
  */
 function wireBody(op: OperationDef, body: unknown): unknown {
-  if (op.request.body?.kind !== 'multipart') return body;
+  if (op.request.body?.kind !== 'multipart' || body instanceof FormData) return body;
   const form = new FormData();
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
   return form;
@@ -129,12 +161,14 @@ async function setCredits(m: TestMock, key: string, credits: number): Promise<vo
   expect(r.json.credits).toBe(credits);
 }
 
-/** The credits one create of `body` reserves, measured on a key of its own. */
-async function priceOf(m: TestMock, op: OperationDef, body: unknown): Promise<number> {
+/** The credits one create reserves, measured on a key of its own. */
+async function priceOf(m: TestMock, op: OperationDef): Promise<number> {
   const key = 'mg_probe_price1';
-  const r = await create(m, op, key, body);
+  const body = await bodiesFor(m, op, key);
+  const before = (await account(m, key)).ledger.length;
+  const r = await create(m, op, key, body());
   expect(r.status, r.text).toBe(op.response.status);
-  const reserves = (await account(m, key)).ledger.filter((e) => e.type === 'reserve');
+  const reserves = (await account(m, key)).ledger.slice(before).filter((e) => e.type === 'reserve');
   expect(reserves).toHaveLength(1);
   expect(reserves[0].amount, 'a create reserves credits').toBeLessThan(0);
   return -reserves[0].amount;
@@ -177,11 +211,11 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (x: T) => Promise<
 }
 
 describe('the registry has operations that charge credits', () => {
-  it('at least one, each with a body example (JSON, or the text fields of a multipart body) and an insufficient-credits error', () => {
+  it('at least one, each with a body example (JSON, or the text fields of a multipart body) or a body setup, and an insufficient-credits error', () => {
     expect(charging.length).toBeGreaterThan(0);
     for (const op of charging) {
       expect(['json', 'multipart'], op.operationId).toContain(op.request.body?.kind);
-      expect(() => exampleBody(op)).not.toThrow();
+      if (!bodySetups[op.operationId]) expect(() => exampleBody(op)).not.toThrow();
       expect(insufficientOf(op), `${op.operationId} declares an insufficient-credits error`).toBeDefined();
     }
   });
@@ -194,9 +228,9 @@ describe.each(charging.map((op) => [op.operationId, op] as const))('%s', (_id, o
 
   it(`${N} concurrent creates on one account (some forced to fail or stall, some invalid, the balance covering about half): money and task states add up`, async () => {
     const m = await mock();
-    const body = exampleBody(op);
-    const price = await priceOf(m, op, body);
+    const price = await priceOf(m, op);
     const key = 'mg_money_burst1';
+    const body = await bodiesFor(m, op, key);
     // the balance covers about half of the valid creates (a forced failure reserves too, until it fails)
     const opening = price * Math.floor(N * 0.45) + Math.floor(price / 2);
     await setCredits(m, key, opening);
@@ -205,11 +239,7 @@ describe.each(charging.map((op) => [op.operationId, op] as const))('%s', (_id, o
       i % 11 === 3 ? 'invalid' : i % 5 === 1 && op.outcomes?.includes('failed') ? 'failed' : i % 13 === 5 && op.outcomes?.includes('stuck') ? 'stuck' : 'plain',
     );
     const answers = await Promise.all(
-      kinds.map((k) =>
-        k === 'invalid'
-          ? create(m, op, key, { definitelyNotAField: true, ...{ prompt: 42 } })
-          : create(m, op, key, body, k === 'plain' ? undefined : `outcome=${k}`),
-      ),
+      kinds.map((k) => (k === 'invalid' ? create(m, op, key, invalidBody(op)) : create(m, op, key, body(), k === 'plain' ? undefined : `outcome=${k}`))),
     );
 
     const ok = answers.filter((r) => r.status === op.response.status);
@@ -317,14 +347,14 @@ describe.each(charging.map((op) => [op.operationId, op] as const))('%s', (_id, o
   }, 60_000);
 
   it.skipIf(!reader && !lister)('a burst of concurrent polls while the clock advances changes no money', async () => {
-    const body = exampleBody(op);
     const key = 'mg_money_polls1';
     /** Creates 40 tasks one by one (deterministic), then advances the clock in steps, with or without polls alongside. */
     const scenario = async (withPolls: boolean) => {
       const m = await mock();
+      const body = await bodiesFor(m, op, key);
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) {
-        const r = await create(m, op, key, body, i % 4 === 1 && op.outcomes?.includes('failed') ? 'outcome=failed' : undefined);
+        const r = await create(m, op, key, body(), i % 4 === 1 && op.outcomes?.includes('failed') ? 'outcome=failed' : undefined);
         expect(r.status, r.text).toBe(op.response.status);
         const id = taskIdOf(r, reader);
         if (id) ids.push(id);

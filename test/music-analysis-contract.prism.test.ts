@@ -19,7 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { musicAnalysisCredits, musicGenres, stemModels } from '../schemas/music-analysis.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { asciiWav, musicForm, pathOf } from './factories.ts';
+import { asciiWav, analysisForm, pathOf } from './factories.ts';
 import { decodeAudio } from './decoders.ts';
 import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness } from './prism.ts';
 
@@ -59,19 +59,19 @@ describe('the recordings sent through Prism', () => {
 describe('the three operations through Prism', () => {
   it('recognize and describe an uploaded WAV: the same answer each time, inside its 8.192 s', async () => {
     prism.useMock();
-    const r = (await ok('recognizeMusic', musicForm({}, upload()))).json.data;
+    const r = (await ok('recognizeMusic', analysisForm({}, upload()))).json.data;
     expect(r.segments.length).toBeGreaterThan(0);
     for (const s of r.segments) expect(s.end).toBeLessThanOrEqual(8.192);
     expect(r.lyrics).toBe(r.segments.map((s: { text: string }) => s.text).join('\n'));
-    expect((await ok('recognizeMusic', musicForm({}, upload()))).json.data).toEqual(r);
-    const d = (await ok('describeMusic', musicForm({}, upload()))).json.data;
+    expect((await ok('recognizeMusic', analysisForm({}, upload()))).json.data).toEqual(r);
+    const d = (await ok('describeMusic', analysisForm({}, upload()))).json.data;
     expect(musicGenres).toContain(d.genre);
     expect(d.description).toContain('0:08');
   });
 
   it('stem with audio-separation-2: six MP3 stems as long as the upload and a MIDI; audio-separation-1: four, midiUrl null', async () => {
     const m = prism.useMock();
-    const two = (await ok('separateMusicStems', musicForm({ model: 'audio-separation-2' }, upload()))).json.data;
+    const two = (await ok('separateMusicStems', analysisForm({ model: 'audio-separation-2' }, upload()))).json.data;
     expect(two.model).toBe('audio-separation-2');
     expect(two.stems.map((s: { name: string }) => s.name)).toEqual(stemModels['audio-separation-2'].stems);
     for (const s of two.stems as { audioUrl: string }[]) {
@@ -83,19 +83,19 @@ describe('the three operations through Prism', () => {
     }
     const midi = new Midi(new Uint8Array(await (await fetch(two.midiUrl)).arrayBuffer()));
     expect(Math.abs(midi.duration - 8.192)).toBeLessThanOrEqual(0.01);
-    const one = (await ok('separateMusicStems', musicForm({}, upload()))).json.data;
+    const one = (await ok('separateMusicStems', analysisForm({}, upload()))).json.data;
     expect(one).toEqual({ model: 'audio-separation-1', stems: expect.any(Array), midiUrl: null });
     expect(one.stems).toHaveLength(4);
   });
 
   it("audioUrl: an external URL, and the caller's own stem (read from the mock: the same answer as its upload would give)", async () => {
     const m = prism.useMock();
-    const ext = (await ok('describeMusic', musicForm({ audioUrl: 'https://example.com/songs/sunrise.mp3' }, null))).json.data;
+    const ext = (await ok('describeMusic', analysisForm({ audioUrl: 'https://example.com/songs/sunrise.mp3' }, null))).json.data;
     expect(ext.description).toMatch(/ track of [0-4]:\d\d /);
-    const split = (await ok('separateMusicStems', musicForm({}, upload()))).json.data;
-    const byUrl = (await ok('recognizeMusic', musicForm({ audioUrl: split.stems[0].audioUrl }, null))).json.data;
+    const split = (await ok('separateMusicStems', analysisForm({}, upload()))).json.data;
+    const byUrl = (await ok('recognizeMusic', analysisForm({ audioUrl: split.stems[0].audioUrl }, null))).json.data;
     const bytes = new Uint8Array(await (await fetch(split.stems[0].audioUrl)).arrayBuffer());
-    const direct = await m.call('POST', pathOf('recognizeMusic'), { body: musicForm({}, { bytes, name: 'vocals.mp3' }) });
+    const direct = await m.call('POST', pathOf('recognizeMusic'), { body: analysisForm({}, { bytes, name: 'vocals.mp3' }) });
     expect(direct.json.data).toEqual(byUrl);
   });
 });
@@ -105,21 +105,21 @@ describe('documented errors the document cannot rule out up front', () => {
     const m = prism.useMock();
     const text = new TextEncoder().encode('not a song at all\n'.repeat(20));
     expectError(
-      await call('recognizeMusic', musicForm({}, { bytes: text, name: 'song.mp3', type: 'audio/mpeg' })),
+      await call('recognizeMusic', analysisForm({}, { bytes: text, name: 'song.mp3', type: 'audio/mpeg' })),
       'MUSIC_ANALYSIS_UNSUPPORTED_AUDIO',
       'audio',
     );
-    expectError(await call('describeMusic', musicForm({}, upload(asciiWav(0.5)))), 'MUSIC_ANALYSIS_AUDIO_DURATION_INVALID', 'audio');
+    expectError(await call('describeMusic', analysisForm({}, upload(asciiWav(0.5)))), 'MUSIC_ANALYSIS_AUDIO_DURATION_INVALID', 'audio');
     expectError(
-      await call('separateMusicStems', musicForm({ audioUrl: `${m.base}/media/music/stems/mst_0000000000000000/vocals.mp3` }, null)),
+      await call('separateMusicStems', analysisForm({ audioUrl: `${m.base}/media/music/stems/mst_0000000000000000/vocals.mp3` }, null)),
       'MUSIC_ANALYSIS_SOURCE_NOT_FOUND',
       'audioUrl',
     );
-    const split = (await ok('separateMusicStems', musicForm({}, upload()))).json.data;
-    expectError(await call('recognizeMusic', musicForm({ audioUrl: split.stems[0].audioUrl }, null), { key: OTHER_KEY }), 'MUSIC_ANALYSIS_SOURCE_FORBIDDEN');
+    const split = (await ok('separateMusicStems', analysisForm({}, upload()))).json.data;
+    expectError(await call('recognizeMusic', analysisForm({ audioUrl: split.stems[0].audioUrl }, null), { key: OTHER_KEY }), 'MUSIC_ANALYSIS_SOURCE_FORBIDDEN');
     await setCredits(m, musicAnalysisCredits.stem['audio-separation-2'] - 1);
     expectError(
-      await call('separateMusicStems', musicForm({ model: 'audio-separation-2' }, upload())),
+      await call('separateMusicStems', analysisForm({ model: 'audio-separation-2' }, upload())),
       'MUSIC_ANALYSIS_INSUFFICIENT_CREDITS',
       `${musicAnalysisCredits.stem['audio-separation-2']} credits`,
     );
@@ -138,7 +138,7 @@ describe('Prefer-forced answers of every music-analysis operation, through Prism
     prism.useMock();
     const cases = forcedCases(op);
     expect(cases.length).toBeGreaterThan(0);
-    for (const c of cases) expectError(await call(op.operationId as OperationId, musicForm({}, upload()), { headers: { prefer: c.prefer } }), c.error);
+    for (const c of cases) expectError(await call(op.operationId as OperationId, analysisForm({}, upload()), { headers: { prefer: c.prefer } }), c.error);
   });
 });
 
@@ -150,12 +150,12 @@ describe('requests the document forbids: Prism flags them; the mock answers its 
     ['stem: an unknown model', { model: 'audio-separation-9' }, upload(), 'model'],
   ] as const)('%s', async (_n, fields, file, field) => {
     const m = prism.useMock();
-    const r = await call('separateMusicStems', musicForm(fields, file), { allowViolations: true });
+    const r = await call('separateMusicStems', analysisForm(fields, file), { allowViolations: true });
     expect(r.status, r.text.slice(0, 300)).toBe(422);
     expect(r.forwarded).toBe(false);
     expect(r.violations[0]).toMatchObject({ direction: 'request' });
     prism.takeViolations();
-    expectError(await m.call('POST', pathOf('separateMusicStems'), { body: musicForm(fields, file) }), 'MUSIC_ANALYSIS_INVALID_PARAMETERS', field);
+    expectError(await m.call('POST', pathOf('separateMusicStems'), { body: analysisForm(fields, file) }), 'MUSIC_ANALYSIS_INVALID_PARAMETERS', field);
   });
 
   it('a JSON body: Prism 422, the mock 415 (10003)', async () => {

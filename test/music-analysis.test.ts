@@ -34,7 +34,7 @@ import {
 import type { OperationId } from '../schemas/operations.ts';
 import { renderAudio } from '../mock/media/audio.ts';
 import { decodeAudio } from './decoders.ts';
-import { m4aBytes, musicForm, pathOf, speechBody, wavBytes, wavOfSize } from './factories.ts';
+import { m4aBytes, analysisForm, pathOf, speechBody, wavBytes, wavOfSize } from './factories.ts';
 import { type CallResult, KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 
 const { Midi } = ToneMidi;
@@ -54,7 +54,7 @@ const priceOf = (op: Op, model: StemModel = 'audio-separation-1') =>
 
 type File = { bytes: Uint8Array; name?: string; type?: string } | null;
 const call = (op: Op, fields: Record<string, string> = {}, file: File = { bytes: wavBytes(6) }, key = KEY) =>
-  m.call('POST', pathOf(op), { body: musicForm(fields, file), key });
+  m.call('POST', pathOf(op), { body: analysisForm(fields, file), key });
 
 /** Asserts the error envelope of `error` (status, code, data null) and that the message names each of `names`. */
 function expectError(r: CallResult, error: ErrorName, ...names: string[]) {
@@ -456,8 +456,8 @@ describe('determinism', () => {
     const answers = async (mock: TestMock, key: string, bytes: Uint8Array) => {
       const out: unknown[] = [];
       for (const op of ['recognizeMusic', 'describeMusic'] as const)
-        out.push(expectOk(await mock.call('POST', pathOf(op), { body: musicForm({}, { bytes }), key })));
-      const s = expectOk(await mock.call('POST', pathOf('separateMusicStems'), { body: musicForm({ model: 'audio-separation-2' }, { bytes }), key }));
+        out.push(expectOk(await mock.call('POST', pathOf(op), { body: analysisForm({}, { bytes }), key })));
+      const s = expectOk(await mock.call('POST', pathOf('separateMusicStems'), { body: analysisForm({ model: 'audio-separation-2' }, { bytes }), key }));
       out.push(s.stems.map((x: { name: string }) => x.name));
       for (const x of s.stems as { audioUrl: string }[]) out.push(Buffer.from((await load(x.audioUrl)).bytes).toString('base64').length);
       out.push(Buffer.from((await load(s.midiUrl)).bytes).toString('base64'));
@@ -535,7 +535,7 @@ describe('money: a flat price charged at once', () => {
   it('a forced provider failure (Prefer: error=39508) and a refused request take nothing', async () => {
     const before = await account();
     for (const op of OPS) {
-      expectError(await m.call('POST', pathOf(op), { body: musicForm(), headers: { prefer: 'error=39508' } }), 'MUSIC_ANALYSIS_FAILED');
+      expectError(await m.call('POST', pathOf(op), { body: analysisForm(), headers: { prefer: 'error=39508' } }), 'MUSIC_ANALYSIS_FAILED');
       expectError(await call(op, {}, { bytes: new Uint8Array(10) }), 'MUSIC_ANALYSIS_UNSUPPORTED_AUDIO');
     }
     expect((await account()).ledger).toEqual(before.ledger);

@@ -21,7 +21,7 @@ import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/http/prefer.ts';
 import { handlers } from '../mock/services/index.ts';
-import { cloneForm, musicForm } from './factories.ts';
+import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong } from './factories.ts';
 import { type CallResult, type TestMock, useMocks } from './helpers.ts';
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
@@ -109,9 +109,20 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   updatePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }), body: exampleBody('updatePrivateVoice') }),
   deletePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
   // multipart: an uploaded 6-second WAV (the schema example names an external audioUrl instead)
-  recognizeMusic: async (_m, op) => ({ path: op.path, body: musicForm() }),
-  describeMusic: async (_m, op) => ({ path: op.path, body: musicForm() }),
-  separateMusicStems: async (_m, op) => ({ path: op.path, body: musicForm({ model: 'audio-separation-2' }) }),
+  recognizeMusic: async (_m, op) => ({ path: op.path, body: analysisForm() }),
+  describeMusic: async (_m, op) => ({ path: op.path, body: analysisForm() }),
+  separateMusicStems: async (_m, op) => ({ path: op.path, body: analysisForm({ model: 'audio-separation-2' }) }),
+  getMusicTask: createThenGet('createMusicGenerate', 'taskId'),
+  // the multipart music creates: a form with their source (a text prompt, an image, a public URL, a song of the key's)
+  createMusicInstrumental: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.instrumental) }),
+  createMusicSoundtrack: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.webp } }) }),
+  createMusicTrack: async (m, op) => ({
+    path: op.path,
+    body: musicForm({ ...musicFormFields.track, providerSongId: (await musicSong(m)).providerSongId }),
+  }),
+  createMusicRemix: async (_m, op) => ({ path: op.path, body: musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/songs/original.mp3' }) }),
+  // only a succeeded task can be extended
+  createMusicExtend: async (m, op) => ({ path: op.path, body: musicForm({ taskId: (await musicSong(m)).taskId }) }),
 };
 
 /** A clone task of the harness's key (completed when `complete`: the clock moves past its processing). */

@@ -5,7 +5,9 @@
  * and <img> tags, which send no Authorization header.
  *
  * Every answer carries Content-Type, Content-Length, ETag and Accept-Ranges:
- * bytes; a file past its validity answers 410 (10015); a single `Range` is
+ * bytes; a file past its validity answers 410 (10015), a request its URL
+ * does not authorize (a signed URL's signature or expiry) the route's
+ * catalogued error (403); a single `Range` is
  * answered 206 (416 when unsatisfiable), If-Range
  * and If-None-Match are honoured, HEAD is answered without a body. Rendered
  * bytes are kept in a cache bounded by size (least recently used first out),
@@ -63,6 +65,15 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
+/** The query parameters of a request URL (`/media/x.mp3?a=1&b=2`), the first value of each name; malformed encoding leaves the raw text. */
+export function queryOf(url: string): Record<string, string> {
+  const at = url.indexOf('?');
+  const out: Record<string, string> = {};
+  if (at < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(at + 1))) if (!Object.hasOwn(out, k)) out[k] = v;
+  return out;
+}
+
 /** The media router, bound to `engine`, serving `routes`. */
 export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[], opts: MediaOptions = {}): Router {
   const compiled = routes.map(compile);
@@ -106,9 +117,10 @@ export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[],
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: GET, HEAD`, { Allow: 'GET, HEAD' });
     engine.tick();
-    const asset = hit.route.resolve(engine, hit.params);
+    const asset = hit.route.resolve(engine, hit.params, queryOf(req.url));
     if (!asset) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path} (an unknown or deleted task, or one that has not produced it yet)`);
     if ('expired' in asset) return sendError(res, 'MEDIA_EXPIRED', `${req.path}: ${asset.expired}`);
+    if ('denied' in asset) return sendError(res, asset.error, `${req.path}: ${asset.denied}`);
     let bytes: Uint8Array;
     try {
       bytes = await bytesOf(asset);

@@ -76,3 +76,22 @@ export async function inspectReferenceAudio(bytes: Uint8Array): Promise<Referenc
     return { audio: false };
   }
 }
+
+/**
+ * The duration of the media file `bytes` (ms, rounded): the longest of its
+ * tracks, for any container mediabunny reads (MP4, QuickTime, Matroska,
+ * WebM, and the audio ones), or undefined when it reads none (AVI, a header
+ * alone, anything else). Never throws for bad input. Serves document 3,
+ * "POST /v1/music/soundtrack": a soundtrack lasts as long as its video.
+ */
+export async function mediaDurationMs(bytes: Uint8Array): Promise<number | undefined> {
+  if (bytes.length === 0) return undefined;
+  const mb = await load();
+  try {
+    const input = new mb.Input({ source: new mb.BufferSource(bytes), formats: mb.ALL_FORMATS });
+    const seconds = await input.computeDuration();
+    return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -4,6 +4,7 @@
  * handlers and the media it hosts (docs/architecture.md, "Services").
  */
 import type { z } from 'zod';
+import type { ErrorName } from '../../schemas/errors.ts';
 import type { Operations, OperationId } from '../../schemas/operations.ts';
 import type { OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
@@ -64,15 +65,29 @@ export interface ExpiredMedia {
 }
 
 /**
+ * A hosted file the request may not load: answered with the catalogued `error`
+ * (its HTTP status, typically 403) and `denied` as the message. For URLs that
+ * carry their own authorization, such as a signed URL whose signature does not
+ * match or whose expiry has passed.
+ */
+export interface DeniedMedia {
+  denied: string;
+  error: ErrorName;
+}
+
+/**
  * One kind of hosted file of an area: a path template under /media/ (`{name}`
  * matches within one path segment, e.g. `/media/videos/{taskId}.mp4`) and how
- * to find the asset. `resolve` runs after due events and answers undefined
- * (404) when there is nothing there (yet): an unknown or deleted task, a task
- * that has not succeeded; or `{expired}` (410) for a file past its validity.
+ * to find the asset. `resolve` runs after due events with the path's params
+ * and the request's query parameters (the first value of each name), and
+ * answers undefined (404) when there is nothing there (yet): an unknown or
+ * deleted task, a task that has not succeeded; `{expired}` (410) for a file
+ * past its validity; or `{denied, error}` (the error's status) for a request
+ * the URL does not authorize (a signed URL's signature or expiry).
  */
 export interface MediaRoute {
   path: string;
-  resolve(engine: Engine, params: Record<string, string>): MediaAsset | ExpiredMedia | undefined;
+  resolve(engine: Engine, params: Record<string, string>, query: Record<string, string>): MediaAsset | ExpiredMedia | DeniedMedia | undefined;
 }
 
 /** One area's service: the handlers of its operations, the media it hosts, and the schemas of the singletons it keeps (`engine.state(name)`). */

@@ -8,7 +8,7 @@
  * Standard JavaScript only.
  */
 import type { Engine } from '../engine/engine.ts';
-import type { ExpiredMedia, MediaAsset, MediaRoute } from './context.ts';
+import type { DeniedMedia, ExpiredMedia, MediaAsset, MediaRoute } from './context.ts';
 
 /** A media route compiled to a regular expression over the path (as the media router compiles it). */
 interface Compiled {
@@ -40,11 +40,13 @@ export function registerHostedMedia(routes: readonly MediaRoute[]): void {
 
 /**
  * The hosted file at `path` (a path as the media router sees it: percent-encoded,
- * without query), resolved now: the asset, `{expired}` for a file past its
- * validity, or undefined when no route matches, a parameter is not valid
- * percent-encoding, or the route finds nothing there. Never throws for bad input.
+ * without query) with the URL's `query` parameters, resolved now: the asset,
+ * `{expired}` for a file past its validity, `{denied}` for a URL that does not
+ * authorize it (a signed URL whose signature or expiry fails), or undefined
+ * when no route matches, a parameter is not valid percent-encoding, or the
+ * route finds nothing there. Never throws for bad input.
  */
-export function resolveHostedMedia(engine: Engine, path: string): MediaAsset | ExpiredMedia | undefined {
+export function resolveHostedMedia(engine: Engine, path: string, query: Record<string, string> = {}): MediaAsset | ExpiredMedia | DeniedMedia | undefined {
   for (const c of compiled) {
     const m = c.re.exec(path);
     if (!m) continue;
@@ -54,7 +56,7 @@ export function resolveHostedMedia(engine: Engine, path: string): MediaAsset | E
     } catch {
       return undefined;
     }
-    return c.route.resolve(engine, params);
+    return c.route.resolve(engine, params, query);
   }
   return undefined;
 }

@@ -18,6 +18,7 @@ import { extractionService } from './extraction.ts';
 import { storybookService } from './storybook.ts';
 import { musicAnalysisService } from './music-analysis.ts';
 import { registerHostedMedia } from './hosted-media.ts';
+import { musicService } from './music.ts';
 
 const services = [
   videoService,
@@ -32,6 +33,7 @@ const services = [
   musicAnalysisService,
   storybookService,
   extractionService,
+  musicService,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;

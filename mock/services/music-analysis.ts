@@ -104,6 +104,15 @@ async function measure(bytes: Uint8Array, field: string): Promise<Recording> {
   return { durationMs: a.durationMs, key: `bytes ${hashBytes(bytes)} ${bytes.length}`, silent: a.silent };
 }
 
+/** The query parameters of `href` (the first value of each), or none when it is not a URL. */
+function queryOf(href: string): Record<string, string> {
+  try {
+    return Object.fromEntries(new URL(href).searchParams);
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The hosted file at `path` of the mock's own origin (named `href` in messages), measured.
  * Errors: MUSIC_ANALYSIS_SOURCE_NOT_FOUND, MUSIC_ANALYSIS_SOURCE_FORBIDDEN (another key's file),
@@ -115,9 +124,10 @@ async function hosted(ctx: ServiceContext, path: string, href: string): Promise<
       'MUSIC_ANALYSIS_SOURCE_NOT_FOUND',
       `audioUrl ${href}: an address of the mock itself, but not a hosted media file (those are under /media/)`,
     );
-  const asset = resolveHostedMedia(ctx.engine, path);
+  const asset = resolveHostedMedia(ctx.engine, path, queryOf(href));
   if (!asset) throw new ApiError('MUSIC_ANALYSIS_SOURCE_NOT_FOUND', `audioUrl ${href}: no hosted media there (unknown, deleted, or not produced yet)`);
   if ('expired' in asset) throw new ApiError('MUSIC_ANALYSIS_SOURCE_NOT_FOUND', `audioUrl ${href}: ${asset.expired}`);
+  if ('denied' in asset) throw new ApiError('MUSIC_ANALYSIS_SOURCE_FORBIDDEN', `audioUrl ${href}: ${asset.denied}`);
   if (asset.owner !== undefined && asset.owner !== ctx.account.apiKey)
     throw new ApiError('MUSIC_ANALYSIS_SOURCE_FORBIDDEN', `audioUrl ${href}: the file belongs to another account; send your own or public audio`);
   if (!asset.contentType.startsWith('audio/'))

@@ -233,8 +233,9 @@ function resolveMultipart(plan: MultipartPlan, resolve: (v: unknown) => unknown)
 /** The bytes and Content-Type of a multipart body after its mutations. */
 function writeMultipart(t: FuzzTarget, plan0: MultipartPlan, mutations: RequestMutation[]): { body: Buffer; contentType: string } {
   const rules = t.body!.multipart;
-  const fileField = rules ? Object.keys(rules.files)[0] : 'files';
-  const maxFile = rules ? Math.max(...Object.values(rules.files).map((f) => f.maxFileBytes)) : 1024;
+  // a form of text fields only (no file field) gets its files under a name it does not take
+  const fileField = (rules && Object.keys(rules.files)[0]) ?? 'files';
+  const maxFile = rules && Object.keys(rules.files).length ? Math.max(...Object.values(rules.files).map((f) => f.maxFileBytes)) : 1024;
   let plan: MultipartPlan = { boundary: plan0.boundary, parts: [...plan0.parts] };
   let eol = '\r\n';
   let closing = true;

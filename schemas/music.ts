@@ -1,0 +1,910 @@
+/**
+ * Music generation contract: asynchronous songs on two providers. Seven
+ * creates answer HTTP 202 `{taskId, status: pending}`: /generate (JSON, musicA
+ * or musicB), /instrumental, /soundtrack, /track, /remix (multipart uploads,
+ * musicA only), /cover (JSON, musicB only) and /extend (assumed multipart).
+ * A task moves pending, generating, uploading, success (or failed) on the
+ * virtual clock; its tracks' audioUrl values are signed and stop loading about
+ * an hour after the fetch that produced them. Credits by model tier (or the
+ * extend table, or an assumed flat price), reserved at creation, captured on
+ * success, refunded on failure.
+ *
+ * Seed: document 3, "Providers and models (lyrics and music)", "musicB
+ * parameters", "Music task", "States and transitions", "Music: asynchronous
+ * generation (prefix /v1/music)", "Errors", "Limits". The shapes of /extend,
+ * the error numbers, the schedule, the flat prices, the track counts and
+ * durations, the text limits and the image and video size limits are assumed
+ * (`musicTableAssumptions`). The provider and model tables are shared with the
+ * lyrics area (schemas/music-providers.ts). /recognize, /describe and /stem are
+ * another area's.
+ */
+import { z } from './zod.ts';
+import { report, type RuleIssue } from './rules.ts';
+import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
+import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { defineOperations, json, multipart, uploadedFile, type Area } from './define.ts';
+import {
+  extendPricing,
+  MUSIC_A_DEFAULT_MODEL,
+  MUSIC_B_DEFAULT_MODEL,
+  musicAModelAllows,
+  musicAModels,
+  musicBModels,
+  musicProviders,
+  providerTable,
+  providerValues,
+  resolveProvider,
+  type MusicProvider,
+} from './music-providers.ts';
+import type { ErrorName } from './errors.ts';
+import { charCount } from './speech.ts';
+
+// ---------------------------------------------------------------------------
+// Tables
+// ---------------------------------------------------------------------------
+
+/** Task statuses (document 3, "Music task"): pending, generating, uploading, then success or failed. */
+export const musicStatuses = ['pending', 'generating', 'uploading', 'success', 'failed'] as const;
+export type MusicStatus = (typeof musicStatuses)[number];
+
+/** Operation types a task reports as taskType (document 3 shows GENERATE; the others name their endpoints, assumed). */
+export const musicTaskTypes = ['GENERATE', 'INSTRUMENTAL', 'SOUNDTRACK', 'TRACK', 'REMIX', 'COVER', 'EXTEND'] as const;
+export type MusicTaskType = (typeof musicTaskTypes)[number];
+
+/** Largest list page (document 3, "Limits" gives 1-100 for lyrics; the music list follows it, assumed). */
+export const MUSIC_PAGE_SIZE_MAX = 100;
+
+/** Largest audio upload, bytes (document 3, "Limits": "audio and reference audio at most 10 MB"). */
+export const MUSIC_AUDIO_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Upload limits of /soundtrack (assumed: document 3 gives 10 MB for audio only): an image up to 10 MB, a video up to 50 MB. */
+export const soundtrackUploads = { imageMaxBytes: 10 * 1024 * 1024, videoMaxBytes: 50 * 1024 * 1024 } as const;
+
+/** File types each upload field accepts (document 3, "Music: asynchronous generation"), judged by the file's content. */
+export const musicFileTypes = {
+  referenceAudio: ['mp3', 'm4a'],
+  image: ['jpg', 'jpeg', 'png', 'webp'],
+  video: ['mp4', 'mov', 'avi', 'mkv', 'webm'],
+  trackAudio: ['mp3', 'm4a', 'wav'],
+  remixAudio: ['mp3', 'm4a'],
+} as const;
+
+/** Stem types of /track (document 3). */
+export const trackGenerateTypes = [
+  'Vocals',
+  'Instrumental',
+  'Drums',
+  'Bass',
+  'Guitar',
+  'Keyboard',
+  'Percussion',
+  'Strings',
+  'Synth',
+  'FX',
+  'Brass',
+  'Woodwinds',
+] as const;
+export type TrackGenerateType = (typeof trackGenerateTypes)[number];
+/** Vocal gender of /track (document 3: male or female, unlike m or f of the musicB parameters). */
+export const trackVocalGenders = ['male', 'female'] as const;
+/** Vocal gender of the musicB parameters (document 3, "musicB parameters": m or f). */
+export const musicBVocalGenders = ['m', 'f'] as const;
+
+/**
+ * Flat prices of the endpoints document 3 does not price ("Limits": "flat
+ * costs of the remaining music endpoints: not shown"); assumed: a soundtrack
+ * (an image or video read, then a song) 15, a single track 10, a remix 10.
+ */
+export const musicFlatCredits = { soundtrack: 15, track: 10, remix: 10 } as const;
+
+/** Tracks a task brings (assumed: musicB two takes per request, musicA one). */
+export const musicTrackCount: Readonly<Record<MusicProvider, number>> = { musicA: 1, musicB: 2 };
+
+/**
+ * The schedule (assumed; document 3: "typical 1-3 minutes"): pending 10 s,
+ * generating 50-140 s (fixed per task id from the seed), uploading 10 s, then
+ * success: 70-160 s in all. A task without progress for 30 minutes fails with
+ * a full refund (39013), like a musicB lyrics task.
+ */
+export const musicSchedule = {
+  pendingMs: 10_000,
+  generatingMinMs: 50_000,
+  generatingMaxMs: 140_000,
+  uploadingMs: 10_000,
+  timeoutMs: 30 * 60_000,
+} as const;
+
+/** Lifetime of a signed track audioUrl from the fetch that produced it (document 3: "about 1 hour"; exactly one hour here). */
+export const MUSIC_URL_TTL_MS = 3_600_000;
+
+/**
+ * Track lengths, ms (assumed): a song 120-240 s and a soundtrack of an image (or of a video the mock
+ * cannot read) 30-90 s, in
+ * whole steps of 3 s (125 MP3 frames of 24 ms, so the file decodes to exactly
+ * that length); an extension adds 60-120 s after continueAt. A track made from
+ * a source whose length the mock knows (an upload, a track of the caller's)
+ * lasts as long as the source (a /track window: generateEnd - generateStart; a soundtrack: its video).
+ */
+export const musicDurations = {
+  stepMs: 3_000,
+  song: { minMs: 120_000, maxMs: 240_000 },
+  soundtrack: { minMs: 30_000, maxMs: 90_000 },
+  extension: { minMs: 60_000, maxMs: 120_000 },
+} as const;
+
+/** Longest text fields, characters as Unicode code points (assumed: document 3 gives none). */
+export const musicTextLimits = { prompt: 5000, lyrics: 5000, style: 1000, title: 100, negativeTags: 1000, id: 200 } as const;
+
+/** The musicA models of an endpoint (document 3: musicA-9 is not available for /instrumental). */
+export function musicAModelsFor(endpoint: string): string[] {
+  return musicAModels.map((m) => m.model as string).filter((m) => musicAModelAllows(m, endpoint));
+}
+/** Every model of a provider. */
+export function modelsOf(provider: MusicProvider): string[] {
+  return (provider === 'musicA' ? musicAModels : musicBModels).map((m) => m.model as string);
+}
+const allModels = [...musicAModels.map((m) => m.model), ...musicBModels.map((m) => m.model)] as const;
+const musicBTiers = musicBModels.map((m) => m.model) as [string, ...string[]];
+
+// ---------------------------------------------------------------------------
+// Rule helpers
+// ---------------------------------------------------------------------------
+
+const INVALID: ErrorName = 'MUSIC_INVALID_PARAMETERS';
+/** True when `s` is sent and not blank. */
+const has = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
+
+/** Issues for text fields over their limit (code points) or sent blank where `required`. */
+function textIssues(v: Record<string, unknown>, limits: Record<string, number>, prefix: string[] = []): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  for (const [field, max] of Object.entries(limits)) {
+    const s = v[field];
+    if (typeof s !== 'string') continue;
+    const n = charCount(s);
+    if (n > max) out.push({ path: [...prefix, field], message: `${n} characters (code points); at most ${max}`, error: INVALID });
+  }
+  return out;
+}
+
+/** An issue for each field of `fields` sent blank (only whitespace). */
+function blankIssues(v: Record<string, unknown>, fields: string[]): RuleIssue[] {
+  return fields.filter((f) => typeof v[f] === 'string' && v[f].trim() === '').map((f) => ({ path: [f], message: 'must not be blank', error: INVALID }));
+}
+
+/** Issues unless exactly one of `fields` is sent. */
+function exactlyOne(v: Record<string, unknown>, fields: readonly string[]): RuleIssue[] {
+  const sent = fields.filter((f) => v[f] !== undefined);
+  if (sent.length === 1) return [];
+  const list = fields.join(', ');
+  if (sent.length === 0) return [{ path: [fields[0]], message: `send exactly one of ${list} (none was sent)`, error: INVALID }];
+  return [{ path: [sent[1]], message: `send exactly one of ${list} (${sent.join(' and ')} were sent)`, error: INVALID }];
+}
+
+/** True when `url` parses as an http or https URL. */
+export function isHttpUrl(url: string): boolean {
+  try {
+    return /^https?:$/i.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The spec's rendering of "exactly one of": one branch per field. */
+const oneOfRequired = (fields: readonly string[]) => fields.map((f) => ({ required: [f] }));
+
+// ---------------------------------------------------------------------------
+// musicB parameters
+// ---------------------------------------------------------------------------
+
+const weight = (what: string) =>
+  z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .meta({ description: `${what}: 0 to 1` });
+
+/** The musicB parameters /extend takes as top-level fields (document 3, "musicB parameters"). */
+const musicBExtendFields = {
+  negativeTags: z.string().optional().meta({ description: 'comma-separated styles to avoid' }).openapi({ maxLength: musicTextLimits.negativeTags }),
+  vocalGender: z.enum(musicBVocalGenders).optional().meta({ description: 'm or f (note: /track uses male or female)' }),
+  styleWeight: weight('how strongly the style is followed'),
+  weirdnessConstraint: weight('how far the result may stray'),
+  audioWeight: weight('weight of the source recording; meaningful only with one'),
+};
+/** Names of the musicB parameters per endpoint (document 3, "musicB parameters": "Applies to"). */
+export const musicBParameterNames = {
+  generate: ['negativeTags', 'vocalGender', 'styleWeight', 'weirdnessConstraint', 'audioWeight', 'personaId', 'personaModel'],
+  cover: ['negativeTags', 'vocalGender', 'styleWeight', 'weirdnessConstraint', 'audioWeight', 'personaId', 'personaModel'],
+  extend: ['negativeTags', 'vocalGender', 'styleWeight', 'weirdnessConstraint', 'audioWeight'],
+} as const;
+
+/**
+ * `providerParams` of /generate and /cover (document 3, "musicB parameters"):
+ * keys outside the list are dropped (never echoed). personaModel is a musicB
+ * tier and goes with personaId.
+ */
+export const MusicBProviderParams = z
+  .object({
+    ...musicBExtendFields,
+    personaId: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'persona performing the track (on /cover: custom mode only)' })
+      .openapi({ maxLength: musicTextLimits.id }),
+    personaModel: z.enum(musicBTiers).optional().meta({ description: 'the musicB tier the persona was created with; pass with personaId' }),
+  })
+  .meta({ description: 'musicB parameters; keys outside this list are dropped' })
+  .openapi('MusicBProviderParams');
+export type MusicBProviderParams = z.infer<typeof MusicBProviderParams>;
+
+/** Issues of providerParams (shape aside): text limits; personaModel without personaId. */
+function providerParamIssues(p: MusicBProviderParams | undefined): RuleIssue[] {
+  if (!p) return [];
+  const out = textIssues(p, { negativeTags: musicTextLimits.negativeTags, personaId: musicTextLimits.id }, ['providerParams']);
+  if (p.personaModel !== undefined && p.personaId === undefined)
+    out.push({ path: ['providerParams', 'personaModel'], message: 'personaModel goes with personaId (send both)', error: INVALID });
+  return out;
+}
+
+/** The keys of providerParams actually sent (after unknown keys were dropped). */
+export const sentParams = (p: Record<string, unknown> | undefined) => Object.keys(p ?? {}).filter((k) => p![k] !== undefined);
+
+// ---------------------------------------------------------------------------
+// POST /v1/music/generate
+// ---------------------------------------------------------------------------
+
+const promptField = (what: string) => z.string().optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.prompt });
+const lyricsField = (what: string) => z.string().optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.lyrics });
+const styleField = (what: string) => z.string().optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.style });
+const titleField = (what: string) => z.string().optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.title });
+const mainTexts = { prompt: musicTextLimits.prompt, lyrics: musicTextLimits.lyrics, style: musicTextLimits.style, title: musicTextLimits.title };
+
+/**
+ * Rules of /generate beyond the shape (document 3, "POST /v1/music/generate"),
+ * in the order they are reported: the model against the provider's list
+ * (39007); vocalId on musicB, customMode or musicB parameters on musicA
+ * (39006); text limits; musicA needs lyrics unless instrumental; musicB needs
+ * lyrics or prompt in custom mode, prompt with customMode false; an
+ * instrumental needs prompt or style (assumed); personaModel with personaId (39001).
+ */
+export function checkGenerateRequest(v: z.infer<typeof GenerateShape>): RuleIssue[] {
+  const provider = resolveProvider(v.provider);
+  const out: RuleIssue[] = [];
+  if (v.model !== undefined && !modelsOf(provider).includes(v.model))
+    out.push({
+      path: ['model'],
+      message: `${v.model} is not a ${provider} model (provider ${v.provider}); ${provider} takes ${modelsOf(provider).join(', ')}`,
+      error: 'MUSIC_MODEL_UNSUPPORTED',
+    });
+  if (provider === 'musicB' && v.vocalId !== undefined)
+    out.push({ path: ['vocalId'], message: 'vocalId reuses a musicA vocal: musicA only (provider musicB)', error: 'MUSIC_PROVIDER_UNSUPPORTED' });
+  if (provider === 'musicA' && v.customMode !== undefined)
+    out.push({ path: ['customMode'], message: `customMode is musicB only (provider ${v.provider} runs on musicA)`, error: 'MUSIC_PROVIDER_UNSUPPORTED' });
+  if (provider === 'musicA')
+    for (const k of sentParams(v.providerParams))
+      out.push({
+        path: ['providerParams', k],
+        message: `musicB parameter: musicB only (provider ${v.provider} runs on musicA)`,
+        error: 'MUSIC_PROVIDER_UNSUPPORTED',
+      });
+  if (out.length) return out;
+  out.push(...textIssues(v, { ...mainTexts, vocalId: musicTextLimits.id }), ...providerParamIssues(v.providerParams));
+  if (out.length) return out;
+  const custom = v.customMode ?? true;
+  if (v.instrumental && !has(v.prompt) && !has(v.style))
+    out.push({ path: ['prompt'], message: 'an instrumental needs prompt or style (a description of the music)', error: INVALID });
+  else if (provider === 'musicA' && !v.instrumental && !has(v.lyrics))
+    out.push({ path: ['lyrics'], message: 'musicA requires lyrics unless instrumental is true', error: INVALID });
+  else if (provider === 'musicB' && !custom && !has(v.prompt))
+    out.push({ path: ['prompt'], message: 'with customMode false the whole song is driven from prompt: send prompt', error: INVALID });
+  else if (provider === 'musicB' && custom && !v.instrumental && !has(v.lyrics) && !has(v.prompt))
+    out.push({ path: ['lyrics'], message: 'musicB needs lyrics or prompt (read as lyrics) unless instrumental is true', error: INVALID });
+  return out;
+}
+
+const GenerateShape = z.object({
+  prompt: promptField(
+    `musicA: a style description; musicB reads it as lyrics (custom mode) or as the whole description (customMode false); up to ${musicTextLimits.prompt} characters`,
+  ),
+  lyrics: lyricsField(`the lyrics; musicA requires them unless instrumental is true; up to ${musicTextLimits.lyrics} characters`),
+  style: styleField(`style descriptors; the fallback for prompt; up to ${musicTextLimits.style} characters`),
+  title: titleField(`track title; up to ${musicTextLimits.title} characters`),
+  instrumental: z.boolean().default(false).meta({ description: 'no vocals (default false)' }),
+  customMode: z.boolean().optional().meta({
+    description:
+      'musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006',
+  }),
+  model: z
+    .enum(allModels)
+    .optional()
+    .meta({ description: `default ${MUSIC_A_DEFAULT_MODEL} on musicA, ${MUSIC_B_DEFAULT_MODEL} on musicB; a model of the other provider answers 39007` }),
+  vocalId: z.string().min(1).optional().meta({ description: 'reuse a musicA vocal id; musicA only (with musicB: 39006)' }),
+  provider: z
+    .enum(providerValues)
+    .default('default')
+    .meta({ description: `default (runs on ${providerTable.default}), musicA or musicB; the task reports the provider that ran it` }),
+  providerParams: MusicBProviderParams.optional().meta({
+    description: 'musicB parameters (musicB only: a listed key with musicA answers 39006); keys outside the list are dropped',
+  }),
+});
+
+/** Body of POST /v1/music/generate (document 3). */
+export const CreateMusicGenerateRequest = GenerateShape.superRefine((v, ctx) => report(ctx, checkGenerateRequest(v))).openapi('CreateMusicGenerateRequest', {
+  example: {
+    prompt: 'warm indie pop, acoustic guitar, hand claps',
+    lyrics: '[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home',
+    title: 'Open Windows',
+    provider: 'musicA',
+  },
+});
+export type CreateMusicGenerateRequest = z.infer<typeof CreateMusicGenerateRequest>;
+
+// ---------------------------------------------------------------------------
+// POST /v1/music/cover
+// ---------------------------------------------------------------------------
+
+const coverTexts = { prompt: musicTextLimits.prompt, style: musicTextLimits.style, title: musicTextLimits.title };
+
+/**
+ * Rules of /cover beyond the shape (document 3, "POST /v1/music/cover"): an
+ * http(s) uploadUrl; text limits; custom mode needs style and title, and
+ * prompt unless instrumental; non-custom mode needs prompt (assumed: it drives
+ * the cover alone); personaId in custom mode only; personaModel with personaId.
+ */
+export function checkCoverRequest(v: z.infer<typeof CoverShape>): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  if (!isHttpUrl(v.uploadUrl))
+    out.push({ path: ['uploadUrl'], message: 'must be an http or https URL (a public recording or one of your track URLs)', error: INVALID });
+  out.push(...textIssues(v, coverTexts), ...providerParamIssues(v.providerParams));
+  if (out.length) return out;
+  if (v.customMode) {
+    for (const f of ['style', 'title'] as const)
+      if (!has(v[f])) out.push({ path: [f], message: `${f} is required in custom mode (customMode true, the default)`, error: INVALID });
+    if (!v.instrumental && !has(v.prompt))
+      out.push({ path: ['prompt'], message: 'in custom mode prompt holds the lyrics: required unless instrumental is true', error: INVALID });
+    return out;
+  }
+  if (!has(v.prompt)) out.push({ path: ['prompt'], message: 'with customMode false the cover is driven from prompt alone: send prompt', error: INVALID });
+  if (v.providerParams?.personaId !== undefined)
+    out.push({ path: ['providerParams', 'personaId'], message: 'personaId applies in custom mode only (customMode is false)', error: INVALID });
+  return out;
+}
+
+const CoverShape = z.object({
+  uploadUrl: uriString().meta({
+    description:
+      "the recording to re-record: a publicly reachable http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks; ownership verified: another account's answers 403 with 39008)",
+  }),
+  model: z
+    .enum(musicBTiers)
+    .default(MUSIC_B_DEFAULT_MODEL)
+    .meta({ description: `a musicB tier (default ${MUSIC_B_DEFAULT_MODEL}); priced by tier` }),
+  customMode: z.boolean().default(true).meta({ description: 'default true (style and title required); false drives the cover from prompt alone' }),
+  prompt: promptField(
+    `custom mode: the lyrics, required unless instrumental; customMode false: a free-form description (required); up to ${musicTextLimits.prompt} characters`,
+  ),
+  style: styleField(`required in custom mode; up to ${musicTextLimits.style} characters`),
+  title: titleField(`required in custom mode; up to ${musicTextLimits.title} characters`),
+  instrumental: z.boolean().default(false).meta({ description: 'no vocals (default false)' }),
+  providerParams: MusicBProviderParams.optional().meta({ description: 'musicB parameters; personaId in custom mode only; keys outside the list are dropped' }),
+});
+
+/** Body of POST /v1/music/cover (document 3). */
+export const CreateMusicCoverRequest = CoverShape.superRefine((v, ctx) => report(ctx, checkCoverRequest(v))).openapi('CreateMusicCoverRequest', {
+  example: {
+    uploadUrl: 'https://example.com/recordings/demo.mp3',
+    style: 'lo-fi jazz, brushed drums',
+    title: 'Demo (Jazz Cover)',
+    prompt: '[Verse]\nThe same old melody in a brand new room',
+  },
+});
+export type CreateMusicCoverRequest = z.infer<typeof CreateMusicCoverRequest>;
+
+// ---------------------------------------------------------------------------
+// Multipart creates (musicA only) and /extend
+// ---------------------------------------------------------------------------
+
+const audioFile = (types: readonly string[]) =>
+  uploadedFile(`audio (${types.join(', ')}; judged by its content), at most ${MUSIC_AUDIO_MAX_BYTES / 1024 / 1024} MB`);
+const providerSongId = (what: string) => z.string().min(1).optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.id });
+
+/** Body of POST /v1/music/instrumental (document 3): prompt or referenceAudio, exactly one; model. */
+export const CreateMusicInstrumentalRequest = z
+  .object({
+    prompt: promptField(`a description of the music; up to ${musicTextLimits.prompt} characters (exactly one of prompt and referenceAudio)`),
+    referenceAudio: audioFile(musicFileTypes.referenceAudio).optional(),
+    model: z
+      .enum(musicAModelsFor('instrumental') as [string, ...string[]])
+      .default(MUSIC_A_DEFAULT_MODEL)
+      .meta({ description: `${musicAModelsFor('instrumental').join(', ')} (default ${MUSIC_A_DEFAULT_MODEL}); musicA-9 is not available here` }),
+  })
+  .superRefine((v, ctx) => report(ctx, [...exactlyOne(v, ['prompt', 'referenceAudio']), ...blankIssues(v, ['prompt']), ...textIssues(v, mainTexts)]))
+  .openapi('CreateMusicInstrumentalRequest', {
+    description: 'multipart/form-data: exactly one of prompt and referenceAudio; model.',
+    oneOf: oneOfRequired(['prompt', 'referenceAudio']),
+    example: { prompt: 'calm piano over soft rain', model: 'auto' },
+  });
+
+/** Body of POST /v1/music/soundtrack (document 3): image or video, exactly one; prompt; model. */
+export const CreateMusicSoundtrackRequest = z
+  .object({
+    image: uploadedFile(
+      `an image (${musicFileTypes.image.join(', ')}; judged by its content), at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB`,
+    ).optional(),
+    video: uploadedFile(
+      `a video (${musicFileTypes.video.join(', ')}; judged by its content), at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB`,
+    ).optional(),
+    prompt: promptField(`optional guidance for the music; up to ${musicTextLimits.prompt} characters`),
+    model: z
+      .enum(musicAModelsFor('soundtrack') as [string, ...string[]])
+      .default(MUSIC_A_DEFAULT_MODEL)
+      .meta({ description: `${musicAModelsFor('soundtrack').join(', ')} (default ${MUSIC_A_DEFAULT_MODEL})` }),
+  })
+  .superRefine((v, ctx) => report(ctx, [...exactlyOne(v, ['image', 'video']), ...blankIssues(v, ['prompt']), ...textIssues(v, mainTexts)]))
+  .openapi('CreateMusicSoundtrackRequest', {
+    description: 'multipart/form-data: exactly one of image and video; prompt; model.',
+    oneOf: oneOfRequired(['image', 'video']),
+  });
+
+/**
+ * Rules of /track beyond the shape (document 3, "POST /v1/music/track"):
+ * exactly one of audio and providerSongId; lyrics required with Vocals;
+ * vocalGender with Vocals only; generateStart before generateEnd.
+ */
+export function checkTrackRequest(v: z.infer<typeof TrackShape>): RuleIssue[] {
+  const out = [...exactlyOne(v, ['audio', 'providerSongId']), ...blankIssues(v, ['prompt']), ...textIssues(v, mainTexts)];
+  if (v.generateType === 'Vocals' && !has(v.lyrics)) out.push({ path: ['lyrics'], message: 'lyrics are required when generateType is Vocals', error: INVALID });
+  if (v.vocalGender !== undefined && v.generateType !== 'Vocals')
+    out.push({ path: ['vocalGender'], message: `vocalGender applies to generateType Vocals only (generateType is ${v.generateType})`, error: INVALID });
+  if (v.generateStart !== undefined && v.generateEnd !== undefined && v.generateStart >= v.generateEnd)
+    out.push({ path: ['generateEnd'], message: `generateEnd (${v.generateEnd} s) must be after generateStart (${v.generateStart} s)`, error: INVALID });
+  return out;
+}
+
+const seconds = (what: string) =>
+  z
+    .number()
+    .min(0)
+    .optional()
+    .meta({ description: `${what}, seconds (>= 0)` });
+
+const TrackShape = z.object({
+  generateType: z.enum(trackGenerateTypes).meta({ description: trackGenerateTypes.join(', ') }),
+  prompt: z
+    .string()
+    .meta({ description: `what to play; up to ${musicTextLimits.prompt} characters` })
+    .openapi({ maxLength: musicTextLimits.prompt }),
+  audio: audioFile(musicFileTypes.trackAudio).optional(),
+  providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks); exactly one of audio and providerSongId'),
+  lyrics: lyricsField(`required when generateType is Vocals; up to ${musicTextLimits.lyrics} characters`),
+  vocalGender: z.enum(trackVocalGenders).optional().meta({ description: 'male or female; generateType Vocals only' }),
+  generateStart: seconds('where in the source the track starts (default 0)'),
+  generateEnd: seconds('where in the source the track ends (default: the end of the source); after generateStart, within the source'),
+});
+
+/** Body of POST /v1/music/track (document 3). */
+export const CreateMusicTrackRequest = TrackShape.superRefine((v, ctx) => report(ctx, checkTrackRequest(v))).openapi('CreateMusicTrackRequest', {
+  description: 'multipart/form-data: generateType, prompt, exactly one of audio and providerSongId, lyrics (Vocals), vocalGender, generateStart, generateEnd.',
+  oneOf: oneOfRequired(['audio', 'providerSongId']),
+});
+
+/** Body of POST /v1/music/remix (document 3): lyrics, prompt, and exactly one of audio, audioUrl, providerSongId. */
+export const CreateMusicRemixRequest = z
+  .object({
+    lyrics: z
+      .string()
+      .meta({ description: `the new lyrics; up to ${musicTextLimits.lyrics} characters` })
+      .openapi({ maxLength: musicTextLimits.lyrics }),
+    prompt: z
+      .string()
+      .meta({ description: `the style of the remix; up to ${musicTextLimits.prompt} characters` })
+      .openapi({ maxLength: musicTextLimits.prompt }),
+    audio: audioFile(musicFileTypes.remixAudio).optional(),
+    audioUrl: uriString().optional().meta({
+      description:
+        "a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL",
+    }),
+    providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks)'),
+  })
+  .superRefine((v, ctx) => {
+    const out = [...exactlyOne(v, ['audio', 'audioUrl', 'providerSongId']), ...blankIssues(v, ['lyrics', 'prompt']), ...textIssues(v, mainTexts)];
+    if (v.audioUrl !== undefined && !isHttpUrl(v.audioUrl)) out.push({ path: ['audioUrl'], message: 'must be an http or https URL', error: INVALID });
+    report(ctx, out);
+  })
+  .openapi('CreateMusicRemixRequest', {
+    description: 'multipart/form-data: lyrics, prompt, and exactly one of audio, audioUrl and providerSongId.',
+    oneOf: oneOfRequired(['audio', 'audioUrl', 'providerSongId']),
+    example: { lyrics: '[Verse]\nNew words for an old tune', prompt: 'upbeat disco', audioUrl: 'https://example.com/songs/original.mp3' },
+  });
+
+/** Body of POST /v1/music/extend (assumed multipart: document 3 says its shape is not shown, and that the musicB parameters are its top-level form fields). */
+export const CreateMusicExtendRequest = z
+  .object({
+    taskId: z.string().min(1).meta({ description: 'a succeeded music task of the caller (409 with 39010 before it succeeds)' }),
+    trackIndex: z.number().int().min(0).optional().meta({ description: 'which of its tracks (from 0; default 0); or send providerSongId' }),
+    providerSongId: providerSongId("the track's providerSongId, instead of trackIndex"),
+    continueAt: z
+      .number()
+      .gt(0)
+      .optional()
+      .meta({ description: "where the extension starts, seconds: after 0, at most the track's duration (default: its end)" }),
+    prompt: promptField(`what the continuation sounds like; up to ${musicTextLimits.prompt} characters`),
+    lyrics: lyricsField(`lyrics of the continuation; up to ${musicTextLimits.lyrics} characters`),
+    model: z
+      .enum(allModels)
+      .optional()
+      .meta({
+        description: `a model of the task's provider (default ${MUSIC_A_DEFAULT_MODEL} on musicA, ${MUSIC_B_DEFAULT_MODEL} on musicB); priced by the extend table`,
+      }),
+    provider: z.enum(providerValues).optional().meta({ description: "default: the task's provider; another provider than the task's answers 39006" }),
+    ...musicBExtendFields,
+  })
+  .superRefine((v, ctx) => {
+    const out: RuleIssue[] = [];
+    if (v.trackIndex !== undefined && v.providerSongId !== undefined)
+      out.push({ path: ['providerSongId'], message: 'send trackIndex or providerSongId, not both', error: INVALID });
+    out.push(...textIssues(v, { ...mainTexts, negativeTags: musicTextLimits.negativeTags }));
+    report(ctx, out);
+  })
+  .openapi('CreateMusicExtendRequest', {
+    description:
+      'multipart/form-data (assumed): taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only).',
+  });
+
+export const MusicTaskPathParams = z.object({
+  taskId: z
+    .string()
+    .min(1)
+    .meta({ param: { description: 'music task id' }, example: 'mus_1a2b3c4d5e6f7a8b' }),
+});
+
+/** Query of GET /v1/music/tasks: page from 1, pageSize 1-100 (default 20), status. */
+export const ListMusicQuery = z.object({
+  ...pageQuery(MUSIC_PAGE_SIZE_MAX),
+  status: z.enum(musicStatuses).optional().meta({ description: 'only tasks in this status' }),
+});
+
+// ---------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------
+
+export const CreateMusicData = z
+  .strictObject({ taskId: z.string(), status: z.literal('pending') })
+  .openapi('CreateMusicData', { example: { taskId: 'mus_1a2b3c4d5e6f7a8b', status: 'pending' } });
+
+/** One track (document 3, "Music task": { title, tags, duration, audioUrl }; providerSongId assumed). */
+export const MusicTrack = z
+  .strictObject({
+    title: z.string(),
+    tags: z.string().meta(provenanceMeta(assumed('document 3 does not give the type of tags'), 'style tags, comma-separated')),
+    duration: z.number().positive().meta({ description: 'seconds: the decoded length of the MP3 at audioUrl' }),
+    audioUrl: z.string().meta({
+      description: `MP3 of the track, signed: ?expires=<epoch ms>&sig=<hex>; it loads for ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL`,
+    }),
+    providerSongId: z
+      .string()
+      .meta(
+        provenanceMeta(
+          assumed('document 3 takes a providerSongId on /track, /remix and /extend without saying where a client reads it'),
+          "the provider's id of this song: pass it to /track, /remix (musicA) or /extend",
+        ),
+      ),
+  })
+  .openapi('MusicTrack');
+export type MusicTrack = z.infer<typeof MusicTrack>;
+
+const UploadEcho = z
+  .strictObject({
+    filename: z.string(),
+    bytes: z.number().int().nonnegative(),
+    type: z.string().meta({ description: 'the file type read from its content (mp3, m4a, wav, jpeg, png, webp, mp4, mov, avi, mkv, webm)' }),
+  })
+  .meta({ description: 'an uploaded file: its name, size and type' });
+
+/** The task's params (document 3: "includes model ..., prompt, instrumental"; the other echoed fields are assumed). */
+export const MusicTaskParams = z
+  .strictObject({
+    model: z.string().meta({ description: 'the tier the task ran on, which creditCost is priced against (an extend on auto ran on musicA-7.6)' }),
+    prompt: z.string().meta({ description: 'the prompt sent (empty when none)' }),
+    instrumental: z.boolean(),
+    lyrics: z.string().optional(),
+    style: z.string().optional(),
+    title: z.string().optional(),
+    customMode: z.boolean().optional().meta({ description: 'musicB' }),
+    vocalId: z.string().optional(),
+    providerParams: z
+      .strictObject({
+        negativeTags: z.string().optional(),
+        vocalGender: z.enum(musicBVocalGenders).optional(),
+        styleWeight: z.number().optional(),
+        weirdnessConstraint: z.number().optional(),
+        audioWeight: z.number().optional(),
+        personaId: z.string().optional(),
+        personaModel: z.string().optional(),
+      })
+      .optional()
+      .meta({ description: 'the musicB parameters kept (on /extend: the top-level ones)' }),
+    generateType: z.enum(trackGenerateTypes).optional(),
+    vocalGender: z.enum(trackVocalGenders).optional(),
+    generateStart: z.number().optional(),
+    generateEnd: z.number().optional(),
+    referenceAudio: UploadEcho.optional(),
+    image: UploadEcho.optional(),
+    video: UploadEcho.optional(),
+    audio: UploadEcho.optional(),
+    audioUrl: z.string().optional(),
+    uploadUrl: z.string().optional(),
+    providerSongId: z.string().optional(),
+    taskId: z.string().optional().meta({ description: 'extend: the source task' }),
+    trackIndex: z.number().int().optional().meta({ description: 'extend: the source track' }),
+    continueAt: z.number().optional().meta({ description: 'extend: seconds' }),
+  })
+  .meta(
+    provenanceMeta(
+      assumed('document 3 says params includes model, prompt and instrumental; the mock echoes the other request fields too, files by name, size and type'),
+    ),
+  )
+  .openapi('MusicTaskParams');
+export type MusicTaskParams = z.infer<typeof MusicTaskParams>;
+
+/** The music task (document 3, "Music task"). */
+export const MusicTask = z
+  .strictObject({
+    id: z.string().meta({ description: 'task id' }),
+    provider: z.enum(musicProviders).meta({ description: 'the provider that ran it (default resolves to musicA)' }),
+    taskType: z.enum(musicTaskTypes).meta({ description: `operation type: ${musicTaskTypes.join(', ')}` }),
+    status: z.enum(musicStatuses),
+    params: MusicTaskParams,
+    tracks: z
+      .array(MusicTrack)
+      .meta({ description: 'empty until success; musicA one track, musicB two (assumed); audioUrl values are signed and expire an hour after this fetch' }),
+    creditCost: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta(
+        provenanceMeta(
+          assumed('document 3 gives creditCost without saying when it is set; as lyrics: 0 until success'),
+          'credits: 0 until success, then the price',
+        ),
+      ),
+    errorMessage: z.string().optional().meta({ description: 'only when failed: the code and what went wrong' }),
+    createdAt: EpochMs,
+    updatedAt: EpochMs,
+  })
+  .openapi('MusicTask');
+export type MusicTask = z.infer<typeof MusicTask>;
+
+// ---------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------
+
+const section = fromSeed(3, 'Music: asynchronous generation (prefix /v1/music)');
+const s = musicSchedule;
+const sec = (ms: number) => `${ms / 1000} s`;
+
+const lifecycleText =
+  `Poll GET /v1/music/tasks/{taskId}: pending ${sec(s.pendingMs)}, generating ${sec(s.generatingMinMs)}-${sec(s.generatingMaxMs)} (fixed per task), uploading ${sec(s.uploadingMs)}, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). ` +
+  `A task without progress for ${s.timeoutMs / 60_000} minutes fails with 39013, refunded in full (assumed). ` +
+  'Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. ' +
+  'Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).';
+
+const musicAModelTable = musicAModels.map((m) => `${m.model} ${m.credits}`).join(', ');
+const musicBModelTable = musicBModels.map((m) => `${m.model} ${m.credits}`).join(', ');
+const createErrors = ['MUSIC_INVALID_PARAMETERS', 'MUSIC_MODEL_UNSUPPORTED', 'MUSIC_INSUFFICIENT_CREDITS'] as const;
+const uploadErrors = [...createErrors, 'MUSIC_UNSUPPORTED_FILE', 'MUSIC_FILE_TOO_LARGE'] as const;
+const failureReasons = ['MUSIC_GENERATION_FAILED', 'MUSIC_PROVIDER_REJECTED', 'MUSIC_TIMED_OUT'] as const;
+const created = { status: 202, kind: 'envelope', schema: CreateMusicData, description: 'the task, pending' } as const;
+const shared = {
+  provenance: section,
+  auth: true,
+  validationError: 'MUSIC_INVALID_PARAMETERS',
+  fieldErrors: { model: 'MUSIC_MODEL_UNSUPPORTED' },
+  charges: true,
+  outcomes: ['failed', 'stuck'],
+  failureReasons: [...failureReasons],
+} as const;
+const audioUpload = { maxFileBytes: MUSIC_AUDIO_MAX_BYTES };
+
+export const musicOperations = defineOperations('Music', {
+  createMusicGenerate: {
+    ...shared,
+    method: 'post',
+    path: '/v1/music/generate',
+    summary: 'Generate a song (musicA or musicB)',
+    description:
+      `HTTP 202 with {taskId, status: pending}. provider: default (runs on ${providerTable.default}), musicA or musicB; the task reports the provider that ran it. ` +
+      `musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. ` +
+      `vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). ` +
+      `model: default ${MUSIC_A_DEFAULT_MODEL} on musicA, ${MUSIC_B_DEFAULT_MODEL} on musicB; one of the provider's models (39007). Price by model: musicA ${musicAModelTable}; musicB ${musicBModelTable}. ${lifecycleText}`,
+    provenance: section,
+    request: { body: json(CreateMusicGenerateRequest) },
+    response: created,
+    errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED'],
+  },
+  createMusicInstrumental: {
+    ...shared,
+    method: 'post',
+    path: '/v1/music/instrumental',
+    summary: 'Generate an instrumental (musicA, multipart)',
+    description:
+      `multipart/form-data: prompt or referenceAudio (${musicFileTypes.referenceAudio.join(' or ')}, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (${musicAModelsFor('instrumental').join(', ')}; default auto; musicA-9 is not available here: 39007). musicA only. ` +
+      `Price by model: ${musicAModels
+        .filter((m) => musicAModelAllows(m.model, 'instrumental'))
+        .map((m) => `${m.model} ${m.credits}`)
+        .join(', ')}. One track. ${lifecycleText}`,
+    request: {
+      body: multipart(CreateMusicInstrumentalRequest, {
+        files: { referenceAudio: audioUpload },
+        maxTotalBytes: MUSIC_AUDIO_MAX_BYTES,
+        limitError: 'MUSIC_FILE_TOO_LARGE',
+      }),
+    },
+    response: created,
+    errors: [...uploadErrors],
+  },
+  createMusicSoundtrack: {
+    ...shared,
+    method: 'post',
+    path: '/v1/music/soundtrack',
+    summary: 'Generate a soundtrack for an image or a video (musicA, multipart)',
+    description:
+      `multipart/form-data: image (${musicFileTypes.image.join(', ')}; at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB, assumed) or video (${musicFileTypes.video.join(', ')}; at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (${musicAModelsFor('soundtrack').join(', ')}; default auto). musicA only. ` +
+      `Price: a flat ${musicFlatCredits.soundtrack} credits (assumed: document 3 does not show it). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
+    request: {
+      body: multipart(CreateMusicSoundtrackRequest, {
+        files: { image: { maxFileBytes: soundtrackUploads.imageMaxBytes }, video: { maxFileBytes: soundtrackUploads.videoMaxBytes } },
+        maxTotalBytes: soundtrackUploads.videoMaxBytes + soundtrackUploads.imageMaxBytes,
+        limitError: 'MUSIC_FILE_TOO_LARGE',
+      }),
+    },
+    response: created,
+    errors: [...uploadErrors],
+  },
+  createMusicTrack: {
+    ...shared,
+    method: 'post',
+    path: '/v1/music/track',
+    summary: 'Generate one instrument or vocal track over a song (musicA, multipart)',
+    description:
+      `multipart/form-data: generateType (${trackGenerateTypes.join(', ')}), prompt, audio (${musicFileTypes.trackAudio.join(', ')}, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; ` +
+      'lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. ' +
+      `Price: a flat ${musicFlatCredits.track} credits (assumed). ${lifecycleText}`,
+    request: {
+      body: multipart(CreateMusicTrackRequest, { files: { audio: audioUpload }, maxTotalBytes: MUSIC_AUDIO_MAX_BYTES, limitError: 'MUSIC_FILE_TOO_LARGE' }),
+    },
+    response: created,
+    errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_NOT_FOUND'],
+  },
+  createMusicRemix: {
+    ...shared,
+    method: 'post',
+    path: '/v1/music/remix',
+    summary: 'Re-sing a musicA song with new lyrics (multipart)',
+    description:
+      `multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (${musicFileTypes.remixAudio.join(' or ')}, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. ` +
+      `Price: a flat ${musicFlatCredits.remix} credits (assumed). ${lifecycleText}`,
+    request: {
+      body: multipart(CreateMusicRemixRequest, { files: { audio: audioUpload }, maxTotalBytes: MUSIC_AUDIO_MAX_BYTES, limitError: 'MUSIC_FILE_TOO_LARGE' }),
+    },
+    response: created,
+    errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
+  },
+  createMusicCover: {
+    ...shared,
+    method: 'post',
+    path: '/v1/music/cover',
+    summary: 'Re-record a recording in a new style, keeping its melody (musicB)',
+    description:
+      "JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). " +
+      `model (a musicB tier, default ${MUSIC_B_DEFAULT_MODEL}); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. ` +
+      `Price by tier: ${musicBModelTable}. Two tracks. ${lifecycleText}`,
+    request: { body: json(CreateMusicCoverRequest) },
+    response: created,
+    errors: [...createErrors, 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
+  },
+  createMusicExtend: {
+    ...shared,
+    method: 'post',
+    path: '/v1/music/extend',
+    summary: 'Extend a song (multipart; shape assumed)',
+    description:
+      "multipart/form-data (assumed: document 3 does not show the shape): taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, " +
+      `model (of the task's provider; default ${MUSIC_A_DEFAULT_MODEL} or ${MUSIC_B_DEFAULT_MODEL}), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). ` +
+      `The new tracks last continueAt plus the continuation. Price (document 3): ${extendPricing.reducedCredits} credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); ${extendPricing.otherCredits} for every other model, every musicB tier included. ${lifecycleText}`,
+    provenance: fromSeed(3, 'Providers and models (lyrics and music)'),
+    request: { body: multipart(CreateMusicExtendRequest, { files: {}, maxTotalBytes: 0 }) },
+    response: created,
+    errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_TASK_NOT_FOUND', 'MUSIC_TASK_NOT_READY'],
+  },
+  listMusicTasks: {
+    method: 'get',
+    path: '/v1/music/tasks',
+    summary: 'List music tasks of both providers, newest first',
+    description: `page >= 1 (default 1), pageSize 1-${MUSIC_PAGE_SIZE_MAX} (default 20), status (${musicStatuses.join(', ')}). The caller's tasks only; track URLs are signed afresh by each list.`,
+    provenance: section,
+    auth: true,
+    request: { query: ListMusicQuery },
+    response: { status: 200, kind: 'envelope', schema: paginated(MusicTask), description: 'a page of tasks' },
+    errors: ['MUSIC_INVALID_PARAMETERS'],
+    validationError: 'MUSIC_INVALID_PARAMETERS',
+  },
+  getMusicTask: {
+    method: 'get',
+    path: '/v1/music/tasks/{taskId}',
+    summary: 'Get a music task',
+    description: `The task. Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
+    provenance: fromSeed(3, 'Music task'),
+    auth: true,
+    request: { params: MusicTaskPathParams },
+    response: { status: 200, kind: 'envelope', schema: MusicTask, description: 'the task' },
+    errors: ['MUSIC_INVALID_PARAMETERS', 'MUSIC_TASK_NOT_FOUND'],
+    validationError: 'MUSIC_INVALID_PARAMETERS',
+  },
+});
+
+export const musicTableAssumptions: TableAssumption[] = [
+  {
+    subject: 'music error numbers 39001-39015 and their HTTP statuses',
+    reason: 'document 3, "Errors": "The numeric code values for lyrics, music, page-deck and extraction errors: not shown"',
+  },
+  {
+    subject: `music schedule: pending ${sec(s.pendingMs)}, generating ${sec(s.generatingMinMs)}-${sec(s.generatingMaxMs)} (fixed per task id), uploading ${sec(s.uploadingMs)}; ${s.timeoutMs / 60_000} minutes without progress: failed (39013), refunded in full`,
+    reason: 'document 3 gives the states and "typical 1-3 minutes", not the durations nor a timeout',
+  },
+  {
+    subject: `flat prices: /soundtrack ${musicFlatCredits.soundtrack}, /track ${musicFlatCredits.track}, /remix ${musicFlatCredits.remix} credits; creditCost 0 until success`,
+    reason: 'document 3, "Limits": "flat costs of the remaining music endpoints: not shown"; creditCost follows the lyrics task',
+  },
+  {
+    subject:
+      "POST /v1/music/extend is multipart/form-data with taskId, trackIndex (default 0) or providerSongId, continueAt (seconds, default the end of the track), prompt, lyrics, model (default the provider's), provider (default the task's) and the musicB parameters; params.model reports the tier an extend was priced on (auto: musicA-7.6)",
+    reason: 'document 3 says the shape of /extend is not shown, and that the musicB parameters are its top-level form fields',
+  },
+  {
+    subject: `tracks: musicA ${musicTrackCount.musicA}, musicB ${musicTrackCount.musicB} per task; a song lasts ${musicDurations.song.minMs / 1000}-${musicDurations.song.maxMs / 1000} s and a soundtrack of an image ${musicDurations.soundtrack.minMs / 1000}-${musicDurations.soundtrack.maxMs / 1000} s (steps of ${musicDurations.stepMs / 1000} s, fixed per task); a track of a known source lasts as long as it (a /track window: generateEnd - generateStart; a soundtrack: its video, when the video can be read: not AVI); an extension adds ${musicDurations.extension.minMs / 1000}-${musicDurations.extension.maxMs / 1000} s after continueAt; tags is a comma-separated string; each track has a providerSongId`,
+    reason: 'document 3 gives the track fields, not how many tracks or how long; it takes providerSongId without saying where it is read',
+  },
+  {
+    subject: `a signed audioUrl (?expires=<ms>&sig=<hex>, a keyed hash of the path and the expiry under a secret derived from the seed) loads for exactly ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch (GET or list) that produced it: then 403 with 39014; an altered or missing signature or expiry: 403 with 39015`,
+    reason: 'document 3 says the URLs are signed and expire "about 1 hour" after the task is fetched, without the scheme',
+  },
+  {
+    subject:
+      "a platform URL (uploadUrl, audioUrl) is one on the mock's own origin: it must be a track audioUrl of one of the caller's succeeded music tasks (its signature and expiry are not required: ownership is what is checked); another account's: 403 (39008); any other: 404 (39009). Any other http(s) URL counts as public and is accepted unread (its length assumed as a song's)",
+    reason: 'document 3 says ownership is verified for platform asset URLs and that public URLs are accepted, not how either is recognised',
+  },
+  {
+    subject:
+      "providerSongId (/track, /remix, /extend) must name a musicA track of one of the caller's succeeded tasks (on /extend: a track of the task named); anything else: 404 (39009)",
+    reason: 'document 3 calls it a musicA song id without saying which ids are valid; the mock knows only the songs it made',
+  },
+  {
+    subject: `upload limits of /soundtrack: an image up to ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB, a video up to ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB; every upload is judged by its content (magic bytes; audio must also be readable as audio), not its name`,
+    reason: 'document 3 gives 10 MB for audio uploads only, and the accepted types by name',
+  },
+  {
+    subject: `text limits: prompt ${musicTextLimits.prompt}, lyrics ${musicTextLimits.lyrics}, style ${musicTextLimits.style}, title ${musicTextLimits.title}, negativeTags ${musicTextLimits.negativeTags}, ids ${musicTextLimits.id} characters (code points); an instrumental needs prompt or style; a cover with customMode false needs prompt`,
+    reason: 'document 3 gives no lengths, and does not say what an instrumental or a non-custom cover is made from',
+  },
+  {
+    subject:
+      'customMode and providerParams keys sent with musicA, and musicB parameters on an extend of a musicA task, answer 39006 rather than being ignored; params echoes the request fields (providerParams with the listed keys only)',
+    reason: 'document 3 says these fields are musicB only (as vocalId is musicA only) without saying what happens otherwise',
+  },
+  {
+    subject: 'the music list takes pageSize 1-100 (default 20) and status; no request limit on the music creates',
+    reason: 'document 3 gives pageSize 1-100 for lyrics and shows no music request limit',
+  },
+];
+
+export const musicArea = {
+  tag: {
+    name: 'Music',
+    description: 'Songs, instrumentals, soundtracks, single tracks, remixes, covers and extensions, generated asynchronously by musicA or musicB (document 3).',
+  },
+  operations: musicOperations,
+  tableAssumptions: musicTableAssumptions,
+} satisfies Area;
