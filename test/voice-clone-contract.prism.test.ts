@@ -26,7 +26,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { CLONE_EXPIRY_MS, CONFIRM_CREDITS, cloneFiles, cloneRateLimit, cloneSchedule } from '../schemas/voice-clone.ts';
-import { type Body, cloneForm, pathOf } from './factories.ts';
+import { asciiWav, type Body, cloneForm, pathOf } from './factories.ts';
 import { decodeAudio } from './decoders.ts';
 import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
@@ -51,36 +51,6 @@ afterEach(() => {
 });
 
 const DONE_MS = cloneSchedule.pendingMs + cloneSchedule.processingMs;
-
-/** True when every little-endian byte of the uint32 `n` is ASCII. */
-const asciiLE = (n: number) => [0, 8, 16, 24].every((shift) => ((n >>> shift) & 0xff) < 0x80);
-
-/**
- * A WAV (RIFF, unsigned 8-bit mono PCM at 8 kHz) of at least `seconds` whose every byte is ASCII: the data
- * size is the first from `seconds` on whose chunk sizes are ASCII bytes; the samples a sawtooth of 0x20-0x5f.
- */
-function asciiWav(seconds: number): Uint8Array {
-  let n = Math.round(seconds * 8_000);
-  while (!asciiLE(n) || !asciiLE(n + 36)) n++;
-  const out = new Uint8Array(44 + n);
-  const dv = new DataView(out.buffer);
-  const ascii = (at: number, t: string) => [...t].forEach((c, i) => (out[at + i] = c.charCodeAt(0)));
-  ascii(0, 'RIFF');
-  dv.setUint32(4, 36 + n, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  dv.setUint32(16, 16, true);
-  dv.setUint16(20, 1, true);
-  dv.setUint16(22, 1, true);
-  dv.setUint32(24, 8_000, true);
-  dv.setUint32(28, 8_000, true);
-  dv.setUint16(32, 1, true);
-  dv.setUint16(34, 8, true);
-  ascii(36, 'data');
-  dv.setUint32(40, n, true);
-  for (let i = 0; i < n; i++) out[44 + i] = 0x20 + (i % 64);
-  return out;
-}
 
 const wav6 = asciiWav(6); // 8.192 s
 const wav3 = asciiWav(3); // 3.008 s: long enough only with another
