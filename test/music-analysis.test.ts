@@ -34,7 +34,7 @@ import {
 import type { OperationId } from '../schemas/operations.ts';
 import { renderAudio } from '../mock/media/audio.ts';
 import { decodeAudio } from './decoders.ts';
-import { m4aBytes, analysisForm, pathOf, speechBody, wavBytes, wavOfSize } from './factories.ts';
+import { analysisForm, m4aBytes, musicSong, pathOf, speechBody, wavBytes, wavOfSize } from './factories.ts';
 import { type CallResult, KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 
 const { Midi } = ToneMidi;
@@ -539,5 +539,17 @@ describe('money: a flat price charged at once', () => {
       expectError(await call(op, {}, { bytes: new Uint8Array(10) }), 'MUSIC_ANALYSIS_UNSUPPORTED_AUDIO');
     }
     expect((await account()).ledger).toEqual(before.ledger);
+  });
+});
+
+describe('audioUrl of a music track', () => {
+  it("a signed track URL of the caller's song is analysed; another key's is refused (403, 39506)", async () => {
+    const { task } = await musicSong(m);
+    const url = task.tracks[0].audioUrl;
+    const own = await m.call('POST', pathOf('describeMusic'), { body: analysisForm({ audioUrl: url }, null) });
+    expect(own.status, own.text).toBe(200);
+    const other = await m.call('POST', pathOf('describeMusic'), { key: OTHER_KEY, body: analysisForm({ audioUrl: url }, null) });
+    expect(other.status, other.text).toBe(403);
+    expect(other.json.code).toBe(errorCatalog.MUSIC_ANALYSIS_SOURCE_FORBIDDEN.code);
   });
 });

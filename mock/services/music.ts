@@ -719,7 +719,7 @@ export const musicService: Service<
             error: 'MUSIC_AUDIO_URL_EXPIRED' as const,
             denied: `the URL expired at ${new Date(Number(expires)).toISOString()} (now ${new Date(now).toISOString()}); fetch the task again for a fresh URL`,
           };
-        return trackAsset(r.tracks[index]);
+        return { ...trackAsset(r.tracks[index]), owner: r.owner };
       },
     },
   ],
