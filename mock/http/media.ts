@@ -19,6 +19,7 @@ import { LRUCache } from 'lru-cache';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { MediaAsset, MediaRoute } from '../services/context.ts';
+import { mediaRouteMatcher } from '../services/hosted-media.ts';
 import { sendError } from './respond.ts';
 
 export interface MediaOptions {
@@ -26,27 +27,6 @@ export interface MediaOptions {
   cacheBytes?: number;
   /** Called when a render fails (a mock bug). */
   onMockBug?: (where: string, problem: string) => void;
-}
-
-/** A media route compiled to a regular expression over the request path. */
-interface Compiled {
-  re: RegExp;
-  names: string[];
-  route: MediaRoute;
-}
-
-function compile(route: MediaRoute): Compiled {
-  const names: string[] = [];
-  const source = route.path
-    .split(/(\{\w+\})/)
-    .map((part) => {
-      const m = /^\{(\w+)\}$/.exec(part);
-      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(m[1]);
-      return '([^/]+?)';
-    })
-    .join('');
-  return { re: new RegExp(`^${source}$`), names, route };
 }
 
 /** The byte range of a `Range: bytes=...` header for a body of `size` bytes: a range, 'unsatisfiable', or undefined (serve it all). */
@@ -76,7 +56,6 @@ export function queryOf(url: string): Record<string, string> {
 
 /** The media router, bound to `engine`, serving `routes`. */
 export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[], opts: MediaOptions = {}): Router {
-  const compiled = routes.map(compile);
   const cache = new LRUCache<string, Uint8Array>({ maxSize: opts.cacheBytes ?? 256 * 1024 * 1024, sizeCalculation: (v) => Math.max(1, v.byteLength) });
   const rendering = new Map<string, Promise<Uint8Array>>();
 
@@ -97,18 +76,7 @@ export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[],
     return p;
   }
 
-  function find(path: string): { route: MediaRoute; params: Record<string, string> } | undefined {
-    for (const c of compiled) {
-      const m = c.re.exec(path);
-      if (!m) continue;
-      try {
-        return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
-      } catch {
-        return undefined;
-      }
-    }
-    return undefined;
-  }
+  const find = mediaRouteMatcher(routes);
 
   const router = express.Router();
   router.use(async (req: Request, res: Response, next) => {

@@ -10,14 +10,12 @@
 import type { Engine } from '../engine/engine.ts';
 import type { DeniedMedia, ExpiredMedia, MediaAsset, MediaRoute } from './context.ts';
 
-/** A media route compiled to a regular expression over the path (as the media router compiles it). */
+/** A media route compiled to a regular expression over the path. */
 interface Compiled {
   re: RegExp;
   names: string[];
   route: MediaRoute;
 }
-
-const compiled: Compiled[] = [];
 
 function compile(route: MediaRoute): Compiled {
   const names: string[] = [];
@@ -33,9 +31,32 @@ function compile(route: MediaRoute): Compiled {
   return { re: new RegExp(`^${source}$`), names, route };
 }
 
-/** Adds `routes` (every area's media declarations) to what `resolveHostedMedia` finds. */
+/**
+ * A matcher of request paths (percent-encoded, without query) against `routes`, in order: the first route whose
+ * template matches and its decoded parameters, or undefined when none matches or a parameter is not valid
+ * percent-encoding. The media router and `resolveHostedMedia` both find files with it.
+ */
+export function mediaRouteMatcher(routes: readonly MediaRoute[]): (path: string) => { route: MediaRoute; params: Record<string, string> } | undefined {
+  const compiled = routes.map(compile);
+  return (path) => {
+    for (const c of compiled) {
+      const m = c.re.exec(path);
+      if (!m) continue;
+      try {
+        return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  };
+}
+
+let match: ReturnType<typeof mediaRouteMatcher> = () => undefined;
+
+/** Sets `routes` (every area's media declarations) as what `resolveHostedMedia` finds. */
 export function registerHostedMedia(routes: readonly MediaRoute[]): void {
-  for (const r of routes) compiled.push(compile(r));
+  match = mediaRouteMatcher(routes);
 }
 
 /**
@@ -47,16 +68,6 @@ export function registerHostedMedia(routes: readonly MediaRoute[]): void {
  * route finds nothing there. Never throws for bad input.
  */
 export function resolveHostedMedia(engine: Engine, path: string, query: Record<string, string> = {}): MediaAsset | ExpiredMedia | DeniedMedia | undefined {
-  for (const c of compiled) {
-    const m = c.re.exec(path);
-    if (!m) continue;
-    let params: Record<string, string>;
-    try {
-      params = Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
-    } catch {
-      return undefined;
-    }
-    return c.route.resolve(engine, params, query);
-  }
-  return undefined;
+  const hit = match(path);
+  return hit ? hit.route.resolve(engine, hit.params, query) : undefined;
 }
