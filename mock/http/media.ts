@@ -1,121 +1,23 @@
 /**
- * Hosted media (docs/architecture.md, "Media"): one router serving every
- * media route the areas declare (`MediaRoute` of mock/services/context.ts);
- * it knows no area by name. No auth: media URLs are loaded by <video>, <audio>
- * and <img> tags, which send no Authorization header.
- *
- * Every answer carries Content-Type, Content-Length, ETag and Accept-Ranges:
- * bytes; a file past its validity answers 410 (10015), a request its URL
- * does not authorize (a signed URL's signature or expiry) the route's
- * catalogued error (403); a single `Range` is
- * answered 206 (416 when unsatisfiable), If-Range
- * and If-None-Match are honoured, HEAD is answered without a body. Rendered
- * bytes are kept in a cache bounded by size (least recently used first out),
- * keyed by what names them (`MediaAsset.key`), and concurrent first requests
- * of one asset share one render.
+ * Hosted media on Express: the answers of mock/core/media.ts (every media
+ * route the areas declare, Range, ETag, 410 past validity, signed URLs).
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { LRUCache } from 'lru-cache';
+import { createMediaAnswerer, type MediaOptions } from '../core/media.ts';
 import type { Engine } from '../engine/engine.ts';
-import { hash32 } from '../engine/rng.ts';
-import type { MediaAsset, MediaRoute } from '../services/context.ts';
-import { mediaRouteMatcher } from '../services/hosted-media.ts';
-import { sendError } from './respond.ts';
+import type { MediaRoute } from '../services/context.ts';
+import { writeWhole } from './respond.ts';
 
-export interface MediaOptions {
-  /** Most bytes of rendered media kept in memory (default 256 MiB). */
-  cacheBytes?: number;
-  /** Called when a render fails (a mock bug). */
-  onMockBug?: (where: string, problem: string) => void;
-}
-
-/** The byte range of a `Range: bytes=...` header for a body of `size` bytes: a range, 'unsatisfiable', or undefined (serve it all). */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  if (!header) return undefined;
-  const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!m || (m[1] === '' && m[2] === '')) return undefined; // several ranges or not bytes: ignored, the whole body is sent
-  if (m[1] === '') {
-    const n = Number(m[2]);
-    if (n === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - n), end: size - 1 };
-  }
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
-}
-
-/** The query parameters of a request URL (`/media/x.mp3?a=1&b=2`), the first value of each name; malformed encoding leaves the raw text. */
-export function queryOf(url: string): Record<string, string> {
-  const at = url.indexOf('?');
-  const out: Record<string, string> = {};
-  if (at < 0) return out;
-  for (const [k, v] of new URLSearchParams(url.slice(at + 1))) if (!Object.hasOwn(out, k)) out[k] = v;
-  return out;
-}
+export { parseRange, queryOf, type MediaOptions } from '../core/media.ts';
 
 /** The media router, bound to `engine`, serving `routes`. */
 export function createMediaRouter(engine: Engine, routes: readonly MediaRoute[], opts: MediaOptions = {}): Router {
-  const cache = new LRUCache<string, Uint8Array>({ maxSize: opts.cacheBytes ?? 256 * 1024 * 1024, sizeCalculation: (v) => Math.max(1, v.byteLength) });
-  const rendering = new Map<string, Promise<Uint8Array>>();
-
-  async function bytesOf(asset: MediaAsset): Promise<Uint8Array> {
-    const hit = cache.get(asset.key);
-    if (hit) return hit;
-    let p = rendering.get(asset.key);
-    if (!p) {
-      p = Promise.resolve()
-        .then(() => asset.render())
-        .then((bytes) => {
-          cache.set(asset.key, bytes);
-          return bytes;
-        })
-        .finally(() => rendering.delete(asset.key));
-      rendering.set(asset.key, p);
-    }
-    return p;
-  }
-
-  const find = mediaRouteMatcher(routes);
-
+  const answer = createMediaAnswerer(engine, routes, opts);
   const router = express.Router();
   router.use(async (req: Request, res: Response, next) => {
-    const hit = find(req.path);
-    if (!hit) return next();
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: GET, HEAD`, { Allow: 'GET, HEAD' });
-    engine.tick();
-    const asset = hit.route.resolve(engine, hit.params, queryOf(req.url));
-    if (!asset) return sendError(res, 'ROUTE_NOT_FOUND', `no media at ${req.path} (an unknown or deleted task, or one that has not produced it yet)`);
-    if ('expired' in asset) return sendError(res, 'MEDIA_EXPIRED', `${req.path}: ${asset.expired}`);
-    if ('denied' in asset) return sendError(res, asset.error, `${req.path}: ${asset.denied}`);
-    let bytes: Uint8Array;
-    try {
-      bytes = await bytesOf(asset);
-    } catch (e) {
-      opts.onMockBug?.(`media ${req.path}`, (e as Error)?.stack ?? String(e));
-      return sendError(res, 'MOCK_INTERNAL_ERROR', `mock bug: media at ${req.path} could not be rendered`);
-    }
-    const etag = `"${hash32(asset.key).toString(16)}-${bytes.byteLength.toString(16)}"`;
-    res.setHeader('Content-Type', asset.contentType);
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', 'no-cache');
-    if (req.headers['if-none-match']?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
-      res.statusCode = 304;
-      return void res.end();
-    }
-    const ifRange = req.headers['if-range'];
-    const range = ifRange === undefined || ifRange === etag ? parseRange(req.headers.range, bytes.byteLength) : undefined;
-    if (range === 'unsatisfiable') {
-      res.setHeader('Content-Range', `bytes */${bytes.byteLength}`);
-      return sendError(res, 'RANGE_NOT_SATISFIABLE', `Range ${req.headers.range} is outside the ${bytes.byteLength} bytes of ${req.path}`);
-    }
-    const body = range ? bytes.subarray(range.start, range.end + 1) : bytes;
-    res.statusCode = range ? 206 : 200;
-    if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${bytes.byteLength}`);
-    res.setHeader('Content-Length', body.byteLength);
-    res.end(req.method === 'HEAD' ? undefined : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    const a = await answer(req.method, req.path, req.url, req.headers);
+    if (!a) return next();
+    writeWhole(res, a);
   });
   return router;
 }

@@ -3,10 +3,13 @@
  * error envelope (document 1, "Common response envelope"). Every response
  * records its status and envelope code for the journal.
  */
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { BinaryBody } from '../../schemas/registry-types.ts';
-import { errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
+import type { ErrorName } from '../../schemas/errors.ts';
+import { errorAnswer, jsonAnswer, type Answer } from '../core/answer.ts';
 import { ApiError } from '../engine/api-error.ts';
+import type { Engine } from '../engine/engine.ts';
+import { streamEvents } from './event-stream.ts';
 
 /**
  * Sends JSON with `status`, remembering the envelope code for the journal.
@@ -14,28 +17,61 @@ import { ApiError } from '../engine/api-error.ts';
  * res.json, without its per-call option lookups: this is the hot path).
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  res.locals.envelopeCode =
-    typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'number' ? (body as { code: number }).code : null;
-  const json = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(res.req.method === 'HEAD' ? undefined : json);
+  writeWhole(res, jsonAnswer(status, body));
 }
 
 /**
- * Sends the error envelope of a catalogued error, with Retry-After on 429 and 503. An error the
- * document names in its messages (its meaning starts `NAME:`, e.g. `NEED_CREDIT:`) gets a message
- * that starts with its name.
+ * Sends the error envelope of a catalogued error, with Retry-After on 429 and 503 (see errorAnswer).
  */
 export function sendError(res: Response, err: ApiError | ErrorName, message?: string, headers: Record<string, string> = {}): void {
-  const e = typeof err === 'string' ? new ApiError(err, message) : err;
-  const entry = errorCatalog[e.error];
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  if (entry.httpStatus === 429 || entry.httpStatus === 503)
-    res.setHeader('Retry-After', String(Math.max(1, e.retryAfterSeconds ?? (entry as CatalogError).retryAfterSeconds ?? 60)));
-  const named = entry.meaning.startsWith(`${e.error}:`) && !e.message.startsWith(`${e.error}:`);
-  sendJson(res, entry.httpStatus, { code: entry.code, message: named ? `${e.error}: ${e.message}` : e.message, data: null });
+  writeWhole(res, errorAnswer(err, message, headers));
+}
+
+/** Writes an answer whose body is whole (JSON text or bytes) with Content-Length, or empty (304); HEAD gets no body. */
+export function writeWhole(res: Response, a: Answer): void {
+  res.locals.envelopeCode = a.envelopeCode;
+  res.statusCode = a.status;
+  for (const k in a.headers) res.setHeader(k, a.headers[k]);
+  const b = a.body;
+  if (!b) return void res.end();
+  const bytes = b && 'json' in b ? b.json : b && 'bytes' in b ? Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength) : '';
+  res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+  res.end(res.req.method === 'HEAD' ? undefined : bytes);
+}
+
+/**
+ * Writes an Answer of mock/core: whole bodies with Content-Length, binary
+ * bodies chunked, event streams until their source is done. A binary body
+ * whose first chunk fails is answered with the error envelope instead.
+ */
+export async function sendAnswer(
+  req: Request,
+  res: Response,
+  a: Answer,
+  engine: Engine,
+  opts: { heartbeatMs: number; strict?: boolean; onMockBug?: (where: string, problem: string) => void },
+): Promise<void> {
+  const b = a.body;
+  const where = (res.locals.operationId as string | undefined) ?? req.path;
+  if (b && 'events' in b) {
+    const bug = (problem: string) => opts.onMockBug?.(where, problem);
+    return streamEvents(req, res, engine, b.events.source, {
+      heartbeatMs: opts.heartbeatMs,
+      onError: bug,
+      ...(b.events.events ? { events: b.events.events, onMockBug: bug } : {}),
+    });
+  }
+  if (b && 'stream' in b) {
+    try {
+      return await sendBinary(res, a.status, { contentType: a.headers['Content-Type'], body: b.stream });
+    } catch (e) {
+      if (res.headersSent) return void res.destroy();
+      if (e instanceof ApiError) return sendError(res, e);
+      opts.onMockBug?.(where, (e as Error)?.stack ?? String(e));
+      return sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
+    }
+  }
+  writeWhole(res, a);
 }
 
 /** Bytes written per chunk of a binary body given whole. */

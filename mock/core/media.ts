@@ -1,0 +1,123 @@
+/**
+ * Hosted media, transport-neutral (docs/architecture.md, "Media"): answers a
+ * request for any media route the areas declare (`MediaRoute` of
+ * mock/services/context.ts); it knows no area by name. No auth: media URLs are
+ * loaded by <video>, <audio> and <img> tags, which send no Authorization header.
+ *
+ * Every answer carries Content-Type, Content-Length, ETag and Accept-Ranges:
+ * bytes; a file past its validity answers 410 (10015), a request its URL does
+ * not authorize (a signed URL's signature or expiry) the route's catalogued
+ * error (403); a single `Range` is answered 206 (416 when unsatisfiable),
+ * If-Range and If-None-Match are honoured. Rendered bytes are kept in a cache
+ * bounded by size (least recently used first out), keyed by what names them
+ * (`MediaAsset.key`), and concurrent first requests of one asset share one render.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Engine } from '../engine/engine.ts';
+import { hash32 } from '../engine/rng.ts';
+import type { MediaAsset, MediaRoute } from '../services/context.ts';
+import { mediaRouteMatcher } from '../services/hosted-media.ts';
+import { errorAnswer, type Answer } from './answer.ts';
+
+export interface MediaOptions {
+  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  cacheBytes?: number;
+  /** Called when a render fails (a mock bug). */
+  onMockBug?: (where: string, problem: string) => void;
+}
+
+/** The request headers media answers read (lower-case names). */
+export interface MediaRequestHeaders {
+  range?: string;
+  'if-range'?: string;
+  'if-none-match'?: string;
+}
+
+/** The byte range of a `Range: bytes=...` header for a body of `size` bytes: a range, 'unsatisfiable', or undefined (serve it all). */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!m || (m[1] === '' && m[2] === '')) return undefined; // several ranges or not bytes: ignored, the whole body is sent
+  if (m[1] === '') {
+    const n = Number(m[2]);
+    if (n === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** The query parameters of a request URL (`/media/x.mp3?a=1&b=2`), the first value of each name; malformed encoding leaves the raw text. */
+export function queryOf(url: string): Record<string, string> {
+  const at = url.indexOf('?');
+  const out: Record<string, string> = {};
+  if (at < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(at + 1))) if (!Object.hasOwn(out, k)) out[k] = v;
+  return out;
+}
+
+/**
+ * The media answerer bound to `engine`, serving `routes`: `answer(method,
+ * path, url, headers)` is the Answer to a request, or undefined when `path`
+ * is no media route. The body is whole bytes (HEAD: the transport leaves it out).
+ */
+export function createMediaAnswerer(engine: Engine, routes: readonly MediaRoute[], opts: MediaOptions = {}) {
+  const cache = new LRUCache<string, Uint8Array>({ maxSize: opts.cacheBytes ?? 256 * 1024 * 1024, sizeCalculation: (v) => Math.max(1, v.byteLength) });
+  const rendering = new Map<string, Promise<Uint8Array>>();
+
+  async function bytesOf(asset: MediaAsset): Promise<Uint8Array> {
+    const hit = cache.get(asset.key);
+    if (hit) return hit;
+    let p = rendering.get(asset.key);
+    if (!p) {
+      p = Promise.resolve()
+        .then(() => asset.render())
+        .then((bytes) => {
+          cache.set(asset.key, bytes);
+          return bytes;
+        })
+        .finally(() => rendering.delete(asset.key));
+      rendering.set(asset.key, p);
+    }
+    return p;
+  }
+
+  const find = mediaRouteMatcher(routes);
+
+  return async function answer(method: string, path: string, url: string, headers: MediaRequestHeaders): Promise<Answer | undefined> {
+    const hit = find(path);
+    if (!hit) return undefined;
+    if (method !== 'GET' && method !== 'HEAD')
+      return errorAnswer('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: GET, HEAD`, { Allow: 'GET, HEAD' });
+    engine.tick();
+    const asset = hit.route.resolve(engine, hit.params, queryOf(url));
+    if (!asset) return errorAnswer('ROUTE_NOT_FOUND', `no media at ${path} (an unknown or deleted task, or one that has not produced it yet)`);
+    if ('expired' in asset) return errorAnswer('MEDIA_EXPIRED', `${path}: ${asset.expired}`);
+    if ('denied' in asset) return errorAnswer(asset.error, `${path}: ${asset.denied}`);
+    let bytes: Uint8Array;
+    try {
+      bytes = await bytesOf(asset);
+    } catch (e) {
+      opts.onMockBug?.(`media ${path}`, (e as Error)?.stack ?? String(e));
+      return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: media at ${path} could not be rendered`);
+    }
+    const etag = `"${hash32(asset.key).toString(16)}-${bytes.byteLength.toString(16)}"`;
+    const h: Record<string, string> = { 'Content-Type': asset.contentType, 'Accept-Ranges': 'bytes', ETag: etag, 'Cache-Control': 'no-cache' };
+    if (headers['if-none-match']?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return { status: 304, headers: h, envelopeCode: null };
+    const ifRange = headers['if-range'];
+    const range = ifRange === undefined || ifRange === etag ? parseRange(headers.range, bytes.byteLength) : undefined;
+    if (range === 'unsatisfiable') {
+      const e = errorAnswer('RANGE_NOT_SATISFIABLE', `Range ${headers.range} is outside the ${bytes.byteLength} bytes of ${path}`, {
+        'Content-Range': `bytes */${bytes.byteLength}`,
+      });
+      return { ...e, headers: { ...h, ...e.headers } };
+    }
+    if (range) h['Content-Range'] = `bytes ${range.start}-${range.end}/${bytes.byteLength}`;
+    return { status: range ? 206 : 200, headers: h, body: { bytes: range ? bytes.subarray(range.start, range.end + 1) : bytes }, envelopeCode: null };
+  };
+}
+
+/** Answers media requests of one engine (see createMediaAnswerer). */
+export type MediaAnswerer = ReturnType<typeof createMediaAnswerer>;
