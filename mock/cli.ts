@@ -16,7 +16,7 @@ import morgan from 'morgan';
 import { z } from 'zod';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
-import { createMock } from './http/app.ts';
+import { createMockServer } from './http/app.ts';
 import { loadState, readStateFile, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
@@ -185,7 +185,7 @@ const LOOPBACK = ['127.0.0.1', '::1', 'localhost'].includes(o.host) || /^127\./.
 // Beyond this machine the control API (reset, accounts, state) needs a token unless the user opens it knowingly.
 const controlToken = o.controlToken ?? (LOOPBACK || o.unsafeOpenControl ? undefined : randomBytes(18).toString('base64url'));
 const displayHost = ALL_INTERFACES || o.host === '127.0.0.1' ? 'localhost' : o.host;
-const mock = createMock({
+const mock = createMockServer({
   seed: o.seed,
   clock: o.clock,
   speed: o.speed,

@@ -50,7 +50,7 @@ export interface Mock {
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
 /** Creates a mock instance: its own engine and Express app. */
-export function createMock(opts: MockOptions = {}): Mock {
+export function createMockServer(opts: MockOptions = {}): Mock {
   const engine = new Engine(opts);
   // Every fault the mock finds in itself goes to one log (GET /__mock/bugs) and to the caller's onMockBug.
   engine.onBug = opts.onMockBug;

@@ -1,0 +1,254 @@
+/**
+ * The mock as a fetch handler (docs/architecture.md, "Transports"): a
+ * WHATWG `Request` in, a `Response` out, on the same registry, validation,
+ * engine and services as the Express server, through the same request path
+ * (mock/core). The MSW handlers (mock/web/msw.ts) and the in-process mock's
+ * `fetch` (mock/index.ts) are built on it. It runs wherever `Request`,
+ * `Response` and `ReadableStream` exist: Node 20, browsers, service workers.
+ *
+ * Bodies are the bytes the server sends for the same request on an engine in
+ * the same state (JSON text, error envelopes, media, event-stream frames).
+ * Transport-level details the browser owns are left out: CORS (a fetch
+ * handler answers its own page), the HTTP parser's own refusals.
+ */
+import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
+import { EVENT_STREAM_HEADERS, errorAnswer, type Answer } from '../core/answer.ts';
+import { pumpEvents } from '../core/event-stream.ts';
+import { createMediaAnswerer } from '../core/media.ts';
+import { multipartCollector, notMultipart } from '../core/multipart.ts';
+import { bodyLimitOf, bodyTooLarge, createOperationRunner, parseJsonBody, type OperationTrace } from '../core/operation.ts';
+import { ApiError } from '../engine/api-error.ts';
+import type { Engine } from '../engine/engine.ts';
+import { mediaRoutes } from '../services/index.ts';
+
+export interface FetchHandlerOptions {
+  /** Validate every response against its declared schema (a mismatch is a 500, code 10500, and a reported bug). */
+  strict?: boolean;
+  /** Base of every media URL (e.g. http://localhost:4010); default: the origin of each request. */
+  publicUrl?: string;
+  /** Real ms between event-stream heartbeats (default 15 000). */
+  heartbeatMs?: number;
+  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  mediaCacheBytes?: number;
+}
+
+interface CompiledRoute {
+  re: RegExp;
+  names: string[];
+  byMethod: Map<string, OperationId>;
+}
+
+/** Every registry path as a regex (case-insensitive, optional trailing slash, like the Express routes) with its operations by method. */
+function compileRoutes(): CompiledRoute[] {
+  const byPath = new Map<string, CompiledRoute>();
+  for (const id of operationIds) {
+    const op = operations[id] as OperationDef;
+    let r = byPath.get(op.path);
+    if (!r) {
+      const names: string[] = [];
+      const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, n: string) => (names.push(n), '([^/]+)'));
+      r = { re: new RegExp(`^${source}/?$`, 'i'), names, byMethod: new Map() };
+      byPath.set(op.path, r);
+    }
+    r.byMethod.set(op.method.toUpperCase(), id);
+  }
+  return [...byPath.values()];
+}
+
+/** Query parameters as the server's parser gives them: a string, or an array of strings for a repeated name. */
+function queryObject(params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of params) {
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined;
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** A response from an Answer: whole bodies with Content-Length, binary bodies streamed, event streams until done. */
+async function toResponse(a: Answer, method: string, engine: Engine, heartbeatMs: number, bug: (problem: string) => void): Promise<Response> {
+  const headers = new Headers(a.headers);
+  const b = a.body;
+  const head = method === 'HEAD';
+  if (!b) return new Response(null, { status: a.status, headers });
+  if ('json' in b) {
+    const bytes = new TextEncoder().encode(b.json);
+    headers.set('Content-Length', String(bytes.byteLength));
+    return new Response(head ? null : bytes, { status: a.status, headers });
+  }
+  if ('bytes' in b) {
+    headers.set('Content-Length', String(b.bytes.byteLength));
+    return new Response(head ? null : (b.bytes as Uint8Array<ArrayBuffer>), { status: a.status, headers });
+  }
+  if ('stream' in b) {
+    const body = b.stream;
+    if (body instanceof Uint8Array) return new Response(head ? null : (body as Uint8Array<ArrayBuffer>), { status: a.status, headers });
+    const it = body[Symbol.asyncIterator]();
+    // the first chunk before the status, as the server does: a failure there is answered with the envelope
+    let first: IteratorResult<Uint8Array>;
+    try {
+      first = await it.next();
+    } catch (e) {
+      if (e instanceof ApiError) return toResponse(errorAnswer(e), method, engine, heartbeatMs, bug);
+      bug((e as Error)?.stack ?? String(e));
+      return toResponse(errorAnswer('MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request'), method, engine, heartbeatMs, bug);
+    }
+    let pending: IteratorResult<Uint8Array> | undefined = first;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = pending ?? (await it.next());
+        pending = undefined;
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await it.return?.();
+      },
+    });
+    return new Response(head ? null : stream, { status: a.status, headers });
+  }
+  for (const [k, v] of Object.entries(EVENT_STREAM_HEADERS)) headers.set(k, v);
+  const encoder = new TextEncoder();
+  let close = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let ended = false;
+      close = pumpEvents(
+        engine,
+        b.events.source,
+        { heartbeatMs, onError: bug, ...(b.events.events ? { events: b.events.events, onMockBug: bug } : {}) },
+        {
+          write: (text) => {
+            if (!ended) controller.enqueue(encoder.encode(text));
+          },
+          end: () => {
+            if (ended) return;
+            ended = true;
+            controller.close();
+          },
+        },
+      );
+    },
+    cancel() {
+      close();
+    },
+  });
+  return new Response(stream, { status: 200, headers });
+}
+
+/**
+ * A fetch handler bound to `engine`: `handle(request)` answers an API
+ * operation, a hosted media file, or the 404/405 envelope of an unknown
+ * route. Every API request is journaled (GET /__mock/requests of the server,
+ * `requests()` of the in-process mock and the MSW handlers). Never throws.
+ */
+export function createFetchHandler(engine: Engine, opts: FetchHandlerOptions = {}) {
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const bug = (where: string, problem: string) => engine.reportBug(where, problem);
+  const run = createOperationRunner(engine, { strict: opts.strict ?? false, onMockBug: bug });
+  const media = createMediaAnswerer(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug });
+  const routes = compileRoutes();
+
+  async function answer(request: Request, url: URL, trace: Partial<OperationTrace>): Promise<Answer> {
+    const path = url.pathname;
+    const method = request.method.toUpperCase();
+    if (/^\/media\//i.test(path)) {
+      const h = request.headers;
+      const m = await media(method, path, path + url.search, {
+        range: h.get('range') ?? undefined,
+        'if-range': h.get('if-range') ?? undefined,
+        'if-none-match': h.get('if-none-match') ?? undefined,
+      });
+      if (m) return m;
+    }
+    const route = routes.find((r) => r.re.test(path));
+    const id = route && (route.byMethod.get(method) ?? (method === 'HEAD' ? route.byMethod.get('GET') : undefined));
+    if (!route || !id) {
+      if (route) {
+        const allowed = [...route.byMethod.keys()].join(', ');
+        return errorAnswer('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed}`, { Allow: allowed });
+      }
+      return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}`);
+    }
+    const op = operations[id] as OperationDef;
+    const match = route.re.exec(path)!;
+    const params: Record<string, string> = {};
+    try {
+      route.names.forEach((n, i) => (params[n] = decodeURIComponent(match[i + 1])));
+    } catch {
+      return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}: the path is not valid percent-encoding`);
+    }
+    const body = op.request.body;
+    let readBody: () => Promise<unknown> = () => Promise.resolve(undefined);
+    if (body?.kind === 'json') {
+      // read before the operation runs, as the server's body parser does: an oversized body is answered first
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      const limit = bodyLimitOf(op);
+      if (bytes.byteLength > limit) return bodyTooLarge(limit);
+      readBody = () => Promise.resolve(parseJsonBody(bytes, request.headers.get('content-type') ?? undefined));
+    } else if (body?.kind === 'multipart') {
+      readBody = async () => {
+        const wrongType = notMultipart(request.headers.get('content-type'));
+        if (wrongType) throw wrongType;
+        let form: FormData;
+        try {
+          form = await request.formData();
+        } catch (e) {
+          throw new ApiError('MALFORMED_MULTIPART', `multipart/form-data body cannot be read: ${(e as Error).message}`);
+        }
+        const c = multipartCollector(body, op.validationError);
+        for (const [name, value] of form) {
+          if (typeof value === 'string') c.field(name, value);
+          else {
+            const sink = c.file(name, value.name, value.type);
+            if (!sink) continue;
+            sink.data(new Uint8Array(await value.arrayBuffer()));
+            sink.end();
+          }
+        }
+        return c.result();
+      };
+    }
+    return run(
+      id,
+      {
+        authorization: request.headers.get('authorization') ?? undefined,
+        prefer: request.headers.get('prefer') ?? undefined,
+        params,
+        query: queryObject(url.searchParams),
+        readBody,
+        origin: opts.publicUrl?.replace(/\/+$/, '') ?? url.origin,
+      },
+      trace,
+    );
+  }
+
+  /** Answers `request` as the server would. */
+  return async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const at = engine.clock.now();
+    const trace: Partial<OperationTrace> = {};
+    let a: Answer;
+    try {
+      a = await answer(request, url, trace);
+    } catch (e) {
+      bug('(fetch transport)', (e as Error)?.stack ?? String(e));
+      a = errorAnswer('MALFORMED_JSON', `request body could not be read (${(e as Error)?.message ?? String(e)})`);
+    }
+    if (!/^\/media\//i.test(url.pathname))
+      engine.journal.record({
+        at,
+        method: request.method.toUpperCase(),
+        path: url.pathname,
+        operationId: trace.operationId ?? null,
+        keyId: trace.keyId ?? null,
+        status: a.status,
+        code: a.envelopeCode,
+      });
+    return toResponse(a, request.method.toUpperCase(), engine, heartbeatMs, (p) => bug(trace.operationId ?? url.pathname, p));
+  };
+}
+
+/** A fetch handler of one engine (see createFetchHandler). */
+export type FetchHandler = ReturnType<typeof createFetchHandler>;
