@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import type { Server } from 'node:http';
-import { createMock, type MockOptions } from '../mock/http/app.ts';
+import { createMockServer, type MockOptions } from '../mock/http/app.ts';
 import type { Engine } from '../mock/engine/engine.ts';
 
 export interface CallOptions {
@@ -74,7 +74,7 @@ export async function sendRequest(
 /** Starts a mock (manual clock, seed 1, strict) on an ephemeral port. */
 export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
   const bugs: string[] = [];
-  const { app, engine } = createMock({ clock: 'manual', seed: 1, strict: true, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...opts });
+  const { app, engine } = createMockServer({ clock: 'manual', seed: 1, strict: true, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...opts });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 import { ApiError } from '../mock/engine/api-error.ts';
-import { createMock, type MockOptions } from '../mock/http/app.ts';
+import { createMockServer, type MockOptions } from '../mock/http/app.ts';
 import { DEFAULT_BODY_LIMIT } from '../mock/http/router.ts';
 import { handlers } from '../mock/services/index.ts';
 import { pathOf, videoBody } from './factories.ts';
@@ -95,7 +95,7 @@ describe('bearer auth', () => {
     );
   });
 
-  it('a custom prefix via createMock({keyPrefix}) works, and the default prefix is then refused', async () => {
+  it('a custom prefix via createMockServer({keyPrefix}) works, and the default prefix is then refused', async () => {
     const m = await mock({ keyPrefix: 'acme' });
     const ok = await m.call('GET', pathOf('getSubscription'), { key: 'acme_team1_s3cret' });
     expect(ok.status, ok.text).toBe(200);
@@ -353,7 +353,7 @@ describe('strict mode', () => {
     h[id] = fake;
     let server: Server;
     try {
-      const { app } = createMock({ clock: 'manual', seed: 1, onMockBug: (op, p) => bugs.push(`${op}: ${p}`), ...opts });
+      const { app } = createMockServer({ clock: 'manual', seed: 1, onMockBug: (op, p) => bugs.push(`${op}: ${p}`), ...opts });
       server = await new Promise<Server>((resolve) => {
         const s = app.listen(0, '127.0.0.1', () => resolve(s));
       });

@@ -46,8 +46,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { createMock, type MockOptions } from '../mock/http/app.ts';
-import { declaredStatuses, errorForStatus } from '../mock/http/prefer.ts';
+import { createMockServer, type MockOptions } from '../mock/http/app.ts';
+import { declaredStatuses, errorForStatus } from '../mock/core/prefer.ts';
 import { sendRequest, type CallOptions, type CallResult, type TestMock } from './helpers.ts';
 
 export { KEY, OTHER_KEY } from './helpers.ts';
@@ -350,7 +350,7 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
     violations,
     useMock(mockOpts: MockOptions = {}) {
       const bugs: string[] = [];
-      const { app, engine } = createMock({
+      const { app, engine } = createMockServer({
         clock: 'manual',
         seed: 1,
         strict: true,

@@ -19,7 +19,7 @@ import { envelope, errorEnvelope } from '../schemas/common.ts';
 import { errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/http/prefer.ts';
+import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/core/prefer.ts';
 import { handlers } from '../mock/services/index.ts';
 import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong } from './factories.ts';
 import { type CallResult, type TestMock, useMocks } from './helpers.ts';

@@ -19,7 +19,7 @@ import { operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, family5Defaults, type Family5Capability } from '../schemas/video.ts';
 import { ApiError } from '../mock/engine/api-error.ts';
-import { issuePath, parseOrThrow } from '../mock/http/validate.ts';
+import { issuePath, parseOrThrow } from '../mock/core/validate.ts';
 import { family5Body, pathOf, textItem, videoBody } from './factories.ts';
 import { KEY, startMock, type TestMock } from './helpers.ts';
 

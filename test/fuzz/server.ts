@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMock, type MockOptions } from '../../mock/http/app.ts';
+import { createMockServer, type MockOptions } from '../../mock/http/app.ts';
 
 /** A running mock: its base URL, the bugs strict mode reported, and how to stop it. */
 export interface RunningMock {
@@ -17,7 +17,7 @@ export interface RunningMock {
 /** Starts a mock on an ephemeral port of 127.0.0.1. */
 export async function startFuzzMock(opts: MockOptions = {}): Promise<RunningMock> {
   const bugs: string[] = [];
-  const { app } = createMock({ clock: 'manual', seed: 1, strict: true, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...opts });
+  const { app } = createMockServer({ clock: 'manual', seed: 1, strict: true, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...opts });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
