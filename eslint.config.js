@@ -38,7 +38,7 @@ const standardJsOnly = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'generated/', 'spec/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'lib/', 'generated/', 'spec/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

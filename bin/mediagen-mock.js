@@ -3,7 +3,8 @@
 // dist/cli.js (built by `npm run bundle`, which `npm ci` and `npm install` run
 // through `prepare`) when it is newer than every source file of mock/ and
 // schemas/; otherwise runs the TypeScript sources through tsx, so an edited
-// checkout never runs stale code.
+// checkout never runs stale code. An installed package has no sources: it
+// always runs dist/cli.js.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -21,6 +22,7 @@ function newestSource(dir) {
 
 function compiledIsFresh() {
   if (!existsSync(compiled)) return false;
+  if (!existsSync(new URL('mock', root))) return true;
   const built = statSync(compiled).mtimeMs;
   return ['mock', 'schemas'].every((d) => newestSource(fileURLToPath(new URL(d, root))) <= built);
 }
