@@ -351,6 +351,25 @@ export const StateLoaded = z.strictObject({
 });
 export const StateSaved = z.strictObject({ file: z.string(), bytes: Int.min(0), now: Int.meta({ description: 'virtual now saved, epoch ms' }) });
 
+/** The name of an isolated session (X-Mock-Session header, /sessions/{name} path prefix). */
+export const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Most sessions kept at once besides the default world (assumed); beyond, the least recently used is dropped. */
+export const MAX_SESSIONS = 256;
+
+export const SessionInfo = z
+  .strictObject({
+    name: z.string().meta({ description: 'the session name (X-Mock-Session)' }),
+    seed: Int,
+    now: Int.meta({ description: 'virtual now of the session, epoch ms' }),
+    requests: Int.min(0).meta({ description: 'API requests the session has answered' }),
+    baseUrl: z.string().meta({ description: 'path prefix that selects the session without the header: /sessions/{name}' }),
+  })
+  .openapi('MockSession');
+export const SessionList = z.strictObject({ items: z.array(SessionInfo).meta({ description: 'the sessions, least recently used first' }) });
+export const SessionDropped = z.strictObject({ name: z.string(), existed: z.boolean() });
+const SessionParams = z.strictObject({ name: z.string().regex(SESSION_NAME, '1-64 letters, digits, ".", "_" or "-"') });
+
 /** Largest state a PUT accepts (a hundred thousand tasks are about 60 MB). */
 export const MAX_STATE_BYTES = 512 * 1024 * 1024;
 
@@ -542,6 +561,23 @@ export const controlOperations = {
     body: multipart(UploadForm, { files: { files: { maxFileBytes: uploadLimits.maxFileBytes } }, maxTotalBytes: uploadLimits.maxTotalBytes }),
     bodyRequired: true,
     response: ok(UploadReport, 'what the mock received'),
+  },
+  listSessions: {
+    operationId: 'listSessions',
+    method: 'get',
+    path: '/__mock/sessions',
+    summary: 'List the isolated sessions',
+    description: `Sessions are isolated worlds (their own clock, seed, accounts, tasks, scenarios and journal) for test workers running in parallel against one mock: a request with the header X-Mock-Session: <name> (API, control and media alike), or under the path prefix /sessions/<name>, acts in the session <name>, created on first use with the mock's start options. Media URLs handed out in a session carry the prefix, so they load without the header. Requests without either act in the default world. At most ${MAX_SESSIONS} sessions (assumed); beyond, the least recently used one is dropped.`,
+    response: ok(SessionList),
+  },
+  deleteSession: {
+    operationId: 'deleteSession',
+    method: 'delete',
+    path: '/__mock/sessions/{name}',
+    summary: 'Drop an isolated session',
+    description: 'Drops the session and everything in it; its next request creates it afresh. existed is false when there was no such session.',
+    params: SessionParams,
+    response: ok(SessionDropped),
   },
 } as const satisfies Record<string, ControlOperation>;
 

@@ -441,6 +441,8 @@ describe('spec/mock-control.openapi.yaml', () => {
     'PUT /__mock/state',
     'POST /__mock/state/save',
     'GET /__mock/bugs',
+    'GET /__mock/sessions',
+    'DELETE /__mock/sessions/{name}',
   ].sort();
   const doc = parseYaml(readFileSync(new URL('../spec/mock-control.openapi.yaml', import.meta.url), 'utf8'));
   const methods = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -488,7 +490,7 @@ describe('spec/mock-control.openapi.yaml', () => {
         continue;
       }
       // the deletion (sorted first) takes another key, so the account routes still find theirs
-      const res = await m.call(method, path.replace('{apiKey}', method === 'DELETE' ? OTHER_KEY : KEY).replace('{kind}', 'image'), {
+      const res = await m.call(method, path.replace('{apiKey}', method === 'DELETE' ? OTHER_KEY : KEY).replace('{kind}', 'image').replace('{name}', 'worker-1'), {
         key: null,
         ...(bodies[route] !== undefined ? { body: bodies[route] } : {}),
       });

@@ -7,7 +7,7 @@
  */
 import type { Server } from 'node:http';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
 import { Engine, type EngineOptions } from '../engine/engine.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
@@ -15,6 +15,7 @@ import { mediaRoutes, prepareEngine } from '../services/index.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError } from './respond.ts';
 import { createApiRouter, routeTable } from './router.ts';
+import { MAX_SESSIONS, SESSION_NAME } from '../../schemas/control.ts';
 
 export interface MockOptions extends EngineOptions {
   /** Validate every response against its declared schema (on in tests and with --strict). */
@@ -41,21 +42,85 @@ export interface MockOptions extends EngineOptions {
 
 export interface Mock {
   app: Express;
+  /** The engine of the default world (requests without X-Mock-Session). */
   engine: Engine;
   /** Requests being answered right now, event streams left out (a graceful shutdown waits for them). */
   inFlight(): number;
 }
 
+/** Response headers a browser page may read (CORS exposes them). */
+export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
+
+const decodeURIComponentSafe = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
 /** A web origin of this machine: http(s)://localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
-/** Creates a mock instance: its own engine and Express app. */
+/** The `/sessions/<name>` prefix of a path that selects a session without the header. */
+const SESSION_PREFIX = /^\/sessions\/([^/]+)(?=\/)/i;
+
+/** One isolated world: an engine and the routers bound to it. */
+interface World {
+  engine: Engine;
+  control: Router;
+  media: Router;
+  api: Router;
+}
+
+/** Creates a mock instance: its own engine (the default world), its isolated sessions, and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
-  const engine = new Engine(opts);
-  // Every fault the mock finds in itself goes to one log (GET /__mock/bugs) and to the caller's onMockBug.
-  engine.onBug = opts.onMockBug;
-  const bug = (where: string, problem: string) => engine.reportBug(where, problem);
-  prepareEngine(engine);
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const latency = opts.latency;
+  const sessions = new Map<string, World>();
+  const sessionRegistry = {
+    list: () =>
+      [...sessions].map(([name, w]) => ({ name, seed: w.engine.seed, now: w.engine.tick(), requests: w.engine.journal.total, baseUrl: `/sessions/${name}` })),
+    drop: (name: string) => sessions.delete(name),
+  };
+
+  /** A world: an engine prepared by every area, and its control, media and API routers. `prefix` is the path prefix of its media URLs. */
+  function createWorld(prefix: string): World {
+    const engine = new Engine(opts);
+    // Every fault the mock finds in itself goes to one log (GET /__mock/bugs) and to the caller's onMockBug.
+    engine.onBug = opts.onMockBug;
+    const bug = (where: string, problem: string) => engine.reportBug(where, problem);
+    prepareEngine(engine);
+    return {
+      engine,
+      control: createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: prefix ? undefined : opts.stateFile, sessions: sessionRegistry }),
+      media: createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug }),
+      api: createApiRouter(engine, {
+        strict: opts.strict ?? false,
+        onMockBug: bug,
+        publicUrl: opts.publicUrl,
+        pathPrefix: prefix,
+        heartbeatMs,
+        latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
+      }),
+    };
+  }
+
+  const main = createWorld('');
+  const engine = main.engine;
+  /** The world of session `name`, created on first use (the least recently used dropped beyond MAX_SESSIONS). */
+  function session(name: string): World {
+    let w = sessions.get(name);
+    if (w) sessions.delete(name);
+    else {
+      w = createWorld(`/sessions/${name}`);
+      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+    }
+    sessions.set(name, w);
+    return w;
+  }
+  const worldOf = (res: Response): World => (res.locals.world as World | undefined) ?? main;
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -74,6 +139,20 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     res.on('streaming', end);
     next();
   });
+  // Sessions: X-Mock-Session or the /sessions/<name> prefix (stripped here, before any other path test) selects an isolated world.
+  app.use((req, res, next) => {
+    const prefixed = SESSION_PREFIX.exec(req.path);
+    const header = req.headers['x-mock-session'];
+    const name = prefixed ? decodeURIComponentSafe(prefixed[1]) : Array.isArray(header) ? header[0] : header;
+    if (name === undefined || name === '') return next();
+    if (!SESSION_NAME.test(name)) {
+      res.locals.sessionProblem = `X-Mock-Session (or /sessions/<name>): "${name.slice(0, 80)}" is not a session name; use 1-64 letters, digits, ".", "_" or "-"`;
+      return next();
+    }
+    if (prefixed) req.url = req.url.slice(prefixed[0].length);
+    res.locals.world = session(name);
+    next();
+  });
   // The control API is the mock's own: a web page may call it only from this machine (or an origin listed
   // with --control-origin), and with --control-token only with the token. A browser request from another
   // origin is refused, not just left without CORS headers (a cross-site POST would still reset the mock).
@@ -90,22 +169,32 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       return sendError(res, 'CONTROL_FORBIDDEN', 'the control API needs Authorization: Bearer <control token> (printed at start, or set with --control-token)');
     next();
   });
+  // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
+  // credentials work), any request header the page asks for (a preflight's Access-Control-Request-Headers
+  // is reflected: traceparent, sentry-trace, Idempotency-Key...), and the response headers a client reads.
   app.use(
     cors({
       origin: true,
+      credentials: true,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'Range', 'If-Range', 'If-None-Match', 'Last-Event-ID'],
-      exposedHeaders: ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag'],
+      exposedHeaders: EXPOSED_HEADERS,
       maxAge: 600,
     }),
   );
+  // a session name that is not one is answered once CORS headers are on (so a page can read the error)
+  app.use((_req, res, next) => {
+    const problem = res.locals.sessionProblem as string | undefined;
+    if (problem) return sendError(res, 'MALFORMED_REQUEST', problem);
+    next();
+  });
   // Journal every API request with its final status.
   app.use((req, res, next) => {
     if (/^\/(__mock|media)\//i.test(req.path)) return next();
-    const at = engine.clock.now();
+    const e = worldOf(res).engine;
+    const at = e.clock.now();
     res.on('finish', () => {
       const l = res.locals as { operationId?: string; keyId?: string | null; envelopeCode?: number | null };
-      engine.journal.record({
+      e.journal.record({
         at,
         method: req.method,
         path: req.path,
@@ -120,22 +209,9 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // The control and media routers only see their own paths (every control path is under /__mock/, every
   // media path under /media/; case-insensitive like Express's matching), so an API request does not walk
   // their routes: about 8% more API requests per second.
-  const heartbeatMs = opts.heartbeatMs ?? 15_000;
-  const control = createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: opts.stateFile });
-  const media = createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug });
-  app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? control(req, res, next) : next()));
-  app.use((req, res, next) => (/^\/media\//i.test(req.path) ? media(req, res, next) : next()));
-  const latency = opts.latency;
-  app.use(
-    '/',
-    createApiRouter(engine, {
-      strict: opts.strict ?? false,
-      onMockBug: bug,
-      publicUrl: opts.publicUrl,
-      heartbeatMs,
-      latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
-    }),
-  );
+  app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? worldOf(res).control(req, res, next) : next()));
+  app.use((req, res, next) => (/^\/media\//i.test(req.path) ? worldOf(res).media(req, res, next) : next()));
+  app.use((req, res, next) => worldOf(res).api(req, res, next));
   const routes = routeTable();
   app.use((req, res) => {
     const hit = routes.find((r) => r.re.test(req.path));
@@ -164,7 +240,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     const status = (err as { status?: unknown })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500)
       return sendError(res, 'MALFORMED_JSON', `request body could not be read (${(err as Error).message})`);
-    bug('(transport)', (err as Error)?.message ?? String(err));
+    worldOf(res).engine.reportBug('(transport)', (err as Error)?.message ?? String(err));
     sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
   };
   app.use(onError);

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import { controlOperations, MAX_VIRTUAL_TIME, sampleLimits, type ControlOperation, type TaskActivityEvent } from '../../schemas/control.ts';
+import { controlOperations, MAX_VIRTUAL_TIME, sampleLimits, type SessionInfo, type ControlOperation, type TaskActivityEvent } from '../../schemas/control.ts';
 import { resolveErrorRef } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
@@ -35,6 +35,8 @@ export interface ControlOptions {
   onMockBug?: (where: string, problem: string) => void;
   /** The --state file POST /__mock/state/save writes (none: the route answers 10008). */
   stateFile?: string;
+  /** The isolated sessions of the mock (GET and DELETE /__mock/sessions). */
+  sessions?: { list(): z.infer<typeof SessionInfo>[]; drop(name: string): boolean };
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -217,6 +219,11 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       return { file: opts.stateFile, bytes: writeStateFile(opts.stateFile, engine), now: engine.clock.now() };
     },
     requests: () => ({ items: engine.journal.list() }),
+    listSessions: () => ({ items: opts.sessions?.list() ?? [] }),
+    deleteSession: (req) => {
+      const { name } = parse(controlOperations.deleteSession.params, req.params);
+      return { name, existed: opts.sessions?.drop(name) ?? false };
+    },
     streamEvents: (req) => activitySource(engine, parse(controlOperations.streamEvents.query, req.query)),
     getSample: (req) => sample(parse(controlOperations.getSample.params, req.params), parse(controlOperations.getSample.query, req.query), engine.seed),
     inspectUpload: async (req) =>

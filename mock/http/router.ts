@@ -18,6 +18,8 @@ export { DEFAULT_BODY_LIMIT, forcingApplies } from '../core/operation.ts';
 export interface RouterOptions extends OperationOptions {
   /** Base of media URLs (--public-url); default: from each request. */
   publicUrl?: string;
+  /** Path after the origin in every media URL (a session's `/sessions/<name>`); default none. */
+  pathPrefix?: string;
   /** Real ms between event-stream heartbeats. */
   heartbeatMs: number;
 }
@@ -54,7 +56,7 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
           params: req.params as Record<string, string>,
           query: req.query,
           readBody: readBody(req),
-          origin: originOf(req, opts.publicUrl),
+          origin: originOf(req, opts.publicUrl) + (opts.pathPrefix ?? ''),
         },
         trace,
       );

@@ -361,8 +361,9 @@ function ownTrack(ctx: ServiceContext, field: string, shown: string, taskId: str
 function urlSource(ctx: ServiceContext, field: string, url: string): { durationMs?: number } {
   if (!isHttpUrl(url)) throw new ApiError('MUSIC_INVALID_PARAMETERS', `${field}: must be an http or https URL`);
   const u = new URL(url);
-  if (u.origin !== new URL(ctx.url('/')).origin) return {};
-  const m = TRACK_PATH.exec(u.pathname);
+  const base = new URL(ctx.url('/'));
+  if (u.origin !== base.origin || !u.pathname.startsWith(base.pathname)) return {};
+  const m = TRACK_PATH.exec(`/${u.pathname.slice(base.pathname.length)}`);
   if (!m) throw new ApiError('MUSIC_SOURCE_NOT_FOUND', `${field}: ${u.pathname} is a URL of this platform but not a music track's audioUrl`);
   let taskId: string;
   try {

@@ -1,0 +1,3 @@
+import { work } from './session-work.ts';
+
+work(3);
