@@ -286,6 +286,38 @@ describe('CORS', () => {
   });
 });
 
+describe('CORS as browsers need it', () => {
+  const origin = 'http://app.example.test:5173';
+  const extra = 'authorization, content-type, prefer, traceparent, sentry-trace, baggage, x-request-id, idempotency-key, x-mock-session';
+
+  it.each([
+    ['POST', pathOf('createVideoTask')],
+    ['GET', pathOf('getVideoTask', { taskId: 'vt_x' })],
+    ['GET', '/media/videos/vt_x.mp4'],
+  ])('preflight for %s %s reflects every requested header and allows credentials for the origin (never *)', async (method, path) => {
+    const m = await mock();
+    const res = await fetch(m.base + path, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': extra },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+    for (const h of extra.split(/\s*,\s*/)) expect(allowed).toContain(h);
+    expect(res.headers.get('vary') ?? '').toMatch(/origin/i);
+  });
+
+  it('answers carry credentials and expose the headers a client reads', async () => {
+    const m = await mock();
+    const res = await m.call('POST', pathOf('createVideoTask'), { headers: { origin, prefer: 'code=429' } });
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+    for (const h of ['retry-after', 'content-length', 'content-range', 'etag', 'accept-ranges', 'allow']) expect(exposed).toContain(h);
+  });
+});
+
 describe('validation errors name the field, with the operation catalog code', () => {
   const cases: [string, string, string, unknown, ErrorName, string[]][] = [
     ['duration out of range', 'POST', pathOf('createVideoTask'), videoBody({ duration: 3 }), 'VIDEO_UNSUPPORTED_COMBINATION', ['duration']],
