@@ -134,6 +134,22 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', standardJsOnly] },
   },
   {
+    // the request path and the fetch handlers run in browsers too (MSW): standard JavaScript, plus lru-cache and msw
+    files: ['mock/core/**/*.ts', 'mock/web/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: standardJsOnly.paths.filter((p) => p.name !== 'lru-cache'),
+          patterns: [
+            standardJsOnly.patterns[0],
+            { group: ['**/http/*', '**/cli.ts'], message: 'the transport-neutral core and the fetch handlers never reach into the Express adapter' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['mock/media/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
