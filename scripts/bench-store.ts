@@ -15,7 +15,7 @@
 import type { AddressInfo } from 'node:net';
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { createMock } from '../mock/http/app.ts';
+import { createMockServer } from '../mock/http/app.ts';
 import { handlers } from '../mock/services/index.ts';
 import type { ServiceContext } from '../mock/services/context.ts';
 import { operations } from '../schemas/operations.ts';
@@ -56,7 +56,7 @@ function pct(xs: number[], p: number): number {
 
 gc();
 const before = process.memoryUsage();
-const { app, engine } = createMock({
+const { app, engine } = createMockServer({
   clock: 'manual',
   seed: 1,
   rateLimit: false,
