@@ -490,10 +490,17 @@ describe('spec/mock-control.openapi.yaml', () => {
         continue;
       }
       // the deletion (sorted first) takes another key, so the account routes still find theirs
-      const res = await m.call(method, path.replace('{apiKey}', method === 'DELETE' ? OTHER_KEY : KEY).replace('{kind}', 'image').replace('{name}', 'worker-1'), {
-        key: null,
-        ...(bodies[route] !== undefined ? { body: bodies[route] } : {}),
-      });
+      const res = await m.call(
+        method,
+        path
+          .replace('{apiKey}', method === 'DELETE' ? OTHER_KEY : KEY)
+          .replace('{kind}', 'image')
+          .replace('{name}', 'worker-1'),
+        {
+          key: null,
+          ...(bodies[route] !== undefined ? { body: bodies[route] } : {}),
+        },
+      );
       expect(res.status, `${route}: ${res.text}`).toBe(200);
     }
   });
