@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sample } from 'mp4box';
 import { PNG } from 'pngjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodedAudio } from '../mock/media/audio.ts';
 import { H264Writer, h264Level, rgbToYcbcr } from '../mock/media/h264.ts';
 import { colourFor, encodePng, toBase64 } from '../mock/media/png.ts';
@@ -353,6 +353,20 @@ describe('renderVideo', () => {
     expect(c.length).toBe(a.length); // same structure, other samples
     const d = await renderVideo({ ...spec, durationMs: 4000 });
     expect(Buffer.compare(a, d)).not.toBe(0);
+  });
+
+  it('does not depend on the wall clock: the muxer writes the time of day into mvhd, tkhd and mdhd, and it is cleared', async () => {
+    const spec = { width: 320, height: 180, durationMs: 1000, colours };
+    const now = vi.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(Date.UTC(2026, 0, 1));
+      const a = await renderVideo(spec);
+      now.mockReturnValue(Date.UTC(2031, 5, 9, 13, 7, 42));
+      const b = await renderVideo(spec);
+      expect(Buffer.compare(a, b)).toBe(0);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it.each([

@@ -115,7 +115,42 @@ export async function renderVideo(spec: VideoSpec): Promise<Uint8Array> {
   }
   while (sound && audio && a < audioPackets.length) await addAudio(EncodedPacket, sound, audio, audioPackets[a], a++ === 0, durationMs / 1000);
   await output.finalize();
-  return new Uint8Array(target.buffer!);
+  return clearCreationTimes(new Uint8Array(target.buffer!));
+}
+
+/** Boxes that hold the boxes whose times are cleared. */
+const CONTAINERS = new Set(['moov', 'trak', 'mdia']);
+/** Boxes that start with version, flags, creation time and modification time. */
+const TIMED = new Set(['mvhd', 'tkhd', 'mdhd']);
+
+/**
+ * Sets the creation and modification times of the movie, its tracks and their
+ * media (mvhd, tkhd, mdhd) to 0: the muxer writes the wall-clock time there,
+ * which would make the same spec give different bytes from one second to the
+ * next. Returns `mp4`, changed in place.
+ */
+export function clearCreationTimes(mp4: Uint8Array): Uint8Array {
+  const view = new DataView(mp4.buffer, mp4.byteOffset, mp4.byteLength);
+  const walk = (start: number, end: number) => {
+    for (let at = start; at + 8 <= end;) {
+      let size = view.getUint32(at);
+      const type = String.fromCharCode(mp4[at + 4], mp4[at + 5], mp4[at + 6], mp4[at + 7]);
+      let header = 8;
+      if (size === 1) {
+        size = Number(view.getBigUint64(at + 8));
+        header = 16;
+      } else if (size === 0) size = end - at;
+      if (size < header || at + size > end) return;
+      if (CONTAINERS.has(type)) walk(at + header, at + size);
+      else if (TIMED.has(type)) {
+        const times = at + header + 4;
+        mp4.fill(0, times, times + (mp4[at + header] === 1 ? 16 : 8));
+      }
+      at += size;
+    }
+  };
+  walk(0, mp4.byteLength);
+  return mp4;
 }
 
 /** Adds one AAC packet (the first with the decoder config), its duration cut to end at `end` seconds at the latest. */
