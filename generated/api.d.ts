@@ -1434,7 +1434,7 @@ export interface components {
              * @default family1-video-2-fast
              * @enum {string}
              */
-            model: "family1-video-2-fast" | "family1-video-2-pro" | "family2-video" | "family2-video-prime" | "family3-h3" | "family4-video";
+            model?: "family1-video-2-fast" | "family1-video-2-pro" | "family2-video" | "family2-video-prime" | "family3-h3" | "family4-video";
             /** @description content items, 1-16 */
             content: components["schemas"]["VideoContentItem"][];
             /**
@@ -1447,33 +1447,33 @@ export interface components {
              * @default 16:9
              * @enum {string}
              */
-            ratio: "16:9" | "4:3" | "1:1" | "3:4" | "9:16" | "21:9" | "4:5" | "5:4";
+            ratio?: "16:9" | "4:3" | "1:1" | "3:4" | "9:16" | "21:9" | "4:5" | "5:4";
             /**
              * @description seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15
              * @default 5
              */
-            duration: number;
+            duration?: number;
             /**
              * @description ignored by family3-h3 (always has a sound track)
              * @default true
              */
-            generateAudio: boolean;
+            generateAudio?: boolean;
             /**
              * @description -1 means random; ignored by family3-h3; at most 4294967295
              * @default -1
              */
-            seed: number;
+            seed?: number;
             /**
              * @description seconds of the input video; required when content has video_url
              * @default 0
              */
-            inputVideoDuration: number;
+            inputVideoDuration?: number;
             /**
              * @description auto generates audio; origin keeps the source video audio (video-edit workflows)
              * @default auto
              * @enum {string}
              */
-            audioSetting: "auto" | "origin";
+            audioSetting?: "auto" | "origin";
         };
         VideoContentItem: {
             /** @enum {string} */
@@ -1549,13 +1549,13 @@ export interface components {
              * @default family5
              * @enum {string}
              */
-            model: "family5" | "v6" | "v5" | "v4.5";
+            model?: "family5" | "v6" | "v5" | "v4.5";
             /**
              * @description en (international region) or zh (China region)
              * @default en
              * @enum {string}
              */
-            language: "en" | "zh";
+            language?: "en" | "zh";
             /** @description up to 2048 characters; required for text_to_video, image_to_video, transition, fusion, agent */
             prompt?: string;
             /**
@@ -1573,7 +1573,7 @@ export interface components {
             /** @description a prior succeeded family5 task of the caller (restyle, lip_sync source video) */
             sourceTaskId?: string;
             /** @default [] */
-            images: {
+            images?: {
                 /**
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
@@ -1583,7 +1583,7 @@ export interface components {
                 duration?: number;
             }[];
             /** @default [] */
-            videos: {
+            videos?: {
                 /**
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
@@ -1593,7 +1593,7 @@ export interface components {
                 duration?: number;
             }[];
             /** @default [] */
-            audios: {
+            audios?: {
                 /**
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
@@ -1860,17 +1860,17 @@ export interface components {
              * @description true when the request will include video_url
              * @default false
              */
-            hasVideoInput: boolean;
+            hasVideoInput?: boolean;
             /**
              * @description required when hasVideoInput is true
              * @default 0
              */
-            inputVideoDuration: number;
+            inputVideoDuration?: number;
             /**
              * @default 16:9
              * @enum {string}
              */
-            ratio: "16:9" | "4:3" | "1:1" | "3:4" | "9:16" | "21:9" | "4:5" | "5:4";
+            ratio?: "16:9" | "4:3" | "1:1" | "3:4" | "9:16" | "21:9" | "4:5" | "5:4";
         };
         /**
          * @example {
@@ -1889,12 +1889,12 @@ export interface components {
              * @default family5
              * @enum {string}
              */
-            model: "family5" | "v6" | "v5" | "v4.5";
+            model?: "family5" | "v6" | "v5" | "v4.5";
             /**
              * @default en
              * @enum {string}
              */
-            language: "en" | "zh";
+            language?: "en" | "zh";
             /** @description default 5; 1-60; agent 20, 30 or 60 (default 30) */
             duration?: number;
             /**
@@ -1903,7 +1903,7 @@ export interface components {
              */
             quality?: "360p" | "540p" | "720p" | "1080p";
             /** @default {} */
-            pixverse: {
+            pixverse?: {
                 /** @enum {string} */
                 agentType?: "ad_master" | "promo_mix";
             };
@@ -1992,7 +1992,7 @@ export interface components {
              * @default image-a-2
              * @enum {string}
              */
-            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro" | "image-a-2-preview" | "image-a-2.5-flare-preview" | "image-a-2.5-sunburst-preview" | "image-b-3-pro-preview" | "image-b-3.1-flash-preview" | "image-c-5-0-pro-preview" | "image-d-2.7-preview";
+            model?: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro" | "image-a-2-preview" | "image-a-2.5-flare-preview" | "image-a-2.5-sunburst-preview" | "image-b-3-pro-preview" | "image-b-3.1-flash-preview" | "image-c-5-0-pro-preview" | "image-d-2.7-preview";
             /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
@@ -2030,13 +2030,13 @@ export interface components {
              * @default 2K
              * @enum {string}
              */
-            imageSize: "1K" | "2K" | "4K";
+            imageSize?: "1K" | "2K" | "4K";
             /**
              * @description W:H; schema default 1:1 once an imageConfig object is sent; per model (see the model table)
              * @default 1:1
              * @example 16:9
              */
-            aspectRatio: string;
+            aspectRatio?: string;
             /**
              * @description low, medium, high; honoured only by image-a-2-official (default medium, assumed); every other model drops it silently
              * @enum {string}
@@ -2239,7 +2239,7 @@ export interface components {
              * @default image-a-2
              * @enum {string}
              */
-            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro" | "image-a-2-preview" | "image-a-2.5-flare-preview" | "image-a-2.5-sunburst-preview" | "image-b-3-pro-preview" | "image-b-3.1-flash-preview" | "image-c-5-0-pro-preview" | "image-d-2.7-preview";
+            model?: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro" | "image-a-2-preview" | "image-a-2.5-flare-preview" | "image-a-2.5-sunburst-preview" | "image-b-3-pro-preview" | "image-b-3.1-flash-preview" | "image-c-5-0-pro-preview" | "image-d-2.7-preview";
             /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
@@ -2266,13 +2266,13 @@ export interface components {
              * @default mp3
              * @enum {string}
              */
-            response_format: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm";
+            response_format?: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm";
             /**
              * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
              * @default 1
              * @example 1
              */
-            speed: number;
+            speed?: number;
         };
         /**
          * @example {
@@ -2325,7 +2325,7 @@ export interface components {
              * @default 1
              * @example 1
              */
-            speed: number;
+            speed?: number;
         };
         /**
          * @example {
@@ -2384,13 +2384,13 @@ export interface components {
              * @default smart
              * @enum {string}
              */
-            mode: "smart" | "direct";
+            mode?: "smart" | "direct";
             /**
              * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
              * @default 1
              * @example 1
              */
-            speed: number;
+            speed?: number;
         };
         /**
          * @description (Assumed: document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech)
@@ -2430,7 +2430,7 @@ export interface components {
              * @default 1
              * @example 1
              */
-            speed: number;
+            speed?: number;
         };
         /**
          * @example {
@@ -2540,12 +2540,12 @@ export interface components {
              * @default upload
              * @enum {string}
              */
-            mode: "upload";
+            mode?: "upload";
             /**
              * @description confirm inside the poll that first sees the clone finished (default false)
              * @default false
              */
-            autoConfirm: boolean;
+            autoConfirm?: boolean;
             /** @description required with autoConfirm; up to 50 characters */
             name?: string;
             /**
@@ -2557,7 +2557,7 @@ export interface components {
              * @description authorizes the 300-credit charge once the quota is used (default false)
              * @default false
              */
-            useCredits: boolean;
+            useCredits?: boolean;
         };
         /**
          * @example {
@@ -2615,7 +2615,7 @@ export interface components {
              * @description authorizes the 300-credit charge once the quota is used (default false)
              * @default false
              */
-            useCredits: boolean;
+            useCredits?: boolean;
         };
         PrivateVoiceList: {
             speakers: components["schemas"]["PrivateVoice"][];
@@ -2704,7 +2704,7 @@ export interface components {
              * @default platform-voice-1.0
              * @enum {string}
              */
-            model: "platform-voice-1.0";
+            model?: "platform-voice-1.0";
             /** @description up to 1400 characters; for dialogue prefix each line with @音频1, @音频2, ... to assign lines to voices in order */
             text: string;
             /** @description 1 to 3 entries (more: 33005); omit for narration or sound effects; not with image */
@@ -2738,7 +2738,7 @@ export interface components {
                  * @default mp3
                  * @enum {string}
                  */
-                format: "mp3" | "wav" | "pcm" | "ogg_opus";
+                format?: "mp3" | "wav" | "pcm" | "ogg_opus";
             };
             /** @description 1 to 110 seconds: drives the credit reservation and sets the target length */
             durationHint?: number;
@@ -2828,7 +2828,7 @@ export interface components {
              * @default seed-audio-1.0
              * @enum {string}
              */
-            model: "seed-audio-1.0";
+            model?: "seed-audio-1.0";
             /** @description up to 1400 characters; for dialogue prefix each line with @音频1, @音频2, ... to assign lines to voices in order */
             text: string;
             /** @description 1 to 3 entries (more: 33005); omit for narration or sound effects; not with image */
@@ -2862,7 +2862,7 @@ export interface components {
                  * @default mp3
                  * @enum {string}
                  */
-                format: "mp3" | "wav" | "pcm" | "ogg_opus";
+                format?: "mp3" | "wav" | "pcm" | "ogg_opus";
             };
             /** @description 1 to 110 seconds: drives the credit reservation and sets the target length */
             durationHint?: number;
@@ -2918,13 +2918,13 @@ export interface components {
              * @default quick
              * @enum {string}
              */
-            mode: "quick" | "deep" | "debate";
+            mode?: "quick" | "deep" | "debate";
             /**
              * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
              * @default 1
              * @example 1
              */
-            speed: number;
+            speed?: number;
             /**
              * @description en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)
              * @enum {string}
@@ -2984,13 +2984,13 @@ export interface components {
              * @default quick
              * @enum {string}
              */
-            mode: "quick" | "deep" | "debate";
+            mode?: "quick" | "deep" | "debate";
             /**
              * @description speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long
              * @default 1
              * @example 1
              */
-            speed: number;
+            speed?: number;
             /**
              * @description en, zh or ja (required); each speaker's language must match it
              * @enum {string}
@@ -3153,7 +3153,7 @@ export interface components {
              * @default default
              * @enum {string}
              */
-            provider: "default" | "musicA" | "musicB";
+            provider?: "default" | "musicA" | "musicB";
         };
         LyricsTask: {
             /** @description task id */
@@ -3329,7 +3329,7 @@ export interface components {
              * @default audio-separation-1
              * @enum {string}
              */
-            model: "audio-separation-1" | "audio-separation-2";
+            model?: "audio-separation-1" | "audio-separation-2";
         } & (unknown | unknown);
         /**
          * @example {
@@ -3381,19 +3381,19 @@ export interface components {
              * @description true: images and text only, no narration audio
              * @default false
              */
-            skipAudio: boolean;
+            skipAudio?: boolean;
             /**
              * @description en (default), zh or ja; never inferred from the source
              * @default en
              * @enum {string}
              */
-            language: "en" | "zh" | "ja";
+            language?: "en" | "zh" | "ja";
             /**
              * @description info (default), story or slides
              * @default info
              * @enum {string}
              */
-            mode: "info" | "story" | "slides";
+            mode?: "info" | "story" | "slides";
             /** @description visual style id; omit for the mode's default; opaque (any id is accepted) */
             style?: string;
         };
@@ -3509,28 +3509,28 @@ export interface components {
              *       }
              *     }
              */
-            options: {
+            options?: {
                 /**
                  * @description deliver a summary instead of the whole text (default false)
                  * @default false
                  */
-                summarize: boolean;
+                summarize?: boolean;
                 /**
                  * @description characters delivered at most, 1 to 500000 (default 100000); the content is cut there
                  * @default 100000
                  */
-                maxLength: number;
+                maxLength?: number;
                 /**
                  * @default {
                  *       "count": 20
                  *     }
                  */
-                twitter: {
+                twitter?: {
                     /**
                      * @description posts fetched from a microblog profile URL, 1-100 (default 20); ignored for other URLs
                      * @default 20
                      */
-                    count: number;
+                    count?: number;
                 };
             };
         };
@@ -3625,7 +3625,7 @@ export interface components {
              * @description no vocals (default false)
              * @default false
              */
-            instrumental: boolean;
+            instrumental?: boolean;
             /** @description musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006 */
             customMode?: boolean;
             /**
@@ -3640,7 +3640,7 @@ export interface components {
              * @default default
              * @enum {string}
              */
-            provider: "default" | "musicA" | "musicB";
+            provider?: "default" | "musicA" | "musicB";
             providerParams?: components["schemas"]["MusicBProviderParams"];
         };
         /** @description musicB parameters (musicB only: a listed key with musicA answers 39006); keys outside the list are dropped */
@@ -3686,7 +3686,7 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            model: "auto" | "musicA-7.6" | "musicA-8" | "musicA-o2";
+            model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-o2";
         } & (unknown | unknown);
         /** @description multipart/form-data: exactly one of image and video; prompt; model. */
         CreateMusicSoundtrackRequest: {
@@ -3707,7 +3707,7 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            model: "auto" | "musicA-7.6" | "musicA-8" | "musicA-9" | "musicA-o2";
+            model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-9" | "musicA-o2";
         } & (unknown | unknown);
         /** @description multipart/form-data: generateType, prompt, exactly one of audio and providerSongId, lyrics (Vocals), vocalGender, generateStart, generateEnd. */
         CreateMusicTrackRequest: {
@@ -3776,12 +3776,12 @@ export interface components {
              * @default V6
              * @enum {string}
              */
-            model: "V4" | "V4_5" | "V4_5PLUS" | "V4_5ALL" | "V5" | "V5_5" | "V6";
+            model?: "V4" | "V4_5" | "V4_5PLUS" | "V4_5ALL" | "V5" | "V5_5" | "V6";
             /**
              * @description default true (style and title required); false drives the cover from prompt alone
              * @default true
              */
-            customMode: boolean;
+            customMode?: boolean;
             /** @description custom mode: the lyrics, required unless instrumental; customMode false: a free-form description (required); up to 5000 characters */
             prompt?: string;
             /** @description required in custom mode; up to 1000 characters */
@@ -3792,7 +3792,7 @@ export interface components {
              * @description no vocals (default false)
              * @default false
              */
-            instrumental: boolean;
+            instrumental?: boolean;
             providerParams?: components["schemas"]["MusicBProviderParams"] & unknown;
         };
         /** @description multipart/form-data (assumed): taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
