@@ -351,6 +351,46 @@ export const StateLoaded = z.strictObject({
 });
 export const StateSaved = z.strictObject({ file: z.string(), bytes: Int.min(0), now: Int.meta({ description: 'virtual now saved, epoch ms' }) });
 
+export const OAuthUser = z
+  .strictObject({
+    userId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    apiKey: z.string().meta({ description: 'the account the user acts as: an access token of this user works like this key (its credits, its tasks)' }),
+    createdAt: Int.meta({ description: 'epoch ms' }),
+  })
+  .openapi('MockUser');
+export const UserList = z.strictObject({ items: z.array(OAuthUser).meta({ description: 'oldest first; three are seeded in every world' }) });
+export const CreateUserRequest = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  email: z.string().email().optional().meta({ description: 'default: made from the name, at example.com' }),
+  credits: Int.min(0).optional().meta({ description: "the account's balance; default that of a new key" }),
+  plan: z.enum(plans).optional(),
+});
+export const LoginSessionInfo = z
+  .strictObject({
+    sessionId: z.string(),
+    callbackPort: Int,
+    status: z
+      .enum(['pending', 'authorized', 'exchanged', 'expired'])
+      .meta({ description: 'pending: waits to be authorized; authorized: its code waits to be exchanged' }),
+    userId: z.string().nullable().meta({ description: 'who authorized it' }),
+    createdAt: Int.meta({ description: 'epoch ms' }),
+    expiresAt: Int.meta({ description: 'epoch ms: until then it can be authorized (pending) or its code exchanged (authorized)' }),
+  })
+  .openapi('MockLoginSession');
+export const LoginSessionList = z.strictObject({ items: z.array(LoginSessionInfo) });
+export const AuthorizeRequest = z.strictObject({
+  userId: z.string().optional().meta({ description: 'an existing user (GET /__mock/users)' }),
+  newUserName: z.string().optional().meta({ description: 'or the name of a new user to create' }),
+});
+export const AuthorizeResponse = z.strictObject({
+  code: z.string(),
+  redirectUrl: z.string().meta({ description: 'http://127.0.0.1:<callbackPort>/?code=<code>[&state=...]: where the browser would go' }),
+  userId: z.string(),
+});
+const LoginSessionParams = z.strictObject({ sessionId: z.string() });
+
 /** The name of an isolated session (X-Mock-Session header, /sessions/{name} path prefix). */
 export const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -561,6 +601,45 @@ export const controlOperations = {
     body: multipart(UploadForm, { files: { files: { maxFileBytes: uploadLimits.maxFileBytes } }, maxTotalBytes: uploadLimits.maxTotalBytes }),
     bodyRequired: true,
     response: ok(UploadReport, 'what the mock received'),
+  },
+  listUsers: {
+    operationId: 'listUsers',
+    method: 'get',
+    path: '/__mock/users',
+    summary: 'List the users who can sign in',
+    description: 'The users of the OAuth user-token flow, each bound to an account (its API key). Three are seeded in every world; POST adds more.',
+    response: ok(UserList),
+  },
+  createUser: {
+    operationId: 'createUser',
+    method: 'post',
+    path: '/__mock/users',
+    summary: 'Create a user with an account',
+    description: 'Adds a user who can sign in, with an account of its own (credits and plan when given).',
+    body: json(CreateUserRequest),
+    bodyRequired: true,
+    response: ok(OAuthUser),
+  },
+  listLoginSessions: {
+    operationId: 'listLoginSessions',
+    method: 'get',
+    path: '/__mock/oauth/sessions',
+    summary: 'List the OAuth login sessions',
+    description: 'Every login session started with POST /v1/oauth/login-sessions, with its status now.',
+    response: ok(LoginSessionList),
+  },
+  authorizeLoginSession: {
+    operationId: 'authorizeLoginSession',
+    method: 'post',
+    path: '/__mock/oauth/sessions/{sessionId}/authorize',
+    summary: 'Authorize a login session without a browser',
+    description:
+      "Does what pressing Authorize on the session's authUrl page does, for tests and CI: the code, and the redirect URL the browser would follow. 404 (10010) for a session that is unknown, expired or already authorized; 400 (10008) for an unknown user.",
+    params: LoginSessionParams,
+    body: json(AuthorizeRequest),
+    bodyRequired: true,
+    response: ok(AuthorizeResponse),
+    errors: ['CONTROL_NOT_FOUND'],
   },
   listSessions: {
     operationId: 'listSessions',

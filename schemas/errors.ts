@@ -48,6 +48,9 @@ const musicAnalysisCodes = assumed(
   'document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock\'s, for the synchronous analysis endpoints',
 );
 const storybookCodes = assumed("document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's");
+const oauthCodes = assumed(
+  "document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise)",
+);
 const extractionCodes = assumed("document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's");
 const musicCodes = assumed(
   'document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock\'s (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)',
@@ -657,6 +660,27 @@ export const errorCatalog = {
     httpStatus: 403,
     meaning: 'a track audioUrl whose signature does not match (missing, altered, or an altered expiry)',
     provenance: musicCodes,
+  },
+
+  // ---- OAuth user tokens (document 1, "Authentication" item 2: every code assumed) ----
+  OAUTH_INVALID_PARAMETERS: { code: 42001, httpStatus: 400, meaning: 'invalid OAuth request parameters', provenance: oauthCodes },
+  OAUTH_SESSION_NOT_FOUND: {
+    code: 42002,
+    httpStatus: 400,
+    meaning: 'the login session does not exist, has expired, or has already been exchanged',
+    provenance: oauthCodes,
+  },
+  OAUTH_INVALID_CODE: {
+    code: 42003,
+    httpStatus: 400,
+    meaning: 'the authorization code is wrong for this login session, already used, or expired',
+    provenance: oauthCodes,
+  },
+  OAUTH_INVALID_REFRESH_TOKEN: {
+    code: 42004,
+    httpStatus: 401,
+    meaning: 'the refresh token is unknown, expired, revoked, or an old one already replaced by a refresh (reuse ends the session)',
+    provenance: oauthCodes,
   },
 } as const satisfies Record<string, CatalogError>;
 

@@ -19,11 +19,13 @@ import { extractionArea } from './extraction.ts';
 import { storybookArea } from './storybook.ts';
 import { musicAnalysisArea } from './music-analysis.ts';
 import { musicArea } from './music.ts';
+import { oauthArea } from './oauth.ts';
 
 /** Every area of the API, in the order of the spec. */
 export const areas = [
   videoArea,
   accountArea,
+  oauthArea,
   imageArea,
   speechArea,
   voiceCloneArea,

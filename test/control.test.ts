@@ -443,6 +443,10 @@ describe('spec/mock-control.openapi.yaml', () => {
     'GET /__mock/bugs',
     'GET /__mock/sessions',
     'DELETE /__mock/sessions/{name}',
+    'GET /__mock/users',
+    'POST /__mock/users',
+    'GET /__mock/oauth/sessions',
+    'POST /__mock/oauth/sessions/{sessionId}/authorize',
   ].sort();
   const doc = parseYaml(readFileSync(new URL('../spec/mock-control.openapi.yaml', import.meta.url), 'utf8'));
   const methods = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -473,6 +477,7 @@ describe('spec/mock-control.openapi.yaml', () => {
       'POST /__mock/clock/advance': { ms: 0 },
       'PUT /__mock/accounts/{apiKey}': { plan: 'paid' },
       'POST /__mock/scenarios': { delay: 0 },
+      'POST /__mock/users': { name: 'Test User' },
     };
     const form = new FormData();
     form.append('files', new Blob(['x']), 'x.txt');
@@ -480,6 +485,10 @@ describe('spec/mock-control.openapi.yaml', () => {
     const special: Record<string, () => Promise<number>> = {
       'GET /__mock/events': async () => (await readEventStream(m.base, '/__mock/events', { timeoutMs: 200 })).status,
       'POST /__mock/uploads': async () => (await fetch(`${m.base}/__mock/uploads`, { method: 'POST', body: form })).status,
+      'POST /__mock/oauth/sessions/{sessionId}/authorize': async () => {
+        const s = await m.call('POST', '/v1/oauth/login-sessions', { key: null, body: { callbackPort: 5000 } });
+        return (await m.call('POST', `/__mock/oauth/sessions/${s.json.data.sessionId}/authorize`, { key: null, body: { newUserName: 'New' } })).status;
+      },
       'PUT /__mock/state': async () =>
         (await m.call('PUT', '/__mock/state', { key: null, body: (await m.call('GET', '/__mock/state', { key: null })).json })).status,
     };

@@ -21,7 +21,7 @@ import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/core/prefer.ts';
 import { handlers } from '../mock/services/index.ts';
-import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong } from './factories.ts';
+import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
 import { type CallResult, type TestMock, useMocks } from './helpers.ts';
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
@@ -74,6 +74,15 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
     return built;
   },
   getImageTask: createThenGet('createImageTask', 'taskId'),
+  // a code exists only for a login session authorized (here through the control API, as a test or CI does)
+  exchangeOAuthCode: async (m, op) => {
+    const { sessionId } = (await m.call('POST', pathOf('startLoginSession'), { key: null, body: { callbackPort: 53682 } })).json.data as { sessionId: string };
+    const users = (await m.call('GET', '/__mock/users', { key: null })).json.items as { userId: string }[];
+    const { code } = (await m.call('POST', `/__mock/oauth/sessions/${sessionId}/authorize`, { key: null, body: { userId: users[0].userId } })).json as {
+      code: string;
+    };
+    return { path: op.path, body: { sessionId, code } };
+  },
   getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
   getPodcastEpisode: createThenGet('createPodcastEpisode', 'episodeId'),
   getStorybookEpisode: createThenGet('createStorybookEpisode', 'episodeId'),

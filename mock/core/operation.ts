@@ -15,7 +15,7 @@ import type { BinaryBody, EventStreamSource, OperationDef } from '../../schemas/
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Forcing } from '../engine/scenarios.ts';
-import { handlers } from '../services/index.ts';
+import { credentialResolvers, handlers } from '../services/index.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, type Answer } from './answer.ts';
 import { errorForStatus, readDirectives, scenarioForcing, toForcing } from './prefer.ts';
@@ -65,13 +65,22 @@ export interface OperationTrace {
   keyId: string | null;
 }
 
-/** The API key of an Authorization header. Errors: UNAUTHORIZED (missing, not Bearer, malformed). */
+/**
+ * The API key a request acts as: an API key in `Authorization: Bearer`, or
+ * the account of a credential an area issues (an OAuth access token).
+ * Errors: UNAUTHORIZED (missing, not Bearer, malformed, or a token that no longer works).
+ */
 function bearerKey(header: string | undefined, engine: Engine): string {
-  if (!header) throw new ApiError('UNAUTHORIZED', 'Authorization header is missing; send Authorization: Bearer <API_KEY>');
+  if (!header) throw new ApiError('UNAUTHORIZED', 'Authorization header is missing; send Authorization: Bearer <API_KEY> (or an OAuth access token)');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw new ApiError('UNAUTHORIZED', 'Authorization header must be "Bearer <API_KEY>"');
-  if (!engine.keyPattern.test(m[1])) throw new ApiError('UNAUTHORIZED', `API key must have the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
-  return m[1];
+  if (!m) throw new ApiError('UNAUTHORIZED', 'Authorization header must be "Bearer <API_KEY>" (or "Bearer <ACCESS_TOKEN>")');
+  if (engine.keyPattern.test(m[1])) return m[1];
+  const now = engine.tick();
+  for (const resolve of credentialResolvers) {
+    const apiKey = resolve(engine, m[1], now);
+    if (apiKey !== undefined) return apiKey;
+  }
+  throw new ApiError('UNAUTHORIZED', `API key must have the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits), or be an OAuth access token`);
 }
 
 function forcingToDirectives(f: Forcing) {

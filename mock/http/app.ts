@@ -11,6 +11,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler, t
 import { Engine, type EngineOptions } from '../engine/engine.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
+import { createOAuthPages } from './oauth-page.ts';
 import { mediaRoutes, prepareEngine } from '../services/index.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError } from './respond.ts';
@@ -71,6 +72,8 @@ interface World {
   control: Router;
   media: Router;
   api: Router;
+  /** The OAuth authorization page. */
+  pages: Router;
 }
 
 /** Creates a mock instance: its own engine (the default world), its isolated sessions, and the Express app. */
@@ -95,6 +98,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       engine,
       control: createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: prefix ? undefined : opts.stateFile, sessions: sessionRegistry }),
       media: createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug }),
+      pages: createOAuthPages(engine),
       api: createApiRouter(engine, {
         strict: opts.strict ?? false,
         onMockBug: bug,
@@ -189,7 +193,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   });
   // Journal every API request with its final status.
   app.use((req, res, next) => {
-    if (/^\/(__mock|media)\//i.test(req.path)) return next();
+    if (/^\/(__mock|media|oauth)\//i.test(req.path)) return next();
     const e = worldOf(res).engine;
     const at = e.clock.now();
     res.on('finish', () => {
@@ -211,6 +215,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // their routes: about 8% more API requests per second.
   app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? worldOf(res).control(req, res, next) : next()));
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? worldOf(res).media(req, res, next) : next()));
+  app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? worldOf(res).pages(req, res, next) : next()));
   app.use((req, res, next) => worldOf(res).api(req, res, next));
   const routes = routeTable();
   app.use((req, res) => {

@@ -22,6 +22,7 @@ import { renderVideo } from '../media/video.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { streamEvents } from './event-stream.ts';
 import { loadState, stateOf, writeStateFile } from './state-file.ts';
+import { authorize, createUser, listLoginSessions, listUsers } from '../services/oauth.ts';
 import { readMultipart } from './multipart.ts';
 import { sendBinary, sendError, sendJson } from './respond.ts';
 import { expressPath, forcingApplies } from './router.ts';
@@ -219,6 +220,21 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       return { file: opts.stateFile, bytes: writeStateFile(opts.stateFile, engine), now: engine.clock.now() };
     },
     requests: () => ({ items: engine.journal.list() }),
+    listUsers: () => ({ items: listUsers(engine) }),
+    createUser: (req) => createUser(engine, parse(controlOperations.createUser.body.schema, jsonBody(req, true)), engine.tick()),
+    listLoginSessions: () => ({ items: listLoginSessions(engine, engine.tick()) }),
+    authorizeLoginSession: (req) => {
+      const { sessionId } = parse(controlOperations.authorizeLoginSession.params, req.params);
+      const who = parse(controlOperations.authorizeLoginSession.body.schema, jsonBody(req, true));
+      try {
+        return authorize(engine, sessionId, who, engine.tick());
+      } catch (e) {
+        // the flow's own codes become the control API's
+        if (e instanceof ApiError && e.error === 'OAUTH_SESSION_NOT_FOUND') throw new ApiError('CONTROL_NOT_FOUND', e.message);
+        if (e instanceof ApiError) throw new ApiError('CONTROL_INVALID_REQUEST', e.message);
+        throw e;
+      }
+    },
     listSessions: () => ({ items: opts.sessions?.list() ?? [] }),
     deleteSession: (req) => {
       const { name } = parse(controlOperations.deleteSession.params, req.params);

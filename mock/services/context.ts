@@ -96,4 +96,11 @@ export interface Service<K extends OperationId> {
   media?: readonly MediaRoute[];
   /** Every singleton the area keeps, by name, with the schema a saved state's value must pass before it is loaded. */
   state?: Record<string, z.ZodType>;
+  /**
+   * Credentials other than API keys the area issues (OAuth access tokens):
+   * the API key a bearer token acts as, or undefined when it is not one of
+   * the area's; throws ApiError('UNAUTHORIZED') for one of its tokens that no
+   * longer works.
+   */
+  credentials?: (engine: Engine, bearer: string, now: number) => string | undefined;
 }

@@ -19,10 +19,12 @@ import { storybookService } from './storybook.ts';
 import { musicAnalysisService } from './music-analysis.ts';
 import { registerHostedMedia } from './hosted-media.ts';
 import { musicService } from './music.ts';
+import { oauthService } from './oauth.ts';
 
 const services = [
   videoService,
   accountService,
+  oauthService,
   imageService,
   speechService,
   voiceCloneService,
@@ -51,6 +53,9 @@ function join(): Joined {
 
 /** Every handler, keyed by operationId. */
 export const handlers: Handlers = join();
+
+/** The credential resolvers of the areas that issue credentials besides API keys (see Service.credentials). */
+export const credentialResolvers = services.flatMap((s) => ('credentials' in s && s.credentials ? [s.credentials] : []));
 
 /** Every media route of every area. */
 export const mediaRoutes: readonly MediaRoute[] = services.flatMap((s) => s.media ?? []);

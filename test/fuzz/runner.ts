@@ -295,7 +295,7 @@ export async function runFuzz(cfg: FuzzConfig): Promise<FuzzReport> {
  * the run builds up tasks that reads and lists can find.
  */
 export function weightOf(t: FuzzTarget): number {
-  if (t.id === 'control:reset') return 3;
+  if (t.id === 'control:reset') return 5;
   if (t.id === 'control:deleteAccount') return 10;
   return 50;
 }
