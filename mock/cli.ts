@@ -8,7 +8,7 @@
  * state, and exits 0.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -20,6 +20,15 @@ import { createMockServer } from './http/app.ts';
 import { loadState, readStateFile, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
+
+/** The version of the package (package.json is one directory up from both mock/cli.ts and dist/cli.js). */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
 
 /** Real-mode speed at which a default video task (family1-video-2-fast, 5 s) finishes in about ten seconds. */
 export const DEFAULT_SPEED = (() => {
@@ -67,19 +76,39 @@ function speed(v: string): number {
   return n;
 }
 
-const program = new Command()
+/** The environment variable of a flag: MEDIAGEN_MOCK_ and its long name in capitals (--no-rate-limit -> MEDIAGEN_MOCK_NO_RATE_LIMIT). */
+const envName = (flags: string) => `MEDIAGEN_MOCK_${/--([\w-]+)/.exec(flags)![1].replace(/-/g, '_').toUpperCase()}`;
+
+/** An option with its environment variable. */
+const envOption = (flags: string, description: string) => new Option(flags, description).env(envName(flags));
+
+/** A Command whose every option also reads its environment variable (set before the option is added, as commander needs). */
+class EnvCommand extends Command {
+  override createOption(flags: string, description?: string): Option {
+    const option = super.createOption(flags, description);
+    return /--version\b/.test(flags) ? option : option.env(envName(flags));
+  }
+}
+
+const program = new EnvCommand()
   .name('mediagen-mock')
   .description('Stateful, deterministic mock of the Media Generation Service')
   .option('--port <port>', 'port to listen on', int('port', 0, 65535), 4010)
   .option('--host <host>', 'interface to bind', '127.0.0.1')
   .option('--seed <n>', 'seed of every generated id and value', int('seed', 0, 4294967295), 1)
   .addOption(
-    new Option('--clock <mode>', 'real: follows wall time x speed; manual: moves only with POST /__mock/clock/advance')
+    envOption('--clock <mode>', 'real: follows wall time x speed; manual: moves only with POST /__mock/clock/advance')
       .choices(['real', 'manual'])
       .default('real'),
   )
-  .option('--speed <x>', `real mode: virtual ms per wall ms (default: a default video task takes about 10 s)`, speed, DEFAULT_SPEED)
-  .option('--start-time <iso>', 'clock start instant', startTime, DEFAULT_START_TIME)
+  .addOption(
+    envOption('--speed <x>', 'real mode: virtual ms per wall ms')
+      .argParser(speed)
+      .default(DEFAULT_SPEED, `${Math.round(DEFAULT_SPEED * 100) / 100}: a default video task takes about 10 s`),
+  )
+  .addOption(
+    envOption('--start-time <iso>', 'clock start instant').argParser(startTime).default(DEFAULT_START_TIME, new Date(DEFAULT_START_TIME).toISOString()),
+  )
   .option('--accounts <file>', 'JSON array of accounts to preload: [{apiKey, credits, plan, everPaid, freeUsages}]')
   .option('--key-prefix <prefix>', 'API key prefix', 'mg')
   .option('--strict', 'validate every response against the spec (a mismatch is a 500 and a log line)', false)
@@ -124,7 +153,45 @@ const program = new Command()
     int('max-ledger-entries', 2, 10_000_000),
     DEFAULT_LIMITS.ledgerEntries,
   )
-  .option('--quiet', 'no request log', false);
+  .option('--ready-file <path>', 'when listening, write the base URL (e.g. http://127.0.0.1:4010) to this file; removed at shutdown')
+  .option('--quiet', 'no request log', false)
+  .version(packageVersion(), '-v, --version', 'print the version and exit')
+  .addHelpText(
+    'after',
+    `
+Every flag can also be set with an environment variable: MEDIAGEN_MOCK_ and the flag's name in capitals
+(--port 0 -> MEDIAGEN_MOCK_PORT=0, --clock manual -> MEDIAGEN_MOCK_CLOCK=manual, --no-rate-limit -> MEDIAGEN_MOCK_NO_RATE_LIMIT=1).
+A switch (--strict, --quiet, --no-rate-limit...) is set by its variable being defined, whatever its value.
+A flag on the command line wins over its variable.
+
+Examples:
+  mediagen-mock                                   real clock on http://localhost:4010
+  mediagen-mock --clock manual --seed 7 --strict  for tests: time moves only with POST /__mock/clock/advance
+  mediagen-mock --port 0 --ready-file .mock-url   a free port; its base URL is written to .mock-url when ready
+  mediagen-mock --host 0.0.0.0                    reachable from the LAN (the control API then needs a token)
+
+When it is ready it prints a line "mediagen-mock ready <base URL>" (scripts can wait for it, or for GET /__mock/health).
+
+Forcing outcomes (any API request):
+  Prefer: code=429                 answer that status (any status the operation declares)
+  Prefer: error=31008              answer that catalogued error (code, name, or failure reason)
+  Prefer: outcome=failed|stuck|partial   a created task fails, never finishes, or partly succeeds
+  Prefer: delay=500                answer after 500 ms (several at once: Prefer: outcome=failed, delay=200)
+  The query string works too: ?__code=429, ?__error=..., ?__outcome=..., ?__delay=...
+
+Control API (spec/mock-control.openapi.yaml):
+  GET  /__mock/health                 POST /__mock/reset {seed?}
+  GET  /__mock/clock                  POST /__mock/clock/advance {ms}
+  GET|PUT|DELETE /__mock/accounts/{apiKey}
+  POST|DELETE /__mock/scenarios       forced outcomes for the next matching requests
+  GET  /__mock/requests               the journal of API requests
+  GET  /__mock/events                 task activity (event stream)
+  GET|PUT /__mock/state, POST /__mock/state/save
+  GET  /__mock/users, POST /__mock/users, GET /__mock/oauth/sessions, POST /__mock/oauth/sessions/{id}/authorize
+  GET  /__mock/sessions, DELETE /__mock/sessions/{name}   (X-Mock-Session: <name> selects an isolated world)
+  GET  /__mock/samples/{kind}, POST /__mock/uploads, GET /__mock/bugs
+`,
+  );
 
 program.parse();
 const o = program.opts<{
@@ -146,6 +213,7 @@ const o = program.opts<{
   controlOrigin?: string[];
   unsafeOpenControl: boolean;
   journalSize: number;
+  readyFile?: string;
   activitySize: number;
   maxTasksPerKey: number;
   maxTasks: number;
@@ -255,6 +323,9 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
     `  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`,
   );
   console.log(`  try:      curl -H 'Authorization: Bearer ${key}' ${base}/v1/user/subscription`);
+  const ready = `http://${o.host.includes(':') ? `[${o.host}]` : ALL_INTERFACES ? '127.0.0.1' : o.host}:${port}`;
+  if (o.readyFile) writeFileSync(o.readyFile, `${ready}\n`);
+  console.log(`mediagen-mock ready ${ready}`);
 });
 
 let closing = false;
@@ -280,6 +351,7 @@ async function shutdown(signal: string) {
       process.exitCode = 1;
     }
   }
+  if (o.readyFile) rmSync(o.readyFile, { force: true });
   if (!o.quiet) console.log(`stopped after ${engine.journal.total} API requests`);
   process.exit(process.exitCode ?? 0);
 }

@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,5 +123,85 @@ describe('mediagen-mock', () => {
     expect((await fetch(`${m.base}/__mock/requests`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect((await fetch(`${m.base}${pathOf('getSubscription')}`, { headers: AUTH })).status).toBe(200);
     expect(m.output()).toContain('0.0.0.0');
+  });
+});
+
+describe('mediagen-mock: flags, environment, readiness', () => {
+  const runOnce = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<{ code: number | null; out: string }>((resolveRun) => {
+      const child = spawn(process.execPath, ['bin/mediagen-mock.js', ...args], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
+      });
+      children.push(child);
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('exit', (code) => resolveRun({ code, out }));
+    });
+
+  it('--version prints the package version; --help has examples, the environment variables, Prefer and the control routes, and each default once', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect((await runOnce(['--version'])).out.trim()).toBe(pkg.version);
+    const help = (await runOnce(['--help'])).out;
+    for (const part of ['Examples:', 'MEDIAGEN_MOCK_PORT', 'Prefer: code=429', '/__mock/clock/advance', '/__mock/sessions', 'mediagen-mock ready'])
+      expect(help).toContain(part);
+    expect(help.match(/about 10 s/g)).toHaveLength(1);
+    expect(help).toContain('2026-01-01T00:00:00.000Z');
+  });
+
+  it('--port 0 (from MEDIAGEN_MOCK_PORT) binds a free port, prints it in the ready line, writes it to --ready-file, and media URLs carry it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mg-cli-'));
+    const readyFile = join(dir, 'url');
+    const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--ready-file', readyFile, '--quiet'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MEDIAGEN_MOCK_PORT: '0', MEDIAGEN_MOCK_CLOCK: 'manual', MEDIAGEN_MOCK_SEED: '9' },
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    for (const t0 = Date.now(); !/mediagen-mock ready \S+/.test(out);) {
+      if (Date.now() - t0 > 20_000) throw new Error(out);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const base = /mediagen-mock ready (\S+)/.exec(out)![1];
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:(?!0$)\d+$/);
+    expect(readFileSync(readyFile, 'utf8').trim()).toBe(base);
+    const health = (await (await fetch(`${base}/__mock/health`)).json()) as { seed: number; clock: { mode: string } };
+    expect(health).toMatchObject({ seed: 9, clock: { mode: 'manual' } });
+    const created = await fetch(`${base}/v1/images/generation/async`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'vendor_a', model: 'image-a-2', prompt: 'a kite' }),
+    });
+    const { taskId } = ((await created.json()) as { data: { taskId: string } }).data;
+    await fetch(`${base}/__mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms": 600000}' });
+    const task = await (await fetch(`${base}/v1/images/generation/tasks/${taskId}`, { headers: AUTH })).text();
+    expect(task).toContain(`${base}/media/`);
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+    expect(existsSync(readyFile)).toBe(false);
+  });
+
+  it('a flag on the command line wins over its environment variable; a bad value from the environment names the variable', async () => {
+    const refused = await runOnce([], { MEDIAGEN_MOCK_PORT: 'eighty' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain('MEDIAGEN_MOCK_PORT');
+    const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--port', '0', '--seed', '3', '--quiet'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MEDIAGEN_MOCK_SEED: '5', MEDIAGEN_MOCK_CLOCK: 'manual' },
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    for (const t0 = Date.now(); !/mediagen-mock ready \S+/.test(out);) {
+      if (Date.now() - t0 > 20_000) throw new Error(out);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const base = /mediagen-mock ready (\S+)/.exec(out)![1];
+    expect(await (await fetch(`${base}/__mock/health`)).json()).toMatchObject({ seed: 3, clock: { mode: 'manual' } });
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * The README's CI recipe (the block after `<!-- ci-recipe -->`), run as
+ * written in a temporary directory where `./node_modules/.bin/mediagen-mock`
+ * is this checkout's command and `npm run test:my-client` a stand-in that
+ * calls the mock (once passing, once failing). Afterwards the mock's port is
+ * free and its process gone, whatever the tests did.
+ */
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const recipe = /<!-- ci-recipe -->\s*```sh\n([\s\S]*?)```/.exec(readme)![1];
+
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Runs the recipe with `test:my-client` replaced by `testCommand`; the mock's URL and PID are recorded to files. */
+function run(testCommand: string): Promise<{ code: number; url: string; pid: number; out: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mg-ci-recipe-'));
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  // the installed command, as a package install would link it (a script whose process is the mock itself)
+  writeFileSync(join(dir, 'node_modules/.bin/mediagen-mock'), `#!/bin/sh\nexec node ${JSON.stringify(join(root, 'bin/mediagen-mock.js'))} "$@"\n`);
+  chmodSync(join(dir, 'node_modules/.bin/mediagen-mock'), 0o755);
+  const script = recipe.replace('npm run test:my-client', `echo "$MEDIAGEN_BASE_URL" > url.txt; echo "$MOCK_PID" > pid.txt; ${testCommand}`);
+  writeFileSync(join(dir, 'recipe.sh'), script);
+  return new Promise((resolve) => {
+    execFile('bash', ['recipe.sh'], { cwd: dir, timeout: 60_000 }, (err, stdout, stderr) => {
+      const read = (f: string) => readFileSync(join(dir, f), 'utf8').trim();
+      const out = { code: err ? ((err as { code?: number }).code ?? 1) : 0, url: read('url.txt'), pid: Number(read('pid.txt')), out: stdout + stderr };
+      rmSync(dir, { recursive: true, force: true });
+      resolve(out);
+    });
+  });
+}
+
+describe("the README's CI recipe", () => {
+  it.each([
+    ['tests that pass', 'curl -sf -H "Authorization: Bearer mg_ci_secret1" "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 0],
+    ['tests that fail', 'curl -sf "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 22],
+  ])('with %s: the mock answered at its free port, and afterwards the port is free and the process gone', async (_name, command, exit) => {
+    const r = await run(command);
+    expect(r.code, r.out).toBe(exit);
+    expect(r.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Number(new URL(r.url).port)).toBeGreaterThan(0);
+    expect(alive(r.pid)).toBe(false);
+    expect(await portFree(Number(new URL(r.url).port))).toBe(true);
+  });
+});
