@@ -137,6 +137,9 @@ export const Scenario = z.strictObject({
 export type Scenario = z.infer<typeof Scenario>;
 export const ScenariosCleared = z.strictObject({ removed: z.number().int().nonnegative() });
 
+/** Characters of JSON text the journal keeps of a request body. */
+export const JOURNAL_BODY_CHARS = 4096;
+
 export const JournalEntry = z.strictObject({
   seq: z.number().int().positive(),
   at: z.number().int().meta({ description: 'virtual time of the request, epoch ms' }),
@@ -146,9 +149,25 @@ export const JournalEntry = z.strictObject({
   keyId: z.string().nullable(),
   status: z.number().int(),
   code: z.number().int().nullable().meta({ description: 'envelope code of the response, when it had one' }),
+  body: z
+    .unknown()
+    .optional()
+    .meta({
+      description: `the request body as the mock read it: JSON as sent, a multipart form as its fields with each file as {filename, mimeType, size}; cut to its first ${JOURNAL_BODY_CHARS} characters of JSON text (then a string, with bodyTruncated) beyond that; absent without a body`,
+    }),
+  bodyTruncated: z.boolean().optional().meta({ description: 'true when body was cut' }),
 });
 export type JournalEntry = z.infer<typeof JournalEntry>;
 export const Journal = z.strictObject({ items: z.array(JournalEntry).meta({ description: 'most recent last; at most the last 500 requests' }) });
+export const JournalCount = z.strictObject({ count: z.number().int().nonnegative().meta({ description: 'journaled requests that match the filters' }) });
+/** Filters of the journal (GET /__mock/requests and /__mock/requests/count); all must match. */
+export const JournalQuery = z.strictObject({
+  operationId: z.string().optional().meta({ description: 'only requests of this operation' }),
+  keyId: z.string().optional().meta({ description: 'only requests of this key (the keyId of mg_<keyId>_<secret>; a user token counts as its account key)' }),
+  status: z.coerce.number().int().min(100).max(599).optional().meta({ description: 'only answers with this HTTP status' }),
+  since: z.coerce.number().int().optional().meta({ description: 'only requests at or after this virtual time, epoch ms' }),
+  limit: z.coerce.number().int().min(1).max(1_000_000).optional().meta({ description: 'only the most recent N of the matches (the list only)' }),
+});
 
 const ApiKeyParams = z.object({ apiKey: z.string().meta({ param: { description: 'the full API key, e.g. mg_demo_secret1' } }) });
 
@@ -568,8 +587,20 @@ export const controlOperations = {
     method: 'get',
     path: '/__mock/requests',
     summary: 'Recent requests',
-    description: 'The journal of recent API requests and the status codes of their responses (control and media requests are not journaled).',
+    description:
+      'The journal of recent API requests: each with its operation, key, request body (cut beyond 4,096 characters), HTTP status and envelope code (control and media requests are not journaled). Filters narrow it, like a verify of WireMock: operationId, keyId, status, since; limit keeps the most recent N.',
+    query: JournalQuery,
     response: ok(Journal),
+  },
+  countRequests: {
+    operationId: 'countRequests',
+    method: 'get',
+    path: '/__mock/requests/count',
+    summary: 'Count journaled requests',
+    description:
+      'How many journaled API requests match the filters (the same as GET /__mock/requests): "exactly one confirm call was made" is count 1 with operationId=confirmVoiceClone.',
+    query: JournalQuery.omit({ limit: true }),
+    response: ok(JournalCount),
   },
   streamEvents: {
     operationId: 'streamEvents',

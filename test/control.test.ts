@@ -445,6 +445,7 @@ describe('spec/mock-control.openapi.yaml', () => {
     'DELETE /__mock/sessions/{name}',
     'GET /__mock/users',
     'POST /__mock/users',
+    'GET /__mock/requests/count',
     'GET /__mock/oauth/sessions',
     'POST /__mock/oauth/sessions/{sessionId}/authorize',
   ].sort();

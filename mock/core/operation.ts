@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { envelope } from '../../schemas/common.ts';
+import { JOURNAL_BODY_CHARS } from '../../schemas/control.ts';
 import { describeErrorRef, errorCatalog, type CatalogError } from '../../schemas/errors.ts';
 import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
 import type { BinaryBody, EventStreamSource, OperationDef } from '../../schemas/registry-types.ts';
@@ -63,6 +64,27 @@ export interface OperationRequest {
 export interface OperationTrace {
   operationId: OperationId;
   keyId: string | null;
+  /** The body as read (files summarized), cut to JOURNAL_BODY_CHARS of JSON text. */
+  body?: unknown;
+  bodyTruncated?: boolean;
+}
+
+/** A request body for the journal: files as {filename, mimeType, size}; beyond JOURNAL_BODY_CHARS of JSON text, the cut text. */
+export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: boolean } {
+  const summary =
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+      ? Object.fromEntries(
+          Object.entries(raw).map(([k, v]) => {
+            const file = (f: unknown) => {
+              const u = f as { filename?: unknown; mimeType?: unknown; bytes?: unknown };
+              return u && u.bytes instanceof Uint8Array ? { filename: u.filename, mimeType: u.mimeType, size: u.bytes.byteLength } : f;
+            };
+            return [k, Array.isArray(v) ? v.map(file) : file(v)];
+          }),
+        )
+      : raw;
+  const text = JSON.stringify(summary) ?? '';
+  return text.length > JOURNAL_BODY_CHARS ? { body: text.slice(0, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
 }
 
 /**
@@ -181,6 +203,7 @@ export function createOperationRunner(engine: Engine, opts: OperationOptions) {
       let body: unknown;
       if (op.request.body) {
         const raw = await req.readBody();
+        if (trace && raw !== undefined) Object.assign(trace, journalBody(raw));
         body = parseOrThrow(op, op.request.body.schema, raw === undefined && op.request.bodyOptional ? {} : raw, 'body');
       }
       const params = op.request.params ? parseOrThrow(op, op.request.params, req.params, 'path') : {};

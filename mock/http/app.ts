@@ -206,6 +206,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
         keyId: l.keyId ?? null,
         status: res.statusCode,
         code: l.envelopeCode ?? null,
+        ...(res.locals.journalBody as object | undefined),
       });
     });
     next();

@@ -46,6 +46,19 @@ function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   throw new ApiError('CONTROL_INVALID_REQUEST', r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'body'}: ${i.message}`).join('; '));
 }
 
+/** The journaled requests that match every filter given. */
+function matchingRequests(engine: Engine, q: { operationId?: string; keyId?: string; status?: number; since?: number }) {
+  return engine.journal
+    .list()
+    .filter(
+      (e) =>
+        (q.operationId === undefined || e.operationId === q.operationId) &&
+        (q.keyId === undefined || e.keyId === q.keyId) &&
+        (q.status === undefined || e.status === q.status) &&
+        (q.since === undefined || e.at >= q.since),
+    );
+}
+
 /** The account with page `q.ledgerPage` of its ledger. */
 function view(a: Account, q: { ledgerPage: number; ledgerPageSize: number }) {
   const from = (q.ledgerPage - 1) * q.ledgerPageSize;
@@ -219,7 +232,12 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       engine.tick();
       return { file: opts.stateFile, bytes: writeStateFile(opts.stateFile, engine), now: engine.clock.now() };
     },
-    requests: () => ({ items: engine.journal.list() }),
+    requests: (req) => {
+      const q = parse(controlOperations.requests.query, req.query);
+      const items = matchingRequests(engine, q);
+      return { items: q.limit === undefined ? items : items.slice(-q.limit) };
+    },
+    countRequests: (req) => ({ count: matchingRequests(engine, parse(controlOperations.countRequests.query, req.query)).length }),
     listUsers: () => ({ items: listUsers(engine) }),
     createUser: (req) => createUser(engine, parse(controlOperations.createUser.body.schema, jsonBody(req, true)), engine.tick()),
     listLoginSessions: () => ({ items: listLoginSessions(engine, engine.tick()) }),

@@ -61,6 +61,7 @@ export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
         trace,
       );
       res.locals.keyId = trace.keyId ?? null;
+      if (trace.body !== undefined) res.locals.journalBody = { body: trace.body, ...(trace.bodyTruncated ? { bodyTruncated: true } : {}) };
       await sendAnswer(req, res, answer, engine, opts);
     });
   }

@@ -245,6 +245,7 @@ export function createFetchHandler(engine: Engine, opts: FetchHandlerOptions = {
         keyId: trace.keyId ?? null,
         status: a.status,
         code: a.envelopeCode,
+        ...(trace.body !== undefined ? { body: trace.body, ...(trace.bodyTruncated ? { bodyTruncated: true } : {}) } : {}),
       });
     return toResponse(a, request.method.toUpperCase(), engine, heartbeatMs, (p) => bug(trace.operationId ?? url.pathname, p));
   };

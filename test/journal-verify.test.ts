@@ -1,0 +1,84 @@
+/**
+ * The journal as a verification tool (GET /__mock/requests and
+ * /__mock/requests/count): filters by operationId, keyId, status and since,
+ * limit, request bodies (JSON as sent, multipart as fields and file
+ * summaries, cut beyond 4,096 characters) and response codes; bad filters
+ * answer the control error naming the field.
+ */
+import { describe, expect, it } from 'vitest';
+import { JOURNAL_BODY_CHARS } from '../schemas/control.ts';
+import { errorCatalog } from '../schemas/errors.ts';
+import { cloneForm, pathOf, videoBody } from './factories.ts';
+import { KEY, OTHER_KEY, useMocks, type TestMock } from './helpers.ts';
+
+const mock = useMocks();
+
+const requests = async (m: TestMock, query = '') => (await m.call('GET', `/__mock/requests${query}`, { key: null })).json.items as Record<string, any>[];
+const count = async (m: TestMock, query = '') => (await m.call('GET', `/__mock/requests/count${query}`, { key: null })).json.count as number;
+
+describe('the journal as a verification tool', () => {
+  it('filters by operationId, keyId, status and since; limit keeps the most recent; count agrees', async () => {
+    const m = await mock();
+    await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
+    await m.call('POST', pathOf('createVideoTask'), { body: videoBody(), key: OTHER_KEY });
+    await m.call('POST', pathOf('createVideoTask'), { body: { model: 'nope' } });
+    await m.advance(60_000);
+    const since = (await m.call('GET', '/__mock/clock', { key: null })).json.now as number;
+    await m.call('GET', pathOf('getSubscription'));
+    await m.call('GET', pathOf('getSubscription'), { key: null });
+
+    const table: [string, number][] = [
+      ['', 5],
+      ['?operationId=createVideoTask', 3],
+      ['?operationId=createVideoTask&keyId=test', 2],
+      ['?operationId=createVideoTask&status=400', 1],
+      ['?keyId=other', 1],
+      ['?status=401', 1],
+      [`?since=${since}`, 2],
+      [`?since=${since}&status=200`, 1],
+      ['?operationId=confirmVoiceClone', 0],
+    ];
+    for (const [q, n] of table) {
+      expect(await count(m, q), q).toBe(n);
+      expect(await requests(m, q), q).toHaveLength(n);
+    }
+    const last = await requests(m, '?operationId=createVideoTask&limit=2');
+    expect(last.map((e) => e.keyId)).toEqual(['other', 'test']);
+    expect(last[1]).toMatchObject({ status: 400, code: errorCatalog.VIDEO_UNSUPPORTED_COMBINATION.code, body: { model: 'nope' } });
+    expect((await requests(m, '?operationId=createVideoTask'))[0].body).toEqual(videoBody());
+  });
+
+  it('multipart bodies are journaled as their fields with files summarized; long bodies are cut and flagged', async () => {
+    const m = await mock();
+    await m.call('POST', pathOf('createVoiceClone'), { body: cloneForm({ name: 'Narrator' }) });
+    const [clone] = await requests(m, '?operationId=createVoiceClone');
+    expect(clone.body).toMatchObject({
+      language: 'en',
+      consentConfirmed: true,
+      name: 'Narrator',
+      audioFiles: [{ filename: 'sample0.wav', mimeType: 'audio/wav', size: expect.any(Number) }],
+    });
+    expect(clone.bodyTruncated).toBeUndefined();
+
+    const long = videoBody({ content: [{ type: 'text', text: 'x'.repeat(5000) }] });
+    await m.call('POST', pathOf('createVideoTask'), { body: long });
+    const [cut] = await requests(m, '?operationId=createVideoTask');
+    expect(cut.bodyTruncated).toBe(true);
+    expect(cut.body).toBe(JSON.stringify(long).slice(0, JOURNAL_BODY_CHARS));
+  });
+
+  it.each([['?status=abc'], ['?limit=0'], ['?since=soon'], ['?unknown=1']])('a bad filter (%s) is a control error naming it', async (q) => {
+    const m = await mock();
+    const res = await m.call('GET', `/__mock/requests${q}`, { key: null });
+    expect([res.status, res.json.code]).toEqual([400, errorCatalog.CONTROL_INVALID_REQUEST.code]);
+    expect(res.json.message).toContain(q.slice(1).split('=')[0]);
+  });
+
+  it('is per session', async () => {
+    const m = await mock();
+    await m.call('GET', pathOf('getSubscription'), { headers: { 'x-mock-session': 'a' } });
+    expect(await count(m)).toBe(0);
+    expect((await m.call('GET', '/__mock/requests/count', { key: null, headers: { 'x-mock-session': 'a' } })).json.count).toBe(1);
+    expect(KEY).toMatch(/^mg_test_/);
+  });
+});
