@@ -38,7 +38,7 @@ const standardJsOnly = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'lib/', 'generated/', 'spec/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'lib/', 'generated/', 'spec/', 'coverage/', 'test/types/.gen/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
