@@ -38,7 +38,17 @@ const standardJsOnly = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'lib/', 'generated/', 'spec/', 'coverage/', 'test/types/.gen/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'lib/',
+      'generated/',
+      'spec/',
+      'coverage/',
+      'test/types/',
+    ] /* type fixtures: compiled by test/types.test.ts with their own tsconfig */,
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -3,7 +3,7 @@
  * curl walkthroughs, extracted from the README (so they cannot drift),
  * compiles as the body of its operation with openapi-fetch under `strict`,
  * `exactOptionalPropertyTypes` and `noUncheckedIndexedAccess`; and the wrong
- * bodies of test/types/wrong-bodies.ts fail to compile (their
+ * bodies of test/type-fixtures/wrong-bodies.ts fail to compile (their
  * `@ts-expect-error` lines would otherwise fail the compile).
  */
 import { execFileSync } from 'node:child_process';
@@ -49,7 +49,7 @@ function readmeBodies(): ReadmeBody[] {
       method: m[1] as 'POST' | 'PUT',
       path,
       template: hit.op.path,
-      params: Object.fromEntries(hit.names.map((n, i) => [n, values[i]!])),
+      params: Object.fromEntries(hit.names.map((n, i) => [n, values[i]])),
       body,
     });
   }
@@ -68,15 +68,15 @@ describe('types that fit real clients', () => {
           Object.keys(b.params).length ? `params: { path: ${JSON.stringify(b.params)} }, ` : ''
         }body: ${JSON.stringify(b.body)} });`,
     );
-    mkdirSync(join(root, 'test/types/.gen'), { recursive: true });
+    mkdirSync(join(root, 'test/type-fixtures/.gen'), { recursive: true });
     writeFileSync(
-      join(root, 'test/types/.gen/readme-bodies.ts'),
+      join(root, 'test/type-fixtures/.gen/readme-bodies.ts'),
       `/* Written by test/types.test.ts from README.md. */\nimport createClient from 'openapi-fetch';\nimport type { paths } from '../../../generated/api.d.ts';\n\nconst client = createClient<paths>({ baseUrl: 'http://localhost:4010' });\n\nexport async function readmeBodies(): Promise<void> {\n${calls.join('\n')}\n}\n`,
     );
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     let output = '';
     try {
-      execFileSync(process.execPath, [tsc, '-p', join(root, 'test/types/tsconfig.json')], { encoding: 'utf8' });
+      execFileSync(process.execPath, [tsc, '-p', join(root, 'test/type-fixtures/tsconfig.json')], { encoding: 'utf8' });
     } catch (e) {
       output = (e as { stdout?: string }).stdout ?? String(e);
     }
