@@ -207,7 +207,12 @@ export const sampleKinds = ['audio', 'video', 'image', 'midi'] as const;
 export const SampleParams = z.object({ kind: z.enum(sampleKinds).meta({ param: { description: 'audio, video (MP4), image (PNG) or midi' } }) });
 /** Limits of sample media (the renderers' own limits). */
 export const sampleLimits = { audioMaxMs: 3_600_000, videoMaxMs: 600_000, minSide: 16, videoMaxWidth: 4096, videoMaxHeight: 4096, imageMaxSide: 8192 } as const;
-const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+/** A true/false query flag with its default (given as the text a query carries). */
+const flag = (byDefault: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(byDefault)
+    .transform((v) => v === 'true');
 export const SampleQuery = z
   .object({
     format: z.enum(audioFormats).default('mp3').meta({ description: 'audio only: mp3, opus, aac, flac, wav or pcm' }),
@@ -232,7 +237,7 @@ export const SampleQuery = z
       .max(sampleLimits.imageMaxSide)
       .default(720)
       .meta({ description: 'video and image: pixels (video: even, at most 4096)' }),
-    audio: flag.default(true).meta({ description: 'video: with an AAC sound track' }),
+    audio: flag('true').meta({ description: 'video: with an AAC sound track' }),
     variant: z.coerce.number().int().min(0).max(1_000_000).default(0).meta({ description: 'audio, video and midi: which pitch or melody (deterministic)' }),
   })
   .meta({ description: 'parameters of the sample; those of other kinds are ignored' });

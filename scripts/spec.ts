@@ -157,6 +157,8 @@ export function buildApiDocument() {
     info: {
       title: 'Media Generation Service',
       version: '1.0.0',
+      license: LICENSE,
+      contact: CONTACT,
       description:
         'Provider-neutral contract of the Media Generation Service (video, images, speech, music and more), emitted from the Zod schemas of mediagen-contract. ' +
         'Every field, limit and error code carries its provenance (`x-provenance`): a seed document and section, or "assumed" with the reason.\n\n' +
@@ -178,9 +180,20 @@ export function controlErrors(op: ControlOperation): ErrorName[] {
   return [...new Set([...transport, ...invalid, ...(op.errors ?? [])])];
 }
 
+/** The license and contact of both documents. */
+const LICENSE = { name: 'MIT', identifier: 'MIT' };
+const CONTACT = { name: 'mediagen-contract' };
+const CONTROL_TOKEN_SCHEME = 'controlToken';
+
 /** The control API document (spec/mock-control.openapi.yaml), kept apart from the API's. */
 export function buildControlDocument() {
   const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', CONTROL_TOKEN_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'Only when the mock runs with --control-token, or listens beyond this machine (then it prints a generated token): Authorization: Bearer <control token>. GET /__mock/health never needs it.',
+  });
   for (const op of Object.values(controlOperations) as ControlOperation[]) {
     registerEvents(registry, op.response);
     registry.registerPath({
@@ -203,10 +216,14 @@ export function buildControlDocument() {
     info: {
       title: 'mediagen-mock control API',
       version: '1.0.0',
+      license: LICENSE,
+      contact: CONTACT,
       description:
         "The mock server's own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules, the request journal, task activity as an event stream, sample media, and an upload inspector. Not part of the Media Generation Service.",
     },
-    servers: [{ url: 'http://localhost:4010' }],
+    servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock' }],
     tags: controlTags,
+    // open on this machine; with --control-token (or listening beyond it) every route but health needs the token
+    security: [{}, { [CONTROL_TOKEN_SCHEME]: [] }],
   });
 }

@@ -12,6 +12,7 @@ import { Engine, type EngineOptions } from '../engine/engine.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
 import { createOAuthPages } from './oauth-page.ts';
+import { createDocsRouter } from './docs.ts';
 import { mediaRoutes, prepareEngine } from '../services/index.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError } from './respond.ts';
@@ -48,6 +49,9 @@ export interface Mock {
   /** Requests being answered right now, event streams left out (a graceful shutdown waits for them). */
   inFlight(): number;
 }
+
+/** Paths that are not API requests: the control API, hosted media, the sign-in page, the documentation site and documents. */
+const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
 
 /** Response headers a browser page may read (CORS exposes them). */
 export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
@@ -193,7 +197,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   });
   // Journal every API request with its final status.
   app.use((req, res, next) => {
-    if (/^\/(__mock|media|oauth)\//i.test(req.path)) return next();
+    if (NOT_JOURNALED.test(req.path)) return next();
     const e = worldOf(res).engine;
     const at = e.clock.now();
     res.on('finish', () => {
@@ -217,6 +221,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? worldOf(res).control(req, res, next) : next()));
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? worldOf(res).media(req, res, next) : next()));
   app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? worldOf(res).pages(req, res, next) : next()));
+  app.use(createDocsRouter({ publicUrl: opts.publicUrl }));
   app.use((req, res, next) => worldOf(res).api(req, res, next));
   const routes = routeTable();
   app.use((req, res) => {

@@ -1,0 +1,162 @@
+/**
+ * The documentation site (docs/architecture.md, "The documentation site"):
+ * the API reference and the mock's own document rendered by Scalar's
+ * standalone bundle (from npm, served by the mock itself: no CDN, no fonts
+ * from elsewhere, no proxy). `npm run docs` writes the same page into a
+ * static folder (scripts/docs.ts); the running mock serves it at /docs with
+ * the documents' servers pointed at itself, so "try it" calls the mock, and
+ * serves /openapi.json, /openapi.yaml and /mock-control.openapi.yaml.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Request, type Response, type Router } from 'express';
+import { parse as parseYaml, stringify } from 'yaml';
+import { originOf } from './origin.ts';
+
+/** Where a document or the bundle lies: the package root is one to three directories up (mock/http, lib/mock/http, dist). */
+function packageFile(relative: string): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const up of ['..', '../..', '../../..']) {
+    const p = join(here, up, relative);
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** Scalar's standalone browser bundle: the copy shipped in the package (lib/docs/scalar.js), else the devDependency's. */
+export function scalarBundlePath(): string | undefined {
+  const shipped = packageFile('lib/docs/scalar.js');
+  if (shipped) return shipped;
+  try {
+    const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+    const p = join(dirname(entry), 'browser/standalone.js');
+    return existsSync(p) ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A document of the site: what it is called in the switcher and where it is. */
+export interface DocsSource {
+  title: string;
+  url: string;
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page: Scalar on `sources` (the API reference first), with nothing
+ * loaded from elsewhere: the bundle from `scriptUrl`, system fonts, no proxy,
+ * no telemetry.
+ */
+export function docsPage(sources: DocsSource[], scriptUrl: string): string {
+  const config = {
+    sources: sources.map((s, i) => ({ title: s.title, slug: i === 0 ? 'api' : 'mock', url: s.url, default: i === 0 })),
+    withDefaultFonts: false,
+    hideClientButton: true,
+    // no toolbar (it searches Scalar's registry through their proxy) and no AI agent (a remote service)
+    showDeveloperTools: 'never',
+    agent: { disabled: true },
+    showSidebar: true,
+    telemetry: false,
+    hideDownloadButton: false,
+    defaultOpenAllTags: true,
+    metaData: { title: 'Media Generation Service: API reference' },
+  };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Media Generation Service: API reference</title>
+<link rel="icon" href="data:,">
+<style>body { margin: 0; font-family: system-ui, sans-serif; } :root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }</style>
+</head>
+<body>
+<div id="app"></div>
+<script src="${escape(scriptUrl)}"></script>
+<script>Scalar.createApiReference('#app', ${JSON.stringify(config).replace(/</g, '\\u003c')});</script>
+</body>
+</html>
+`;
+}
+
+/** The sources of the site, relative to the page. */
+export const DOCS_SOURCES: DocsSource[] = [
+  { title: 'Media Generation Service', url: 'openapi.json' },
+  { title: 'Mock: control API and behaviour', url: 'mock-control.openapi.json' },
+];
+
+/** `doc` with its servers set to `origin` (the mock that serves it), so "try it" calls the mock. */
+function withServer(doc: Record<string, unknown>, origin: string): Record<string, unknown> {
+  return { ...doc, servers: [{ url: origin, description: 'this mock' }] };
+}
+
+/** The /docs site and the documents, read from spec/ of the package. */
+export function createDocsRouter(opts: { publicUrl?: string } = {}): Router {
+  const router = express.Router();
+  let cache: { api: Record<string, unknown>; control: Record<string, unknown> } | undefined;
+  const docs = () => {
+    if (!cache) {
+      const api = packageFile('spec/openapi.json');
+      const control = packageFile('spec/mock-control.openapi.yaml');
+      if (!api || !control) return undefined;
+      cache = {
+        api: JSON.parse(readFileSync(api, 'utf8')) as Record<string, unknown>,
+        control: parseYaml(readFileSync(control, 'utf8')) as Record<string, unknown>,
+      };
+    }
+    return cache;
+  };
+  const notFound = (res: Response, what: string) => void res.status(404).type('text/plain').send(`${what} is not in this installation`);
+  const json = (res: Response, body: unknown) =>
+    void res
+      .type('application/json')
+      .setHeader('Cache-Control', 'no-cache')
+      .send(JSON.stringify(body, null, 2));
+
+  router.get(['/docs', '/docs/'], (req: Request, res: Response) => {
+    if (req.path === '/docs') return res.redirect(301, '/docs/');
+    res
+      .type('text/html')
+      .setHeader('Cache-Control', 'no-cache')
+      .send(
+        docsPage(
+          DOCS_SOURCES.map((s) => ({ ...s, url: `../${s.url}` })),
+          'scalar.js',
+        ),
+      );
+  });
+  router.get('/docs/scalar.js', (_req: Request, res: Response) => {
+    const p = scalarBundlePath();
+    if (!p) return notFound(res, "Scalar's bundle");
+    res.type('text/javascript').setHeader('Cache-Control', 'public, max-age=3600').sendFile(p);
+  });
+  router.get('/openapi.json', (req: Request, res: Response) => {
+    const d = docs();
+    return d ? json(res, withServer(d.api, originOf(req, opts.publicUrl))) : notFound(res, 'spec/openapi.json');
+  });
+  router.get('/openapi.yaml', (req: Request, res: Response) => {
+    const d = docs();
+    if (!d) return notFound(res, 'spec/openapi.yaml');
+    res
+      .type('application/yaml')
+      .setHeader('Cache-Control', 'no-cache')
+      .send(stringify(withServer(d.api, originOf(req, opts.publicUrl)), { lineWidth: 0 }));
+  });
+  router.get('/mock-control.openapi.json', (req: Request, res: Response) => {
+    const d = docs();
+    return d ? json(res, withServer(d.control, originOf(req, opts.publicUrl))) : notFound(res, 'spec/mock-control.openapi.yaml');
+  });
+  router.get('/mock-control.openapi.yaml', (req: Request, res: Response) => {
+    const d = docs();
+    if (!d) return notFound(res, 'spec/mock-control.openapi.yaml');
+    res
+      .type('application/yaml')
+      .setHeader('Cache-Control', 'no-cache')
+      .send(stringify(withServer(d.control, originOf(req, opts.publicUrl)), { lineWidth: 0 }));
+  });
+  return router;
+}
