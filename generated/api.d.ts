@@ -4163,11 +4163,14 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31002` unsupported model, ratio, resolution or duration combination (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31003` missing media duration (inputVideoDuration is required with video input) (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31004` insufficient credits (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -4320,7 +4323,6 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `32001` task not found (document 1, "Errors")
              *     - `32002` not enough credits (document 1, "Errors")
              *     - `32003` provider error during generation (document 1, "Errors")
@@ -4329,6 +4331,10 @@ export interface operations {
              *     - `32006` audio input requires at least one image or video (document 1, "Errors")
              *     - `32007` upstream provider throttling or video concurrency slots exhausted (document 1, "Errors")
              *     - `32008` content rejected by moderation (document 1, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -4479,10 +4485,13 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -4593,11 +4602,14 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31007` the task has not finished: only a succeeded or failed task can be deleted (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -4718,8 +4730,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -4816,10 +4831,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -4970,10 +4988,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31002` unsupported model, ratio, resolution or duration combination (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
              *     - `31003` missing media duration (inputVideoDuration is required with video input) (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -5105,8 +5126,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `32004` invalid parameters or unsupported capability combination (document 1, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -5233,6 +5257,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
@@ -5327,8 +5354,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -5441,10 +5471,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
              *     - `42002` the login session does not exist, has expired, or has already been exchanged (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
              *     - `42003` the authorization code is wrong for this login session, already used, or expired (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -5557,8 +5590,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -5690,8 +5726,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -5795,13 +5834,16 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
              *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
              *     - `26008` provider error during image generation (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -5980,12 +6022,15 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
              *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -6158,8 +6203,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -6283,8 +6331,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -6378,12 +6429,15 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
              *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
              *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -6507,10 +6561,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -6653,10 +6710,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -6807,10 +6867,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -6961,9 +7024,12 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -7114,9 +7180,12 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
              *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -7265,8 +7334,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -7380,8 +7452,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -7476,9 +7551,12 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
              *     - `36013` a reference file is not audio the service reads (WAV, MP3, Ogg, FLAC, AAC or M4A) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -7629,8 +7707,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -7765,8 +7846,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -8034,6 +8118,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
@@ -8126,8 +8213,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -8246,8 +8336,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -8399,8 +8492,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -8516,13 +8612,16 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
              *     - `33002` speaker not found for a speaker entry (document 2, "Errors")
              *     - `33005` too many voices (max 3) (document 2, "Errors")
              *     - `33006` not enough credits; nothing reserved (document 2, "Errors")
              *     - `33009` per-user concurrency limit reached (document 2, "Errors")
              *     - `33003` generation service unavailable (document 2, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -8673,9 +8772,12 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
              *     - `33001` task not found or not owned by the caller (document 2, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -8798,8 +8900,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -8893,13 +8998,16 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
              *     - `33002` speaker not found for a speaker entry (document 2, "Errors")
              *     - `33005` too many voices (max 3) (document 2, "Errors")
              *     - `33006` not enough credits; nothing reserved (document 2, "Errors")
              *     - `33009` per-user concurrency limit reached (document 2, "Errors")
              *     - `33003` generation service unavailable (document 2, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9050,9 +9158,12 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
              *     - `33001` task not found or not owned by the caller (document 2, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9175,8 +9286,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9270,9 +9384,12 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
              *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9423,10 +9540,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
              *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
              *     - `37002` Speaker language mismatch: in the two-stage flow a speaker's language differs from language (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9575,8 +9695,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9695,8 +9818,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9880,8 +10006,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -9997,8 +10126,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -10178,8 +10310,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -10271,8 +10406,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -10389,12 +10527,15 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -10565,12 +10706,15 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -10741,12 +10885,15 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
              *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -10916,9 +11063,12 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
              *     - `40003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -11067,8 +11217,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -11182,8 +11335,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -11337,8 +11493,11 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `41001` invalid extraction request parameters (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -11487,8 +11646,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `41001` invalid extraction request parameters (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -11604,10 +11766,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -11759,10 +11924,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -11914,10 +12082,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -12069,11 +12240,14 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -12244,11 +12418,14 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -12437,9 +12614,12 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -12629,10 +12809,13 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
              *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -12829,8 +13012,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {
@@ -12922,8 +13108,11 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
              */
             400: {
                 headers: {

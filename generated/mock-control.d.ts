@@ -699,6 +699,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -873,6 +876,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1018,6 +1024,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1040,6 +1049,9 @@ export interface operations {
             };
             /**
              * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10010` a control-API resource that does not exist (for example a deleted account) (assumed: mock-only: the control API is the mock's own)
              */
             404: {
@@ -1170,6 +1182,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1295,6 +1310,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1411,6 +1429,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1704,6 +1725,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1808,6 +1832,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1898,6 +1925,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -1971,6 +2001,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -2041,6 +2074,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -2126,6 +2162,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -2231,6 +2270,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -2407,6 +2449,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -2583,6 +2628,9 @@ export interface operations {
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {
@@ -2605,6 +2653,9 @@ export interface operations {
             };
             /**
              * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10010` a control-API resource that does not exist (for example a deleted account) (assumed: mock-only: the control API is the mock's own)
              */
             404: {
@@ -2770,6 +2821,9 @@ export interface operations {
             };
             /**
              * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
              *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
              */
             400: {

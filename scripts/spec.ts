@@ -28,12 +28,46 @@ export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number
 }
 
 function describeErrors(names: readonly ErrorName[]): string {
-  return names
+  const line = (n: ErrorName) =>
+    `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning}${errorReason(n) ? ` (failure reason \`${errorReason(n)}\`)` : ''} (${describeProvenance(errorCatalog[n].provenance)})`;
+  const service = names.filter((n) => !isMockOnly(n)).map(line);
+  const mock = names.filter(isMockOnly).map(line);
+  return [...service, ...(mock.length ? [`\n**Mock only** (mediagen-mock, not the service; see the mock's document):\n`, ...mock] : [])].join('\n');
+}
+
+/** The error catalog as a Markdown table. */
+function catalogTable(names: readonly ErrorName[]): string {
+  return `| code | name | HTTP | meaning | provenance |\n|---|---|---|---|---|\n${names
     .map(
       (n) =>
-        `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning}${errorReason(n) ? ` (failure reason \`${errorReason(n)}\`)` : ''} (${describeProvenance(errorCatalog[n].provenance)})`,
+        `| ${errorCatalog[n].code} | ${n}${errorReason(n) ? ` (\`${errorReason(n)}\`)` : ''} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} | ${describeProvenance(errorCatalog[n].provenance)} |`,
     )
-    .join('\n');
+    .join('\n')}`;
+}
+
+/** True for the errors only the mock answers (its forcing, its control API, its own faults). */
+export function isMockOnly(name: ErrorName): boolean {
+  const p = errorCatalog[name].provenance;
+  return p.source === 'assumed' && p.reason.startsWith('mock-only');
+}
+
+/** The message the mock writes for `name` without details: its meaning, after its name for the errors the documents name in messages. */
+function exampleMessage(name: ErrorName): string {
+  const meaning = errorCatalog[name].meaning;
+  return meaning.startsWith(`${name}:`) ? meaning : meaning.charAt(0).toUpperCase() + meaning.slice(1);
+}
+
+/** One example per declared error: its code and a message as the mock writes it. */
+function errorExamples(names: readonly ErrorName[]) {
+  return Object.fromEntries(
+    names.map((n) => [
+      n,
+      {
+        summary: `${errorCatalog[n].code} ${n}${isMockOnly(n) ? ' (mock only)' : ''}`,
+        value: { code: errorCatalog[n].code, message: exampleMessage(n), data: null },
+      },
+    ]),
+  );
 }
 
 /**
@@ -55,7 +89,7 @@ function errorResponses(errors: readonly ErrorName[]): RouteConfig['responses'] 
     out[status] = {
       description: describeErrors(names),
       ...(status === 429 || status === 503 ? { headers: RetryAfter } : {}),
-      content: { 'application/json': { schema: specErrorEnvelope(names) } },
+      content: { 'application/json': { schema: specErrorEnvelope(names), examples: errorExamples(names) } },
     };
   }
   return out;
@@ -162,7 +196,8 @@ export function buildApiDocument() {
       description:
         'Provider-neutral contract of the Media Generation Service (video, images, speech, music and more), emitted from the Zod schemas of mediagen-contract. ' +
         'Every field, limit and error code carries its provenance (`x-provenance`): a seed document and section, or "assumed" with the reason.\n\n' +
-        `## Error catalog\n\n| code | name | HTTP | meaning | provenance |\n|---|---|---|---|---|\n${errorNames.map((n) => `| ${errorCatalog[n].code} | ${n}${errorReason(n) ? ` (\`${errorReason(n)}\`)` : ''} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} | ${describeProvenance(errorCatalog[n].provenance)} |`).join('\n')}`,
+        'The mock of this service (mediagen-mock) documents its own behaviour apart: forcing outcomes with the `Prefer` header, the virtual clock, isolated sessions, its control API and its own error codes are in the document "Mock: control API and behaviour" (spec/mock-control.openapi.yaml). Where an operation can answer a mock-only code, its error response lists it under "Mock only".\n\n' +
+        `## Error catalog\n\n${catalogTable(errorNames.filter((n) => !isMockOnly(n)))}`,
     },
     servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock (the stateful mock)' }],
     tags,
@@ -219,7 +254,15 @@ export function buildControlDocument() {
       license: LICENSE,
       contact: CONTACT,
       description:
-        "The mock server's own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules, the request journal, task activity as an event stream, sample media, and an upload inspector. Not part of the Media Generation Service.",
+        "The mock server's own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules, the request journal, task activity as an event stream, sample media, users of the OAuth flow, isolated sessions, and an upload inspector. Not part of the Media Generation Service.\n\n" +
+        '## Mock behaviour\n\n' +
+        'What the mock does that the service does not, or that the source documents do not show:\n\n' +
+        '- **Forcing outcomes** on any API request: `Prefer: code=<status>` (any status the operation declares), `Prefer: error=<code, name or failure reason>`, `Prefer: outcome=failed|stuck|partial` (a created task fails, never finishes, or partly succeeds), `Prefer: delay=<ms>`; several at once separated by commas; or the query parameters `__code`, `__error`, `__outcome`, `__delay`. Rules for the next matching requests: `POST /__mock/scenarios`.\n' +
+        '- **The virtual clock**: task lifecycles follow it (`--clock manual` moves it only with `POST /__mock/clock/advance`). The schedules, prices and limits the documents do not show are assumed: every assumption is listed in docs/assumptions.md and marked `x-provenance: assumed` in the API document.\n' +
+        '- **Isolated sessions**: `X-Mock-Session: <name>` or the path prefix `/sessions/<name>` selects a world of its own (clock, seed, accounts, tasks, journal).\n' +
+        '- **The OAuth authorization page** at `/oauth/authorize?sessionId=` (the `authUrl` of a login session).\n' +
+        '- **The documentation site** at `/docs`, and the documents at `/openapi.json`, `/openapi.yaml`, `/mock-control.openapi.yaml`.\n\n' +
+        `## Mock-only error codes\n\n${catalogTable(errorNames.filter(isMockOnly))}`,
     },
     servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock' }],
     tags: controlTags,

@@ -1,0 +1,95 @@
+/**
+ * The documentation site in headless Chromium: the static site of
+ * `npm run docs` (scripts/docs.ts, served from a temporary folder) and the
+ * running mock's /docs. Both list every operation of the registry, log no
+ * console error, and make no request to a host other than the one serving
+ * them (the renderer, its fonts and the documents all come from there).
+ * Skipped with a notice without a system Chromium.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationIds, operations } from '../schemas/operations.ts';
+import { buildDocsSite } from '../scripts/docs.ts';
+import { CHROMIUM, launchChromium } from './browser.ts';
+import { startMock, type TestMock } from './helpers.ts';
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.yaml': 'application/yaml' };
+
+/** Opens `url`, waits for the reference to render; returns its text, the console errors and the hosts requested. */
+async function visit(browser: Browser, url: string) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  const hosts = new Set<string>();
+  page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:') hosts.add(u.host);
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await page.waitForFunction(() => document.body.innerText.includes('Create a video task'), undefined, { timeout: 30_000 });
+  const text = await page.evaluate(() => document.body.innerText);
+  return { page, text, errors, hosts: [...hosts] };
+}
+
+const summaries = operationIds.map((id) => operations[id].summary);
+
+describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => {
+  let browser: Browser;
+  let site: Server;
+  let siteDir: string;
+  let m: TestMock;
+
+  beforeAll(async () => {
+    siteDir = mkdtempSync(join(tmpdir(), 'mg-site-'));
+    buildDocsSite(siteDir);
+    site = createServer((req, res) => {
+      const name = req.url === '/' ? 'index.html' : (req.url ?? '').slice(1).split('?')[0];
+      try {
+        const body = readFileSync(join(siteDir, name));
+        res.writeHead(200, { 'content-type': TYPES[extname(name)] ?? 'application/octet-stream' }).end(body);
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    m = await startMock();
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((r) => site?.close(() => r()));
+    await m?.close();
+    rmSync(siteDir, { recursive: true, force: true });
+  });
+
+  it('the static site of npm run docs: every operation listed, no console error, nothing from another host', async () => {
+    const origin = `127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const v = await visit(browser, `http://${origin}/`);
+    expect(summaries.filter((s) => !v.text.includes(s))).toEqual([]);
+    expect(v.errors).toEqual([]);
+    expect(v.hosts).toEqual([origin]);
+  });
+
+  it("the mock's /docs: the same, with try-it pointed at the mock itself, and the documents served beside it", async () => {
+    const origin = new URL(m.base).host;
+    const v = await visit(browser, `${m.base}/docs`);
+    expect(summaries.filter((s) => !v.text.includes(s))).toEqual([]);
+    expect(v.errors).toEqual([]);
+    expect(v.hosts).toEqual([origin]);
+    // the server the reference shows (and "try it" calls) is the mock itself
+    expect(await v.page.content()).toContain(m.base);
+    const api = (await (await fetch(`${m.base}/openapi.json`)).json()) as { servers: { url: string }[]; paths: object };
+    expect(api.servers).toEqual([{ url: m.base, description: 'this mock' }]);
+    expect(Object.keys(api.paths).length).toBeGreaterThan(40);
+    expect(await (await fetch(`${m.base}/openapi.yaml`)).text()).toMatch(/^openapi: 3\.1/);
+    expect((await fetch(`${m.base}/mock-control.openapi.yaml`)).status).toBe(200);
+    // none of it is an API request
+    expect(m.engine.journal.total).toBe(0);
+  });
+});
