@@ -67,6 +67,15 @@ describe('the journal as a verification tool', () => {
     expect(cut.body).toBe(JSON.stringify(long).slice(0, JOURNAL_BODY_CHARS));
   });
 
+  it('a body nested deeper than JSON.stringify can go is still answered (400, not 500) and journaled as a note (found by the fuzzer)', async () => {
+    const m = await mock();
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const res = await m.call('POST', pathOf('createFlowSpeechEpisode'), { raw: deep, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    const [entry] = await requests(m, '?operationId=createFlowSpeechEpisode');
+    expect(entry).toMatchObject({ status: 400, bodyTruncated: true, body: expect.stringMatching(/too deeply/) });
+  });
+
   it.each([['?status=abc'], ['?limit=0'], ['?since=soon'], ['?unknown=1']])('a bad filter (%s) is a control error naming it', async (q) => {
     const m = await mock();
     const res = await m.call('GET', `/__mock/requests${q}`, { key: null });

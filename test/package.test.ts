@@ -68,7 +68,13 @@ server.listen({ onUnhandledRequest: 'error' });
 const res = await fetch('http://localhost:4010/v1/user/subscription', { headers: { authorization: 'Bearer mg_consumer_secret1' } });
 server.close();
 const spec = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('mediagen-contract/spec/openapi.json'), 'utf8'));
-console.log(JSON.stringify({ viaServer, msw: res.status, openapi: spec.openapi }));
+// the installed mock serves its documentation site
+const { createMock } = await import('mediagen-contract');
+const docsMock = createMock();
+const base = await docsMock.listen();
+const docs = [(await fetch(base + '/docs/')).status, (await fetch(base + '/docs/scalar.js')).status, (await (await fetch(base + '/openapi.json')).json()).servers[0].url === base];
+await docsMock.close();
+console.log(JSON.stringify({ viaServer, msw: res.status, openapi: spec.openapi, docs }));
 `;
 
 describe('the packed package in an empty project', () => {
@@ -119,6 +125,8 @@ describe('the packed package in an empty project', () => {
         'spec/openapi.json',
         'dist/cli.js',
         'bin/mediagen-mock.js',
+        'lib/docs/scalar.js',
+        'generated/mock-control.d.ts',
       ]),
     );
     expect(paths.filter((p) => /^(test|scripts|mock|schemas|client)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
@@ -131,10 +139,12 @@ describe('the packed package in an empty project', () => {
       viaServer: string;
       msw: number;
       openapi: string;
+      docs: unknown[];
     };
     expect(out.viaServer).toMatch(/^\S+ success 1$/);
     expect(out.msw).toBe(200);
     expect(out.openapi).toMatch(/^3\.1/);
+    expect(out.docs).toEqual([200, 200, true]);
   });
 
   it('the installed mediagen-mock command prints its help', () => {

@@ -74,6 +74,12 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
     return built;
   },
   getImageTask: createThenGet('createImageTask', 'taskId'),
+  // a refresh needs the refresh token of a signed-in session
+  refreshOAuthToken: async (m, op) => {
+    const signedIn = await setups.exchangeOAuthCode(m, operations.exchangeOAuthCode as OperationDef);
+    const tokens = (await m.call('POST', signedIn.path, { key: null, body: signedIn.body })).json.data as { refreshToken: string };
+    return { path: op.path, body: { refreshToken: tokens.refreshToken } };
+  },
   // a code exists only for a login session authorized (here through the control API, as a test or CI does)
   exchangeOAuthCode: async (m, op) => {
     const { sessionId } = (await m.call('POST', pathOf('startLoginSession'), { key: null, body: { callbackPort: 53682 } })).json.data as { sessionId: string };

@@ -83,7 +83,13 @@ export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: bool
           }),
         )
       : raw;
-  const text = JSON.stringify(summary) ?? '';
+  let text: string;
+  try {
+    text = JSON.stringify(summary) ?? '';
+  } catch {
+    // nested deeper than JSON.stringify's stack allows (JSON.parse took it): recorded as a note, the request goes on
+    return { body: '(a body nested too deeply to record)', bodyTruncated: true };
+  }
   return text.length > JOURNAL_BODY_CHARS ? { body: text.slice(0, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
 }
 
