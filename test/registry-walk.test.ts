@@ -76,7 +76,7 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   getImageTask: createThenGet('createImageTask', 'taskId'),
   // a refresh needs the refresh token of a signed-in session
   refreshOAuthToken: async (m, op) => {
-    const signedIn = await setups.exchangeOAuthCode(m, operations.exchangeOAuthCode as OperationDef);
+    const signedIn = await setups.exchangeOAuthCode(m, operations.exchangeOAuthCode);
     const tokens = (await m.call('POST', signedIn.path, { key: null, body: signedIn.body })).json.data as { refreshToken: string };
     return { path: op.path, body: { refreshToken: tokens.refreshToken } };
   },
