@@ -8,11 +8,12 @@ import { stringify } from 'yaml';
 import { errorCatalog, errorNames } from '../schemas/errors.ts';
 import { tableAssumptions } from '../schemas/operations.ts';
 import { renderAssumptions } from './assumptions.ts';
+import { captureExamples } from './examples.ts';
 import { buildApiDocument, buildControlDocument } from './spec.ts';
 
 /** Path (relative to the repository root) -> file content. */
 export async function renderArtifacts(): Promise<Record<string, string>> {
-  const api = buildApiDocument();
+  const api = buildApiDocument(await captureExamples());
   const control = buildControlDocument();
   const json = `${JSON.stringify(api, null, 2)}\n`;
   const ast = await openapiTS(JSON.parse(json), { alphabetize: false, defaultNonNullable: false });

@@ -112,12 +112,14 @@ function requestBody(body: JsonBody | MultipartBody, required: boolean) {
 }
 
 /** The success response of a response kind; `eventSchemas` collects the schemas an event stream names. */
-function successResponse(r: ResponseDef, wrap: boolean) {
+function successResponse(r: ResponseDef, wrap: boolean, captured?: unknown) {
+  // an example the mock answered (scripts/examples.ts), where the schema declares none
+  const example = captured === undefined ? {} : { examples: { mock: { summary: 'answered by the mock (seed 1)', value: captured } } };
   switch (r.kind) {
     case 'envelope':
-      return { description: r.description, content: { 'application/json': { schema: wrap ? envelope(r.schema) : r.schema } } };
+      return { description: r.description, content: { 'application/json': { schema: wrap ? envelope(r.schema) : r.schema, ...example } } };
     case 'raw':
-      return { description: r.description, content: { 'application/json': { schema: r.schema } } };
+      return { description: r.description, content: { 'application/json': { schema: r.schema, ...example } } };
     case 'binary':
       return {
         description: `${r.description}. Binary, streamed with chunked transfer encoding; a failure before the first byte answers the JSON error envelope instead (check the Content-Type).`,
@@ -133,6 +135,7 @@ function successResponse(r: ResponseDef, wrap: boolean) {
         content: {
           'text/event-stream': {
             schema: { type: 'string' as const, description: 'a stream of Server-Sent Events' },
+            ...example,
             'x-events': Object.fromEntries(Object.keys(r.events).map((e) => [e, { $ref: `#/components/schemas/${eventSchemaName(r, e)}` }])),
           },
         },
@@ -153,7 +156,7 @@ function registerEvents(registry: OpenAPIRegistry, r: ResponseDef): void {
   for (const name of Object.keys(r.events)) registry.register(eventSchemaName(r, name), r.events[name]);
 }
 
-function routeConfig(op: OperationDef): RouteConfig {
+function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
   const failures = op.failureReasons?.length
     ? `\n\nA created task can fail with: ${op.failureReasons.map((n) => `${describeErrorRef(n)} (${errorCatalog[n].meaning})`).join(', ')}.`
     : '';
@@ -170,21 +173,21 @@ function routeConfig(op: OperationDef): RouteConfig {
       ...(op.request.query ? { query: op.request.query } : {}),
       ...(op.request.body ? { body: requestBody(op.request.body, !op.request.bodyOptional) } : {}),
     },
-    responses: { [op.response.status]: successResponse(op.response, true), ...errorResponses(op.errors) },
+    responses: { [op.response.status]: successResponse(op.response, true, captured), ...errorResponses(op.errors) },
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),
   };
 }
 
-/** The API document (spec/openapi.json and spec/openapi.yaml). */
-export function buildApiDocument() {
+/** The API document (spec/openapi.json and spec/openapi.yaml); `examples`: success examples captured from the mock (scripts/examples.ts). */
+export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Map()) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', bearerApiKeyScheme.name, bearerApiKeyScheme.scheme);
   for (const id of operationIds) {
     const op = operations[id] as OperationDef;
     registerEvents(registry, op.response);
-    registry.registerPath(routeConfig(op));
+    registry.registerPath(routeConfig(op, examples.get(id)));
   }
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
