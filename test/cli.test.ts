@@ -63,8 +63,9 @@ const json = async (r: Response) => (await r.json()) as { data: Record<string, u
 describe('mediagen-mock', () => {
   it('SIGTERM: requests in flight are answered, then it exits 0', async () => {
     const m = await start(['--quiet']);
-    const inFlight = Array.from({ length: 10 }, () => fetch(`${m.base}${pathOf('getSubscription')}`, { headers: { ...AUTH, prefer: 'delay=800' } }));
-    await new Promise((r) => setTimeout(r, 200));
+    const inFlight = Array.from({ length: 10 }, () => fetch(`${m.base}${pathOf('getSubscription')}`, { headers: { ...AUTH, prefer: 'delay=2000' } }));
+    // the requests reach the server well within their 2 s delay, even on a loaded machine
+    await new Promise((r) => setTimeout(r, 700));
     m.child.kill('SIGTERM');
     const answers = await Promise.all(inFlight);
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
@@ -141,6 +142,19 @@ describe('mediagen-mock: flags, environment, readiness', () => {
       child.on('exit', (code) => resolveRun({ code, out }));
     });
 
+  /** Starts the command with `args` and `env`; resolves when it prints its ready line, with the base URL of that line. */
+  const startReady = async (args: string[], env: Record<string, string>) => {
+    const child = spawn(process.execPath, ['bin/mediagen-mock.js', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    for (const t0 = Date.now(); !/mediagen-mock ready \S+/.test(out);) {
+      if (child.exitCode !== null || Date.now() - t0 > 20_000) throw new Error(`no ready line:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { child, base: /mediagen-mock ready (\S+)/.exec(out)![1] };
+  };
+
   it('--version prints the package version; --help has examples, the environment variables, Prefer and the control routes, and each default once', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect((await runOnce(['--version'])).out.trim()).toBe(pkg.version);
@@ -154,19 +168,11 @@ describe('mediagen-mock: flags, environment, readiness', () => {
   it('--port 0 (from MEDIAGEN_MOCK_PORT) binds a free port, prints it in the ready line, writes it to --ready-file, and media URLs carry it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mg-cli-'));
     const readyFile = join(dir, 'url');
-    const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--ready-file', readyFile, '--quiet'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MEDIAGEN_MOCK_PORT: '0', MEDIAGEN_MOCK_CLOCK: 'manual', MEDIAGEN_MOCK_SEED: '9' },
+    const { child, base } = await startReady(['--ready-file', readyFile, '--quiet'], {
+      MEDIAGEN_MOCK_PORT: '0',
+      MEDIAGEN_MOCK_CLOCK: 'manual',
+      MEDIAGEN_MOCK_SEED: '9',
     });
-    children.push(child);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    for (const t0 = Date.now(); !/mediagen-mock ready \S+/.test(out);) {
-      if (Date.now() - t0 > 20_000) throw new Error(out);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const base = /mediagen-mock ready (\S+)/.exec(out)![1];
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:(?!0$)\d+$/);
     expect(readFileSync(readyFile, 'utf8').trim()).toBe(base);
     const health = (await (await fetch(`${base}/__mock/health`)).json()) as { seed: number; clock: { mode: string } };
@@ -189,19 +195,7 @@ describe('mediagen-mock: flags, environment, readiness', () => {
     const refused = await runOnce([], { MEDIAGEN_MOCK_PORT: 'eighty' });
     expect(refused.code).not.toBe(0);
     expect(refused.out).toContain('MEDIAGEN_MOCK_PORT');
-    const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--port', '0', '--seed', '3', '--quiet'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MEDIAGEN_MOCK_SEED: '5', MEDIAGEN_MOCK_CLOCK: 'manual' },
-    });
-    children.push(child);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    for (const t0 = Date.now(); !/mediagen-mock ready \S+/.test(out);) {
-      if (Date.now() - t0 > 20_000) throw new Error(out);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const base = /mediagen-mock ready (\S+)/.exec(out)![1];
+    const { base } = await startReady(['--port', '0', '--seed', '3', '--quiet'], { MEDIAGEN_MOCK_SEED: '5', MEDIAGEN_MOCK_CLOCK: 'manual' });
     expect(await (await fetch(`${base}/__mock/health`)).json()).toMatchObject({ seed: 3, clock: { mode: 'manual' } });
   });
 });

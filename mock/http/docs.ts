@@ -134,29 +134,19 @@ export function createDocsRouter(opts: { publicUrl?: string } = {}): Router {
     if (!p) return notFound(res, "Scalar's bundle");
     res.type('text/javascript').setHeader('Cache-Control', 'public, max-age=3600').sendFile(p);
   });
-  router.get('/openapi.json', (req: Request, res: Response) => {
-    const d = docs();
-    return d ? json(res, withServer(d.api, originOf(req, opts.publicUrl))) : notFound(res, 'spec/openapi.json');
-  });
-  router.get('/openapi.yaml', (req: Request, res: Response) => {
-    const d = docs();
-    if (!d) return notFound(res, 'spec/openapi.yaml');
-    res
-      .type('application/yaml')
-      .setHeader('Cache-Control', 'no-cache')
-      .send(stringify(withServer(d.api, originOf(req, opts.publicUrl)), { lineWidth: 0 }));
-  });
-  router.get('/mock-control.openapi.json', (req: Request, res: Response) => {
-    const d = docs();
-    return d ? json(res, withServer(d.control, originOf(req, opts.publicUrl))) : notFound(res, 'spec/mock-control.openapi.yaml');
-  });
-  router.get('/mock-control.openapi.yaml', (req: Request, res: Response) => {
-    const d = docs();
-    if (!d) return notFound(res, 'spec/mock-control.openapi.yaml');
-    res
-      .type('application/yaml')
-      .setHeader('Cache-Control', 'no-cache')
-      .send(stringify(withServer(d.control, originOf(req, opts.publicUrl)), { lineWidth: 0 }));
-  });
+  // each document as JSON and YAML, with the serving mock as its server
+  for (const [name, which] of [
+    ['openapi', 'api'],
+    ['mock-control.openapi', 'control'],
+  ] as const)
+    for (const format of ['json', 'yaml'] as const)
+      router.get(`/${name}.${format}`, (req: Request, res: Response) => {
+        const d = docs();
+        if (!d) return notFound(res, `the ${name} document`);
+        const doc = withServer(d[which], originOf(req, opts.publicUrl));
+        res.setHeader('Cache-Control', 'no-cache');
+        if (format === 'json') json(res, doc);
+        else res.type('application/yaml').send(stringify(doc, { lineWidth: 0 }));
+      });
   return router;
 }
