@@ -1,6 +1,6 @@
 /**
  * The authorization page of the OAuth user-token flow (document 1,
- * "Authentication" item 2, step (b); the page itself is assumed): the
+ * "Authentication" (OAuth user tokens), step (b); the page itself is assumed): the
  * `authUrl` of a login session. GET shows a small HTML page (no external
  * resources) listing the users to sign in as, and a field to type a new
  * user's name; pressing Authorize POSTs the form back, and the answer is a
@@ -24,14 +24,14 @@ function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
 <style>
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; color: #1b1f24; }
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; color: rgb(27 31 36); }
   h1 { font-size: 1.4rem; }
-  fieldset { border: 1px solid #c9d1d9; border-radius: 8px; padding: 1rem; }
+  fieldset { border: 1px solid rgb(201 209 217); border-radius: 8px; padding: 1rem; }
   label { display: block; margin: .4rem 0; }
   input[type=text] { width: 100%; padding: .4rem; box-sizing: border-box; }
-  button { margin-top: 1rem; padding: .5rem 1.2rem; font-size: 1rem; border-radius: 6px; border: 0; background: #1f6feb; color: #fff; cursor: pointer; }
-  .note { color: #57606a; font-size: .9rem; }
-  .error { color: #b42318; }
+  button { margin-top: 1rem; padding: .5rem 1.2rem; font-size: 1rem; border-radius: 6px; border: 0; background: rgb(31 111 235); color: white; cursor: pointer; }
+  .note { color: rgb(87 96 106); font-size: .9rem; }
+  .error { color: rgb(180 35 24); }
 </style>
 </head>
 <body>
