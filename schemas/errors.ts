@@ -662,7 +662,7 @@ export const errorCatalog = {
     provenance: musicCodes,
   },
 
-  // ---- OAuth user tokens (document 1, "Authentication" (OAuth user tokens): every code assumed) ----
+  // ---- OAuth user tokens (document 1, "Authentication": every code assumed) ----
   OAUTH_INVALID_PARAMETERS: { code: 42001, httpStatus: 400, meaning: 'invalid OAuth request parameters', provenance: oauthCodes },
   OAUTH_SESSION_NOT_FOUND: {
     code: 42002,

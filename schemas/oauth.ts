@@ -1,5 +1,5 @@
 /**
- * OAuth user tokens (document 1, "Authentication" (OAuth user tokens)): a user-facing
+ * OAuth user tokens (document 1, "Authentication"): a user-facing
  * client starts a login session with a local callback port, the user
  * authorizes in a browser and is redirected to
  * http://127.0.0.1:<callbackPort>/?code=<code>, the client exchanges the
@@ -104,7 +104,7 @@ export const RevokeData = z
 const flow = fromSeed(1, 'Authentication');
 const pathsAssumed = 'Paths and payloads are assumed (the document says they are not shown).';
 
-/** The four operations of the user-token lifecycle (document 1, "Authentication" (OAuth user tokens)). */
+/** The four operations of the user-token lifecycle (document 1, "Authentication"). */
 export const oauthOperations = defineOperations('OAuth user tokens', {
   startLoginSession: {
     method: 'post',
@@ -161,7 +161,7 @@ export const oauthArea = {
   tag: {
     name: 'OAuth user tokens',
     description:
-      'Sign users in from a user-facing client (document 1, "Authentication" (OAuth user tokens)): login session, browser authorization, redirect to a local callback port, code exchange, refresh with rotation, revoke. The access token works on every API operation in place of an API key and acts as the user\'s account.',
+      'Sign users in from a user-facing client (document 1, "Authentication"): login session, browser authorization, redirect to a local callback port, code exchange, refresh with rotation, revoke. The access token works on every API operation in place of an API key and acts as the user\'s account.',
   },
   operations: oauthOperations,
   tableAssumptions: [

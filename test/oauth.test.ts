@@ -1,5 +1,5 @@
 /**
- * OAuth user tokens (document 1, "Authentication" (OAuth user tokens); paths, payloads and
+ * OAuth user tokens (document 1, "Authentication"; paths, payloads and
  * lifetimes assumed: schemas/oauth.ts): login session -> authorization (the
  * HTML page, or the control route) -> redirect with the code -> exchange ->
  * access token on API operations as the user's account -> refresh with

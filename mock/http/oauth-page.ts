@@ -1,6 +1,6 @@
 /**
  * The authorization page of the OAuth user-token flow (document 1,
- * "Authentication" (OAuth user tokens), step (b); the page itself is assumed): the
+ * "Authentication", step (b); the page itself is assumed): the
  * `authUrl` of a login session. GET shows a small HTML page (no external
  * resources) listing the users to sign in as, and a field to type a new
  * user's name; pressing Authorize POSTs the form back, and the answer is a

@@ -1,5 +1,5 @@
 /**
- * OAuth user tokens (document 1, "Authentication" (OAuth user tokens); paths, payloads,
+ * OAuth user tokens (document 1, "Authentication"; paths, payloads,
  * lifetimes and the authorization page assumed: schemas/oauth.ts). Users are
  * bound to accounts: each user has an API key the mock made for it, and an
  * access token acts as that key (its ledger, its tasks). Everything lives in
