@@ -65,13 +65,17 @@ describe('OAuth user tokens', () => {
     expect(r.status).toBe(200);
     expect(r.json.data.accessToken).not.toBe(accessToken);
     expect(r.json.data.refreshToken).not.toBe(refreshToken);
-    // the old access token stopped working, the new one works
-    expect((await m.call('GET', pathOf('getSubscription'), asToken(accessToken))).status).toBe(401);
+    // the old access token stopped working (saying why), the new one works
+    const old = await m.call('GET', pathOf('getSubscription'), asToken(accessToken));
+    expect([old.status, old.json.code]).toEqual([401, code('UNAUTHORIZED')]);
+    expect(old.json.message).toMatch(/replaced by a refresh/);
     expect((await m.call('GET', pathOf('getSubscription'), asToken(r.json.data.accessToken))).status).toBe(200);
 
     const v = await m.call('POST', pathOf('revokeOAuthToken'), { key: null, body: { refreshToken: r.json.data.refreshToken } });
     expect(v.json.data).toEqual({ revoked: true });
-    expect((await m.call('GET', pathOf('getSubscription'), asToken(r.json.data.accessToken))).json.code).toBe(code('UNAUTHORIZED'));
+    const revoked = await m.call('GET', pathOf('getSubscription'), asToken(r.json.data.accessToken));
+    expect(revoked.json.code).toBe(code('UNAUTHORIZED'));
+    expect(revoked.json.message).toMatch(/ended \(revoked\)/);
     const again = await m.call('POST', pathOf('refreshOAuthToken'), { key: null, body: { refreshToken: r.json.data.refreshToken } });
     expect([again.status, again.json.code]).toEqual([401, code('OAUTH_INVALID_REFRESH_TOKEN')]);
     expect((await m.call('POST', pathOf('revokeOAuthToken'), { key: null, body: { refreshToken: r.json.data.refreshToken } })).json.data).toEqual({
@@ -173,7 +177,9 @@ describe('OAuth user tokens', () => {
     expect([reuse.status, reuse.json.code]).toEqual([401, code('OAUTH_INVALID_REFRESH_TOKEN')]);
     expect(reuse.json.message).toMatch(/already replaced/);
     // the newest tokens stopped working too
-    expect((await m.call('GET', pathOf('getSubscription'), asToken(r.json.data.accessToken))).status).toBe(401);
+    const newest = await m.call('GET', pathOf('getSubscription'), asToken(r.json.data.accessToken));
+    expect(newest.status).toBe(401);
+    expect(newest.json.message).toMatch(/replaced refresh token was sent again/);
     expect((await m.call('POST', pathOf('refreshOAuthToken'), { key: null, body: { refreshToken: r.json.data.refreshToken } })).status).toBe(401);
   });
 

@@ -88,7 +88,7 @@ const OAuthStateSchema = z.strictObject({
       ended: z.strictObject({ at: z.number(), reason: z.string() }).optional(),
     }),
   ),
-  /** Access token -> grantId (current tokens only). */
+  /** Access token -> grantId (current and replaced ones: a replaced or ended one is refused with its reason). */
   accessTokens: z.record(z.string(), z.string()),
   /** Refresh token -> grantId (current and replaced ones: a replaced one sent again is reuse). */
   refreshTokens: z.record(z.string(), z.string()),
@@ -152,7 +152,10 @@ export function listUsers(engine: Engine): OAuthUser[] {
 /** Creates a user with an account: its credits and plan when given (else the defaults of a new key). */
 export function createUser(engine: Engine, input: { name: string; email?: string; credits?: number; plan?: Plan }, now: number): OAuthUser {
   const user = makeUser(engine, input.name, input.email, now);
-  stateOf(engine).users.push(user);
+  const users = stateOf(engine).users;
+  users.push(user);
+  // the oldest users beyond MAX_KEPT are forgotten (their accounts stay, as any key's)
+  users.splice(0, Math.max(0, users.length - MAX_KEPT));
   engine.accounts.update(user.apiKey, { credits: input.credits, plan: input.plan }, now);
   return { ...user };
 }
@@ -221,7 +224,6 @@ function issue(
   grant: Grant,
   now: number,
 ): { accessToken: string; refreshToken: string; expiresIn: number; tokenType: 'Bearer' } {
-  delete st.accessTokens[grant.accessToken];
   grant.accessToken = token(engine, 'at', 'access');
   grant.accessExpiresAt = now + oauthLifetimes.accessTokenSeconds * S;
   grant.refreshToken = token(engine, 'rt', 'refresh');
@@ -234,7 +236,6 @@ function issue(
 /** Ends `grant`: its tokens stop working. */
 function end(st: OAuthState, grant: Grant, now: number, reason: string): void {
   grant.ended ??= { at: now, reason };
-  delete st.accessTokens[grant.accessToken];
 }
 
 /** The grant of a refresh token. Errors: OAUTH_INVALID_REFRESH_TOKEN (unknown, ended, expired, or replaced: reuse ends the grant). */
@@ -264,7 +265,9 @@ export function resolveAccessToken(engine: Engine, bearer: string, now: number):
   const st = stateOf(engine);
   const id = Object.hasOwn(st.accessTokens, bearer) ? st.accessTokens[bearer] : undefined;
   const grant = id === undefined ? undefined : st.grants[id];
-  if (!grant) throw new ApiError('UNAUTHORIZED', 'access token is unknown, revoked or replaced by a refresh; refresh it or sign in again');
+  if (!grant) throw new ApiError('UNAUTHORIZED', 'access token is unknown to this mock (a reset forgets tokens); sign in again');
+  if (grant.ended) throw new ApiError('UNAUTHORIZED', `access token of a session that has ended (${grant.ended.reason}); sign in again`);
+  if (grant.accessToken !== bearer) throw new ApiError('UNAUTHORIZED', 'access token replaced by a refresh; use the newest access token');
   if (now > grant.accessExpiresAt)
     throw new ApiError('UNAUTHORIZED', `access token expired at ${new Date(grant.accessExpiresAt).toISOString()}; refresh it with POST /v1/oauth/refresh`);
   return grant.apiKey;
@@ -317,8 +320,7 @@ export const oauthService: Service<'startLoginSession' | 'exchangeOAuthCode' | '
       };
       st.grants[grant.grantId] = grant;
       bound(st.grants, (g) => {
-        delete st.accessTokens[g.accessToken];
-        for (const [t, id] of Object.entries(st.refreshTokens)) if (id === g.grantId) delete st.refreshTokens[t];
+        for (const map of [st.accessTokens, st.refreshTokens]) for (const [t, id] of Object.entries(map)) if (id === g.grantId) delete map[t];
       });
       return issue(ctx.engine, st, grant, ctx.now);
     },
