@@ -37,6 +37,17 @@ const standardJsOnly = {
   ],
 };
 
+/**
+ * The import pattern that keeps `layer` below `higher` (folders of mock/) and below the entry points
+ * (mock/index.ts, mock/cli.ts), which nothing under mock/ imports.
+ */
+function above(layer, higher) {
+  return {
+    group: [...higher.map((h) => `**/${h}/*`), '**/mock/index.ts', '../index.ts', '**/cli.ts'],
+    message: `${layer} never imports a layer above it (docs/architecture.md, "The layers": engine < media < services < core < http, web < index, cli)`,
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -112,6 +123,8 @@ export default tseslint.config(
       ],
     },
   },
+  // The order of the layers (docs/architecture.md, "The layers"): engine < media < services < core < http, web
+  // < index, cli. A layer imports only from the layers below it; an upward import fails here.
   {
     files: ['mock/engine/**/*.ts'],
     rules: {
@@ -121,7 +134,7 @@ export default tseslint.config(
           ...standardJsOnly,
           patterns: [
             ...standardJsOnly.patterns,
-            { group: ['**/services/*', '**/media/*'], message: 'the engine knows no area and no renderer' },
+            above('the engine', ['media', 'services', 'core', 'web']),
             {
               group: [
                 '**/schemas/*',
@@ -140,32 +153,52 @@ export default tseslint.config(
     },
   },
   {
-    files: ['mock/services/**/*.ts', 'mock/media/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', standardJsOnly] },
+    files: ['mock/media/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { ...standardJsOnly, patterns: [...standardJsOnly.patterns, above('the media renderers', ['services', 'core', 'web'])] },
+      ],
+    },
+  },
+  {
+    files: ['mock/services/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { ...standardJsOnly, patterns: [...standardJsOnly.patterns, above('the services', ['core', 'web'])] },
+      ],
+    },
   },
   {
     // the request path and the fetch handlers run in browsers too (MSW): standard JavaScript, plus lru-cache and msw
-    files: ['mock/core/**/*.ts', 'mock/web/**/*.ts'],
+    files: ['mock/core/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: standardJsOnly.paths.filter((p) => p.name !== 'lru-cache'),
-          patterns: [
-            standardJsOnly.patterns[0],
-            { group: ['**/http/*', '**/cli.ts'], message: 'the transport-neutral core and the fetch handlers never reach into the Express adapter' },
-          ],
+          patterns: [standardJsOnly.patterns[0], standardJsOnly.patterns[1], above('the transport-neutral core', ['web'])],
         },
       ],
     },
   },
   {
-    files: ['mock/media/**/*.ts'],
+    files: ['mock/web/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { ...standardJsOnly, patterns: [...standardJsOnly.patterns, { group: ['**/services/*'], message: 'renderers know no area' }] },
+        {
+          paths: standardJsOnly.paths.filter((p) => p.name !== 'lru-cache'),
+          patterns: [standardJsOnly.patterns[0], standardJsOnly.patterns[1], above('the fetch handlers', [])],
+        },
       ],
+    },
+  },
+  {
+    files: ['mock/http/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [above('the Express adapter', ['web'])] }],
     },
   },
   {

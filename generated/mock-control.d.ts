@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Liveness and current state
-         * @description Answers ok with the seed and the clock.
+         * @description Answers ok with the seed and the clock. Needs no control token.
          */
         get: operations["health"];
         put?: never;
@@ -647,6 +647,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -722,6 +745,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -734,25 +780,6 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -816,6 +843,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -899,6 +949,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -911,25 +984,6 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1040,6 +1094,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014 | 10008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1205,6 +1282,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             404: {
                 headers: {
@@ -1236,25 +1336,6 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1326,6 +1407,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014 | 10008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1452,6 +1556,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -1464,25 +1591,6 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1543,6 +1651,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1615,6 +1746,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -1666,6 +1820,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1748,6 +1925,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -1760,25 +1960,6 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1848,6 +2029,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014 | 10008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1948,6 +2152,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -2024,6 +2251,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -2090,6 +2340,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014 | 10008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2178,6 +2451,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014 | 10008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2293,6 +2589,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -2392,6 +2711,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -2472,6 +2814,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -2484,25 +2849,6 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2563,6 +2909,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2652,6 +3021,29 @@ export interface operations {
                 };
             };
             /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
              * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
              *
              *     **Mock only** (mediagen-mock, not the service; see the mock's document):
@@ -2688,25 +3080,6 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2768,6 +3141,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2837,6 +3233,29 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10014 | 10008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

@@ -13,11 +13,20 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMockServer, type MockOptions } from './http/app.ts';
-import { controlsOf, type MockControls } from './web/controls.ts';
+import { controlsOf, createControlClient, type ControlClient, type MockControls } from './web/controls.ts';
 import { createFetchHandler } from './web/fetch.ts';
 
 export type { MockOptions } from './http/app.ts';
-export type { MockControls } from './web/controls.ts';
+export {
+  createControlClient,
+  ControlError,
+  type ControlClient,
+  type ControlClientOptions,
+  type ControlRequest,
+  type ControlResult,
+  type MockControls,
+} from './web/controls.ts';
+export { composeServices, defaultServices, type AnyService } from './services/index.ts';
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './web/fetch.ts';
 
 /** A mock in this process. */
@@ -36,6 +45,8 @@ export interface InProcessMock extends MockControls {
    * and bytes as over HTTP.
    */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The control API (/__mock) as typed functions named by operationId (`advanceClock`, `putAccount`, ...), through `fetch`. */
+  readonly control: ControlClient;
 }
 
 /**
@@ -45,11 +56,18 @@ export interface InProcessMock extends MockControls {
  */
 export function createMock(opts: MockOptions = {}): InProcessMock {
   const server = createMockServer({ clock: 'manual', ...opts });
-  const handle = createFetchHandler(server.engine, { strict: opts.strict, publicUrl: opts.publicUrl, heartbeatMs: opts.heartbeatMs });
+  // the socket-free fetch answers in the server's worlds, behind the same control guard
+  const handle = createFetchHandler({ strict: opts.strict, publicUrl: opts.publicUrl, heartbeatMs: opts.heartbeatMs }, server.worlds);
   let listening: Server | undefined;
   let url: string | undefined;
+  const fetchIt = (input: string | URL | Request, init?: RequestInit) => {
+    const base = url ?? 'http://localhost:4010';
+    const request = input instanceof Request ? input : new Request(new URL(String(input), base), init);
+    return handle(init && input instanceof Request ? new Request(input, init) : request);
+  };
   return {
     ...controlsOf(server.engine),
+    control: createControlClient({ baseUrl: 'http://localhost:4010', fetch: fetchIt, token: opts.controlToken }),
     app: server.app,
     get url() {
       return url;
@@ -77,10 +95,6 @@ export function createMock(opts: MockOptions = {}): InProcessMock {
         s.closeAllConnections();
       });
     },
-    fetch(input, init) {
-      const base = url ?? 'http://localhost:4010';
-      const request = input instanceof Request ? input : new Request(new URL(String(input), base), init);
-      return handle(init && input instanceof Request ? new Request(input, init) : request);
-    },
+    fetch: fetchIt,
   };
 }

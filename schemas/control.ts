@@ -7,10 +7,19 @@
 import { z } from './zod.ts';
 import { FreeUsages } from './account.ts';
 import { plans } from './plans.ts';
-import { json, multipart, uploadedFile } from './define.ts';
+import { json, multipart, transportErrors, uploadedFile } from './define.ts';
+import { assumed } from './provenance.ts';
 import type { ErrorName } from './errors.ts';
 import { audioFileTypes, audioFormats, mediaFileTypes } from './media.ts';
-import { forcedOutcomes, type BinaryResponse, type EventStreamResponse, type JsonBody, type MultipartBody, type RawResponse } from './registry-types.ts';
+import {
+  forcedOutcomes,
+  type BinaryResponse,
+  type EventStreamResponse,
+  type JsonBody,
+  type MultipartBody,
+  type OperationDef,
+  type RawResponse,
+} from './registry-types.ts';
 
 export const clockModes = ['manual', 'real'] as const;
 
@@ -430,6 +439,7 @@ export const SessionInfo = z
     baseUrl: z.string().meta({ description: 'path prefix that selects the session without the header: /sessions/{name}' }),
   })
   .openapi('MockSession');
+export type SessionInfo = z.infer<typeof SessionInfo>;
 export const SessionList = z.strictObject({ items: z.array(SessionInfo).meta({ description: 'the sessions, least recently used first' }) });
 export const SessionDropped = z.strictObject({ name: z.string(), existed: z.boolean() });
 const SessionParams = z.strictObject({ name: z.string().regex(SESSION_NAME, '1-64 letters, digits, ".", "_" or "-"') });
@@ -437,10 +447,9 @@ const SessionParams = z.strictObject({ name: z.string().regex(SESSION_NAME, '1-6
 /** Largest state a PUT accepts (a hundred thousand tasks are about 60 MB). */
 export const MAX_STATE_BYTES = 512 * 1024 * 1024;
 
-/** One control route. */
-export interface ControlOperation {
-  operationId: string;
-  method: 'get' | 'post' | 'put' | 'delete';
+/** A control operation as schemas/control.ts writes it: an OperationSpec without auth, provenance and the shared fields. */
+export interface ControlOperationSpec {
+  method: OperationDef['method'];
   path: string;
   summary: string;
   description: string;
@@ -448,25 +457,92 @@ export interface ControlOperation {
   query?: z.ZodObject;
   body?: JsonBody | MultipartBody;
   bodyRequired?: boolean;
+  /** The handler validates the body itself (see OperationDef's request.bodyCheckedByHandler). */
+  bodyCheckedByHandler?: boolean;
   response: RawResponse | BinaryResponse | EventStreamResponse;
-  /** Errors besides the transport ones (malformed body, invalid request). */
+  /** Errors besides the transport ones, the guard's and the invalid-request one. */
   errors?: readonly ErrorName[];
+  /** Needs no control token (health). */
+  open?: boolean;
+}
+
+/** A control operation after `defineControlOperations`: a registry entry run by the same runner as the API's, behind the control guard. */
+export type ControlOperation<K extends string = string, S extends ControlOperationSpec = ControlOperationSpec> = Omit<
+  OperationDef,
+  'operationId' | 'request' | 'response'
+> & {
+  operationId: K;
+  control: 'guarded' | 'open';
+  request: {
+    params: S extends { params: infer P extends z.ZodObject } ? P : undefined;
+    query: S extends { query: infer Q extends z.ZodObject } ? Q : undefined;
+    body: S extends { body: infer B extends JsonBody | MultipartBody } ? B : undefined;
+    bodyOptional: boolean;
+    bodyCheckedByHandler?: boolean;
+  };
+  response: S['response'];
+};
+
+/** Provenance of every control operation: the mock's own API. */
+const controlProvenance = assumed("mock-only: the mock's own control API, not part of the service");
+
+/**
+ * The control area's operations, keyed by operationId: each is an
+ * OperationDef (docs/architecture.md, "The control API") with `control` set
+ * (the control guard in place of an API key: origin and token), no forcing,
+ * its validation error CONTROL_INVALID_REQUEST, and the errors every control
+ * operation shares: the transport's (malformed, too large), the guard's
+ * (CONTROL_FORBIDDEN) and an invalid request when it takes any input.
+ */
+export function defineControlOperations<const S extends Record<string, ControlOperationSpec>>(
+  specs: S,
+): { [K in keyof S & string]: ControlOperation<K, S[K]> } {
+  const out: Record<string, unknown> = {};
+  for (const [operationId, spec] of Object.entries(specs)) {
+    const request = {
+      params: spec.params,
+      query: spec.query,
+      body: spec.body,
+      bodyOptional: !spec.bodyRequired,
+      ...(spec.bodyCheckedByHandler ? { bodyCheckedByHandler: true } : {}),
+    };
+    // no forcing; JSON under any Content-Type (curl -d)
+    const transport = transportErrors({ auth: false, request }).filter(
+      (e) => e !== 'INVALID_PREFER' && !(e === 'UNSUPPORTED_MEDIA_TYPE' && spec.body?.kind === 'json'),
+    );
+    const invalid: ErrorName[] = spec.body || spec.params || spec.query ? ['CONTROL_INVALID_REQUEST'] : [];
+    out[operationId] = {
+      operationId,
+      control: spec.open ? 'open' : 'guarded',
+      method: spec.method,
+      path: spec.path,
+      tags: ['Mock control'],
+      summary: spec.summary,
+      description: spec.description,
+      provenance: controlProvenance,
+      auth: false,
+      request,
+      response: spec.response,
+      errors: [...new Set<ErrorName>([...transport, 'CONTROL_FORBIDDEN', ...invalid, ...(spec.errors ?? [])])],
+      validationError: 'CONTROL_INVALID_REQUEST',
+    };
+  }
+  return out as { [K in keyof S & string]: ControlOperation<K, S[K]> };
 }
 
 const ok = (schema: z.ZodType, description = 'success'): RawResponse => ({ status: 200, kind: 'raw', schema, description });
 
 /** The control routes. */
-export const controlOperations = {
+export const controlOperations = defineControlOperations({
   health: {
-    operationId: 'health',
     method: 'get',
     path: '/__mock/health',
     summary: 'Liveness and current state',
-    description: 'Answers ok with the seed and the clock.',
+    description: 'Answers ok with the seed and the clock. Needs no control token.',
+    open: true,
     response: ok(Health),
   },
   reset: {
-    operationId: 'reset',
     method: 'post',
     path: '/__mock/reset',
     summary: 'Drop all state',
@@ -476,7 +552,6 @@ export const controlOperations = {
     response: ok(ResetResponse),
   },
   getClock: {
-    operationId: 'getClock',
     method: 'get',
     path: '/__mock/clock',
     summary: 'Read the virtual clock',
@@ -484,7 +559,6 @@ export const controlOperations = {
     response: ok(ClockState),
   },
   advanceClock: {
-    operationId: 'advanceClock',
     method: 'post',
     path: '/__mock/clock/advance',
     summary: 'Move the virtual clock forward',
@@ -495,7 +569,6 @@ export const controlOperations = {
     response: ok(AdvanceResponse),
   },
   getAccount: {
-    operationId: 'getAccount',
     method: 'get',
     path: '/__mock/accounts/{apiKey}',
     summary: 'Read an account and its ledger',
@@ -507,7 +580,6 @@ export const controlOperations = {
     errors: ['CONTROL_NOT_FOUND'],
   },
   putAccount: {
-    operationId: 'putAccount',
     method: 'put',
     path: '/__mock/accounts/{apiKey}',
     summary: 'Set an account',
@@ -520,7 +592,6 @@ export const controlOperations = {
     response: ok(AccountPage),
   },
   deleteAccount: {
-    operationId: 'deleteAccount',
     method: 'delete',
     path: '/__mock/accounts/{apiKey}',
     summary: 'Delete a key',
@@ -530,7 +601,6 @@ export const controlOperations = {
     response: ok(AccountDeleted),
   },
   addScenario: {
-    operationId: 'addScenario',
     method: 'post',
     path: '/__mock/scenarios',
     summary: 'Add a scenario rule',
@@ -541,7 +611,6 @@ export const controlOperations = {
     response: ok(Scenario),
   },
   clearScenarios: {
-    operationId: 'clearScenarios',
     method: 'delete',
     path: '/__mock/scenarios',
     summary: 'Remove every scenario rule',
@@ -549,7 +618,6 @@ export const controlOperations = {
     response: ok(ScenariosCleared),
   },
   listBugs: {
-    operationId: 'listBugs',
     method: 'get',
     path: '/__mock/bugs',
     summary: "The mock's own faults",
@@ -558,7 +626,6 @@ export const controlOperations = {
     response: ok(Bugs),
   },
   getState: {
-    operationId: 'getState',
     method: 'get',
     path: '/__mock/state',
     summary: "The mock's whole state",
@@ -567,7 +634,6 @@ export const controlOperations = {
     response: ok(MockState, 'the state'),
   },
   putState: {
-    operationId: 'putState',
     method: 'put',
     path: '/__mock/state',
     summary: 'Replace the whole state',
@@ -575,10 +641,10 @@ export const controlOperations = {
       'Replaces everything with a document from GET /__mock/state (or a state file). It is validated first (structure, version, ledgers that sum to their balances, holds of existing accounts, unique task ids): anything else is refused (10008, naming what is wrong) and the current state is kept.',
     body: json(MockState, { limitBytes: MAX_STATE_BYTES }),
     bodyRequired: true,
+    bodyCheckedByHandler: true,
     response: ok(StateLoaded, 'the state was loaded'),
   },
   saveState: {
-    operationId: 'saveState',
     method: 'post',
     path: '/__mock/state/save',
     summary: 'Write the state to the --state file now',
@@ -587,8 +653,7 @@ export const controlOperations = {
     response: ok(StateSaved, 'the state was written'),
     errors: ['CONTROL_INVALID_REQUEST'],
   },
-  requests: {
-    operationId: 'listRequests',
+  listRequests: {
     method: 'get',
     path: '/__mock/requests',
     summary: 'Recent requests',
@@ -598,7 +663,6 @@ export const controlOperations = {
     response: ok(Journal),
   },
   countRequests: {
-    operationId: 'countRequests',
     method: 'get',
     path: '/__mock/requests/count',
     summary: 'Count journaled requests',
@@ -608,7 +672,6 @@ export const controlOperations = {
     response: ok(JournalCount),
   },
   streamEvents: {
-    operationId: 'streamEvents',
     method: 'get',
     path: '/__mock/events',
     summary: 'Task activity as Server-Sent Events',
@@ -618,7 +681,6 @@ export const controlOperations = {
     response: { status: 200, kind: 'event-stream', events: { task: TaskActivityEvent }, description: 'the event stream' },
   },
   getSample: {
-    operationId: 'getSample',
     method: 'get',
     path: '/__mock/samples/{kind}',
     summary: 'Render sample media',
@@ -629,7 +691,6 @@ export const controlOperations = {
     response: { status: 200, kind: 'binary', contentTypes: sampleContentTypes, description: 'the sample' },
   },
   inspectUpload: {
-    operationId: 'inspectUpload',
     method: 'post',
     path: '/__mock/uploads',
     summary: 'Inspect a multipart/form-data upload',
@@ -639,7 +700,6 @@ export const controlOperations = {
     response: ok(UploadReport, 'what the mock received'),
   },
   listUsers: {
-    operationId: 'listUsers',
     method: 'get',
     path: '/__mock/users',
     summary: 'List the users who can sign in',
@@ -647,7 +707,6 @@ export const controlOperations = {
     response: ok(UserList),
   },
   createUser: {
-    operationId: 'createUser',
     method: 'post',
     path: '/__mock/users',
     summary: 'Create a user with an account',
@@ -657,7 +716,6 @@ export const controlOperations = {
     response: ok(OAuthUser),
   },
   listLoginSessions: {
-    operationId: 'listLoginSessions',
     method: 'get',
     path: '/__mock/oauth/sessions',
     summary: 'List the OAuth login sessions',
@@ -665,7 +723,6 @@ export const controlOperations = {
     response: ok(LoginSessionList),
   },
   authorizeLoginSession: {
-    operationId: 'authorizeLoginSession',
     method: 'post',
     path: '/__mock/oauth/sessions/{sessionId}/authorize',
     summary: 'Authorize a login session without a browser',
@@ -678,7 +735,6 @@ export const controlOperations = {
     errors: ['CONTROL_NOT_FOUND'],
   },
   listSessions: {
-    operationId: 'listSessions',
     method: 'get',
     path: '/__mock/sessions',
     summary: 'List the isolated sessions',
@@ -686,7 +742,6 @@ export const controlOperations = {
     response: ok(SessionList),
   },
   deleteSession: {
-    operationId: 'deleteSession',
     method: 'delete',
     path: '/__mock/sessions/{name}',
     summary: 'Drop an isolated session',
@@ -694,6 +749,9 @@ export const controlOperations = {
     params: SessionParams,
     response: ok(SessionDropped),
   },
-} as const satisfies Record<string, ControlOperation>;
+});
 
 export const controlTags = [{ name: 'Mock control', description: 'Drive the mock: clock, accounts, scenarios, journal, activity, sample media.' }];
+
+export type ControlOperations = typeof controlOperations;
+export type ControlOperationId = keyof ControlOperations;

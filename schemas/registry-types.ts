@@ -126,12 +126,25 @@ export interface OperationDef {
   provenance: Provenance;
   /** Bearer API key required. */
   auth: boolean;
+  /**
+   * A control operation of the mock, not the service's (schemas/control.ts):
+   * the control guard (the page's origin, and the control token when the mock
+   * has one) in place of an API key; never forced, never journaled. 'open':
+   * it needs no control token (health).
+   */
+  control?: 'guarded' | 'open';
   request: {
     params?: z.ZodObject;
     query?: z.ZodObject;
     body?: JsonBody | MultipartBody;
     /** The body may be left out (an empty body is then validated as `{}`). */
     bodyOptional?: boolean;
+    /**
+     * The handler validates the body itself against the declared schema, with
+     * checks of its own first (a saved state: its version before anything else,
+     * and what was not loaded); the runner hands it the parsed JSON as is.
+     */
+    bodyCheckedByHandler?: boolean;
   };
   response: ResponseDef;
   /** Every catalogued error this operation can answer with. */

@@ -16,7 +16,9 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createMockServer } from '../mock/http/app.ts';
-import { handlers } from '../mock/services/index.ts';
+import { composeServices } from '../mock/services/index.ts';
+
+const handlers = composeServices().handlers;
 import type { ServiceContext } from '../mock/services/context.ts';
 import { operations } from '../schemas/operations.ts';
 

@@ -8,8 +8,7 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31, getRefId, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { bearerApiKeyScheme, envelope, errorEnvelope } from '../schemas/common.ts';
-import { controlOperations, controlTags, type ControlOperation } from '../schemas/control.ts';
-import { transportErrors } from '../schemas/define.ts';
+import { controlOperations, controlTags } from '../schemas/control.ts';
 import { describeErrorRef, errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations, tags } from '../schemas/operations.ts';
 import { describeProvenance } from '../schemas/provenance.ts';
@@ -209,15 +208,6 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
   return doc;
 }
 
-/** The errors a control route can answer with: malformed or invalid requests, its own. */
-export function controlErrors(op: ControlOperation): ErrorName[] {
-  const transport = transportErrors({ auth: false, request: { ...(op.body ? { body: op.body } : {}), ...(op.params ? { params: op.params } : {}) } }).filter(
-    (e) => e !== 'INVALID_PREFER',
-  );
-  const invalid: ErrorName[] = op.body || op.params || op.query ? ['CONTROL_INVALID_REQUEST'] : [];
-  return [...new Set([...transport, ...invalid, ...(op.errors ?? [])])];
-}
-
 /** The license and contact of both documents. */
 const LICENSE = { name: 'MIT', identifier: 'MIT' };
 const CONTACT = { name: 'mediagen-contract' };
@@ -232,7 +222,7 @@ export function buildControlDocument() {
     description:
       'Only when the mock runs with --control-token, or listens beyond this machine (then it prints a generated token): Authorization: Bearer <control token>. GET /__mock/health never needs it.',
   });
-  for (const op of Object.values(controlOperations) as ControlOperation[]) {
+  for (const op of Object.values(controlOperations) as OperationDef[]) {
     registerEvents(registry, op.response);
     registry.registerPath({
       method: op.method,
@@ -242,11 +232,11 @@ export function buildControlDocument() {
       summary: op.summary,
       description: op.description,
       request: {
-        ...(op.params ? { params: op.params } : {}),
-        ...(op.query ? { query: op.query } : {}),
-        ...(op.body ? { body: requestBody(op.body, op.bodyRequired ?? false) } : {}),
+        ...(op.request.params ? { params: op.request.params } : {}),
+        ...(op.request.query ? { query: op.request.query } : {}),
+        ...(op.request.body ? { body: requestBody(op.request.body, !op.request.bodyOptional) } : {}),
       },
-      responses: { 200: successResponse(op.response, false), ...errorResponses(controlErrors(op)) },
+      responses: { 200: successResponse(op.response, false), ...errorResponses(op.errors) },
     });
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

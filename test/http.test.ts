@@ -13,7 +13,7 @@ import { operations } from '../schemas/operations.ts';
 import { ApiError } from '../mock/engine/api-error.ts';
 import { createMockServer, type MockOptions } from '../mock/http/app.ts';
 import { DEFAULT_BODY_LIMIT } from '../mock/http/router.ts';
-import { handlers } from '../mock/services/index.ts';
+import { defaultServices } from '../mock/services/index.ts';
 import { pathOf, videoBody } from './factories.ts';
 import { KEY, startMock, type CallResult, type TestMock } from './helpers.ts';
 
@@ -373,25 +373,19 @@ describe('query parameters starting with __', () => {
 });
 
 describe('strict mode', () => {
-  /** Starts a mock whose router was built while `handlers[id]` was replaced (restored at once). */
+  /** Starts a mock whose services are the default ones with the account service's handler of `id` replaced by `fake` (composed, not patched). */
   async function withPatchedHandler(
     id: 'getSubscription',
     fake: (...a: unknown[]) => unknown,
     opts: MockOptions,
   ): Promise<{ base: string; bugs: string[]; close: () => Promise<void> }> {
-    const h = handlers as unknown as Record<string, unknown>;
-    const original = h[id];
     const bugs: string[] = [];
-    h[id] = fake;
-    let server: Server;
-    try {
-      const { app } = createMockServer({ clock: 'manual', seed: 1, onMockBug: (op, p) => bugs.push(`${op}: ${p}`), ...opts });
-      server = await new Promise<Server>((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
-    } finally {
-      h[id] = original;
-    }
+    const faulty = { handlers: { [id]: fake } };
+    const services = [...defaultServices.filter((s) => !(id in s.handlers)), faulty];
+    const { app } = createMockServer({ clock: 'manual', seed: 1, onMockBug: (op, p) => bugs.push(`${op}: ${p}`), services, ...opts });
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
     return {
       base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       bugs,

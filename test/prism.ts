@@ -47,7 +47,7 @@ import { expect } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { createMockServer, type MockOptions } from '../mock/http/app.ts';
-import { declaredStatuses, errorForStatus } from '../mock/core/prefer.ts';
+import { declaredStatuses, errorForStatus } from '../mock/services/forcing.ts';
 import { sendRequest, type CallOptions, type CallResult, type TestMock } from './helpers.ts';
 
 export { KEY, OTHER_KEY } from './helpers.ts';

@@ -19,8 +19,9 @@ import { envelope, errorEnvelope } from '../schemas/common.ts';
 import { errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/core/prefer.ts';
-import { handlers } from '../mock/services/index.ts';
+import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/services/forcing.ts';
+import { composeServices } from '../mock/services/index.ts';
+import { controlOperations } from '../schemas/control.ts';
 import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
 import { type CallResult, type TestMock, useMocks } from './helpers.ts';
 
@@ -296,8 +297,9 @@ describe('registry', () => {
   });
 
   it('every registry entry has a handler and every handler a registry entry', () => {
-    expect(Object.keys(handlers).sort()).toEqual([...operationIds].sort());
-    for (const id of operationIds) expect(typeof (handlers as Record<string, unknown>)[id], id).toBe('function');
+    const handlers = composeServices(undefined, { strict: true }).handlers;
+    expect(Object.keys(handlers).sort()).toEqual([...operationIds, ...Object.keys(controlOperations)].sort());
+    for (const id of operationIds) expect(typeof handlers[id], id).toBe('function');
   });
 
   it('every operation is in spec/openapi.json with every declared status', () => {

@@ -207,7 +207,7 @@ describe('saved schedule', () => {
     const schedule = JSON.parse(JSON.stringify(a.engine.scheduler.dump()));
     const record: Rec = JSON.parse(JSON.stringify(r));
     const b = setup(100, new Engine({ seed: 7 }));
-    TaskKit.install(b.engine);
+    TaskKit.install(b.engine, [kit as unknown as TaskKit<Task>]);
     kit.store(b.engine).insert(record.owner, record.id, record, record.status);
     b.engine.scheduler.load(schedule);
     b.engine.clock.advance(1500);

@@ -1,25 +1,28 @@
 /**
- * One API request through the registry, transport-neutral
- * (docs/architecture.md, "The request path"): auth -> Prefer/scenario ->
- * delay -> due events -> account -> forced answers -> rate limit -> body
- * (read by the transport) -> validation -> handler -> strict response check
- * -> the Answer of its kind (envelope, raw JSON, binary, event stream). The
- * Express router and the fetch handlers (MSW, in-process fetch) both call it,
- * so a request gets the same answer whichever way it came.
+ * One request through the registry, transport-neutral (docs/architecture.md,
+ * "The request path"). An API operation: auth -> Prefer/scenario -> delay ->
+ * due events -> account -> forced answers -> rate limit -> body (read by the
+ * transport) -> validation -> handler -> strict response check -> the Answer
+ * of its kind (envelope, raw JSON, binary, event stream). A control operation
+ * (/__mock): the control guard in place of the key, then validation, handler
+ * and the same answers. The Express server and the fetch handlers (MSW,
+ * in-process fetch) all call it, so a request gets the same answer whichever
+ * way it came.
  */
 import { z } from 'zod';
 import { envelope } from '../../schemas/common.ts';
 import { JOURNAL_BODY_CHARS } from '../../schemas/control.ts';
 import { describeErrorRef, errorCatalog, type CatalogError } from '../../schemas/errors.ts';
-import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
+import type { OperationId } from '../../schemas/operations.ts';
 import type { BinaryBody, EventStreamSource, OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Forcing } from '../engine/scenarios.ts';
-import { credentialResolvers, handlers } from '../services/index.ts';
-import type { ServiceContext } from '../services/context.ts';
+import type { AnyHandler, ServiceSet } from '../services/index.ts';
+import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
+import { controlGuardError, type ControlGuardOptions } from './guard.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, type Answer } from './answer.ts';
-import { errorForStatus, readDirectives, scenarioForcing, toForcing } from './prefer.ts';
+import { errorForStatus, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
 import { parseOrThrow } from './validate.ts';
 
 /** Default largest JSON body, in bytes. */
@@ -42,6 +45,10 @@ export interface OperationOptions {
   latency?: (requestSeq: number) => number;
   /** Called when the mock finds a bug in itself. */
   onMockBug?: (operationId: string, problem: string) => void;
+  /** Who may call the control operations (default: this machine's pages, no token). */
+  control?: ControlGuardOptions;
+  /** What the host offers the control operations (a state file, sessions). */
+  host?: ControlHost;
 }
 
 /** A request as the transport read it. */
@@ -58,11 +65,15 @@ export interface OperationRequest {
   readBody: () => Promise<unknown>;
   /** `proto://host[:port]` media URLs are built on. */
   origin: string;
+  /** The Origin header of the page that sent it, if any (the control guard reads it). */
+  pageOrigin?: string;
 }
 
 /** What the journal records of a request besides its status. */
 export interface OperationTrace {
   operationId: OperationId;
+  /** A control operation (not journaled). */
+  control?: boolean;
   keyId: string | null;
   /** The body as read (files summarized), cut to JOURNAL_BODY_CHARS of JSON text. */
   body?: unknown;
@@ -98,40 +109,28 @@ export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: bool
  * the account of a credential an area issues (an OAuth access token).
  * Errors: UNAUTHORIZED (missing, not Bearer, malformed, or a token that no longer works).
  */
-function bearerKey(header: string | undefined, engine: Engine): string {
+function bearerKey(header: string | undefined, engine: Engine, services: ServiceSet): string {
   if (!header) throw new ApiError('UNAUTHORIZED', 'Authorization header is missing; send Authorization: Bearer <API_KEY> (or an OAuth access token)');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw new ApiError('UNAUTHORIZED', 'Authorization header must be "Bearer <API_KEY>" (or "Bearer <ACCESS_TOKEN>")');
   if (engine.keyPattern.test(m[1])) return m[1];
   const now = engine.tick();
-  for (const resolve of credentialResolvers) {
+  for (const resolve of services.credentials) {
     const apiKey = resolve(engine, m[1], now);
     if (apiKey !== undefined) return apiKey;
   }
   throw new ApiError('UNAUTHORIZED', `API key must have the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits), or be an OAuth access token`);
 }
 
-function forcingToDirectives(f: Forcing) {
-  return scenarioForcing({ code: f.code, error: f.error, outcome: f.outcome, delay: f.delayMs });
-}
-
-/** True when a scenario's forcing is something `op` declares (see toForcing). */
-export function forcingApplies(f: Forcing, op: OperationDef): boolean {
-  try {
-    toForcing(forcingToDirectives(f), op);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * A JSON request body from its bytes; undefined when empty.
- * Errors: UNSUPPORTED_MEDIA_TYPE (not a JSON media type), MALFORMED_JSON.
+ * A JSON request body of `op` from its bytes; undefined when empty.
+ * Errors: UNSUPPORTED_MEDIA_TYPE (not a JSON media type; a control operation
+ * takes JSON under any Content-Type, as `curl -d` sends it), MALFORMED_JSON.
  */
-export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string | undefined): unknown {
+export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string | undefined, op?: Pick<OperationDef, 'control'>): unknown {
   if (!bytes || bytes.length === 0) return undefined;
-  if (!isJsonType(contentType)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType || '(none)'} is not accepted; send application/json`);
+  if (!op?.control && !isJsonType(contentType))
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType || '(none)'} is not accepted; send application/json`);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch (e) {
@@ -141,83 +140,153 @@ export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Runs API operations against one engine: `run(id, request, trace)` answers one request. */
-export function createOperationRunner(engine: Engine, opts: OperationOptions) {
-  let requestSeq = 0;
-  // the handlers as they are now (a test may patch one for the runner it creates)
-  const bound = new Map(operationIds.map((id) => [id, handlers[id] as unknown as (input: unknown, ctx: ServiceContext) => unknown]));
-  const responseSchemas = new Map<string, z.ZodType | undefined>();
-  const schemaOf = (id: OperationId, op: OperationDef) => {
-    if (!responseSchemas.has(id)) {
-      const r = op.response;
-      responseSchemas.set(id, r.kind === 'envelope' ? envelope(r.schema) : r.kind === 'raw' ? r.schema : undefined);
-    }
-    return responseSchemas.get(id);
-  };
+/** The schema of an operation without query parameters: built once, not per request. */
+const NO_QUERY = z.object({});
 
-  /** Answers one request to operation `id`; fills `trace` (operationId, keyId) for the journal. Never throws. */
-  async function run(id: OperationId, req: OperationRequest, trace?: Partial<OperationTrace>): Promise<Answer> {
-    const op = operations[id] as OperationDef;
-    const handler = bound.get(id)!;
+/** What the runner precomputes once per operation. */
+interface Plan {
+  op: OperationDef;
+  handler: AnyHandler;
+  /** The schema of the whole JSON answer (strict mode), or undefined for binary and event streams. */
+  answerSchema: z.ZodType | undefined;
+  query: z.ZodType;
+  /** Retry-After of a forced 429 or 503 without one of its own: the rate-limit window, s. */
+  retryAfterSeconds: number | undefined;
+}
+
+/**
+ * Runs the operations of `services` against one engine (prepared with the
+ * same set): `run(id, request, trace)` answers one request. The control
+ * operations run behind the control guard (`opts.control`) in place of an API
+ * key, with `opts.host` for what only the host has.
+ */
+export function createOperationRunner(engine: Engine, services: ServiceSet, opts: OperationOptions) {
+  let requestSeq = 0;
+  const plans = new Map<string, Plan>();
+  const planOf = (id: string): Plan | undefined => {
+    let p = plans.get(id);
+    if (p) return p;
+    const op = services.operations[id];
+    const handler = services.handlers[id];
+    if (!op || !handler) return undefined;
+    const r = op.response;
+    p = {
+      op,
+      handler,
+      answerSchema: r.kind === 'envelope' ? envelope(r.schema) : r.kind === 'raw' ? r.schema : undefined,
+      query: op.request.query ?? NO_QUERY,
+      retryAfterSeconds: op.rateLimit ? Math.ceil(op.rateLimit.windowMs / 1000) : undefined,
+    };
+    plans.set(id, p);
+    return p;
+  };
+  const host: ControlHost = opts.host ?? {};
+  const guard: ControlGuardOptions = opts.control ?? {};
+
+  /** The parsed body, path and query of a request to `op` (its validation error naming the field and the rule). */
+  async function inputOf(plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined) {
+    const op = plan.op;
+    let body: unknown;
+    if (op.request.body) {
+      const raw = await req.readBody();
+      if (trace && raw !== undefined && !op.control) Object.assign(trace, journalBody(raw));
+      const value = raw === undefined && op.request.bodyOptional ? {} : raw;
+      body = op.request.bodyCheckedByHandler ? value : parseOrThrow(op, op.request.body.schema, value, 'body');
+    }
+    const params = op.request.params ? parseOrThrow(op, op.request.params, req.params, 'path') : {};
+    let rawQuery = req.query;
+    for (const k in rawQuery)
+      if (k.startsWith('__')) {
+        rawQuery = Object.fromEntries(Object.entries(rawQuery).filter(([name]) => !name.startsWith('__')));
+        break;
+      }
+    const query = parseOrThrow(op, plan.query, rawQuery, 'query');
+    return { body, params, query };
+  }
+
+  /** Answers a request to a control operation: the guard, the input, the handler. */
+  async function runControl(id: string, plan: Plan, req: OperationRequest): Promise<unknown> {
+    const denied = controlGuardError(req, guard, plan.op.control === 'open');
+    if (denied) throw denied;
+    engine.tick();
+    const input = await inputOf(plan, req, undefined);
+    const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, host, url: (path) => req.origin + path };
+    try {
+      return await plan.handler(input, ctx as never);
+    } catch (e) {
+      // a value the engine refuses (a clock it cannot reach) is the caller's mistake, not a mock bug
+      if (e instanceof RangeError) throw new ApiError('CONTROL_INVALID_REQUEST', e.message);
+      throw e;
+    }
+  }
+
+  /** Answers a request to an API operation: auth, forcing, delay, account, rate limit, input, handler. */
+  async function runApi(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, seq: number) {
+    const op = plan.op;
+    const apiKey = op.auth ? bearerKey(req.authorization, engine, services) : null;
+    if (apiKey && trace) trace.keyId = engine.keyPattern.exec(apiKey)?.[1] ?? null;
+
+    const directives = readDirectives(req.prefer ?? '', req.query);
+    let forcing: Forcing = {};
+    if (directives) forcing = toForcing(directives, op);
+    else {
+      const rule = engine.scenarios.take(apiKey, id, (f) => forcingApplies(f, op));
+      if (rule) forcing = toForcing(forcingToDirectives(rule), op);
+    }
+    const delay = (forcing.delayMs ?? 0) + (opts.latency?.(seq) ?? 0);
+    if (delay > 0) await sleep(delay);
+
+    // Everything below reads the state as it is after the delay (a reset or a key deletion meanwhile wins).
+    engine.tick();
+    if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
+    const account = engine.accounts.get(apiKey ?? 'anonymous', engine.clock.now());
+
+    if (forcing.code !== undefined && forcing.code !== op.response.status) {
+      const name = errorForStatus(op, forcing.code)!;
+      throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, {
+        retryAfterSeconds: (errorCatalog[name] as CatalogError).retryAfterSeconds ?? plan.retryAfterSeconds,
+      });
+    }
+    if (forcing.error !== undefined && forcing.outcome !== 'failed') {
+      throw new ApiError(forcing.error, `forced by Prefer error=${describeErrorRef(forcing.error)}: ${errorCatalog[forcing.error].meaning}`, {
+        retryAfterSeconds: (errorCatalog[forcing.error] as CatalogError).retryAfterSeconds ?? plan.retryAfterSeconds,
+      });
+    }
+    if (op.rateLimit && apiKey) {
+      const d = engine.limiter.hit(apiKey, op.rateLimit.bucket, op.rateLimit.limit, op.rateLimit.windowMs, engine.clock.now());
+      if (!d.allowed) {
+        const wait = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
+        throw new ApiError(
+          op.rateLimit.error,
+          `rate limit: at most ${op.rateLimit.limit} requests per ${op.rateLimit.windowMs / 1000} s across the ${op.rateLimit.bucket} endpoints; retry after ${wait} s`,
+          { retryAfterSeconds: wait },
+        );
+      }
+    }
+
+    const input = await inputOf(plan, req, trace);
+    const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing, operationId: id as OperationId, url: (path) => req.origin + path };
+    const out = await plan.handler(input, ctx as never);
+    return { out, message: ctx.message };
+  }
+
+  /** Answers one request to operation `id`; fills `trace` (operationId, keyId, body) for the journal. Never throws. */
+  async function run(id: string, req: OperationRequest, trace?: Partial<OperationTrace>): Promise<Answer> {
+    const plan = planOf(id);
+    if (!plan) return errorAnswer('ROUTE_NOT_FOUND', `no operation ${id} in this mock`);
+    const op = plan.op;
     const response = op.response;
     const bug = (problem: string) => opts.onMockBug?.(id, problem);
     const seq = ++requestSeq;
-    if (trace) trace.operationId = id;
+    if (trace) {
+      trace.operationId = id as OperationId;
+      if (op.control) trace.control = true;
+    }
     try {
-      const apiKey = op.auth ? bearerKey(req.authorization, engine) : null;
-      if (apiKey && trace) trace.keyId = engine.keyPattern.exec(apiKey)?.[1] ?? null;
-
-      const directives = readDirectives(req.prefer ?? '', req.query);
-      let forcing: Forcing = {};
-      if (directives) forcing = toForcing(directives, op);
-      else {
-        const rule = engine.scenarios.take(apiKey, id, (f) => forcingApplies(f, op));
-        if (rule) forcing = toForcing(forcingToDirectives(rule), op);
-      }
-      const delay = (forcing.delayMs ?? 0) + (opts.latency?.(seq) ?? 0);
-      if (delay > 0) await sleep(delay);
-
-      // Everything below reads the state as it is after the delay (a reset or a key deletion meanwhile wins).
-      engine.tick();
-      if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
-      const account = engine.accounts.get(apiKey ?? 'anonymous', engine.clock.now());
-
-      const retryAfterSeconds = op.rateLimit ? Math.ceil(op.rateLimit.windowMs / 1000) : undefined;
-      if (forcing.code !== undefined && forcing.code !== op.response.status) {
-        const name = errorForStatus(op, forcing.code)!;
-        throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, {
-          retryAfterSeconds: (errorCatalog[name] as CatalogError).retryAfterSeconds ?? retryAfterSeconds,
-        });
-      }
-      if (forcing.error !== undefined && forcing.outcome !== 'failed') {
-        throw new ApiError(forcing.error, `forced by Prefer error=${describeErrorRef(forcing.error)}: ${errorCatalog[forcing.error].meaning}`, {
-          retryAfterSeconds: (errorCatalog[forcing.error] as CatalogError).retryAfterSeconds ?? retryAfterSeconds,
-        });
-      }
-      if (op.rateLimit && apiKey) {
-        const d = engine.limiter.hit(apiKey, op.rateLimit.bucket, op.rateLimit.limit, op.rateLimit.windowMs, engine.clock.now());
-        if (!d.allowed) {
-          const wait = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
-          throw new ApiError(
-            op.rateLimit.error,
-            `rate limit: at most ${op.rateLimit.limit} requests per ${op.rateLimit.windowMs / 1000} s across the ${op.rateLimit.bucket} endpoints; retry after ${wait} s`,
-            { retryAfterSeconds: wait },
-          );
-        }
-      }
-
-      let body: unknown;
-      if (op.request.body) {
-        const raw = await req.readBody();
-        if (trace && raw !== undefined) Object.assign(trace, journalBody(raw));
-        body = parseOrThrow(op, op.request.body.schema, raw === undefined && op.request.bodyOptional ? {} : raw, 'body');
-      }
-      const params = op.request.params ? parseOrThrow(op, op.request.params, req.params, 'path') : {};
-      const query = op.request.query ?? z.object({});
-      const q = parseOrThrow(op, query, Object.fromEntries(Object.entries(req.query).filter(([k]) => !k.startsWith('__'))), 'query');
-
-      const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing, operationId: id, url: (path) => req.origin + path };
-      const out = await handler({ body, params, query: q }, ctx);
+      let out: unknown;
+      let message: string | undefined;
+      if (op.control) out = await runControl(id, plan, req);
+      else ({ out, message } = await runApi(id, plan, req, trace, seq));
       engine.changed();
 
       if (response.kind === 'binary') {
@@ -236,9 +305,9 @@ export function createOperationRunner(engine: Engine, opts: OperationOptions) {
           envelopeCode: null,
         };
       }
-      const json = response.kind === 'envelope' ? { code: 0, message: ctx.message ?? '', data: out } : out;
+      const json = response.kind === 'envelope' ? { code: 0, message: message ?? '', data: out } : out;
       if (opts.strict) {
-        const check = schemaOf(id, op)!.safeParse(json);
+        const check = plan.answerSchema!.safeParse(json);
         if (!check.success) {
           const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
           bug(problem);
@@ -262,5 +331,5 @@ export function createOperationRunner(engine: Engine, opts: OperationOptions) {
   return run;
 }
 
-/** Runs API operations against one engine (see createOperationRunner). */
+/** Runs the operations of a service set against one engine (see createOperationRunner). */
 export type OperationRunner = ReturnType<typeof createOperationRunner>;

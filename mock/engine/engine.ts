@@ -210,6 +210,21 @@ export class Engine {
     return this.singletons.get(name) as T;
   }
 
+  /** Registries of the layers above, by name (see `registry`): not state, never saved nor reset. */
+  private registries = new Map<string, unknown>();
+
+  /**
+   * The per-engine registry `name` of a layer above (the task kits, voice
+   * sources and media routes of the services composed onto this engine),
+   * made by `init` on first use. The engine never reads it: it only keeps
+   * each world's wiring on the world, instead of in module-level lists.
+   * Unlike `state`, a registry is neither saved nor dropped by a reset.
+   */
+  registry<T>(name: string, init: () => T): T {
+    if (!this.registries.has(name)) this.registries.set(name, init());
+    return this.registries.get(name) as T;
+  }
+
   /** A deterministic id for the next entity of `kind` owned by `owner`: depends only on (seed, owner, kind, n). */
   nextId(prefix: string, owner: string, kind: string): string {
     const key = `${owner}\u0000${kind}`;

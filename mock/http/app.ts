@@ -8,16 +8,16 @@
 import type { Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
-import { Engine, type EngineOptions } from '../engine/engine.ts';
-import { createControlRouter } from './control.ts';
-import { createMediaRouter } from './media.ts';
-import { createOAuthPages } from './oauth-page.ts';
+import { controlGuardError, type ControlGuardOptions } from '../core/guard.ts';
+import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
+import type { Engine, EngineOptions } from '../engine/engine.ts';
+import type { AnyService } from '../services/index.ts';
 import { createDocsRouter } from './docs.ts';
-import { mediaRoutes, prepareEngine } from '../services/index.ts';
+import { createOAuthPages } from './oauth-page.ts';
 import { answerParserErrors } from './parser-errors.ts';
-import { sendError } from './respond.ts';
-import { createApiRouter, routeTable } from './router.ts';
-import { MAX_SESSIONS, SESSION_NAME } from '../../schemas/control.ts';
+import { sendError, writeWhole } from './respond.ts';
+import { createOperationDispatcher } from './router.ts';
+import { writeStateFile } from './state-file.ts';
 
 export interface MockOptions extends EngineOptions {
   /** Validate every response against its declared schema (on in tests and with --strict). */
@@ -40,12 +40,16 @@ export interface MockOptions extends EngineOptions {
   controlOrigins?: readonly string[];
   /** When set, every control request but GET /__mock/health must carry `Authorization: Bearer <controlToken>`. */
   controlToken?: string;
+  /** The services (default: every area and the control API; a test may compose its own). */
+  services?: readonly AnyService[];
 }
 
 export interface Mock {
   app: Express;
   /** The engine of the default world (requests without X-Mock-Session). */
   engine: Engine;
+  /** The default world and the sessions (the fetch handler of the in-process mock shares them). */
+  worlds: Worlds;
   /** Requests being answered right now, event streams left out (a graceful shutdown waits for them). */
   inFlight(): number;
 }
@@ -56,78 +60,35 @@ const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|ya
 /** Response headers a browser page may read (CORS exposes them). */
 export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
 
-const decodeURIComponentSafe = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
+/** One isolated world's Express-only piece: the OAuth authorization page. */
+const pagesOf = new WeakMap<Engine, Router>();
 
-/** A web origin of this machine: http(s)://localhost, 127.0.0.1 or [::1], any port. */
-const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
-
-/** The `/sessions/<name>` prefix of a path that selects a session without the header. */
-const SESSION_PREFIX = /^\/sessions\/([^/]+)(?=\/)/i;
-
-/** One isolated world: an engine and the routers bound to it. */
-interface World {
-  engine: Engine;
-  control: Router;
-  media: Router;
-  api: Router;
-  /** The OAuth authorization page. */
-  pages: Router;
-}
-
-/** Creates a mock instance: its own engine (the default world), its isolated sessions, and the Express app. */
+/** Creates a mock instance: its worlds (the default one and the isolated sessions) and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const latency = opts.latency;
-  const sessions = new Map<string, World>();
-  const sessionRegistry = {
-    list: () =>
-      [...sessions].map(([name, w]) => ({ name, seed: w.engine.seed, now: w.engine.tick(), requests: w.engine.journal.total, baseUrl: `/sessions/${name}` })),
-    drop: (name: string) => sessions.delete(name),
-  };
-
-  /** A world: an engine prepared by every area, and its control, media and API routers. `prefix` is the path prefix of its media URLs. */
-  function createWorld(prefix: string): World {
-    const engine = new Engine(opts);
-    // Every fault the mock finds in itself goes to one log (GET /__mock/bugs) and to the caller's onMockBug.
-    engine.onBug = opts.onMockBug;
-    const bug = (where: string, problem: string) => engine.reportBug(where, problem);
-    prepareEngine(engine);
-    return {
-      engine,
-      control: createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: prefix ? undefined : opts.stateFile, sessions: sessionRegistry }),
-      media: createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug }),
-      pages: createOAuthPages(engine),
-      api: createApiRouter(engine, {
-        strict: opts.strict ?? false,
-        onMockBug: bug,
-        publicUrl: opts.publicUrl,
-        pathPrefix: prefix,
-        heartbeatMs,
-        latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
-      }),
-    };
-  }
-
-  const main = createWorld('');
+  const control: ControlGuardOptions = { origins: opts.controlOrigins, token: opts.controlToken };
+  const worlds = createWorlds({
+    engine: opts,
+    services: opts.services,
+    mediaCacheBytes: opts.mediaCacheBytes,
+    onMockBug: opts.onMockBug,
+    runner: ({ name, engine }) => ({
+      strict: opts.strict ?? false,
+      control,
+      latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
+      // the --state file is the default world's
+      host: name === null && opts.stateFile ? { saveState: (e: Engine) => ({ file: opts.stateFile!, bytes: writeStateFile(opts.stateFile!, e) }) } : {},
+    }),
+  });
+  const main = worlds.main;
   const engine = main.engine;
-  /** The world of session `name`, created on first use (the least recently used dropped beyond MAX_SESSIONS). */
-  function session(name: string): World {
-    let w = sessions.get(name);
-    if (w) sessions.delete(name);
-    else {
-      w = createWorld(`/sessions/${name}`);
-      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
-    }
-    sessions.set(name, w);
-    return w;
-  }
   const worldOf = (res: Response): World => (res.locals.world as World | undefined) ?? main;
+  const pages = (w: World) => {
+    let r = pagesOf.get(w.engine);
+    if (!r) pagesOf.set(w.engine, (r = createOAuthPages(w.engine)));
+    return r;
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -149,32 +110,23 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   });
   // Sessions: X-Mock-Session or the /sessions/<name> prefix (stripped here, before any other path test) selects an isolated world.
   app.use((req, res, next) => {
-    const prefixed = SESSION_PREFIX.exec(req.path);
     const header = req.headers['x-mock-session'];
-    const name = prefixed ? decodeURIComponentSafe(prefixed[1]) : Array.isArray(header) ? header[0] : header;
-    if (name === undefined || name === '') return next();
-    if (!SESSION_NAME.test(name)) {
-      res.locals.sessionProblem = `X-Mock-Session (or /sessions/<name>): "${name.slice(0, 80)}" is not a session name; use 1-64 letters, digits, ".", "_" or "-"`;
-      return next();
-    }
-    if (prefixed) req.url = req.url.slice(prefixed[0].length);
-    res.locals.world = session(name);
+    const named = sessionOf(req.path, Array.isArray(header) ? header[0] : header);
+    if (named.problem) res.locals.sessionProblem = named.problem;
+    if (named.name === undefined) return next();
+    if (named.path !== req.path) req.url = req.url.slice(req.path.length - named.path.length);
+    res.locals.world = worlds.session(named.name);
     next();
   });
   // The control API is the mock's own: a web page may call it only from this machine (or an origin listed
   // with --control-origin), and with --control-token only with the token. A browser request from another
   // origin is refused, not just left without CORS headers (a cross-site POST would still reset the mock).
-  const controlOrigin = (origin: string | undefined) => origin === undefined || LOCAL_ORIGIN.test(origin) || (opts.controlOrigins ?? []).includes(origin);
   app.use((req, res, next) => {
     if (!/^\/__mock\//i.test(req.path)) return next();
-    if (!controlOrigin(req.headers.origin))
-      return sendError(
-        res,
-        'CONTROL_FORBIDDEN',
-        `the control API does not answer web pages of ${req.headers.origin} (allowed: this machine's origins and --control-origin)`,
-      );
-    if (opts.controlToken && req.method !== 'OPTIONS' && !/^\/__mock\/health$/i.test(req.path) && req.headers.authorization !== `Bearer ${opts.controlToken}`)
-      return sendError(res, 'CONTROL_FORBIDDEN', 'the control API needs Authorization: Bearer <control token> (printed at start, or set with --control-token)');
+    // a preflight carries no token; health needs none
+    const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(req.path);
+    const denied = controlGuardError({ pageOrigin: req.headers.origin, authorization: req.headers.authorization }, control, open);
+    if (denied) return sendError(res, denied);
     next();
   });
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
@@ -215,23 +167,16 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     });
     next();
   });
-  // The control and media routers only see their own paths (every control path is under /__mock/, every
-  // media path under /media/; case-insensitive like Express's matching), so an API request does not walk
-  // their routes: about 8% more API requests per second.
-  app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? worldOf(res).control(req, res, next) : next()));
-  app.use((req, res, next) => (/^\/media\//i.test(req.path) ? worldOf(res).media(req, res, next) : next()));
-  app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? worldOf(res).pages(req, res, next) : next()));
-  app.use(createDocsRouter({ publicUrl: opts.publicUrl }));
-  app.use((req, res, next) => worldOf(res).api(req, res, next));
-  const routes = routeTable();
-  app.use((req, res) => {
-    const hit = routes.find((r) => r.re.test(req.path));
-    if (hit)
-      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${hit.methods.join(', ')}`, {
-        Allow: hit.methods.join(', '),
-      });
-    sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`);
+  app.use(createOperationDispatcher(worlds, { publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, worldOf }));
+  app.use((req, res, next) => {
+    if (!/^\/media\//i.test(req.path)) return next();
+    worldOf(res)
+      .media(req.method, req.path, req.url, req.headers)
+      .then((a) => (a ? writeWhole(res, a) : next()), next);
   });
+  app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? pages(worldOf(res))(req, res, next) : next()));
+  app.use(createDocsRouter({ publicUrl: opts.publicUrl }));
+  app.use((req, res) => sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
     const type = (err as { type?: string })?.type;
@@ -258,5 +203,5 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // app.listen's server answers what Node's parser refuses with the envelope too (servers made elsewhere: answerParserErrors).
   const listen = app.listen.bind(app) as (...args: unknown[]) => Server;
   app.listen = ((...args: unknown[]) => answerParserErrors(listen(...args))) as Express['listen'];
-  return { app, engine, inFlight: () => inFlight };
+  return { app, engine, worlds, inFlight: () => inFlight };
 }

@@ -1,27 +1,30 @@
 /**
- * The API router built from the registry (docs/architecture.md, "The request
- * path"): an Express route per operation that reads the request (JSON bodies
- * up to their limit before the handler, multipart bodies streamed after auth)
- * and writes the Answer of mock/core/operation.ts.
+ * The Express adapter of the operations (docs/architecture.md, "The request
+ * path"): one middleware finds the operation in the route table of
+ * mock/core/routes.ts (the API's and the control API's), reads the request
+ * (JSON bodies up to their limit before the operation runs, multipart bodies
+ * streamed after auth), runs it in the request's world and writes the Answer.
+ * Unknown paths go on (hosted media, pages, the 404 envelope); a known path
+ * with another method answers 405 with Allow.
  */
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { operationIds, operations } from '../../schemas/operations.ts';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { bodyLimitOf, createOperationRunner, parseJsonBody, type OperationOptions, type OperationTrace } from '../core/operation.ts';
-import type { Engine } from '../engine/engine.ts';
+import { bodyLimitOf, parseJsonBody, type OperationTrace } from '../core/operation.ts';
+import type { World, Worlds } from '../core/worlds.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
-import { sendAnswer } from './respond.ts';
+import { sendAnswer, sendError } from './respond.ts';
 
-export { DEFAULT_BODY_LIMIT, forcingApplies } from '../core/operation.ts';
+export { DEFAULT_BODY_LIMIT } from '../core/operation.ts';
 
-export interface RouterOptions extends OperationOptions {
+export interface DispatchOptions {
   /** Base of media URLs (--public-url); default: from each request. */
   publicUrl?: string;
-  /** Path after the origin in every media URL (a session's `/sessions/<name>`); default none. */
-  pathPrefix?: string;
   /** Real ms between event-stream heartbeats. */
   heartbeatMs: number;
+  strict?: boolean;
+  /** The world of a request (its session), chosen before any path test. */
+  worldOf: (res: Response) => World;
 }
 
 /** OpenAPI template -> Express 5 path: `/tasks/{taskId}` -> `/tasks/:taskId`. */
@@ -29,51 +32,57 @@ export function expressPath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ':$1');
 }
 
-const noBody: RequestHandler = (_req, _res, next) => next();
+/** The middleware answering every operation of `worlds` (see the file's comment). */
+export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions): RequestHandler {
+  // one raw-body reader per JSON limit (express.raw reads up to the limit, then 413)
+  const readers = new Map<number, RequestHandler>();
+  const readerOf = (op: OperationDef) => {
+    const limit = bodyLimitOf(op);
+    let r = readers.get(limit);
+    if (!r) readers.set(limit, (r = express.raw({ type: () => true, limit })));
+    return r;
+  };
 
-/** Builds the router of every operation in the registry, bound to `engine`. */
-export function createApiRouter(engine: Engine, opts: RouterOptions): Router {
-  const router = express.Router();
-  const run = createOperationRunner(engine, opts);
-  for (const id of operationIds) {
-    const op = operations[id] as OperationDef;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const hit = worlds.routes.find(req.method, req.path);
+    if (!hit) return next();
+    if (hit.kind === 'method') {
+      const allowed = hit.allowed.join(', ');
+      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${allowed}`, { Allow: allowed });
+    }
+    if (hit.kind === 'encoding') return sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}: the path is not valid percent-encoding`);
+    const { op, operationId } = hit;
     const body = op.request.body;
-    // JSON bodies are read (up to their limit) before the handler; multipart bodies are streamed later, after auth.
-    const bodyParser = body?.kind === 'json' ? express.raw({ type: () => true, limit: bodyLimitOf(op) }) : noBody;
-    const readBody = (req: Request) => () =>
-      body?.kind === 'multipart'
-        ? readMultipart(req, body, op.validationError)
-        : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type']));
-
-    router[op.method](expressPath(op.path), bodyParser, async (req: Request, res: Response) => {
+    const world = opts.worldOf(res);
+    const go = async () => {
       const trace: Partial<OperationTrace> = {};
-      res.locals.operationId = id;
-      const answer = await run(
-        id,
+      if (!op.control) res.locals.operationId = operationId;
+      const answer = await world.run(
+        operationId,
         {
           authorization: req.headers.authorization,
           prefer: [req.headers.prefer ?? []].flat().join(','),
-          params: req.params as Record<string, string>,
+          params: hit.params,
           query: req.query,
-          readBody: readBody(req),
-          origin: originOf(req, opts.publicUrl) + (opts.pathPrefix ?? ''),
+          readBody: () =>
+            body?.kind === 'multipart'
+              ? readMultipart(req, body, op.validationError)
+              : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
+          origin: originOf(req, opts.publicUrl) + world.prefix,
+          pageOrigin: req.headers.origin,
         },
         trace,
       );
       res.locals.keyId = trace.keyId ?? null;
       if (trace.body !== undefined) res.locals.journalBody = { body: trace.body, ...(trace.bodyTruncated ? { bodyTruncated: true } : {}) };
-      await sendAnswer(req, res, answer, engine, opts);
-    });
-  }
-  return router;
-}
-
-/** Regexes of every registry path with its methods, for 404 vs 405. */
-export function routeTable(): { re: RegExp; methods: string[] }[] {
-  const byPath = new Map<string, string[]>();
-  for (const id of operationIds) {
-    const op = operations[id];
-    byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method.toUpperCase()]);
-  }
-  return [...byPath].map(([p, methods]) => ({ re: new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i'), methods }));
+      await sendAnswer(req, res, answer, world.engine, {
+        heartbeatMs: opts.heartbeatMs,
+        strict: opts.strict,
+        onMockBug: (w, p) => world.engine.reportBug(w, p),
+      });
+    };
+    // JSON bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
+    if (body?.kind === 'json') readerOf(op)(req, res, (err?: unknown) => (err ? next(err) : void go().catch(next)));
+    else go().catch(next);
+  };
 }

@@ -5,11 +5,13 @@
  */
 import type { z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
+import type { ControlOperationId, ControlOperations, SessionInfo } from '../../schemas/control.ts';
 import type { Operations, OperationId } from '../../schemas/operations.ts';
-import type { OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
+import type { OperationDef, OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Forcing } from '../engine/scenarios.ts';
+import type { VoiceSource } from './voices.ts';
 
 export interface ServiceContext {
   engine: Engine;
@@ -30,14 +32,46 @@ export interface ServiceContext {
   message?: string;
 }
 
-/** A handler: parsed input in, the envelope's data (or raw body, binary body, event source) out; throws ApiError for catalogued errors. */
-export type Handler<K extends OperationId> = (
-  input: OperationInput<Operations[K]>,
-  ctx: ServiceContext,
-) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
+/** A handler of operation `O`: parsed input in, the envelope's data (or raw body, binary body, event source) out; throws ApiError for catalogued errors. */
+export type HandlerOf<O extends OperationDef, C> = (input: OperationInput<O>, ctx: C) => OperationOutput<O> | Promise<OperationOutput<O>>;
+
+/** A handler of the API operation `K`. */
+export type Handler<K extends OperationId> = HandlerOf<Operations[K], ServiceContext>;
 
 /** A set of handlers keyed by operationId. */
 export type Handlers<K extends OperationId = OperationId> = { [P in K]: Handler<P> };
+
+/**
+ * What only the host of a mock has, for the control operations: a state file
+ * on disk (the server's --state), the isolated sessions of a server. A host
+ * without one leaves it out, and the operation says so (saveState answers
+ * 10008; listSessions answers none).
+ */
+export interface ControlHost {
+  /** Writes the engine's state to the host's state file; returns the file and the bytes written. */
+  saveState?: (engine: Engine) => { file: string; bytes: number };
+  /** The host's isolated sessions (GET and DELETE /__mock/sessions). */
+  sessions?: { list(): z.infer<typeof SessionInfo>[]; drop(name: string): boolean };
+}
+
+/** What a control handler receives besides its parsed input. */
+export interface ControlContext {
+  engine: Engine;
+  /** Virtual now, epoch ms, after due events ran. */
+  now: number;
+  /** The API operations this mock serves, by operationId (scenario rules name them). */
+  operations: Readonly<Record<string, OperationDef>>;
+  /** What the host offers (a state file, sessions). */
+  host: ControlHost;
+  /** The absolute URL of a path the mock serves, for this request. */
+  url(path: string): string;
+}
+
+/** A handler of the control operation `K`. */
+export type ControlHandler<K extends ControlOperationId> = HandlerOf<ControlOperations[K], ControlContext>;
+
+/** The handlers of every control operation. */
+export type ControlHandlers = { [K in ControlOperationId]: ControlHandler<K> };
 
 /** A file the mock hosts, found by a media route. */
 export interface MediaAsset {
@@ -90,9 +124,27 @@ export interface MediaRoute {
   resolve(engine: Engine, params: Record<string, string>, query: Record<string, string>): MediaAsset | ExpiredMedia | DeniedMedia | undefined;
 }
 
-/** One area's service: the handlers of its operations, the media it hosts, and the schemas of the singletons it keeps (`engine.state(name)`). */
+/** The API key a bearer token other than an API key acts as (see Service.credentials). */
+export type CredentialResolver = (engine: Engine, bearer: string, now: number) => string | undefined;
+
+/** A task kit as composition sees it: the area whose task events it runs (mock/services/tasks.ts). */
+export interface KitRef {
+  readonly config: { readonly area: string };
+}
+
+/**
+ * One area's service: the handlers of its operations, the media it hosts, the
+ * task kits whose events it schedules, the voices it adds, and the schemas of
+ * the singletons it keeps (`engine.state(name)`). Services are composed onto
+ * an engine by `prepareEngine` (mock/services/index.ts); none registers
+ * anything at import time.
+ */
 export interface Service<K extends OperationId> {
   handlers: Handlers<K>;
+  /** The task kits of the area (their scheduled events are run by area name). */
+  kits?: readonly KitRef[];
+  /** Voices the area adds to every speech endpoint and the speaker list. */
+  voices?: VoiceSource;
   media?: readonly MediaRoute[];
   /** Every singleton the area keeps, by name, with the schema a saved state's value must pass before it is loaded. */
   state?: Record<string, z.ZodType>;
@@ -102,5 +154,5 @@ export interface Service<K extends OperationId> {
    * the area's; throws ApiError('UNAUTHORIZED') for one of its tokens that no
    * longer works.
    */
-  credentials?: (engine: Engine, bearer: string, now: number) => string | undefined;
+  credentials?: CredentialResolver;
 }

@@ -24,7 +24,7 @@ import {
 import { hash32 } from '../engine/rng.ts';
 import type { Service } from './context.ts';
 import { fake } from './fake.ts';
-import { sentences } from './speech.ts';
+import { sentences } from './narration.ts';
 import { TaskKit, type Task } from './tasks.ts';
 
 /** What an extraction delivers. */
@@ -181,6 +181,7 @@ const notFound = { notFound: 'EXTRACTION_TASK_NOT_FOUND', field: 'taskId' } as c
 
 /** The two extraction operations. Errors: 41001 (rules), 41002 (not found), 41003 (credits). */
 export const extractionService: Service<'createExtraction' | 'getExtraction'> = {
+  kits: [kit],
   handlers: {
     createExtraction({ body }: { body: ExtractRequest }, ctx) {
       const { engine, account, now, forcing } = ctx;

@@ -34,7 +34,7 @@ import { hash32 } from '../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, renderAudio } from '../media/audio.ts';
 import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { voicesOf } from './speech.ts';
+import { voicesOf } from './voices.ts';
 import { TaskKit, type Task } from './tasks.ts';
 
 /** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
@@ -219,7 +219,7 @@ function makeService(name: GeneratedAudioServiceName) {
       },
     },
   ];
-  return { create, get, list, media };
+  return { create, get, list, media, kit };
 }
 
 const p1 = makeService('platformVoice');
@@ -229,6 +229,7 @@ const p2 = makeService('seedAudio');
 export const platformVoiceService: Service<'createPlatformVoiceTask' | 'getPlatformVoiceTask' | 'listPlatformVoiceTasks'> = {
   handlers: { createPlatformVoiceTask: p1.create, getPlatformVoiceTask: p1.get, listPlatformVoiceTasks: p1.list },
   media: p1.media,
+  kits: [p1.kit],
 };
 
 /** Service P2: seed-audio-1.0 at /v1/seed-audio (the same handlers; its own tasks, model and price). */
@@ -239,4 +240,5 @@ export const seedAudioService: Service<'createSeedAudioTask' | 'getSeedAudioTask
     listSeedAudioTasks: p2.list as unknown as Handler<'listSeedAudioTasks'>,
   },
   media: p2.media,
+  kits: [p2.kit],
 };

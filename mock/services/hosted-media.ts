@@ -4,59 +4,38 @@
  * "Media"), so an endpoint that takes a URL of the mock's own media can read
  * the file without a network round trip (document 3, "Music: asynchronous
  * generation": the audioUrl of the analysis endpoints). The areas' routes are
- * registered once by mock/services/index.ts; this module knows no area.
+ * registered per engine by `prepareEngine` (mock/services/index.ts); this module knows no area.
  * Standard JavaScript only.
  */
 import type { Engine } from '../engine/engine.ts';
 import type { DeniedMedia, ExpiredMedia, MediaAsset, MediaRoute } from './context.ts';
-
-/** A media route compiled to a regular expression over the path. */
-interface Compiled {
-  re: RegExp;
-  names: string[];
-  route: MediaRoute;
-}
-
-function compile(route: MediaRoute): Compiled {
-  const names: string[] = [];
-  const source = route.path
-    .split(/(\{\w+\})/)
-    .map((part) => {
-      const m = /^\{(\w+)\}$/.exec(part);
-      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(m[1]);
-      return '([^/]+?)';
-    })
-    .join('');
-  return { re: new RegExp(`^${source}$`), names, route };
-}
+import { compilePathTemplate } from './path-template.ts';
 
 /**
  * A matcher of request paths (percent-encoded, without query) against `routes`, in order: the first route whose
  * template matches and its decoded parameters, or undefined when none matches or a parameter is not valid
- * percent-encoding. The media router and `resolveHostedMedia` both find files with it.
+ * percent-encoding. The media answerer and `resolveHostedMedia` both find files with it.
  */
 export function mediaRouteMatcher(routes: readonly MediaRoute[]): (path: string) => { route: MediaRoute; params: Record<string, string> } | undefined {
-  const compiled = routes.map(compile);
+  const compiled = routes.map((route) => ({ route, template: compilePathTemplate(route.path) }));
   return (path) => {
     for (const c of compiled) {
-      const m = c.re.exec(path);
-      if (!m) continue;
-      try {
-        return { route: c.route, params: Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
-      } catch {
-        return undefined;
-      }
+      if (!c.template.test(path)) continue;
+      const params = c.template.match(path);
+      return params ? { route: c.route, params } : undefined;
     }
     return undefined;
   };
 }
 
-let match: ReturnType<typeof mediaRouteMatcher> = () => undefined;
+type Matcher = ReturnType<typeof mediaRouteMatcher>;
 
-/** Sets `routes` (every area's media declarations) as what `resolveHostedMedia` finds. */
-export function registerHostedMedia(routes: readonly MediaRoute[]): void {
-  match = mediaRouteMatcher(routes);
+/** The holder of `engine`'s media matcher (no routes until `registerHostedMedia`). */
+const hostedMedia = (engine: Engine) => engine.registry<{ match: Matcher }>('hosted-media', () => ({ match: () => undefined }));
+
+/** Makes `routes` what `resolveHostedMedia` finds for `engine` (`prepareEngine` does it with the composed services' routes). */
+export function registerHostedMedia(engine: Engine, routes: readonly MediaRoute[]): void {
+  hostedMedia(engine).match = mediaRouteMatcher(routes);
 }
 
 /**
@@ -68,6 +47,6 @@ export function registerHostedMedia(routes: readonly MediaRoute[]): void {
  * route finds nothing there. Never throws for bad input.
  */
 export function resolveHostedMedia(engine: Engine, path: string, query: Record<string, string> = {}): MediaAsset | ExpiredMedia | DeniedMedia | undefined {
-  const hit = match(path);
+  const hit = hostedMedia(engine).match(path);
   return hit ? hit.route.resolve(engine, hit.params, query) : undefined;
 }

@@ -244,6 +244,7 @@ function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
  * 404 (26006), 429 (26029 base64 references; 26030 free lane full on the sync endpoint).
  */
 export const imageService: Service<'generateImage' | 'createImageTask' | 'getImageTask' | 'listImageTasks' | 'estimateImageCredits'> = {
+  kits: [kit],
   handlers: {
     generateImage({ body }, ctx) {
       const { engine, account, now } = ctx;

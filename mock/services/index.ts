@@ -1,11 +1,23 @@
 /**
- * Every area's service, joined: the handlers keyed by operationId (the type
- * requires one per registry entry and no other) and the media routes. Adding
- * an area adds one entry to `services`.
+ * Composition of the services (docs/architecture.md, "The registry",
+ * "Adding an area"): `defaultServices` lists every area's service and the
+ * control service; `composeServices` joins a list into a `ServiceSet` (the
+ * operations it serves with their handlers, media routes, credentials, task
+ * kits, voice sources and singleton schemas), refusing a handler twice or an
+ * operation without one; `prepareEngine` wires a set onto one engine. Nothing
+ * is registered at import time: a test composes its own set (a faulty service,
+ * a subset) and gets a mock of just that.
  */
+import type { z } from 'zod';
+import { controlOperations } from '../../schemas/control.ts';
+import { operations as apiOperations } from '../../schemas/operations.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Handlers, MediaRoute } from './context.ts';
-import { TaskKit } from './tasks.ts';
+import type { CredentialResolver, KitRef, MediaRoute } from './context.ts';
+import { controlService } from './control.ts';
+import { registerHostedMedia } from './hosted-media.ts';
+import { TaskKit, type Task } from './tasks.ts';
+import { voiceSourcesOf, type VoiceSource } from './voices.ts';
 import { videoService } from './video.ts';
 import { accountService } from './account.ts';
 import { imageService } from './image.ts';
@@ -17,11 +29,26 @@ import { lyricsService } from './lyrics.ts';
 import { extractionService } from './extraction.ts';
 import { storybookService } from './storybook.ts';
 import { musicAnalysisService } from './music-analysis.ts';
-import { registerHostedMedia } from './hosted-media.ts';
 import { musicService } from './music.ts';
 import { oauthService } from './oauth.ts';
 
-const services = [
+/** A handler as the runner calls it (the typed handlers of context.ts, erased). */
+export type AnyHandler = (input: { body: unknown; params: unknown; query: unknown }, ctx: never) => unknown;
+
+/** A service as composition sees it: handlers by operationId, and what else it declares. */
+export interface AnyService {
+  readonly handlers: object;
+  /** True for the control service: its handlers run the control operations. */
+  readonly control?: boolean;
+  readonly media?: readonly MediaRoute[];
+  readonly kits?: readonly KitRef[];
+  readonly voices?: VoiceSource;
+  readonly state?: Record<string, z.ZodType>;
+  readonly credentials?: CredentialResolver;
+}
+
+/** Every service of the mock: the API's areas, then the control API. */
+export const defaultServices: readonly AnyService[] = [
   videoService,
   accountService,
   oauthService,
@@ -36,34 +63,84 @@ const services = [
   storybookService,
   extractionService,
   musicService,
-] as const;
+  controlService,
+];
 
-type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
-type Joined = UnionToIntersection<(typeof services)[number]['handlers']>;
-
-function join(): Joined {
-  const out: Record<string, unknown> = {};
-  for (const s of services)
-    for (const [id, h] of Object.entries(s.handlers)) {
-      if (id in out) throw new Error(`services: two handlers for ${id}`);
-      out[id] = h;
-    }
-  return out as Joined;
+/** Services joined: what one mock serves. */
+export interface ServiceSet {
+  /** Every operation served (the API's and the control API's), by operationId. */
+  readonly operations: Readonly<Record<string, OperationDef>>;
+  /** The API operations served, by operationId (scenario rules and the journal name them). */
+  readonly apiOperations: Readonly<Record<string, OperationDef>>;
+  /** The handler of every operation, by operationId. */
+  readonly handlers: Readonly<Record<string, AnyHandler>>;
+  readonly media: readonly MediaRoute[];
+  readonly credentials: readonly CredentialResolver[];
+  readonly kits: readonly KitRef[];
+  readonly voices: readonly VoiceSource[];
+  readonly state: Readonly<Record<string, z.ZodType>>;
 }
 
-/** Every handler, keyed by operationId. */
-export const handlers: Handlers = join();
+/**
+ * Joins `services`: each handler's operation comes from the API registry or
+ * the control registry (`control` services). Throws on a handler of no
+ * operation, two handlers of one operation, or two kits of one area. An API
+ * operation without a handler is left out of the set (a subset mock serves
+ * only what it has); `strict` refuses that too.
+ */
+export function composeServices(services: readonly AnyService[] = defaultServices, opts: { strict?: boolean } = {}): ServiceSet {
+  const operations: Record<string, OperationDef> = {};
+  const api: Record<string, OperationDef> = {};
+  const handlers: Record<string, AnyHandler> = {};
+  const areas = new Set<string>();
+  for (const s of services) {
+    const registry: Record<string, OperationDef> = s.control ? controlOperations : apiOperations;
+    for (const [id, h] of Object.entries(s.handlers)) {
+      if (!Object.hasOwn(registry, id)) throw new Error(`services: a handler for ${id}, which is not a${s.control ? ' control' : 'n API'} operation`);
+      if (id in handlers) throw new Error(`services: two handlers for ${id}`);
+      handlers[id] = h as AnyHandler;
+      operations[id] = registry[id];
+      if (!s.control) api[id] = registry[id];
+    }
+    for (const k of s.kits ?? []) {
+      if (areas.has(k.config.area)) throw new Error(`services: two task kits for area ${k.config.area}`);
+      areas.add(k.config.area);
+    }
+  }
+  if (opts.strict) {
+    const missing = Object.keys(apiOperations).filter((id) => !(id in handlers));
+    if (missing.length) throw new Error(`services: no handler for ${missing.join(', ')}`);
+  }
+  return {
+    operations,
+    apiOperations: api,
+    handlers,
+    media: services.flatMap((s) => s.media ?? []),
+    credentials: services.flatMap((s) => (s.credentials ? [s.credentials] : [])),
+    kits: services.flatMap((s) => s.kits ?? []),
+    voices: services.flatMap((s) => (s.voices ? [s.voices] : [])),
+    state: Object.assign({}, ...services.map((s) => s.state ?? {})) as Record<string, z.ZodType>,
+  };
+}
 
-/** The credential resolvers of the areas that issue credentials besides API keys (see Service.credentials). */
-export const credentialResolvers = services.flatMap((s) => ('credentials' in s && s.credentials ? [s.credentials] : []));
+/** The services composed onto `engine` (by `prepareEngine`). Throws for an engine no set was composed onto. */
+export function servicesOf(engine: Engine): ServiceSet {
+  const set = engine.registry<{ set?: ServiceSet }>('services', () => ({})).set;
+  if (!set) throw new Error('engine: no services composed onto it (prepareEngine)');
+  return set;
+}
 
-/** Every media route of every area. */
-export const mediaRoutes: readonly MediaRoute[] = services.flatMap((s) => s.media ?? []);
-// the services that take a URL of hosted media resolve it through the same declarations
-registerHostedMedia(mediaRoutes);
-
-/** Readies an engine for the services: the handlers of their scheduled events and the schemas of their singletons (before a saved state is loaded). */
-export function prepareEngine(engine: Engine): void {
-  TaskKit.install(engine);
-  for (const s of services) for (const [name, schema] of Object.entries(s.state ?? {})) engine.declareState(name, schema);
+/**
+ * Wires `set` onto `engine` before it serves anything (and before a saved
+ * state is loaded): the task kits' event handler, the voice sources, the
+ * media routes `resolveHostedMedia` finds, the schemas of the singletons.
+ * Returns the set.
+ */
+export function prepareEngine(engine: Engine, set: ServiceSet = composeServices()): ServiceSet {
+  engine.registry<{ set?: ServiceSet }>('services', () => ({})).set = set;
+  TaskKit.install(engine, set.kits as readonly TaskKit<Task>[]);
+  voiceSourcesOf(engine).push(...set.voices);
+  registerHostedMedia(engine, set.media);
+  for (const [name, schema] of Object.entries(set.state)) engine.declareState(name, schema);
+  return set;
 }

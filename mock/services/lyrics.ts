@@ -158,6 +158,7 @@ const list: Handler<'listLyricsTasks'> = ({ query }, ctx) => kit.page(ctx, query
 
 /** The lyrics area's service: create, get and list. */
 export const lyricsService: Service<'createLyricsTask' | 'getLyricsTask' | 'listLyricsTasks'> = {
+  kits: [kit],
   handlers: { createLyricsTask: create, getLyricsTask: get, listLyricsTasks: list },
 };
 

@@ -292,6 +292,7 @@ const midiPath = (id: string) => `/media/music/stems/${id}/notes.${mediaFileType
 
 /** The three music-analysis operations. Errors: 39501-39508 (see schemas/music-analysis.ts). */
 export const musicAnalysisService: Service<'recognizeMusic' | 'describeMusic' | 'separateMusicStems'> = {
+  kits: [stemKit],
   handlers: {
     async recognizeMusic({ body }, ctx) {
       const rec = await recordingOf(ctx, body);

@@ -689,6 +689,7 @@ export const musicService: Service<
   | 'getMusicTask'
   | 'listMusicTasks'
 > = {
+  kits: [kit],
   handlers: {
     createMusicGenerate: generate,
     createMusicInstrumental: instrumental,

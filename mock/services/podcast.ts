@@ -38,7 +38,8 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { distinctVariants, durationOf, episodeMediaRoutes, fakeArticle, lineFrames, sentences, titleOf, voiceOf, type SpokenLine } from './speech.ts';
+import { durationOf, episodeMediaRoutes, fakeArticle, lineFrames, sentences, titleOf, type SpokenLine } from './narration.ts';
+import { distinctVariants, voiceOf } from './voices.ts';
 import { TaskKit, type Task } from './tasks.ts';
 
 // ---------------------------------------------------------------------------
@@ -546,6 +547,7 @@ const notFound = { notFound: 'PODCAST_EPISODE_NOT_FOUND', field: 'episodeId' } a
 
 /** The five podcast operations. Errors: 37001 (rules), 37002 (language mismatch), 37003 (voice), 37004 (credits), 37005 (not found), 37006 (audio not allowed now). */
 export const podcastService: Service<'createPodcastEpisode' | 'createPodcastTextContent' | 'getPodcastEpisode' | 'createPodcastAudio' | 'streamPodcastText'> = {
+  kits: [kit],
   handlers: {
     createPodcastEpisode({ body }, ctx) {
       return { episodeId: createEpisode(ctx, body, 'one-shot') };

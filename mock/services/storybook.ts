@@ -39,7 +39,8 @@ import { colourFor, encodePng, rgbHex, type Rgb } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, voiceOf, type SpokenLine } from './speech.ts';
+import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, type SpokenLine } from './narration.ts';
+import { voiceOf } from './voices.ts';
 import { TaskKit, type Task } from './tasks.ts';
 
 type Language = StorybookEpisodeRequest['language'];
@@ -257,6 +258,7 @@ const notFound = { notFound: 'STORYBOOK_EPISODE_NOT_FOUND', field: 'episodeId' }
 
 /** The three page-deck operations. Errors: 40001 (rules), 40003 (voice), 40004 (credits), 40005 (not found), 40006 (video before success). */
 export const storybookService: Service<'createStorybookEpisode' | 'getStorybookEpisode' | 'createStorybookVideo'> = {
+  kits: [deckKit, videoKit],
   handlers: {
     createStorybookEpisode({ body }, ctx) {
       const { engine, account, now, forcing } = ctx;

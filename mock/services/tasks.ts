@@ -112,34 +112,42 @@ export const MOCK_FAULT_REASON = 'MOCK_INTERNAL_ERROR';
 const EVENT_KIND = 'task';
 
 /** The arguments of a task event (checked when a saved state is loaded): the area must be one with a task kit. */
-const TaskEventArgs = z
-  .discriminatedUnion('type', [
-    z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('step'), step: z.number().int().min(0), expect: z.string() }),
-    z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('timeout'), statuses: z.array(z.string()), reason: z.string() }),
-    z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('action'), action: z.string(), expect: z.string() }),
-  ])
-  .refine((a) => kits.has(a.area), { message: 'no area of this mock runs tasks by that name', path: ['area'] });
+const TaskEventArgs = z.discriminatedUnion('type', [
+  z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('step'), step: z.number().int().min(0), expect: z.string() }),
+  z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('timeout'), statuses: z.array(z.string()), reason: z.string() }),
+  z.strictObject({ area: z.string(), taskId: z.string(), type: z.literal('action'), action: z.string(), expect: z.string() }),
+]);
 type TaskEventArgs = z.infer<typeof TaskEventArgs>;
 
-/** Every kit, by area: scheduled events name their kit by area. */
-const kits = new Map<string, TaskKit<Task>>();
+/** The task kits of the services composed onto `engine`, by area: scheduled events name their kit by area. */
+function kitsOf(engine: Engine): Map<string, TaskKit<Task>> {
+  return engine.registry('task-kits', () => new Map<string, TaskKit<Task>>());
+}
 
 export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   constructor(
     readonly config: TaskKitConfig<S>,
     readonly hooks: TaskHooks<T> = {},
-  ) {
-    if (kits.has(config.area)) throw new Error(`task kit: area ${config.area} has a kit already`);
-    kits.set(config.area, this as unknown as TaskKit<Task>);
-  }
+  ) {}
 
   /**
-   * Lets `engine` run task events (every kit's): needed before a saved
-   * schedule is loaded; scheduling through a kit installs it too.
+   * Lets `engine` run the task events of `kits` (the kits of the services
+   * composed onto it): needed before a saved schedule is loaded; scheduling
+   * through a kit installs that kit too. Throws when two kits name one area.
    */
-  static install(engine: Engine): void {
+  static install(engine: Engine, kits: readonly TaskKit<Task>[] = []): void {
+    const known = kitsOf(engine);
+    for (const kit of kits) {
+      const had = known.get(kit.config.area);
+      if (had && had !== kit) throw new Error(`task kit: area ${kit.config.area} has a kit already`);
+      known.set(kit.config.area, kit);
+    }
     if (!engine.scheduler.handles(EVENT_KIND))
-      engine.scheduler.handle(EVENT_KIND, (args, at) => runTaskEvent(engine, args as TaskEventArgs, at), TaskEventArgs);
+      engine.scheduler.handle(
+        EVENT_KIND,
+        (args, at) => runTaskEvent(engine, args as TaskEventArgs, at),
+        TaskEventArgs.refine((a) => known.has(a.area), { message: 'no area of this mock runs tasks by that name', path: ['area'] }),
+      );
   }
 
   /** The area's store. */
@@ -289,7 +297,7 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   }
 
   private schedule(engine: Engine, at: number, args: TaskEventArgs): void {
-    TaskKit.install(engine);
+    TaskKit.install(engine, [this as unknown as TaskKit<Task>]);
     engine.scheduler.at(at, EVENT_KIND, args);
   }
 
@@ -313,7 +321,7 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
  * reports it as a mock bug.
  */
 function runTaskEvent(engine: Engine, args: TaskEventArgs, at: number): void {
-  const kit = kits.get(args.area);
+  const kit = kitsOf(engine).get(args.area);
   if (!kit) throw new Error(`task event for unknown area ${args.area}`);
   const task = kit.find(engine, args.taskId);
   if (!task) return;

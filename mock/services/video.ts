@@ -226,6 +226,7 @@ export const videoService: Service<
   | 'estimateVideoCredits'
   | 'estimateFamily5Credits'
 > = {
+  kits: [kit],
   handlers: {
     createVideoTask({ body }, ctx) {
       const m = sharedVideoModels[body.model];

@@ -37,7 +37,7 @@ import { hash32 } from '../engine/rng.ts';
 import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
-import { addVoiceSource } from './speech.ts';
+import type { VoiceSource } from './voices.ts';
 import { TaskKit, type Task } from './tasks.ts';
 
 type Gender = (typeof voiceGenders)[number];
@@ -102,8 +102,8 @@ const voicesOfOwner = (engine: Engine, owner: string) => voicesState(engine).voi
 const taskDemoPath = (taskId: string) => `/media/voice-clone/${taskId}/demo.${audioFileTypes.mp3.extension}`;
 const voiceDemoPath = (speakerInnerId: string) => `/media/voice-clone/speakers/${speakerInnerId}/demo.${audioFileTypes.mp3.extension}`;
 
-// The confirmed voices are speaker ids of their owner in every speech endpoint.
-addVoiceSource((engine, owner) =>
+/** The confirmed voices of `owner`: speaker ids of their owner in every speech endpoint (the service's voice source). */
+const confirmedVoices: VoiceSource = (engine, owner) =>
   voicesOfOwner(engine, owner).map((v) => ({
     speakerId: v.speakerInnerId,
     name: v.name,
@@ -112,8 +112,7 @@ addVoiceSource((engine, owner) =>
     variant: v.variant,
     type: 'cloned' as const,
     demoPath: voiceDemoPath(v.speakerInnerId),
-  })),
-);
+  }));
 
 /** True when `r` completed, was not confirmed, and its 7 days have passed at `now`. */
 const expired = (r: CloneRecord, now: number) =>
@@ -227,6 +226,8 @@ function demoAsset(variant: number): MediaAsset {
 export const voiceCloneService: Service<
   'createVoiceClone' | 'getVoiceClone' | 'confirmVoiceClone' | 'listPrivateVoices' | 'getPrivateVoice' | 'updatePrivateVoice' | 'deletePrivateVoice'
 > = {
+  kits: [kit],
+  voices: confirmedVoices,
   handlers: {
     async createVoiceClone({ body }, ctx) {
       const files: CloneRecord['files'] = [];

@@ -11,18 +11,22 @@
  * Transport-level details the browser owns are left out: CORS (a fetch
  * handler answers its own page), the HTTP parser's own refusals.
  */
-import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
-import type { OperationDef } from '../../schemas/registry-types.ts';
 import { EVENT_STREAM_HEADERS, errorAnswer, type Answer } from '../core/answer.ts';
 import { pumpEvents } from '../core/event-stream.ts';
-import { createMediaAnswerer } from '../core/media.ts';
 import { multipartCollector, notMultipart } from '../core/multipart.ts';
-import { bodyLimitOf, bodyTooLarge, createOperationRunner, parseJsonBody, type OperationTrace } from '../core/operation.ts';
+import type { ControlGuardOptions } from '../core/guard.ts';
+import { bodyLimitOf, bodyTooLarge, parseJsonBody, type OperationTrace } from '../core/operation.ts';
+import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { mediaRoutes } from '../services/index.ts';
+import type { EngineOptions } from '../engine/engine.ts';
+import type { AnyService } from '../services/index.ts';
 
-export interface FetchHandlerOptions {
+export interface FetchHandlerOptions extends EngineOptions {
+  /** The services (default: every area and the control API). */
+  services?: readonly AnyService[];
+  /** Who may call the control operations (default: any page, no token: a fetch handler answers its own page). */
+  control?: ControlGuardOptions;
   /** Validate every response against its declared schema (a mismatch is a 500, code 10500, and a reported bug). */
   strict?: boolean;
   /** Base of every media URL (e.g. http://localhost:4010); default: the origin of each request. */
@@ -31,29 +35,6 @@ export interface FetchHandlerOptions {
   heartbeatMs?: number;
   /** Most bytes of rendered media kept in memory (default 256 MiB). */
   mediaCacheBytes?: number;
-}
-
-interface CompiledRoute {
-  re: RegExp;
-  names: string[];
-  byMethod: Map<string, OperationId>;
-}
-
-/** Every registry path as a regex (case-insensitive, optional trailing slash, like the Express routes) with its operations by method. */
-function compileRoutes(): CompiledRoute[] {
-  const byPath = new Map<string, CompiledRoute>();
-  for (const id of operationIds) {
-    const op = operations[id] as OperationDef;
-    let r = byPath.get(op.path);
-    if (!r) {
-      const names: string[] = [];
-      const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, n: string) => (names.push(n), '([^/]+)'));
-      r = { re: new RegExp(`^${source}/?$`, 'i'), names, byMethod: new Map() };
-      byPath.set(op.path, r);
-    }
-    r.byMethod.set(op.method.toUpperCase(), id);
-  }
-  return [...byPath.values()];
 }
 
 /** Query parameters as the server's parser gives them: a string, or an array of strings for a repeated name. */
@@ -138,47 +119,44 @@ async function toResponse(a: Answer, method: string, engine: Engine, heartbeatMs
 }
 
 /**
- * A fetch handler bound to `engine`: `handle(request)` answers an API
- * operation, a hosted media file, or the 404/405 envelope of an unknown
- * route. Every API request is journaled (GET /__mock/requests of the server,
- * `requests()` of the in-process mock and the MSW handlers). Never throws.
+ * A fetch handler: `handle(request)` answers an API operation, a control
+ * operation (/__mock), a hosted media file, or the 404/405 envelope of an
+ * unknown route, in the world the request names (X-Mock-Session or the
+ * /sessions/<name> prefix). Every API request is journaled (GET
+ * /__mock/requests). `worlds`: share another transport's worlds (the
+ * in-process mock's server); default: worlds of its own, from `opts`. Never
+ * throws.
  */
-export function createFetchHandler(engine: Engine, opts: FetchHandlerOptions = {}) {
+export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worlds) {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
-  const bug = (where: string, problem: string) => engine.reportBug(where, problem);
-  const run = createOperationRunner(engine, { strict: opts.strict ?? false, onMockBug: bug });
-  const media = createMediaAnswerer(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug });
-  const routes = compileRoutes();
+  const own =
+    worlds ??
+    createWorlds({
+      engine: opts,
+      services: opts.services,
+      mediaCacheBytes: opts.mediaCacheBytes,
+      runner: () => ({ strict: opts.strict ?? false, control: opts.control ?? { anyOrigin: true } }),
+    });
 
-  async function answer(request: Request, url: URL, trace: Partial<OperationTrace>): Promise<Answer> {
-    const path = url.pathname;
+  async function answer(request: Request, world: World, path: string, url: URL, trace: Partial<OperationTrace>): Promise<Answer> {
     const method = request.method.toUpperCase();
     if (/^\/media\//i.test(path)) {
       const h = request.headers;
-      const m = await media(method, path, path + url.search, {
+      const m = await world.media(method, path, path + url.search, {
         range: h.get('range') ?? undefined,
         'if-range': h.get('if-range') ?? undefined,
         'if-none-match': h.get('if-none-match') ?? undefined,
       });
       if (m) return m;
     }
-    const route = routes.find((r) => r.re.test(path));
-    const id = route && (route.byMethod.get(method) ?? (method === 'HEAD' ? route.byMethod.get('GET') : undefined));
-    if (!route || !id) {
-      if (route) {
-        const allowed = [...route.byMethod.keys()].join(', ');
-        return errorAnswer('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed}`, { Allow: allowed });
-      }
-      return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}`);
+    const hit = own.routes.find(method, path);
+    if (!hit) return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}`);
+    if (hit.kind === 'method') {
+      const allowed = hit.allowed.join(', ');
+      return errorAnswer('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed}`, { Allow: allowed });
     }
-    const op = operations[id] as OperationDef;
-    const match = route.re.exec(path)!;
-    const params: Record<string, string> = {};
-    try {
-      route.names.forEach((n, i) => (params[n] = decodeURIComponent(match[i + 1])));
-    } catch {
-      return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}: the path is not valid percent-encoding`);
-    }
+    if (hit.kind === 'encoding') return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}: the path is not valid percent-encoding`);
+    const op = hit.op;
     const body = op.request.body;
     let readBody: () => Promise<unknown> = () => Promise.resolve(undefined);
     if (body?.kind === 'json') {
@@ -186,7 +164,7 @@ export function createFetchHandler(engine: Engine, opts: FetchHandlerOptions = {
       const bytes = new Uint8Array(await request.arrayBuffer());
       const limit = bodyLimitOf(op);
       if (bytes.byteLength > limit) return bodyTooLarge(limit);
-      readBody = () => Promise.resolve(parseJsonBody(bytes, request.headers.get('content-type') ?? undefined));
+      readBody = () => Promise.resolve(parseJsonBody(bytes, request.headers.get('content-type') ?? undefined, op));
     } else if (body?.kind === 'multipart') {
       readBody = async () => {
         const wrongType = notMultipart(request.headers.get('content-type'));
@@ -210,15 +188,16 @@ export function createFetchHandler(engine: Engine, opts: FetchHandlerOptions = {
         return c.result();
       };
     }
-    return run(
-      id,
+    return world.run(
+      hit.operationId,
       {
         authorization: request.headers.get('authorization') ?? undefined,
         prefer: request.headers.get('prefer') ?? undefined,
-        params,
+        params: hit.params,
         query: queryObject(url.searchParams),
         readBody,
-        origin: opts.publicUrl?.replace(/\/+$/, '') ?? url.origin,
+        origin: (opts.publicUrl?.replace(/\/+$/, '') ?? url.origin) + world.prefix,
+        pageOrigin: request.headers.get('origin') ?? undefined,
       },
       trace,
     );
@@ -227,20 +206,24 @@ export function createFetchHandler(engine: Engine, opts: FetchHandlerOptions = {
   /** Answers `request` as the server would. */
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    const named = sessionOf(url.pathname, request.headers.get('x-mock-session'));
+    const world = named.name === undefined ? own.main : own.session(named.name);
+    const engine = world.engine;
+    const bug = (where: string, problem: string) => engine.reportBug(where, problem);
     const at = engine.clock.now();
     const trace: Partial<OperationTrace> = {};
     let a: Answer;
     try {
-      a = await answer(request, url, trace);
+      a = named.problem ? errorAnswer('MALFORMED_REQUEST', named.problem) : await answer(request, world, named.path, url, trace);
     } catch (e) {
       bug('(fetch transport)', (e as Error)?.stack ?? String(e));
       a = errorAnswer('MALFORMED_JSON', `request body could not be read (${(e as Error)?.message ?? String(e)})`);
     }
-    if (!/^\/media\//i.test(url.pathname))
+    if (!trace.control && !/^\/(media|__mock)\//i.test(named.path))
       engine.journal.record({
         at,
         method: request.method.toUpperCase(),
-        path: url.pathname,
+        path: named.path,
         operationId: trace.operationId ?? null,
         keyId: trace.keyId ?? null,
         status: a.status,
@@ -251,5 +234,5 @@ export function createFetchHandler(engine: Engine, opts: FetchHandlerOptions = {
   };
 }
 
-/** A fetch handler of one engine (see createFetchHandler). */
+/** A fetch handler (see createFetchHandler). */
 export type FetchHandler = ReturnType<typeof createFetchHandler>;

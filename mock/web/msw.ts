@@ -16,9 +16,9 @@
  *   await worker.start();
  */
 import { http, type HttpHandler } from 'msw';
-import { Engine, type EngineOptions } from '../engine/engine.ts';
-import { prepareEngine } from '../services/index.ts';
-import { controlsOf, type MockControls } from './controls.ts';
+import type { EngineOptions } from '../engine/engine.ts';
+import { createWorlds } from '../core/worlds.ts';
+import { controlsOf, createControlClient, type ControlClient, type MockControls } from './controls.ts';
 import { createFetchHandler, type FetchHandlerOptions } from './fetch.ts';
 
 export interface MockHandlersOptions extends EngineOptions, Omit<FetchHandlerOptions, 'publicUrl'> {
@@ -32,22 +32,30 @@ export interface MockHandlers extends MockControls {
   readonly handlers: HttpHandler[];
   /** Answers a request as the handlers do (no MSW involved). */
   fetch(request: Request): Promise<Response>;
+  /** The control API (/__mock) as typed functions named by operationId, through the handlers. */
+  readonly control: ControlClient;
 }
 
 /** Default base URL: where the mock server listens by default. */
 export const DEFAULT_BASE_URL = 'http://localhost:4010';
 
 /**
- * Creates MSW handlers answering every API operation and every hosted media
- * file under `baseUrl` (unknown paths there get the 404 envelope, as from the
- * server; other origins pass through). The engine's clock is manual unless
+ * Creates MSW handlers answering every API operation, every control
+ * operation (/__mock) and every hosted media file under `baseUrl`, in the
+ * default world or a session (X-Mock-Session, /sessions/<name>); unknown
+ * paths there get the 404 envelope, as from the server; other origins pass
+ * through. The engine's clock is manual unless
  * `clock: 'real'`.
  */
 export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers {
   const base = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const engine = new Engine({ clock: 'manual', ...opts });
-  prepareEngine(engine);
-  const handle = createFetchHandler(engine, { ...opts, publicUrl: base });
+  const worlds = createWorlds({
+    engine: { clock: 'manual', ...opts },
+    services: opts.services,
+    mediaCacheBytes: opts.mediaCacheBytes,
+    runner: () => ({ strict: opts.strict ?? false, control: opts.control ?? { anyOrigin: true } }),
+  });
+  const handle = createFetchHandler({ ...opts, publicUrl: base }, worlds);
   const prefix = new URL(base).pathname.replace(/\/+$/, '');
   const strip = (request: Request): Request => {
     if (!prefix) return request;
@@ -56,5 +64,6 @@ export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers
     return new Request(url, request);
   };
   const handler = http.all(`${base}/*`, ({ request }) => handle(strip(request)));
-  return { ...controlsOf(engine), handlers: [handler], fetch: (request) => handle(strip(request)) };
+  const fetch = (request: Request) => handle(strip(request));
+  return { ...controlsOf(worlds.main.engine), handlers: [handler], fetch, control: createControlClient({ baseUrl: base, fetch }) };
 }

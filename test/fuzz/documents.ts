@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
-import { controlOperations, type ControlOperation } from '../../schemas/control.ts';
+import { controlOperations } from '../../schemas/control.ts';
 import { errorCatalog } from '../../schemas/errors.ts';
 import { operationIds, operations } from '../../schemas/operations.ts';
 import type { MultipartBody, OperationDef } from '../../schemas/registry-types.ts';
@@ -165,7 +165,7 @@ export interface FuzzTarget {
   /** The API registry entry (API targets only). */
   op?: OperationDef;
   /** The control registry entry (control targets only). */
-  control?: ControlOperation;
+  control?: OperationDef;
 }
 
 /** The codes `op` declares, by HTTP status, from its registry entry. */
@@ -254,10 +254,10 @@ export function allTargets(): FuzzTarget[] {
       op,
     });
   }
-  for (const c of Object.values(controlOperations) as ControlOperation[]) {
+  for (const c of Object.values(controlOperations) as OperationDef[]) {
     const at = operationAt('control', c.path, c.method);
     const responses = responsesOf(at);
-    const body = bodyOf(at, DEFAULT_LIMIT, c.body?.kind === 'multipart' ? c.body : undefined);
+    const body = bodyOf(at, DEFAULT_LIMIT, c.request.body?.kind === 'multipart' ? c.request.body : undefined);
     out.push({
       id: `control:${c.operationId}`,
       operationId: c.operationId,

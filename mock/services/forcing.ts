@@ -107,3 +107,18 @@ export function scenarioForcing(s: { code?: number; error?: number | string; out
     ...(s.delay !== undefined ? { delay: String(s.delay) } : {}),
   };
 }
+
+/** The directives of a scenario rule's forcing (the same as a Prefer header's). */
+export function forcingToDirectives(f: Forcing): Directives {
+  return scenarioForcing({ code: f.code, error: f.error, outcome: f.outcome, delay: f.delayMs });
+}
+
+/** True when a scenario's forcing is something `op` declares (see toForcing). */
+export function forcingApplies(f: Forcing, op: OperationDef): boolean {
+  try {
+    toForcing(forcingToDirectives(f), op);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The route table of the operations a mock serves (the API's and the control
+ * API's), for every transport: the Express server and the fetch handlers find
+ * an operation, its path parameters, or the methods a path allows (405) with
+ * it. Paths match like Express routes: letters in any case, one optional
+ * trailing slash; HEAD finds the GET operation.
+ */
+import type { OperationDef } from '../../schemas/registry-types.ts';
+import { compilePathTemplate, type PathTemplate } from '../services/path-template.ts';
+
+/** What a request path and method find. */
+export type RouteMatch =
+  | { kind: 'operation'; operationId: string; op: OperationDef; params: Record<string, string> }
+  /** The path exists, not with this method. */
+  | { kind: 'method'; allowed: string[] }
+  /** The path matches a template but a parameter is not valid percent-encoding: it names nothing. */
+  | { kind: 'encoding' };
+
+interface Route {
+  template: PathTemplate;
+  byMethod: Map<string, string>;
+}
+
+/** The first two segments of a path, lower-cased: routes are bucketed by them so a lookup tests few templates. */
+function bucketOf(path: string): string {
+  const parts = path.toLowerCase().split('/', 3);
+  return `${parts[1] ?? ''}/${parts[2] ?? ''}`;
+}
+
+/** A route table over `operations`: `find(method, path)` (path percent-encoded, without query). */
+export function createRouteTable(operations: Readonly<Record<string, OperationDef>>) {
+  const byTemplate = new Map<string, Route>();
+  for (const [id, op] of Object.entries(operations)) {
+    let r = byTemplate.get(op.path);
+    if (!r) byTemplate.set(op.path, (r = { template: compilePathTemplate(op.path, { loose: true }), byMethod: new Map() }));
+    r.byMethod.set(op.method.toUpperCase(), id);
+  }
+  // a template whose first two segments are literal goes in their bucket; any other is tried for every path
+  const buckets = new Map<string, Route[]>();
+  const wild: Route[] = [];
+  for (const r of byTemplate.values()) {
+    const literal = /^\/[^{}/]+\/[^{}/]+(\/|$)/.test(r.template.template);
+    if (!literal) wild.push(r);
+    else {
+      const key = bucketOf(r.template.template);
+      buckets.set(key, [...(buckets.get(key) ?? []), r]);
+    }
+  }
+  return {
+    /** The operation at `method` `path`, the methods the path allows, a path that names nothing, or undefined (no route). */
+    find(method: string, path: string): RouteMatch | undefined {
+      const candidates = buckets.get(bucketOf(path));
+      for (const list of candidates ? [candidates, wild] : [wild])
+        for (const r of list) {
+          if (!r.template.test(path)) continue;
+          const m = method.toUpperCase();
+          const id = r.byMethod.get(m) ?? (m === 'HEAD' ? r.byMethod.get('GET') : undefined);
+          if (!id) return { kind: 'method', allowed: [...r.byMethod.keys()] };
+          const params = r.template.match(path);
+          return params ? { kind: 'operation', operationId: id, op: operations[id], params } : { kind: 'encoding' };
+        }
+      return undefined;
+    },
+  };
+}
+
+/** A route table (see createRouteTable). */
+export type RouteTable = ReturnType<typeof createRouteTable>;
