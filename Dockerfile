@@ -1,4 +1,4 @@
-# mediagen-mock as a service (docs/guides/container.md, decisions/0022-container-image.md).
+# mediagen-mock as a service (docs/guides/container.md, decisions/0023-container-image.md).
 #
 #   docker build -t mediagen-mock .
 #   docker run --rm -p 127.0.0.1:4010:4010 -v mediagen-state:/data mediagen-mock

@@ -6,7 +6,7 @@
 // spec/mock-control.openapi.yaml (the /docs site and the documents), and
 // Scalar's standalone bundle as lib/docs/scalar.js (mock/http/docs.ts looks
 // there first). The runtime stage copies dist/container/ and needs no
-// node_modules (decisions/0022-container-image.md). Plain JavaScript on
+// node_modules (decisions/0023-container-image.md). Plain JavaScript on
 // purpose, like scripts/bundle.mjs.
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -2,7 +2,7 @@
  * `npm run test:container` (run by .ci/run after `npm test`): builds the
  * container image (Dockerfile) and checks it the way a CI `services:` entry or
  * a compose file uses it (docs/guides/container.md,
- * decisions/0022-container-image.md).
+ * decisions/0023-container-image.md).
  *
  * 1. podman, runc and debootstrap: installed with apt when missing (one
  *    `apt-get update`). Where the machine cannot run containers (not Linux, no
