@@ -49,7 +49,8 @@ USER mock
 WORKDIR /data
 VOLUME ["/data"]
 EXPOSE 4010
-# No curl in a slim image: Node's fetch. /__mock/health needs no token.
-HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+# No curl in a slim image: Node's fetch. /__mock/health needs no token. Docker runs the first check one interval after
+# the start (CI services and compose's service_healthy wait for it): 5 s. Each check starts a short node process.
+HEALTHCHECK --interval=5s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.MEDIAGEN_MOCK_PORT+'/__mock/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["mediagen-mock"]
