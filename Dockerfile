@@ -25,8 +25,8 @@ COPY scripts/bundle-container.mjs scripts/
 COPY schemas schemas
 COPY mock mock
 COPY spec spec
-# dist/container: the mock and its dependencies in a few JavaScript files, the documents and the docs renderer.
-RUN node scripts/bundle-container.mjs
+# /opt/mediagen-mock: the mock and its dependencies in a few JavaScript files, the documents and the docs renderer.
+RUN node scripts/bundle-container.mjs /opt/mediagen-mock
 
 FROM ${BASE}
 LABEL org.opencontainers.image.title="mediagen-mock" \
@@ -37,7 +37,7 @@ RUN groupadd --gid 10001 mock \
  && mkdir /data && chown mock:mock /data \
  && printf '#!/bin/sh\nexec node /app/dist/cli.js "$@"\n' > /usr/local/bin/mediagen-mock \
  && chmod 755 /usr/local/bin/mediagen-mock
-COPY --from=build /src/dist/container /app
+COPY --from=build /opt/mediagen-mock /app
 # Flags as variables, so that `docker run IMAGE --seed 7` and a CI `services:` entry (no arguments) both keep them.
 # Listening beyond loopback, the control API needs a token: MEDIAGEN_MOCK_CONTROL_TOKEN (else one is generated
 # and printed at start). The state lives in the volume: a clean stop (docker stop: SIGTERM) saves it there.
