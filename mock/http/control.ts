@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import { controlOperations, MAX_VIRTUAL_TIME, sampleLimits, type SessionInfo, type ControlOperation, type TaskActivityEvent } from '../../schemas/control.ts';
-import { resolveErrorRef } from '../../schemas/errors.ts';
+import { errorCatalog, resolveErrorRef } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operationIds, operations, type OperationId } from '../../schemas/operations.ts';
-import type { BinaryBody, EventStreamSource, UploadedFile } from '../../schemas/registry-types.ts';
+import type { BinaryBody, EventStreamSource, OperationDef, UploadedFile } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -107,6 +107,22 @@ function activitySource(
   };
 }
 
+/** The answer of GET /__mock/operations: each operation with its declared errors, forcible outcomes and failure reasons. */
+function operationSummaries() {
+  return operationIds.map((id) => {
+    const op: OperationDef = operations[id];
+    return {
+      operationId: id,
+      method: op.method.toUpperCase(),
+      path: op.path,
+      summary: op.summary,
+      errors: op.errors.map((name) => ({ code: errorCatalog[name].code, name, status: errorCatalog[name].httpStatus })),
+      outcomes: [...(op.outcomes ?? [])],
+      failureReasons: (op.failureReasons ?? []).map((name) => ({ code: errorCatalog[name].code, name })),
+    };
+  });
+}
+
 /** The bytes of GET /__mock/samples/{kind}. Errors: CONTROL_INVALID_REQUEST for sizes or durations the renderers refuse. */
 async function sample(
   p: z.output<typeof controlOperations.getSample.params>,
@@ -185,6 +201,11 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
         );
       return engine.advance(b.ms);
     },
+    getNextEvent: () => {
+      const now = engine.tick();
+      const due = engine.scheduler.nextDue();
+      return { due: due ?? null, inMs: due === undefined ? null : Math.max(0, due - now) };
+    },
     getAccount: (req) => {
       const { apiKey } = keyParams(parse(controlOperations.getAccount.params, req.params));
       if (engine.accounts.isDeleted(apiKey))
@@ -220,6 +241,12 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       return engine.scenarios.add({ apiKey: b.apiKey, operationIds: ids, times: b.times, forcing });
     },
     clearScenarios: () => ({ removed: engine.scenarios.clear() }),
+    listScenarios: () => ({ items: engine.scenarios.list() }),
+    deleteScenario: (req) => {
+      const { id } = parse(controlOperations.deleteScenario.params, req.params);
+      return { id, existed: engine.scenarios.remove(id) };
+    },
+    listOperations: () => ({ items: operationSummaries() }),
     listBugs: () => ({ items: [...engine.bugs] }),
     getState: () => stateOf(engine),
     putState: (req) => loadState(engine, jsonBody(req, true)),
