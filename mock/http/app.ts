@@ -13,6 +13,7 @@ import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
 import { createOAuthPages } from './oauth-page.ts';
 import { createDocsRouter } from './docs.ts';
+import { createUiRouter } from './ui.ts';
 import { mediaRoutes, prepareEngine } from '../services/index.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError } from './respond.ts';
@@ -66,6 +67,9 @@ const decodeURIComponentSafe = (s: string) => {
 
 /** A web origin of this machine: http(s)://localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
+
+/** The dashboard's shell and assets (mock/http/ui.ts): under the control API's origin rules, but served without its token (they hold no data). */
+const UI_PATH = /^\/__mock\/ui(\/(app\.js|style\.css)?)?$/i;
 
 /** The `/sessions/<name>` prefix of a path that selects a session without the header. */
 const SESSION_PREFIX = /^\/sessions\/([^/]+)(?=\/)/i;
@@ -173,7 +177,13 @@ export function createMockServer(opts: MockOptions = {}): Mock {
         'CONTROL_FORBIDDEN',
         `the control API does not answer web pages of ${req.headers.origin} (allowed: this machine's origins and --control-origin)`,
       );
-    if (opts.controlToken && req.method !== 'OPTIONS' && !/^\/__mock\/health$/i.test(req.path) && req.headers.authorization !== `Bearer ${opts.controlToken}`)
+    if (
+      opts.controlToken &&
+      req.method !== 'OPTIONS' &&
+      !/^\/__mock\/health$/i.test(req.path) &&
+      !UI_PATH.test(req.path) &&
+      req.headers.authorization !== `Bearer ${opts.controlToken}`
+    )
       return sendError(res, 'CONTROL_FORBIDDEN', 'the control API needs Authorization: Bearer <control token> (printed at start, or set with --control-token)');
     next();
   });
@@ -218,6 +228,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // The control and media routers only see their own paths (every control path is under /__mock/, every
   // media path under /media/; case-insensitive like Express's matching), so an API request does not walk
   // their routes: about 8% more API requests per second.
+  const ui = createUiRouter({ tokenRequired: !!opts.controlToken });
+  app.use((req, res, next) => (UI_PATH.test(req.path) ? ui(req, res, next) : next()));
   app.use((req, res, next) => (/^\/__mock\//i.test(req.path) ? worldOf(res).control(req, res, next) : next()));
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? worldOf(res).media(req, res, next) : next()));
   app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? worldOf(res).pages(req, res, next) : next()));
