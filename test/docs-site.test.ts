@@ -84,6 +84,9 @@ describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => 
     expect(v.hosts).toEqual([origin]);
     // the server the reference shows (and "try it" calls) is the mock itself
     expect(await v.page.content()).toContain(m.base);
+    // and links the mock's dashboard
+    const dashboard = v.page.getByRole('link', { name: 'Dashboard of this mock' });
+    expect(new URL((await dashboard.getAttribute('href'))!, v.page.url()).pathname).toBe('/__mock/ui/');
     const api = (await (await fetch(`${m.base}/openapi.json`)).json()) as { servers: { url: string }[]; paths: object };
     expect(api.servers).toEqual([{ url: m.base, description: 'this mock' }]);
     expect(Object.keys(api.paths).length).toBeGreaterThan(40);
