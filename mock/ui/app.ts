@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import htmDefault from 'htm';
 import { plans } from '../../schemas/plans.ts';
 import { apiGet, control, CONTROL_FORBIDDEN, followActivity, initialCtx, MockError, saveCtx, type Ctx, type TaskActivity } from './api.ts';
-import { formatDuration, formatTime, mediaIn, readOperationOf, readPath, type MediaRef } from './media.ts';
+import { formatClockTime, formatDuration, formatTime, mediaIn, readOperationOf, readPath, type MediaRef } from './media.ts';
 
 // htm's typings read as CommonJS under NodeNext; the bundle gets its ES module, whose default export is htm itself
 const htm = htmDefault as unknown as { bind(f: typeof h): unknown };
@@ -420,7 +420,7 @@ function AccountsPanel(p: { ctx: Ctx; tick: number; run: Run; onError: (e: unkno
               const ok = running === l.balance;
               return html`<tr key=${l.seq}>
                 <td>${l.seq}</td>
-                <td>${formatTime(l.at)}</td>
+                <td><time title=${formatTime(l.at)}>${formatClockTime(l.at)}</time></td>
                 <td>${l.type}</td>
                 <td class="num">${l.amount > 0 ? `+${l.amount}` : l.amount}</td>
                 <td class=${ok ? 'num' : 'num bad'} title=${ok ? '' : `the entry says the balance was ${l.balance}`}>${running}</td>
@@ -669,7 +669,7 @@ function JournalPanel(p: { ctx: Ctx; tick: number; onError: (e: unknown) => void
           (j) =>
             html`<tr key=${j.seq}>
               <td>${j.seq}</td>
-              <td>${formatTime(j.at)}</td>
+              <td><time title=${formatTime(j.at)}>${formatClockTime(j.at)}</time></td>
               <td><code>${j.method} ${j.path}</code></td>
               <td>${j.operationId ?? ''}</td>
               <td>${j.keyId ?? ''}</td>
@@ -950,11 +950,11 @@ function App(p: { tokenRequired: boolean }) {
     ${problem && html`<p class="problem" role="alert">${problem} <button type="button" onClick=${() => setProblem(null)}>Dismiss</button></p>`}
     <main>
       <${ClockPanel} ...${common} />
+      <${SessionsPanel} ...${common} switchTo=${switchTo} />
       <${TasksPanel} tasks=${tasks} live=${live} ctx=${ctx} paths=${paths} onKey=${selectKey} />
       <${ForcingPanel} ...${common} ops=${ops} />
       <${AccountsPanel} ...${common} keys=${keys} selected=${selectedKey} select=${selectKey} />
       <${JournalPanel} ctx=${ctx} tick=${tick} onError=${onError} ops=${ops} />
-      <${SessionsPanel} ...${common} switchTo=${switchTo} />
       <${OAuthPanel} ctx=${ctx} tick=${tick} onError=${onError} onKey=${selectKey} />
     </main>`;
 }

@@ -78,6 +78,11 @@ export function formatTime(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 }
 
+/** Virtual time of day as `HH:MM:SS.mmm` (UTC), for tables (the full time goes in a title). */
+export function formatClockTime(ms: number): string {
+  return formatTime(ms).slice(11);
+}
+
 /** A duration in ms as `1.5 s`, `2 min 3 s`, `1 h 2 min`. */
 export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
