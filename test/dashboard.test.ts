@@ -99,6 +99,10 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     expect(Date.now() - t0).toBeLessThan(1000);
     await expect.poll(() => row.getByTestId('status').textContent()).toBe('pending');
 
+    // a rule meant for the app under test, which the page's own read of the task must leave alone
+    const meant = await m.call('POST', '/__mock/scenarios', { ...control, body: { operationId: 'getImageTask', error: 'IMAGE_TASK_NOT_FOUND' } });
+    expect(meant.status, meant.text).toBe(200);
+
     await page.getByRole('button', { name: 'Advance 1 min' }).click();
     await expect.poll(() => row.getByTestId('status').textContent(), { timeout: 5000 }).toBe('success');
     // the history in virtual time, and the result's image rendered from the mock's own media URL
@@ -107,6 +111,8 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     await img.waitFor({ timeout: 5000 });
     await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
     expect(await img.getAttribute('src')).toMatch(new RegExp(`^${m.base}/media/`));
+    expect((await m.call('GET', '/__mock/scenarios', control)).json.items).toEqual([meant.json]);
+    expect((await m.call('DELETE', `/__mock/scenarios/${meant.json.id}`, control)).json.existed).toBe(true);
   });
 
   it('a failure forced from the page: the next create through the API answers that code, and the journal shows it', async () => {
@@ -116,20 +122,44 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     await form.getByLabel('Forcing', { exact: true }).selectOption('error');
     await form.getByLabel('Error', { exact: true }).selectOption(String(FORCED.code));
     await form.getByRole('button', { name: 'Add rule' }).click();
-    await page.getByRole('button', { name: 'Delete sc_1' }).waitFor({ timeout: 3000 });
-    const rules = await m.call('GET', '/__mock/scenarios', control);
-    expect(rules.json.items).toMatchObject([{ id: 'sc_1', apiKey: KEY, operationIds: ['createImageTask'], error: FORCED.code, remaining: 1 }]);
+    await expect.poll(async () => (await m.call('GET', '/__mock/scenarios', control)).json.items.length).toBe(1);
+    const [rule] = (await m.call('GET', '/__mock/scenarios', control)).json.items;
+    expect(rule).toMatchObject({ apiKey: KEY, operationIds: ['createImageTask'], error: FORCED.code, remaining: 1 });
+    const deleteButton = page.getByRole('button', { name: `Delete ${rule.id}` });
+    await deleteButton.waitFor({ timeout: 3000 });
 
     const refused = await createImage();
     expect(refused.status).toBe(FORCED.httpStatus);
     expect(refused.json.code).toBe(FORCED.code);
     // the rule is used up and leaves the list; the journal lists the refused request with its code
-    await page.getByRole('button', { name: 'Delete sc_1' }).waitFor({ state: 'detached', timeout: 3000 });
+    await deleteButton.waitFor({ state: 'detached', timeout: 3000 });
     const journal = page.locator('section[aria-labelledby="journal-h"]');
     await journal
       .getByRole('cell', { name: String(FORCED.code), exact: true })
       .first()
       .waitFor({ timeout: 3000 });
+  });
+
+  it('sessions: open one from the page, its tasks (and only its) appear; switch back; drop it', async () => {
+    await page.getByLabel('Session name').fill('worker-1');
+    await page.getByRole('button', { name: 'Open session' }).click();
+    await expect.poll(() => page.getByTestId('session').textContent()).toBe('worker-1');
+    await page.getByText('No task yet').waitFor({ timeout: 3000 });
+    const created = await m.call('POST', pathOf('createImageTask'), { body: imageBody(), headers: { 'x-mock-session': 'worker-1' } });
+    expect(created.status, created.text).toBe(202);
+    await page.locator(`tr[data-task="${created.json.data.taskId}"]`).waitFor({ timeout: 1000 });
+
+    await page.getByRole('button', { name: 'Switch to default' }).click();
+    await expect.poll(() => page.getByTestId('session').textContent()).toBe('default');
+    await page.getByRole('button', { name: 'Drop worker-1' }).click();
+    await expect.poll(async () => (await m.call('GET', '/__mock/sessions', control)).json.items).toEqual([]);
+  });
+
+  it('after a reset the page follows the new activity feed', async () => {
+    expect((await m.call('POST', '/__mock/reset', control)).status).toBe(200);
+    await page.getByText('No task yet').waitFor({ timeout: 3000 });
+    const created = await createImage();
+    await page.locator(`tr[data-task="${created.json.data.taskId}"]`).waitFor({ timeout: 2000 });
   });
 
   it('logged no console error and requested nothing from another host', () => {

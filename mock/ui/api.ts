@@ -83,9 +83,14 @@ export async function control<T>(ctx: Ctx, method: string, path: string, body?: 
   return answer<T>(await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
 }
 
-/** An API read with `apiKey` (a task's result): the envelope's data. Throws MockError for an error answer. */
+/**
+ * An API read with `apiKey` (a task's result): the envelope's data. Throws
+ * MockError for an error answer. It carries `Prefer: delay=0` (a forcing that
+ * changes nothing), so it never takes a scenario rule meant for the app under
+ * test (a request with its own Prefer ignores the rules).
+ */
 export async function apiGet<T>(ctx: Ctx, path: string, apiKey: string): Promise<T> {
-  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, prefer: 'delay=0' };
   if (ctx.session) headers['x-mock-session'] = ctx.session;
   const env = await answer<{ data: T }>(await fetch(path, { headers }));
   return env.data;

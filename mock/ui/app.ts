@@ -138,8 +138,11 @@ function useControl<T>(ctx: Ctx, path: string | null, tick: number, onError: (e:
 // The clock
 // ---------------------------------------------------------------------------
 
-function ClockPanel(p: { ctx: Ctx; tick: number; run: Run; onError: (e: unknown) => void }) {
+function ClockPanel(p: { ctx: Ctx; tick: number; run: Run; onError: (e: unknown) => void; onNow: (now: number) => void }) {
   const clock = useControl<Clock>(p.ctx, '/__mock/clock', p.tick, p.onError);
+  useEffect(() => {
+    if (clock) p.onNow(clock.now);
+  }, [clock]);
   const next = useControl<NextEvent>(p.ctx, '/__mock/clock/next', p.tick, p.onError);
   const [last, setLast] = useState('');
   // real mode: the speed as measured between polls since the page last moved the clock
@@ -852,6 +855,13 @@ function App(p: { tokenRequired: boolean }) {
   const [typedKeys, setTypedKeys] = useState<string[]>([]);
   const [selectedKey, setSelectedKey] = useState('');
   const ready = askToken === 'no';
+  // a reset (or a state loaded) takes the clock back and restarts the activity feed: follow it afresh
+  const lastNow = useRef<number | null>(null);
+  const [epoch, setEpoch] = useState(0);
+  const onNow = useCallback((now: number) => {
+    if (lastNow.current !== null && now < lastNow.current) setEpoch((e) => e + 1);
+    lastNow.current = now;
+  }, []);
 
   const update = (next: Ctx) => {
     saveCtx(next);
@@ -918,7 +928,7 @@ function App(p: { tokenRequired: boolean }) {
       setLive,
     );
     return () => abort.abort();
-  }, [ready, ctx.token, ctx.session]);
+  }, [ready, ctx.token, ctx.session, epoch]);
 
   const paths = useMemo(() => (ops.length ? new Map(ops.map((o) => [o.operationId, o.path])) : undefined), [ops]);
   const users = items(useControl<{ items: User[] }>(ctx, ready ? '/__mock/users' : null, Math.floor(tick / 5), onError));
@@ -929,6 +939,7 @@ function App(p: { tokenRequired: boolean }) {
     document.getElementById('accounts-h')?.scrollIntoView({ block: 'nearest' });
   };
   const switchTo = (session: string) => {
+    lastNow.current = null;
     update({ ...ctx, session });
     setSelectedKey('');
   };
@@ -949,7 +960,7 @@ function App(p: { tokenRequired: boolean }) {
     </header>
     ${problem && html`<p class="problem" role="alert">${problem} <button type="button" onClick=${() => setProblem(null)}>Dismiss</button></p>`}
     <main>
-      <${ClockPanel} ...${common} />
+      <${ClockPanel} ...${common} onNow=${onNow} />
       <${SessionsPanel} ...${common} switchTo=${switchTo} />
       <${TasksPanel} tasks=${tasks} live=${live} ctx=${ctx} paths=${paths} onKey=${selectKey} />
       <${ForcingPanel} ...${common} ops=${ops} />
