@@ -79,6 +79,14 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
 
     await page.goto(`${m.base}/__mock/ui`);
     expect(new URL(page.url()).pathname).toBe('/__mock/ui/');
+    // a wrong token is refused and forgotten; the page asks again
+    await page.getByLabel('Control token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The mock refused that token.' }).waitFor();
+    expect(await page.evaluate(() => Object.values(sessionStorage))).not.toContain('not-the-token');
+    // (Chromium logs each refused request as a failed load: those are expected, the rest of the run must log none)
+    await page.waitForTimeout(300);
+    errors.splice(0);
     await page.getByLabel('Control token').fill(TOKEN);
     await page.getByRole('button', { name: 'Use token' }).click();
     await page.getByRole('button', { name: 'Advance 1 min' }).waitFor();

@@ -832,9 +832,9 @@ function TokenForm(p: { refused: boolean; onToken: (t: string) => void }) {
   };
   return html`<main class="token">
     <h1>mediagen-mock dashboard</h1>
-    <form onSubmit=${submit}>
-      <p>This mock's control API needs its control token (printed at start, or set with --control-token). It is kept in this tab only.</p>
-      ${p.refused && html`<p class="bad" role="alert">The mock refused that token.</p>`}
+    <p>This mock's control API needs its control token (printed at start, or set with --control-token). It is kept in this tab only.</p>
+    ${p.refused && html`<p class="bad" role="alert">The mock refused that token.</p>`}
+    <form onSubmit=${submit} class="inline">
       <div class="field">
         <label for="control-token">Control token</label
         ><input id="control-token" type="password" autocomplete="off" value=${value} onInput=${(e: Event) => setValue((e.target as HTMLInputElement).value)} />
@@ -869,6 +869,12 @@ function App(p: { tokenRequired: boolean }) {
   };
   const onError = useCallback((e: unknown) => {
     if (e instanceof MockError && e.status === 403 && e.code === CONTROL_FORBIDDEN) {
+      // forget the token refused, so a reload asks again rather than trying it
+      setCtx((c) => {
+        const next = { ...c, token: null };
+        saveCtx(next);
+        return next;
+      });
       setAskToken('refused');
       return;
     }
