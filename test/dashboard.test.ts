@@ -64,7 +64,9 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     m = await startMock({ controlToken: TOKEN });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('console', (msg) => void (msg.type() === 'error' && errors.push(msg.text())));
+    // a change of the host's network interfaces (another container starting) makes Chromium fail a load in flight
+    // with ERR_NETWORK_CHANGED: the machine's doing, not the page's
+    page.on('console', (msg) => void (msg.type() === 'error' && !msg.text().includes('net::ERR_NETWORK_CHANGED') && errors.push(msg.text())));
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('request', (r) => void (!r.url().startsWith('data:') && hosts.add(new URL(r.url()).host)));
   }, 60_000);
@@ -146,6 +148,29 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
       .getByRole('cell', { name: String(FORCED.code), exact: true })
       .first()
       .waitFor({ timeout: 3000 });
+  });
+
+  it('accounts: the ledger with its running sum, balance and plan set from the page; the journal filtered by status', async () => {
+    await page.getByLabel('Account', { exact: true }).selectOption(KEY);
+    const accounts = page.locator('section[aria-labelledby="accounts-h"]');
+    const ledgerRows = accounts.locator('tbody tr');
+    await expect.poll(() => ledgerRows.count()).toBeGreaterThan(1);
+    const before = (await m.call('GET', `/__mock/accounts/${KEY}`, control)).json;
+    // the running sum of the last row is the balance
+    await expect.poll(() => ledgerRows.last().locator('td').nth(4).textContent()).toBe(String(before.credits));
+
+    await page.getByLabel('Balance (credits)').fill('1234');
+    await page.getByLabel('Plan', { exact: true }).selectOption('free');
+    await page.getByRole('button', { name: 'Save account' }).click();
+    await expect.poll(async () => (await m.call('GET', `/__mock/accounts/${KEY}`, control)).json).toMatchObject({ credits: 1234, plan: 'free' });
+    await expect.poll(() => accounts.getByTestId('balance').textContent()).toBe('1234 credits');
+    await expect.poll(() => ledgerRows.last().locator('td').nth(2).textContent()).toBe('adjust');
+
+    const journal = page.locator('section[aria-labelledby="journal-h"]');
+    await journal.getByLabel('Status').fill(String(FORCED.httpStatus));
+    await expect.poll(() => journal.locator('tbody tr').count()).toBe(1);
+    expect(await journal.locator('tbody tr td').nth(6).textContent()).toBe(String(FORCED.code));
+    await journal.getByLabel('Status').fill('');
   });
 
   it('sessions: open one from the page, its tasks (and only its) appear; switch back; drop it', async () => {
