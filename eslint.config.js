@@ -202,6 +202,33 @@ export default tseslint.config(
     },
   },
   {
+    // the dashboard (/__mock/ui) is a browser page built on the control API over HTTP: no Node, no mock internals,
+    // from schemas/ only pure data (types from anywhere)
+    files: ['mock/ui/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: standardJsOnly.paths,
+          patterns: [
+            standardJsOnly.patterns[0],
+            {
+              group: ['**/http/*', '**/cli.ts', '**/engine/*', '**/services/*', '**/core/*', '**/web/*', '**/media/*', '../index.ts'],
+              message: 'the dashboard knows the mock through the control API over HTTP only (docs/guides/dashboard.md)',
+            },
+            {
+              group: ['**/schemas/*', '!**/schemas/plans.ts', '!**/schemas/errors.ts', '!**/schemas/media.ts'],
+              allowTypeImports: true,
+              message: 'the dashboard bundles only pure-data modules of schemas/ (no Zod); types from anywhere',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
     files: ['test/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       // Tests read JSON answers as `any` on purpose: they assert fields and codes.

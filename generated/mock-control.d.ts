@@ -80,6 +80,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/clock/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When the next scheduled event is due
+         * @description The virtual time of the earliest scheduled event (a task moving on, a timeout, a sweep) and how far it is from now: POST /__mock/clock/advance with inMs runs it. Nulls when nothing is scheduled.
+         */
+        get: operations["getNextEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/accounts/{apiKey}": {
         parameters: {
             query?: never;
@@ -115,7 +135,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the scenario rules
+         * @description The rules waiting for a request, oldest first, each with the uses it has left (remaining).
+         */
+        get: operations["listScenarios"];
         put?: never;
         /**
          * Add a scenario rule
@@ -127,6 +151,46 @@ export interface paths {
          * @description Removes all rules.
          */
         delete: operations["clearScenarios"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/scenarios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one scenario rule
+         * @description Removes the rule with this id. existed is false when there was no such rule (already used up, removed or never added).
+         */
+        delete: operations["deleteScenario"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operations and what each can be forced to do
+         * @description Every operation of the API with the catalogued errors it declares (code, name, HTTP status), the outcomes a created task can be forced to, and the failure reasons it can fail with: what a scenario rule (or a Prefer header) may ask of it.
+         */
+        get: operations["listOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -418,6 +482,27 @@ export interface components {
             status: string;
             /** @description the task will not change again */
             terminal: boolean;
+        };
+        MockOperationSummary: {
+            operationId: string;
+            /** @description HTTP method, upper case */
+            method: string;
+            /** @description the path template, e.g. /v1/images/generation/tasks/{taskId} */
+            path: string;
+            summary: string;
+            /** @description every catalogued error it declares: envelope code, catalog name, HTTP status */
+            errors: {
+                code: number;
+                name: string;
+                status: number;
+            }[];
+            /** @description outcomes a created task can be forced to (scenario outcome) */
+            outcomes: ("failed" | "stuck" | "partial")[];
+            /** @description errors a task forced to fail can fail with (scenario error with outcome failed); the first is the default */
+            failureReasons: {
+                code: number;
+                name: string;
+            }[];
         };
         MockState: {
             /** @enum {string} */
@@ -1012,6 +1097,92 @@ export interface operations {
             };
         };
     };
+    getNextEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description virtual time the earliest scheduled event is due, epoch ms; null when nothing is scheduled */
+                        due: number | null;
+                        /** @description ms from virtual now until then (advance by this much to run it); null when nothing is scheduled */
+                        inMs: number | null;
+                    };
+                };
+            };
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+                         * @enum {number}
+                         */
+                        code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
     getAccount: {
         parameters: {
             query?: {
@@ -1477,6 +1648,100 @@ export interface operations {
             };
         };
     };
+    listScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the rules, oldest first (the first that matches a request applies) */
+                        items: {
+                            id: string;
+                            apiKey: string | null;
+                            operationIds: string[] | null;
+                            remaining: number;
+                            code: number | null;
+                            error: number | null;
+                            /** @enum {string|null} */
+                            outcome: "failed" | "stuck" | "partial" | null;
+                            delay: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+                         * @enum {number}
+                         */
+                        code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
     addScenario: {
         parameters: {
             query?: never;
@@ -1636,6 +1901,202 @@ export interface operations {
                 content: {
                     "application/json": {
                         removed: number;
+                    };
+                };
+            };
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+                         * @enum {number}
+                         */
+                        code: 10014;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    deleteScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id of the rule, e.g. sc_1 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        existed: boolean;
+                    };
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
+                         * @enum {number}
+                         */
+                        code: 10014 | 10008;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
+                         * @enum {number}
+                         */
+                        code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10004 no operation at this path
+                         * @enum {number}
+                         */
+                        code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
+                         * @enum {number}
+                         */
+                        code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+        };
+    };
+    listOperations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description every operation of the API, in registry order */
+                        items: components["schemas"]["MockOperationSummary"][];
                     };
                 };
             };

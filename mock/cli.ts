@@ -323,6 +323,7 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
     `  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`,
   );
   console.log(`  try:      curl -H 'Authorization: Bearer ${key}' ${base}/v1/user/subscription`);
+  console.log(`  browse:   ${base}/__mock/ui/ (dashboard: clock, tasks, accounts, forcing, journal)   ${base}/docs/ (API reference)`);
   const ready = `http://${o.host.includes(':') ? `[${o.host}]` : ALL_INTERFACES ? '127.0.0.1' : o.host}:${port}`;
   if (o.readyFile) writeFileSync(o.readyFile, `${ready}\n`);
   console.log(`mediagen-mock ready ${ready}`);

@@ -43,6 +43,16 @@ export const AdvanceRequest = z.strictObject({
     .max(10 * 365 * 24 * 3600 * 1000)
     .meta({ description: 'milliseconds to move the virtual clock forward (the clock stops at 9999-12-31T23:59:59.999Z)' }),
 });
+/** When the next scheduled event is due (GET /__mock/clock/next). */
+export const NextEvent = z.strictObject({
+  due: z.number().int().nullable().meta({ description: 'virtual time the earliest scheduled event is due, epoch ms; null when nothing is scheduled' }),
+  inMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .meta({ description: 'ms from virtual now until then (advance by this much to run it); null when nothing is scheduled' }),
+});
 export const AdvanceResponse = z.strictObject({
   now: z.number().int(),
   eventsRun: z.number().int().nonnegative().meta({ description: 'scheduled events that came due and ran' }),
@@ -145,6 +155,29 @@ export const Scenario = z.strictObject({
 });
 export type Scenario = z.infer<typeof Scenario>;
 export const ScenariosCleared = z.strictObject({ removed: z.number().int().nonnegative() });
+export const ScenarioList = z.strictObject({
+  items: z.array(Scenario).meta({ description: 'the rules, oldest first (the first that matches a request applies)' }),
+});
+export const ScenarioDeleted = z.strictObject({ id: z.string(), existed: z.boolean() });
+const ScenarioParams = z.strictObject({ id: z.string().meta({ param: { description: 'the id of the rule, e.g. sc_1' } }) });
+
+/** One operation of the API with what it can be forced to do (GET /__mock/operations). */
+export const OperationSummary = z
+  .strictObject({
+    operationId: z.string(),
+    method: z.string().meta({ description: 'HTTP method, upper case' }),
+    path: z.string().meta({ description: 'the path template, e.g. /v1/images/generation/tasks/{taskId}' }),
+    summary: z.string(),
+    errors: z
+      .array(z.strictObject({ code: z.number().int(), name: z.string(), status: z.number().int() }))
+      .meta({ description: 'every catalogued error it declares: envelope code, catalog name, HTTP status' }),
+    outcomes: z.array(z.enum(forcedOutcomes)).meta({ description: 'outcomes a created task can be forced to (scenario outcome)' }),
+    failureReasons: z
+      .array(z.strictObject({ code: z.number().int(), name: z.string() }))
+      .meta({ description: 'errors a task forced to fail can fail with (scenario error with outcome failed); the first is the default' }),
+  })
+  .openapi('MockOperationSummary');
+export const OperationList = z.strictObject({ items: z.array(OperationSummary).meta({ description: 'every operation of the API, in registry order' }) });
 
 /** Characters of JSON text the journal keeps of a request body. */
 export const JOURNAL_BODY_CHARS = 4096;
@@ -568,6 +601,14 @@ export const controlOperations = defineControlOperations({
     bodyRequired: true,
     response: ok(AdvanceResponse),
   },
+  getNextEvent: {
+    method: 'get',
+    path: '/__mock/clock/next',
+    summary: 'When the next scheduled event is due',
+    description:
+      'The virtual time of the earliest scheduled event (a task moving on, a timeout, a sweep) and how far it is from now: POST /__mock/clock/advance with inMs runs it. Nulls when nothing is scheduled.',
+    response: ok(NextEvent),
+  },
   getAccount: {
     method: 'get',
     path: '/__mock/accounts/{apiKey}',
@@ -616,6 +657,29 @@ export const controlOperations = defineControlOperations({
     summary: 'Remove every scenario rule',
     description: 'Removes all rules.',
     response: ok(ScenariosCleared),
+  },
+  listScenarios: {
+    method: 'get',
+    path: '/__mock/scenarios',
+    summary: 'List the scenario rules',
+    description: 'The rules waiting for a request, oldest first, each with the uses it has left (remaining).',
+    response: ok(ScenarioList),
+  },
+  deleteScenario: {
+    method: 'delete',
+    path: '/__mock/scenarios/{id}',
+    summary: 'Remove one scenario rule',
+    description: 'Removes the rule with this id. existed is false when there was no such rule (already used up, removed or never added).',
+    params: ScenarioParams,
+    response: ok(ScenarioDeleted),
+  },
+  listOperations: {
+    method: 'get',
+    path: '/__mock/operations',
+    summary: 'The operations and what each can be forced to do',
+    description:
+      'Every operation of the API with the catalogued errors it declares (code, name, HTTP status), the outcomes a created task can be forced to, and the failure reasons it can fail with: what a scenario rule (or a Prefer header) may ask of it.',
+    response: ok(OperationList),
   },
   listBugs: {
     method: 'get',

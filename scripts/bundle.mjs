@@ -1,12 +1,15 @@
 // `npm run bundle` (also run by `npm ci` / `npm install` through `prepare`):
 // precompiles the mock into dist/cli.js with esbuild, dependencies left as
 // imports, so the installed `mediagen-mock` command starts without a
-// TypeScript loader (cold start). `npm start` runs the sources through tsx and
-// never needs this. Plain JavaScript on purpose: it runs before anything else.
+// TypeScript loader (cold start), and the dashboard's browser bundle into
+// dist/ui/ (scripts/ui-build.mjs), which the mock serves at /__mock/ui. `npm
+// start` runs the mock's sources through tsx but serves the dashboard from
+// dist/ui/. Plain JavaScript on purpose: it runs before anything else.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildUi } from './ui-build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -23,3 +26,5 @@ await build({
   logLevel: 'warning',
 });
 console.log('bundled mock/cli.ts -> dist/cli.js');
+await buildUi(join(dist, 'ui'));
+console.log('bundled mock/ui -> dist/ui/app.js, dist/ui/style.css');

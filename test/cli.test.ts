@@ -124,6 +124,9 @@ describe('mediagen-mock', () => {
     expect((await fetch(`${m.base}/__mock/requests`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect((await fetch(`${m.base}${pathOf('getSubscription')}`, { headers: AUTH })).status).toBe(200);
     expect(m.output()).toContain('0.0.0.0');
+    // the banner links the dashboard, whose page is served without the token (its data requests carry it)
+    expect(m.output()).toMatch(/browse: +http:\/\/\S+\/__mock\/ui\/ /);
+    expect((await fetch(`${m.base}/__mock/ui/`)).status).toBe(200);
   });
 });
 

@@ -139,7 +139,7 @@ describe('text/event-stream: GET /__mock/events', () => {
 });
 
 describe('JSON routes', () => {
-  it('health, clock, accounts (read, set, delete), scenarios, journal: success and errors', async () => {
+  it('health, clock (and its next event), accounts (read, set, delete), scenarios (add, list, delete), operations, journal: success and errors', async () => {
     prism.useMock();
     const c = (method: string, path: string, body?: unknown) => prism.call(method, path, { key: null, ...(body !== undefined ? { body } : {}) });
     expect((await c('GET', '/__mock/health')).status).toBe(200);
@@ -151,7 +151,12 @@ describe('JSON routes', () => {
     expectError(await c('DELETE', '/__mock/accounts/bad-key'), 'CONTROL_INVALID_REQUEST');
     expect((await c('POST', '/__mock/scenarios', { operationId: 'getSubscription', delay: 0 })).status).toBe(200);
     expectError(await c('POST', '/__mock/scenarios', { operationId: 'getSubscription', error: 'free_relax_busy' }), 'CONTROL_INVALID_REQUEST');
+    const second = await c('POST', '/__mock/scenarios', { code: 401 });
+    expect((await c('GET', '/__mock/scenarios')).json.items).toHaveLength(2);
+    expect((await c('DELETE', `/__mock/scenarios/${second.json.id}`)).json).toEqual({ id: second.json.id, existed: true });
     expect((await c('DELETE', '/__mock/scenarios')).json).toEqual({ removed: 1 });
+    expect((await c('GET', '/__mock/clock/next')).json).toEqual({ due: null, inMs: null });
+    expect((await c('GET', '/__mock/operations')).json.items.length).toBeGreaterThan(40);
     expect((await c('GET', '/__mock/requests')).status).toBe(200);
     expect((await c('POST', '/__mock/reset', {})).status).toBe(200);
   });

@@ -11,7 +11,21 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { AccountPage, AdvanceResponse, ClockState, controlOperations, Health, Journal, ResetResponse, Scenario, ScenariosCleared } from '../schemas/control.ts';
+import {
+  AccountPage,
+  AdvanceResponse,
+  ClockState,
+  controlOperations,
+  Health,
+  Journal,
+  NextEvent,
+  OperationList,
+  ResetResponse,
+  Scenario,
+  ScenarioDeleted,
+  ScenarioList,
+  ScenariosCleared,
+} from '../schemas/control.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 import { videoPhases } from '../schemas/video.ts';
@@ -83,6 +97,20 @@ describe('clock', () => {
     expect((await m.call('GET', pathOf('getVideoTask', { taskId: id }))).json.data.status).toBe('success');
     // ms 0 is allowed and moves nothing
     expect((await control(m, 'POST', '/__mock/clock/advance', AdvanceResponse, { ms: 0 })).json).toEqual({ now: a2.json.now, eventsRun: 0 });
+  });
+
+  it('GET /__mock/clock/next tells when the next scheduled event is due; advancing by inMs runs it', async () => {
+    const m = await mock();
+    expect((await control(m, 'GET', '/__mock/clock/next', NextEvent)).json).toEqual({ due: null, inMs: null });
+    await m.advance(500);
+    const created = await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
+    expect(created.status, created.text).toBe(200);
+    const next = await control(m, 'GET', '/__mock/clock/next', NextEvent);
+    expect(next.json).toEqual({ due: DEFAULT_START_TIME + 500 + phases.generatingMs, inMs: phases.generatingMs });
+    const a = await control(m, 'POST', '/__mock/clock/advance', AdvanceResponse, { ms: next.json.inMs });
+    expect(a.json.eventsRun).toBe(1);
+    expect((await m.call('GET', pathOf('getVideoTask', { taskId: created.json.data.taskId }))).json.data.status).toBe('uploading');
+    expect((await control(m, 'GET', '/__mock/clock/next', NextEvent)).json.inMs).toBe(phases.uploadingMs);
   });
 
   it.each([
@@ -356,6 +384,30 @@ describe('scenarios', () => {
     expectError(await m.call('GET', pathOf('getSubscription'), { headers: { prefer: 'example=x' } }), 'UNAUTHORIZED');
   });
 
+  it('GET /__mock/scenarios lists the rules with their uses left; DELETE /__mock/scenarios/{id} removes one', async () => {
+    const m = await mock();
+    const a = await control(m, 'POST', '/__mock/scenarios', Scenario, { apiKey: KEY, code: 401, times: 2 });
+    const b = await control(m, 'POST', '/__mock/scenarios', Scenario, { operationId: 'createVideoTask', outcome: 'failed' });
+    expect((await control(m, 'GET', '/__mock/scenarios', ScenarioList)).json.items).toEqual([a.json, b.json]);
+    expectError(await m.call('GET', pathOf('getSubscription')), 'UNAUTHORIZED');
+    expect((await control(m, 'GET', '/__mock/scenarios', ScenarioList)).json.items.map((r: { remaining: number }) => r.remaining)).toEqual([1, 1]);
+    expect((await control(m, 'DELETE', `/__mock/scenarios/${a.json.id}`, ScenarioDeleted)).json).toEqual({ id: a.json.id, existed: true });
+    expect((await control(m, 'DELETE', `/__mock/scenarios/${a.json.id}`, ScenarioDeleted)).json).toEqual({ id: a.json.id, existed: false });
+    expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
+    expect((await control(m, 'GET', '/__mock/scenarios', ScenarioList)).json.items).toEqual([b.json]);
+  });
+
+  it('GET /__mock/operations: every operation with its declared errors (code, name, status), outcomes and failure reasons', async () => {
+    const m = await mock();
+    const items = (await control(m, 'GET', '/__mock/operations', OperationList)).json.items as z.infer<typeof OperationList>['items'];
+    expect(items.map((o) => o.operationId)).toEqual(Object.keys(operations));
+    const image = items.find((o) => o.operationId === 'createImageTask')!;
+    expect(image).toMatchObject({ method: 'POST', path: operations.createImageTask.path, outcomes: ['failed', 'stuck'] });
+    expect(image.errors).toContainEqual({ code: 10001, name: 'UNAUTHORIZED', status: 401 });
+    expect(image.errors.map((e) => e.name)).toEqual(operations.createImageTask.errors);
+    expect(image.failureReasons[0]).toEqual({ code: errorCatalog.IMAGE_GENERATION_FAILED.code, name: 'IMAGE_GENERATION_FAILED' });
+  });
+
   it('DELETE /__mock/scenarios clears every rule', async () => {
     const m = await mock();
     await control(m, 'POST', '/__mock/scenarios', Scenario, { code: 401, times: 5 });
@@ -448,6 +500,10 @@ describe('spec/mock-control.openapi.yaml', () => {
     'GET /__mock/requests/count',
     'GET /__mock/oauth/sessions',
     'POST /__mock/oauth/sessions/{sessionId}/authorize',
+    'GET /__mock/clock/next',
+    'GET /__mock/scenarios',
+    'DELETE /__mock/scenarios/{id}',
+    'GET /__mock/operations',
   ].sort();
   const doc = parseYaml(readFileSync(new URL('../spec/mock-control.openapi.yaml', import.meta.url), 'utf8'));
   const methods = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -505,7 +561,8 @@ describe('spec/mock-control.openapi.yaml', () => {
         path
           .replace('{apiKey}', method === 'DELETE' ? OTHER_KEY : KEY)
           .replace('{kind}', 'image')
-          .replace('{name}', 'worker-1'),
+          .replace('{name}', 'worker-1')
+          .replace('{id}', 'sc_1'),
         {
           key: null,
           ...(bodies[route] !== undefined ? { body: bodies[route] } : {}),

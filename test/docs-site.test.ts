@@ -84,6 +84,8 @@ describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => 
     expect(v.hosts).toEqual([origin]);
     // the server the reference shows (and "try it" calls) is the mock itself
     expect(await v.page.content()).toContain(m.base);
+    // and links the mock's dashboard (read from the page as served: the rendered page is busy with Scalar)
+    expect(await (await fetch(`${m.base}/docs/`)).text()).toMatch(/<a href="\.\.\/__mock\/ui\/"[^>]*>Dashboard of this mock<\/a>/);
     const api = (await (await fetch(`${m.base}/openapi.json`)).json()) as { servers: { url: string }[]; paths: object };
     expect(api.servers).toEqual([{ url: m.base, description: 'this mock' }]);
     expect(Object.keys(api.paths).length).toBeGreaterThan(40);

@@ -73,8 +73,10 @@ const { createMock } = await import('mediagen-contract');
 const docsMock = createMock();
 const base = await docsMock.listen();
 const docs = [(await fetch(base + '/docs/')).status, (await fetch(base + '/docs/scalar.js')).status, (await (await fetch(base + '/openapi.json')).json()).servers[0].url === base];
+// and its dashboard
+const ui = [(await fetch(base + '/__mock/ui/')).status, (await fetch(base + '/__mock/ui/app.js')).status, (await fetch(base + '/__mock/ui/style.css')).status];
 await docsMock.close();
-console.log(JSON.stringify({ viaServer, msw: res.status, openapi: spec.openapi, docs }));
+console.log(JSON.stringify({ viaServer, msw: res.status, openapi: spec.openapi, docs, ui }));
 `;
 
 describe('the packed package in an empty project', () => {
@@ -126,6 +128,8 @@ describe('the packed package in an empty project', () => {
         'dist/cli.js',
         'bin/mediagen-mock.js',
         'lib/docs/scalar.js',
+        'dist/ui/app.js',
+        'dist/ui/style.css',
         'generated/mock-control.d.ts',
       ]),
     );
@@ -140,11 +144,13 @@ describe('the packed package in an empty project', () => {
       msw: number;
       openapi: string;
       docs: unknown[];
+      ui: number[];
     };
     expect(out.viaServer).toMatch(/^\S+ success 1$/);
     expect(out.msw).toBe(200);
     expect(out.openapi).toMatch(/^3\.1/);
     expect(out.docs).toEqual([200, 200, true]);
+    expect(out.ui).toEqual([200, 200, 200]);
   });
 
   it('the installed mediagen-mock command prints its help', () => {

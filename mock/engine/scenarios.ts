@@ -62,6 +62,19 @@ export class Scenarios {
     return r.forcing;
   }
 
+  /** The public view of every rule, oldest first. */
+  list(): Scenario[] {
+    return this.rules.map(view);
+  }
+
+  /** Removes the rule `id`; false when there is none. */
+  remove(id: string): boolean {
+    const i = this.rules.findIndex((r) => r.id === id);
+    if (i < 0) return false;
+    this.rules.splice(i, 1);
+    return true;
+  }
+
   /** The rules and the sequence counter (for saving the state). */
   dump(): { rules: ScenarioRule[]; seq: number } {
     return { rules: this.rules.map((r) => ({ ...r, forcing: { ...r.forcing } })), seq: this.seq };

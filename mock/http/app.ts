@@ -13,6 +13,7 @@ import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds
 import type { Engine, EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
 import { createDocsRouter } from './docs.ts';
+import { createUiRouter } from './ui.ts';
 import { createOAuthPages } from './oauth-page.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError, writeWhole } from './respond.ts';
@@ -59,6 +60,9 @@ const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|ya
 
 /** Response headers a browser page may read (CORS exposes them). */
 export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
+
+/** The dashboard's shell and assets (mock/http/ui.ts): under the control API's origin rules, but served without its token (they hold no data). */
+const UI_PATH = /^\/__mock\/ui(\/(app\.js|style\.css)?)?$/i;
 
 /** One isolated world's Express-only piece: the OAuth authorization page. */
 const pagesOf = new WeakMap<Engine, Router>();
@@ -123,8 +127,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // origin is refused, not just left without CORS headers (a cross-site POST would still reset the mock).
   app.use((req, res, next) => {
     if (!/^\/__mock\//i.test(req.path)) return next();
-    // a preflight carries no token; health needs none
-    const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(req.path);
+    // a preflight carries no token; health and the dashboard's shell need none
+    const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(req.path) || UI_PATH.test(req.path);
     const denied = controlGuardError({ pageOrigin: req.headers.origin, authorization: req.headers.authorization }, control, open);
     if (denied) return sendError(res, denied);
     next();
@@ -167,6 +171,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     });
     next();
   });
+  const ui = createUiRouter({ tokenRequired: !!opts.controlToken });
+  app.use((req, res, next) => (UI_PATH.test(req.path) ? ui(req, res, next) : next()));
   app.use(createOperationDispatcher(worlds, { publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, worldOf }));
   app.use((req, res, next) => {
     if (!/^\/media\//i.test(req.path)) return next();

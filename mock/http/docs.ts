@@ -49,9 +49,10 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 /**
  * The page: Scalar on `sources` (the API reference first), with nothing
  * loaded from elsewhere: the bundle from `scriptUrl`, system fonts, no proxy,
- * no telemetry.
+ * no telemetry. `dashboardUrl`: a link to the mock's dashboard (the running
+ * mock's page has one; the static site has no mock behind it).
  */
-export function docsPage(sources: DocsSource[], scriptUrl: string): string {
+export function docsPage(sources: DocsSource[], scriptUrl: string, dashboardUrl?: string): string {
   const config = {
     sources: sources.map((s, i) => ({ title: s.title, slug: i === 0 ? 'api' : 'mock', url: s.url, default: i === 0 })),
     withDefaultFonts: false,
@@ -75,7 +76,11 @@ export function docsPage(sources: DocsSource[], scriptUrl: string): string {
 <style>body { margin: 0; font-family: system-ui, sans-serif; } :root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }</style>
 </head>
 <body>
-<div id="app"></div>
+${
+  dashboardUrl
+    ? `<a href="${escape(dashboardUrl)}" style="position: fixed; right: 1rem; bottom: 1rem; z-index: 1000; padding: 0.4rem 0.8rem; border-radius: 4px; background: #2357c6; color: #fff; font: 14px system-ui, sans-serif; text-decoration: none">Dashboard of this mock</a>\n`
+    : ''
+}<div id="app"></div>
 <script src="${escape(scriptUrl)}"></script>
 <script>Scalar.createApiReference('#app', ${JSON.stringify(config).replace(/</g, '\\u003c')});</script>
 </body>
@@ -126,6 +131,7 @@ export function createDocsRouter(opts: { publicUrl?: string } = {}): Router {
         docsPage(
           DOCS_SOURCES.map((s) => ({ ...s, url: `../${s.url}` })),
           'scalar.js',
+          '../__mock/ui/',
         ),
       );
   });

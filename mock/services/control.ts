@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { type controlOperations, MAX_VIRTUAL_TIME, sampleLimits, type ControlOperations, type TaskActivityEvent } from '../../schemas/control.ts';
-import { resolveErrorRef } from '../../schemas/errors.ts';
+import { errorCatalog, resolveErrorRef } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import type { BinaryBody, EventStreamSource, OperationDef, UploadedFile } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
@@ -112,6 +112,19 @@ async function sample(
   }
 }
 
+/** The answer of GET /__mock/operations: each API operation served with its declared errors, forcible outcomes and failure reasons. */
+function operationSummaries(operations: Readonly<Record<string, OperationDef>>) {
+  return Object.entries(operations).map(([operationId, op]) => ({
+    operationId,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    summary: op.summary,
+    errors: op.errors.map((name) => ({ code: errorCatalog[name].code, name, status: errorCatalog[name].httpStatus })),
+    outcomes: [...(op.outcomes ?? [])],
+    failureReasons: (op.failureReasons ?? []).map((name) => ({ code: errorCatalog[name].code, name })),
+  }));
+}
+
 /** Hex SHA-256 of `bytes` (WebCrypto: Node 20, browsers and service workers alike). */
 async function sha256(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
@@ -149,6 +162,10 @@ const handlers: ControlHandlers = {
       );
     return engine.advance(body.ms);
   },
+  getNextEvent(_input, { engine, now }) {
+    const due = engine.scheduler.nextDue();
+    return { due: due ?? null, inMs: due === undefined ? null : Math.max(0, due - now) };
+  },
   getAccount({ params, query }, { engine, now }) {
     const apiKey = wellFormedKey(engine, params.apiKey);
     if (engine.accounts.isDeleted(apiKey))
@@ -177,6 +194,9 @@ const handlers: ControlHandlers = {
     return engine.scenarios.add({ apiKey: b.apiKey, operationIds: ids, times: b.times, forcing });
   },
   clearScenarios: (_input, { engine }) => ({ removed: engine.scenarios.clear() }),
+  listScenarios: (_input, { engine }) => ({ items: engine.scenarios.list() }),
+  deleteScenario: ({ params }, { engine }) => ({ id: params.id, existed: engine.scenarios.remove(params.id) }),
+  listOperations: (_input, { operations }) => ({ items: operationSummaries(operations) }),
   listBugs: (_input, { engine }) => ({ items: [...engine.bugs] }),
   getState: (_input, { engine }) => stateOf(engine),
   putState: ({ body }, { engine }) => loadState(engine, body),

@@ -89,8 +89,6 @@ export interface ServiceSet {
  * only what it has); `strict` refuses that too.
  */
 export function composeServices(services: readonly AnyService[] = defaultServices, opts: { strict?: boolean } = {}): ServiceSet {
-  const operations: Record<string, OperationDef> = {};
-  const api: Record<string, OperationDef> = {};
   const handlers: Record<string, AnyHandler> = {};
   const areas = new Set<string>();
   for (const s of services) {
@@ -99,8 +97,6 @@ export function composeServices(services: readonly AnyService[] = defaultService
       if (!Object.hasOwn(registry, id)) throw new Error(`services: a handler for ${id}, which is not a${s.control ? ' control' : 'n API'} operation`);
       if (id in handlers) throw new Error(`services: two handlers for ${id}`);
       handlers[id] = h as AnyHandler;
-      operations[id] = registry[id];
-      if (!s.control) api[id] = registry[id];
     }
     for (const k of s.kits ?? []) {
       if (areas.has(k.config.area)) throw new Error(`services: two task kits for area ${k.config.area}`);
@@ -111,9 +107,11 @@ export function composeServices(services: readonly AnyService[] = defaultService
     const missing = Object.keys(apiOperations).filter((id) => !(id in handlers));
     if (missing.length) throw new Error(`services: no handler for ${missing.join(', ')}`);
   }
+  // in the registries' order (the spec's), whatever the order of the services
+  const ordered = (registry: Record<string, OperationDef>) => Object.fromEntries(Object.entries(registry).filter(([id]) => id in handlers));
   return {
-    operations,
-    apiOperations: api,
+    operations: { ...ordered(apiOperations), ...ordered(controlOperations) },
+    apiOperations: ordered(apiOperations),
     handlers,
     media: services.flatMap((s) => s.media ?? []),
     credentials: services.flatMap((s) => (s.credentials ? [s.credentials] : [])),

@@ -1,0 +1,203 @@
+/**
+ * The dashboard at /__mock/ui (docs/guides/dashboard.md) in headless Chromium,
+ * on one mock started with a control token and one browser: the page asks for
+ * the token once and keeps it for the tab; a task created through the API
+ * appears within a second; "Advance 1 min" brings it to success and its image
+ * loads; a failure forced from the page's form makes the next create answer
+ * that code; no console error, nothing requested from another host. The bundle
+ * is built from mock/ui/ first (scripts/ui-build.mjs), so the page tested is
+ * the sources'. Also the page's pure helpers (mock/ui/media.ts). The browser
+ * part is skipped with a notice without a system Chromium.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCatalog } from '../schemas/errors.ts';
+import { operations, type OperationId } from '../schemas/operations.ts';
+import { mediaIn, mediaKind, readOperationOf, readPath } from '../mock/ui/media.ts';
+import { buildUi } from '../scripts/ui-build.mjs';
+import { CHROMIUM, launchChromium } from './browser.ts';
+import { imageBody, pathOf } from './factories.ts';
+import { KEY, startMock, type TestMock } from './helpers.ts';
+
+const TOKEN = 'dashboard-test-token';
+const FORCED = errorCatalog.IMAGE_INSUFFICIENT_CREDITS;
+
+describe("the dashboard's helpers", () => {
+  it('every area it reads names a GET operation of the registry with one path parameter', () => {
+    for (const [area, id] of Object.entries(readOperationOf)) {
+      const op = operations[id as OperationId];
+      expect(op, area).toBeDefined();
+      expect(op.method, area).toBe('get');
+      expect(op.path.match(/\{[^}]+\}/g), area).toHaveLength(1);
+    }
+    expect(readPath('/v1/podcast/episodes/{episodeId}', 'pe 1')).toBe('/v1/podcast/episodes/pe%201');
+  });
+
+  it.each([
+    ['http://m/media/images/a.png', 'image'],
+    ['http://m/media/music/t.mp3?expires=1&sig=ab', 'audio'],
+    ['http://m/media/videos/v.mp4', 'video'],
+    ['http://m/media/speech/s.srt', 'link'],
+    ['http://m/media/hls/x.m3u8', 'link'],
+  ] as const)('%s is shown as %s', (url, kind) => expect(mediaKind(url)).toBe(kind));
+
+  it("finds every URL of a result once, with its path; another host's URL stays a link", () => {
+    const task = { images: [{ url: 'http://me:1/media/i/a.png' }, { url: 'http://me:1/media/i/a.png' }], ref: 'https://example.com/r.png', n: 1 };
+    expect(mediaIn(task, 'http://me:1')).toEqual([
+      { kind: 'image', url: 'http://me:1/media/i/a.png', where: 'images[0].url' },
+      { kind: 'link', url: 'https://example.com/r.png', where: 'ref' },
+    ]);
+  });
+});
+
+describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', () => {
+  let m: TestMock;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+  const hosts = new Set<string>();
+  const control = { key: null, headers: { authorization: `Bearer ${TOKEN}` } };
+  const createImage = () => m.call('POST', pathOf('createImageTask'), { body: imageBody() });
+
+  beforeAll(async () => {
+    await buildUi();
+    m = await startMock({ controlToken: TOKEN });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // a change of the host's network interfaces (another container starting) makes Chromium fail a load in flight
+    // with ERR_NETWORK_CHANGED: the machine's doing, not the page's
+    page.on('console', (msg) => void (msg.type() === 'error' && !msg.text().includes('net::ERR_NETWORK_CHANGED') && errors.push(msg.text())));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => void (!r.url().startsWith('data:') && hosts.add(new URL(r.url()).host)));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await m?.close();
+  });
+
+  it('the shell and its bundle need no token, every data request does; the page asks for the token once and keeps it for the tab', async () => {
+    for (const path of ['/__mock/ui/', '/__mock/ui/app.js', '/__mock/ui/style.css']) expect((await m.call('GET', path, { key: null })).status, path).toBe(200);
+    expect((await m.call('GET', '/__mock/clock', { key: null })).status).toBe(403);
+
+    await page.goto(`${m.base}/__mock/ui`);
+    expect(new URL(page.url()).pathname).toBe('/__mock/ui/');
+    // a wrong token is refused and forgotten; the page asks again
+    await page.getByLabel('Control token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The mock refused that token.' }).waitFor();
+    expect(await page.evaluate(() => Object.values(sessionStorage))).not.toContain('not-the-token');
+    // (Chromium logs each refused request as a failed load: those are expected, the rest of the run must log none)
+    await page.waitForTimeout(300);
+    errors.splice(0);
+    await page.getByLabel('Control token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByRole('button', { name: 'Advance 1 min' }).waitFor();
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(TOKEN);
+    // a reload in the same tab does not ask again
+    await page.reload();
+    await page.getByRole('button', { name: 'Advance 1 min' }).waitFor();
+    expect(await page.getByLabel('Control token').count()).toBe(0);
+  });
+
+  it('a task created through the API appears within a second; "Advance 1 min" brings it to success and its image loads', async () => {
+    const created = await createImage();
+    expect(created.status, created.text).toBe(202);
+    const id = created.json.data.taskId as string;
+    const row = page.locator(`tr[data-task="${id}"]`);
+    const t0 = Date.now();
+    await row.waitFor({ timeout: 1000 });
+    expect(Date.now() - t0).toBeLessThan(1000);
+    await expect.poll(() => row.getByTestId('status').textContent()).toBe('pending');
+
+    // a rule meant for the app under test, which the page's own read of the task must leave alone
+    const meant = await m.call('POST', '/__mock/scenarios', { ...control, body: { operationId: 'getImageTask', error: 'IMAGE_TASK_NOT_FOUND' } });
+    expect(meant.status, meant.text).toBe(200);
+
+    await page.getByRole('button', { name: 'Advance 1 min' }).click();
+    await expect.poll(() => row.getByTestId('status').textContent(), { timeout: 5000 }).toBe('success');
+    // the history in virtual time, and the result's image rendered from the mock's own media URL
+    expect(await row.locator('.history').textContent()).toMatch(/pending .*→ .*success \+\d/);
+    const img = row.locator('img');
+    await img.waitFor({ timeout: 5000 });
+    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
+    expect(await img.getAttribute('src')).toMatch(new RegExp(`^${m.base}/media/`));
+    expect((await m.call('GET', '/__mock/scenarios', control)).json.items).toEqual([meant.json]);
+    expect((await m.call('DELETE', `/__mock/scenarios/${meant.json.id}`, control)).json.existed).toBe(true);
+  });
+
+  it('a failure forced from the page: the next create through the API answers that code, and the journal shows it', async () => {
+    const form = page.getByRole('form', { name: 'Add a scenario rule' });
+    await form.getByLabel('Operation', { exact: true }).selectOption('createImageTask');
+    await form.getByLabel('API key', { exact: true }).fill(KEY);
+    await form.getByLabel('Forcing', { exact: true }).selectOption('error');
+    await form.getByLabel('Error', { exact: true }).selectOption(String(FORCED.code));
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await expect.poll(async () => (await m.call('GET', '/__mock/scenarios', control)).json.items.length).toBe(1);
+    const [rule] = (await m.call('GET', '/__mock/scenarios', control)).json.items;
+    expect(rule).toMatchObject({ apiKey: KEY, operationIds: ['createImageTask'], error: FORCED.code, remaining: 1 });
+    const deleteButton = page.getByRole('button', { name: `Delete ${rule.id}` });
+    await deleteButton.waitFor({ timeout: 3000 });
+
+    const refused = await createImage();
+    expect(refused.status).toBe(FORCED.httpStatus);
+    expect(refused.json.code).toBe(FORCED.code);
+    // the rule is used up and leaves the list; the journal lists the refused request with its code
+    await deleteButton.waitFor({ state: 'detached', timeout: 3000 });
+    const journal = page.locator('section[aria-labelledby="journal-h"]');
+    await journal
+      .getByRole('cell', { name: String(FORCED.code), exact: true })
+      .first()
+      .waitFor({ timeout: 3000 });
+  });
+
+  it('accounts: the ledger with its running sum, balance and plan set from the page; the journal filtered by status', async () => {
+    await page.getByLabel('Account', { exact: true }).selectOption(KEY);
+    const accounts = page.locator('section[aria-labelledby="accounts-h"]');
+    const ledgerRows = accounts.locator('tbody tr');
+    await expect.poll(() => ledgerRows.count()).toBeGreaterThan(1);
+    const before = (await m.call('GET', `/__mock/accounts/${KEY}`, control)).json;
+    // the running sum of the last row is the balance
+    await expect.poll(() => ledgerRows.last().locator('td').nth(4).textContent()).toBe(String(before.credits));
+
+    await page.getByLabel('Balance (credits)').fill('1234');
+    await page.getByLabel('Plan', { exact: true }).selectOption('free');
+    await page.getByRole('button', { name: 'Save account' }).click();
+    await expect.poll(async () => (await m.call('GET', `/__mock/accounts/${KEY}`, control)).json).toMatchObject({ credits: 1234, plan: 'free' });
+    await expect.poll(() => accounts.getByTestId('balance').textContent()).toBe('1234 credits');
+    await expect.poll(() => ledgerRows.last().locator('td').nth(2).textContent()).toBe('adjust');
+
+    const journal = page.locator('section[aria-labelledby="journal-h"]');
+    await journal.getByLabel('Status').fill(String(FORCED.httpStatus));
+    await expect.poll(() => journal.locator('tbody tr').count()).toBe(1);
+    expect(await journal.locator('tbody tr td').nth(6).textContent()).toBe(String(FORCED.code));
+    await journal.getByLabel('Status').fill('');
+  });
+
+  it('sessions: open one from the page, its tasks (and only its) appear; switch back; drop it', async () => {
+    await page.getByLabel('Session name').fill('worker-1');
+    await page.getByRole('button', { name: 'Open session' }).click();
+    await expect.poll(() => page.getByTestId('session').textContent()).toBe('worker-1');
+    await page.getByText('No task yet').waitFor({ timeout: 3000 });
+    const created = await m.call('POST', pathOf('createImageTask'), { body: imageBody(), headers: { 'x-mock-session': 'worker-1' } });
+    expect(created.status, created.text).toBe(202);
+    await page.locator(`tr[data-task="${created.json.data.taskId}"]`).waitFor({ timeout: 1000 });
+
+    await page.getByRole('button', { name: 'Switch to default' }).click();
+    await expect.poll(() => page.getByTestId('session').textContent()).toBe('default');
+    await page.getByRole('button', { name: 'Drop worker-1' }).click();
+    await expect.poll(async () => (await m.call('GET', '/__mock/sessions', control)).json.items).toEqual([]);
+  });
+
+  it('after a reset the page follows the new activity feed', async () => {
+    expect((await m.call('POST', '/__mock/reset', control)).status).toBe(200);
+    await page.getByText('No task yet').waitFor({ timeout: 3000 });
+    const created = await createImage();
+    await page.locator(`tr[data-task="${created.json.data.taskId}"]`).waitFor({ timeout: 2000 });
+  });
+
+  it('logged no console error and requested nothing from another host', () => {
+    expect(errors).toEqual([]);
+    expect([...hosts]).toEqual([new URL(m.base).host]);
+    expect(m.bugs).toEqual([]);
+  });
+});
