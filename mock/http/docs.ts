@@ -46,13 +46,19 @@ export interface DocsSource {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The key "Try it" starts with: the demo key the mock prints at start-up (any mg_<keyId>_<secret> works). */
+export const DOCS_DEMO_KEY = 'mg_demo_secret1';
+
 /**
  * The page: Scalar on `sources` (the API reference first), with nothing
  * loaded from elsewhere: the bundle from `scriptUrl`, system fonts, no proxy,
- * no telemetry.
+ * no telemetry. "Try it" starts with the bearer scheme selected and
+ * `demoKey` filled in, and sends to the documents' server (the serving mock).
  */
-export function docsPage(sources: DocsSource[], scriptUrl: string): string {
+export function docsPage(sources: DocsSource[], scriptUrl: string, demoKey: string = DOCS_DEMO_KEY): string {
   const config = {
+    // the API document's one scheme (http bearer, named apiKey): selected, with the demo key, so a first request answers 200
+    authentication: { preferredSecurityScheme: 'apiKey', securitySchemes: { apiKey: { token: demoKey } } },
     sources: sources.map((s, i) => ({ title: s.title, slug: i === 0 ? 'api' : 'mock', url: s.url, default: i === 0 })),
     withDefaultFonts: false,
     hideClientButton: true,
