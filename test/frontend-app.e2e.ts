@@ -135,14 +135,16 @@ describe.skipIf(!CHROMIUM)('the mock in a Vite + React app, in a service worker 
         new Promise<{ duration: number; width: number; height: number; declared: number; src: string; played: boolean }>((resolve, reject) => {
           const v = document.getElementById('video') as HTMLVideoElement;
           const declared = Number(document.getElementById('status')!.dataset.duration);
+          // playing: the clock of the element moves (polled for up to 10 s: a loaded machine starts slowly)
+          const played = async () => {
+            for (let i = 0; i < 100 && !(v.currentTime > 0); i++) await new Promise((r) => setTimeout(r, 100));
+            return v.currentTime > 0;
+          };
           const done = () =>
             void v
               .play()
-              .then(() => new Promise((r) => setTimeout(r, 300)))
-              .then(
-                () => resolve({ duration: v.duration, width: v.videoWidth, height: v.videoHeight, declared, src: v.currentSrc, played: v.currentTime > 0 }),
-                reject,
-              );
+              .then(played)
+              .then((p) => resolve({ duration: v.duration, width: v.videoWidth, height: v.videoHeight, declared, src: v.currentSrc, played: p }), reject);
           v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}: ${v.error?.message}`)));
           if (v.readyState >= 1) done();
           else v.addEventListener('loadedmetadata', done, { once: true });
