@@ -78,7 +78,15 @@ export function docsPage(sources: DocsSource[], scriptUrl: string, demoKey: stri
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Media Generation Service: API reference</title>
 <link rel="icon" href="data:,">
-<style>body { margin: 0; font-family: system-ui, sans-serif; } :root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }</style>
+<style>body { margin: 0; font-family: system-ui, sans-serif; } :root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }
+/* The introduction's tables (the error catalog: code, name, status, meaning, provenance) get the section's full width:
+   the server, key and client boxes stand above the text instead of beside it, which left the table 400 px at 1280. */
+.scalar-app .introduction-section .section-columns { flex-direction: column-reverse; }
+.scalar-app .introduction-section .section-column { width: 100%; max-width: none; }
+.scalar-app .introduction-section .markdown table { font-size: 0.875em; table-layout: auto; width: 100%; }
+.scalar-app .introduction-section .markdown th, .scalar-app .introduction-section .markdown td { width: auto; min-width: 0; }
+.scalar-app .introduction-section .markdown :is(td, th):is(:nth-child(1), :nth-child(3)) { white-space: nowrap; }
+.scalar-app .introduction-section .markdown td:nth-child(2) { min-width: 14em; max-width: 18em; overflow-wrap: anywhere; font-family: var(--scalar-font-code); font-size: 0.9em; }</style>
 </head>
 <body>
 <div id="app"></div>
