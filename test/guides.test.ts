@@ -38,13 +38,15 @@ const AREAS = [
 
 /** The shell blocks of a guide, joined, without the lines that wait on a live stream. */
 function walkthrough(text: string): string {
-  return [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)]
-    .map((m) => m[1])
-    .join('\n')
-    .split('\n')
-    // the mock is this test's (the guide's own `npm start` is left out), and a live stream waits for a second shell
-    .filter((l) => !/^\s*curl\s+-s?N\b/.test(l) && !/^\s*npm start\b/.test(l))
-    .join('\n');
+  return (
+    [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)]
+      .map((m) => m[1])
+      .join('\n')
+      .split('\n')
+      // the mock is this test's (the guide's own `npm start` is left out), and a live stream waits for a second shell
+      .filter((l) => !/^\s*curl\s+-s?N\b/.test(l) && !/^\s*npm start\b/.test(l))
+      .join('\n')
+  );
 }
 
 /** BASE, AUTH and json() as the video walkthrough defines them (the other guides use them). */
