@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The mediagen-mock command (and `npm start`). Runs the precompiled
-// dist/cli.js (built by `npm run bundle`, which `npm ci` and `npm install` run
-// through `prepare`) when it is newer than every source file of mock/ and
+// dist/cli.js (built by `npm run bundle`, which `npm start`, `npm test` and
+// `npm pack` run first) when it is newer than every source file of mock/ and
 // schemas/; otherwise runs the TypeScript sources through tsx, so an edited
 // checkout never runs stale code. An installed package has no sources: it
 // always runs dist/cli.js.

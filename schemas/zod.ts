@@ -3,8 +3,13 @@
  * every schema in `schemas/` can carry OpenAPI metadata (zod-to-openapi 9).
  */
 import { z } from 'zod';
-import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 
-extendZodWithOpenApi(z);
+// By a dynamic import (awaited once, when this module loads): bundlers do not
+// tree-shake the package, so a browser build keeps its 78 KB out of the MSW
+// handlers' main chunk (docs/architecture.md, "Transports").
+const { extendZodWithOpenApi } = await import('@asteasolutions/zod-to-openapi');
+// only ZodType is read; handing over the namespace itself would keep all of Zod (every locale,
+// JSON Schema conversion) in a bundle, since a namespace used as a value cannot be tree-shaken
+extendZodWithOpenApi({ ZodType: z.ZodType } as unknown as typeof z);
 
 export { z };

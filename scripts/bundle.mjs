@@ -1,4 +1,4 @@
-// `npm run bundle` (also run by `npm ci` / `npm install` through `prepare`):
+// `npm run bundle` (also run by `npm start`, `npm test` and `npm pack`):
 // precompiles the mock into dist/cli.js with esbuild, dependencies left as
 // imports, so the installed `mediagen-mock` command starts without a
 // TypeScript loader (cold start), and the dashboard's browser bundle into
@@ -6,6 +6,7 @@
 // start` runs the mock's sources through tsx but serves the dashboard from
 // dist/ui/. Plain JavaScript on purpose: it runs before anything else.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -19,6 +20,8 @@ await build({
   outfile: join(dist, 'cli.js'),
   bundle: true,
   packages: 'external',
+  // mediabunny is bundled in (the package ships it, not depends on it: decisions/0022-contract-package.md)
+  alias: { mediabunny: join(dirname(createRequire(import.meta.url).resolve('mediabunny')), 'mediabunny.min.mjs') },
   platform: 'node',
   format: 'esm',
   target: 'node20',

@@ -5,11 +5,16 @@
 // rewrites the `.ts` import paths of the JavaScript; the declarations keep
 // them, so they are rewritten here to `.js` (which TypeScript resolves to the
 // `.d.ts` beside it), and the generated API types are copied beside the
-// client that imports them. Plain JavaScript on purpose: it runs before anything else.
+// client that imports them. mediabunny (MPL-2.0) is shipped as its own
+// self-contained ES module bundle in lib/vendor/ (with its licence), and the
+// dynamic imports of it point there: the package does not depend on it, so
+// installing it does not bring @types/dom-webcodecs, whose declarations clash
+// with TypeScript's lib.dom for consumers that check libraries
+// (decisions/0022-contract-package.md). Plain JavaScript on purpose: it runs before anything else.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,12 +28,28 @@ const scalarEntry = createRequire(import.meta.url).resolve('@scalar/api-referenc
 mkdirSync(join(lib, 'docs'), { recursive: true });
 copyFileSync(join(dirname(scalarEntry), 'browser/standalone.js'), join(lib, 'docs/scalar.js'));
 
+// mediabunny, vendored: the minified ES module bundle and its licence
+// (the package exports no package.json: its CommonJS entry lies in dist/bundles/, beside the ES module bundle)
+const mediabunnyBundles = dirname(createRequire(import.meta.url).resolve('mediabunny'));
+mkdirSync(join(lib, 'vendor'), { recursive: true });
+copyFileSync(join(mediabunnyBundles, 'mediabunny.min.mjs'), join(lib, 'vendor/mediabunny.js'));
+copyFileSync(join(mediabunnyBundles, '../../LICENSE'), join(lib, 'vendor/mediabunny.LICENSE'));
+
 let rewritten = 0;
+let vendored = 0;
 function walk(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) walk(p);
-    else if (p.endsWith('.d.ts') && !p.startsWith(join(lib, 'generated')) && !p.startsWith(join(lib, 'docs'))) {
+    else if (p.endsWith('.js') && !p.startsWith(join(lib, 'vendor'))) {
+      const text = readFileSync(p, 'utf8');
+      const target = relative(dirname(p), join(lib, 'vendor/mediabunny.js'));
+      const out = text.replace(/import\((['"])mediabunny\1\)/g, () => `import(${JSON.stringify(target.startsWith('.') ? target : `./${target}`)})`);
+      if (out !== text) {
+        writeFileSync(p, out);
+        vendored++;
+      }
+    } else if (p.endsWith('.d.ts') && !p.startsWith(join(lib, 'generated')) && !p.startsWith(join(lib, 'docs'))) {
       const text = readFileSync(p, 'utf8');
       const out = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+?)(\.d)?\.ts\2/g, (_m, kw, q, path) => `${kw}${q}${path}.js${q}`);
       if (out !== text) {
@@ -39,4 +60,8 @@ function walk(dir) {
   }
 }
 walk(lib);
-console.log(`compiled the package into lib/ (${rewritten} declaration files with rewritten import paths)`);
+if (vendored !== 2) throw new Error(`expected the two dynamic imports of mediabunny in lib/, found ${vendored}`);
+// nothing compiled may still name the package
+for (const f of ['mock/media/video.js', 'mock/media/reference-audio.js'])
+  if (/from\s*['"]mediabunny['"]|import\(['"]mediabunny['"]\)/.test(readFileSync(join(lib, f), 'utf8'))) throw new Error(`${f} still imports mediabunny`);
+console.log(`compiled the package into lib/ (${rewritten} declaration files with rewritten import paths, mediabunny vendored)`);

@@ -1,5 +1,5 @@
 /**
- * The README's CI recipe (the block after `<!-- ci-recipe -->`), run as
+ * The CI guide's recipe (docs/guides/ci.md, the block after `<!-- ci-recipe -->`), run as
  * written in a temporary directory where `./node_modules/.bin/mediagen-mock`
  * is this checkout's command and `npm run test:my-client` a stand-in that
  * calls the mock (once passing, once failing). Afterwards the mock's port is
@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('..', import.meta.url).pathname;
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const recipe = /<!-- ci-recipe -->\s*```sh\n([\s\S]*?)```/.exec(readme)![1];
+const guide = readFileSync(join(root, 'docs/guides/ci.md'), 'utf8');
+const recipe = /<!-- ci-recipe -->\s*```sh\n([\s\S]*?)```/.exec(guide)![1];
 
 const portFree = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -50,7 +50,7 @@ function run(testCommand: string): Promise<{ code: number; url: string; pid: num
   });
 }
 
-describe("the README's CI recipe", () => {
+describe("the CI guide's recipe", () => {
   it.each([
     ['tests that pass', 'curl -sf -H "Authorization: Bearer mg_ci_secret1" "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 0],
     ['tests that fail', 'curl -sf "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 22],

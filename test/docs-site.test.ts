@@ -94,4 +94,20 @@ describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => 
     // none of it is an API request
     expect(m.engine.journal.total).toBe(0);
   });
+
+  it('"Try it" starts with the demo key, and the error catalog is readable at 1280 px (the table spans the section)', async () => {
+    const v = await visit(browser, `${m.base}/docs`);
+    const keys = await v.page.evaluate(() => [...document.querySelectorAll('input')].map((i) => i.value).filter((x) => x.startsWith('mg_')));
+    expect(keys).toContain('mg_demo_secret1');
+    const table = await v.page.evaluate(() => {
+      const t = [...document.querySelectorAll('table')].find((x) => x.innerText.includes('UNAUTHORIZED'));
+      if (!t) return undefined;
+      const widths = [...t.querySelectorAll('tr:nth-child(2) td')].map((c) => Math.round(c.getBoundingClientRect().width));
+      return { width: Math.round(t.getBoundingClientRect().width), widths };
+    });
+    expect(table).toBeDefined();
+    expect(table!.width).toBeGreaterThan(800); // the whole section, not the 400 px column beside the key box
+    expect(Math.min(...table!.widths)).toBeGreaterThan(60); // no column squeezed to a letter per line
+    expect(table!.widths[1]).toBeGreaterThan(150); // the names (UNSUPPORTED_MEDIA_TYPE) on one or two lines
+  });
 });

@@ -7,6 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../mock/http/app.ts';
@@ -42,7 +43,8 @@ async function session(send: Send, advance: (ms: number) => void): Promise<Sent[
   };
   await rec(send('subscription', 'GET', pathOf('getSubscription')));
   await rec(send('no auth', 'GET', pathOf('getSubscription'), { key: null }));
-  await rec(send('unknown route', 'GET', '/v1/nothing-here'));
+  // a path the handlers claim (hosted media) with nothing there; an unknown /v1/ path is not theirs and passes through
+  await rec(send('unknown route', 'GET', '/media/nothing-here.png'));
   await rec(send('method not allowed', 'DELETE', pathOf('getSubscription')));
   await rec(send('invalid body', 'POST', pathOf('createVideoTask'), { body: { model: 'nope' } }));
   await rec(send('malformed json', 'POST', pathOf('createVideoTask'), { body: '{"model":', headers: { 'content-type': 'application/json' } }));
@@ -153,6 +155,44 @@ describe('MSW handlers and the Express server: the same session, the same bytes'
     });
     expect(msw.requests().map(strip)).toEqual(express.engine.journal.list().map(strip));
     expect(msw.requests().length).toBeGreaterThan(15);
+  });
+
+  it('answers the API, media, control and session paths under the base URL and lets everything else through', async () => {
+    const mine = [
+      '/v1/user/subscription',
+      '/V1/User/Subscription/',
+      '/v1/video-generation/tasks/vt_1',
+      '/media/videos/vt_1.mp4',
+      '/__mock/health',
+      '/__mock',
+      '/sessions/a/v1/user/subscription',
+      '/sessions/a/__mock/clock',
+    ];
+    const notMine = [
+      '/',
+      '/index.html',
+      '/favicon.ico',
+      '/src/App.tsx?t=1',
+      '/@vite/client',
+      '/@react-refresh',
+      '/node_modules/.vite/deps/chunk-AB12.js?v=1',
+      '/v1/nothing-here',
+      '/sessions/a/src/App.tsx',
+      '/mediafoo',
+      '/__mockery',
+    ];
+    const answered = async (url: string) => (await getResponse(msw.handlers, new Request(url))) !== undefined;
+    for (const p of mine) expect(await answered(BASE + p), p).toBe(true);
+    for (const p of notMine) expect(await answered(BASE + p), p).toBe(false);
+    // another origin, and a base URL with a path prefix: only the paths below it
+    expect(await answered('http://localhost:5173/v1/user/subscription')).toBe(false);
+    const prefixed = createMockHandlers({ baseUrl: 'http://localhost:5173/api/' });
+    const under = async (p: string) => (await getResponse(prefixed.handlers, new Request('http://localhost:5173' + p))) !== undefined;
+    expect(await under('/api/v1/user/subscription')).toBe(true);
+    expect(await under('/api/media/images/x/0.png')).toBe(true);
+    expect(await under('/v1/user/subscription')).toBe(false);
+    expect(await under('/apiv1/user/subscription')).toBe(false);
+    expect(await under('/api/src/main.tsx')).toBe(false);
   });
 
   it('reset returns the handlers to the start: the same create gives the same id again', async () => {

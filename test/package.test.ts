@@ -1,20 +1,61 @@
 /**
- * The package as consumers get it: `npm pack` (which compiles lib/ and
- * dist/), the tarball installed into an empty project with TypeScript and
- * MSW, a consumer file type-checked under `strict` (the typed client with the
+ * The packages as consumers get them (decisions/0022-contract-package.md).
+ *
+ * The mock, `mediagen-contract`: `npm pack` (which compiles lib/ and dist/),
+ * the tarball installed into an empty project with TypeScript and MSW 2 with
+ * no warning, a consumer file type-checked under `strict` with
+ * `skipLibCheck: false` and the DOM library (the typed client with the
  * generated types: a right body compiles, a wrong one does not), then run
  * with plain Node (no TypeScript loader): the in-process mock, the client
  * against it, the MSW handlers through setupServer, the spec file, the CLI.
+ * Then MSW 3 in place of 2: the consumer type-checks against its types and
+ * the handlers answer through its getResponse (MSW 3's setupServer needs
+ * Node 22; the frontend test runs MSW 3 in a browser).
+ *
+ * The contract, `mediagen-contract-types` (packages/contract): assembled and
+ * packed, under 1 MB unpacked, installed with nothing but openapi-fetch, a
+ * consumer type-checked the same way and run with plain Node.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = new URL('..', import.meta.url).pathname;
+/** The MSW 3 release the package is tested with besides the devDependency's MSW 2. */
+const MSW3 = '3.0.5';
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+/** npm install with warnings shown; returns its warnings (stderr lines starting "npm warn"). */
+const installWarnings = (args: string[], cwd: string): string[] => {
+  const r = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_loglevel: 'warn' },
+  });
+  if (r.status !== 0) throw new Error(`npm install ${args.join(' ')} failed:\n${r.stderr}`);
+  return r.stderr.split('\n').filter((l) => /^npm warn/i.test(l));
+};
+/** The `npm pack --json` report of a package: its file name and unpacked size (the prepack scripts print before the JSON). */
+const pack = (what: string, dest: string) => {
+  const out = execFileSync('npm', ['pack', what, '--pack-destination', dest, '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return (JSON.parse(out.slice(out.search(/^\[/m))) as { filename: string; unpackedSize: number }[])[0];
+};
+const tsconfig = (files: string[]) =>
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      strict: true,
+      skipLibCheck: false,
+      outDir: '.',
+    },
+    files,
+  });
+const tscIn = (dir: string) => execFileSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8' });
 const versionOf = (name: string) =>
   (
     JSON.parse(execFileSync('npm', ['ls', name, '--json', '--depth=0'], { cwd: root, encoding: 'utf8' })) as {
@@ -82,35 +123,32 @@ console.log(JSON.stringify({ viaServer, msw: res.status, openapi: spec.openapi, 
 describe('the packed package in an empty project', () => {
   let dir: string;
   let tarball: string;
+  let warnings: string[];
+  let unpacked: number;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mediagen-consumer-'));
-    npm(['pack', '--pack-destination', dir, '--silent'], root);
-    tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+    ({ filename: tarball, unpackedSize: unpacked } = pack('.', dir));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: '.' },
-        files: ['consumer.ts'],
-      }),
-    );
+    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['consumer.ts']));
     writeFileSync(join(dir, 'consumer.ts'), consumerTs);
     writeFileSync(join(dir, 'run.mjs'), consumerRun);
-    npm(
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        `./${tarball}`,
-        `typescript@${versionOf('typescript')}`,
-        `msw@${versionOf('msw')}`,
-        `@types/node@${versionOf('@types/node')}`,
-      ],
+    warnings = installWarnings(
+      [`./${tarball}`, `typescript@${versionOf('typescript')}`, `msw@${versionOf('msw')}`, `@types/node@${versionOf('@types/node')}`],
       dir,
     );
-  }, 240_000);
+  }, 300_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('installs without a warning and without mediabunny or its DOM typings (mediabunny ships inside lib/vendor/)', () => {
+    console.log(`mediagen-contract: ${(unpacked / 1e6).toFixed(2)} MB unpacked`);
+    // npm 11 lists every package with an install script (msw has a postinstall); none may be ours
+    expect(warnings.filter((w) => /mediagen-contract/.test(w))).toEqual([]);
+    const installed = readdirSync(join(dir, 'node_modules'));
+    expect(installed).not.toContain('mediabunny');
+    expect(readdirSync(join(dir, 'node_modules/@types'))).not.toContain('dom-webcodecs');
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/mediagen-contract/package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(Object.keys(manifest.scripts).filter((k) => /^(pre|post)?install$|^prepare$/.test(k))).toEqual([]);
+  });
 
   it('ships compiled JavaScript, declarations, the spec and the CLI, and no sources or tests', () => {
     const paths = execFileSync('tar', ['-tzf', join(dir, tarball)], { encoding: 'utf8' })
@@ -131,14 +169,16 @@ describe('the packed package in an empty project', () => {
         'dist/ui/app.js',
         'dist/ui/style.css',
         'generated/mock-control.d.ts',
+        'lib/vendor/mediabunny.js',
+        'lib/vendor/mediabunny.LICENSE',
       ]),
     );
     expect(paths.filter((p) => /^(test|scripts|mock|schemas|client)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
   });
 
-  it('type-checks a consumer under strict (a wrong body is refused), then runs it with plain Node', () => {
+  it('type-checks a consumer under strict with skipLibCheck false (a wrong body is refused), then runs it with plain Node', () => {
     // tsc fails on an unused @ts-expect-error: the wrong body must not compile
-    execFileSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8' });
+    tscIn(dir);
     const out = JSON.parse(execFileSync(process.execPath, ['run.mjs'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop()!) as {
       viaServer: string;
       msw: number;
@@ -151,9 +191,95 @@ describe('the packed package in an empty project', () => {
     expect(out.openapi).toMatch(/^3\.1/);
     expect(out.docs).toEqual([200, 200, true]);
     expect(out.ui).toEqual([200, 200, 200]);
-  });
+  }, 180_000);
 
   it('the installed mediagen-mock command prints its help', () => {
     expect(execFileSync(join(dir, 'node_modules/.bin/mediagen-mock'), ['--help'], { cwd: dir, encoding: 'utf8' })).toMatch(/--port/);
   });
+
+  it('with MSW 3 in place of 2: the consumer type-checks and the handlers answer only their paths', () => {
+    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `msw@${MSW3}`], dir);
+    expect((JSON.parse(readFileSync(join(dir, 'node_modules/msw/package.json'), 'utf8')) as { version: string }).version).toBe(MSW3);
+    tscIn(dir);
+    writeFileSync(
+      join(dir, 'msw3.mjs'),
+      `import { getResponse } from 'msw';
+import { createMockHandlers } from 'mediagen-contract/msw';
+const mock = createMockHandlers({ baseUrl: 'http://localhost:5173', seed: 3 });
+const get = (p) => getResponse(mock.handlers, new Request('http://localhost:5173' + p, { headers: { authorization: 'Bearer mg_consumer_secret1' } }));
+const account = await get('/v1/user/subscription');
+const passed = await Promise.all(['/src/main.tsx', '/favicon.ico', '/@vite/client'].map(get));
+console.log(JSON.stringify({ status: account?.status, balance: (await account?.json())?.data.balance, passed: passed.map((r) => r === undefined) }));
+`,
+    );
+    const out = JSON.parse(execFileSync(process.execPath, ['msw3.mjs'], { cwd: dir, encoding: 'utf8' }).trim()) as unknown;
+    expect(out).toEqual({ status: 200, balance: 10000, passed: [true, true, true] });
+  }, 180_000);
+});
+
+const contractConsumer = `
+import { createClient } from 'mediagen-contract-types';
+import type { components, paths } from 'mediagen-contract-types/types';
+
+type CreateBody = paths['/v1/video-generation/generate']['post']['requestBody']['content']['application/json'];
+export const body: CreateBody = { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'a fox in the snow' }] };
+export type Status = components['schemas']['VideoTask']['status'];
+
+/** Never called: it only has to fail to compile. */
+export function wrongBody(client: ReturnType<typeof createClient>) {
+  // @ts-expect-error a body without content does not compile
+  return client.POST('/v1/video-generation/generate', { body: { model: 'family1-video-2-fast' } });
+}
+
+export async function run(baseUrl: string): Promise<Status | undefined> {
+  const client = createClient({ baseUrl, apiKey: 'mg_types_secret1' });
+  const created = await client.POST('/v1/video-generation/generate', { body });
+  const taskId = created.data?.data.taskId ?? '';
+  const task = await client.GET('/v1/video-generation/tasks/{taskId}', { params: { path: { taskId } } });
+  return task.data?.data.status;
+}
+`;
+
+describe('the light contract package (mediagen-contract-types)', () => {
+  let dir: string;
+  let report: { filename: string; unpackedSize: number };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mediagen-types-consumer-'));
+    execFileSync(process.execPath, [join(root, 'scripts/contract-package.mjs')], { cwd: root, stdio: 'ignore' });
+    report = pack('./packages/contract', dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'types-consumer', private: true, type: 'module' }));
+    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['consumer.ts']));
+    writeFileSync(join(dir, 'consumer.ts'), contractConsumer);
+  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is under 1 MB unpacked, installs without a warning and brings only openapi-fetch', () => {
+    console.log(`mediagen-contract-types: ${(report.unpackedSize / 1e3).toFixed(1)} kB unpacked`);
+    expect(report.unpackedSize).toBeLessThan(1_000_000);
+    expect(installWarnings([`./${report.filename}`], dir).filter((w) => /mediagen-contract/.test(w))).toEqual([]);
+    expect(
+      readdirSync(join(dir, 'node_modules'))
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(['mediagen-contract-types', 'openapi-fetch', 'openapi-typescript-helpers']);
+  }, 180_000);
+
+  it('type-checks a consumer under strict with skipLibCheck false, runs it with plain Node, and carries the whole document', async () => {
+    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `typescript@${versionOf('typescript')}`], dir);
+    tscIn(dir);
+    const shipped = JSON.parse(readFileSync(join(dir, 'node_modules/mediagen-contract-types/spec/openapi.json'), 'utf8')) as unknown;
+    expect(shipped).toEqual(JSON.parse(readFileSync(join(root, 'spec/openapi.json'), 'utf8')));
+    const { createMock } = await import('../mock/index.ts');
+    const mock = createMock({ seed: 5 });
+    const base = await mock.listen();
+    try {
+      writeFileSync(join(dir, 'run.mjs'), `import { run } from './consumer.js';\nconsole.log(await run(${JSON.stringify(base)}));\n`);
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['run.mjs'], { cwd: dir, encoding: 'utf8' }, (e, stdout) => (e ? reject(new Error(e.message)) : resolve(stdout.trim()))),
+      );
+      expect(out).toBe('generating');
+    } finally {
+      await mock.close();
+    }
+  }, 180_000);
 });

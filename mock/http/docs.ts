@@ -46,14 +46,21 @@ export interface DocsSource {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The key "Try it" starts with: the demo key the mock prints at start-up (any mg_<keyId>_<secret> works). */
+export const DOCS_DEMO_KEY = 'mg_demo_secret1';
+
 /**
  * The page: Scalar on `sources` (the API reference first), with nothing
  * loaded from elsewhere: the bundle from `scriptUrl`, system fonts, no proxy,
- * no telemetry. `dashboardUrl`: a link to the mock's dashboard (the running
- * mock's page has one; the static site has no mock behind it).
+ * no telemetry. "Try it" starts with the bearer scheme selected and
+ * `demoKey` filled in, and sends to the documents' server (the serving mock).
+ * `dashboardUrl`: a link to the mock's dashboard (the running mock's page has
+ * one; the static site has no mock behind it).
  */
-export function docsPage(sources: DocsSource[], scriptUrl: string, dashboardUrl?: string): string {
+export function docsPage(sources: DocsSource[], scriptUrl: string, dashboardUrl?: string, demoKey: string = DOCS_DEMO_KEY): string {
   const config = {
+    // the API document's one scheme (http bearer, named apiKey): selected, with the demo key, so a first request answers 200
+    authentication: { preferredSecurityScheme: 'apiKey', securitySchemes: { apiKey: { token: demoKey } } },
     sources: sources.map((s, i) => ({ title: s.title, slug: i === 0 ? 'api' : 'mock', url: s.url, default: i === 0 })),
     withDefaultFonts: false,
     hideClientButton: true,
@@ -73,7 +80,15 @@ export function docsPage(sources: DocsSource[], scriptUrl: string, dashboardUrl?
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Media Generation Service: API reference</title>
 <link rel="icon" href="data:,">
-<style>body { margin: 0; font-family: system-ui, sans-serif; } :root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }</style>
+<style>body { margin: 0; font-family: system-ui, sans-serif; } :root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }
+/* The introduction's tables (the error catalog: code, name, status, meaning, provenance) get the section's full width:
+   the server, key and client boxes stand above the text instead of beside it, which left the table 400 px at 1280. */
+.scalar-app .introduction-section .section-columns { flex-direction: column-reverse; }
+.scalar-app .introduction-section .section-column { width: 100%; max-width: none; }
+.scalar-app .introduction-section .markdown table { font-size: 0.875em; table-layout: auto; width: 100%; }
+.scalar-app .introduction-section .markdown th, .scalar-app .introduction-section .markdown td { width: auto; min-width: 0; }
+.scalar-app .introduction-section .markdown :is(td, th):is(:nth-child(1), :nth-child(3)) { white-space: nowrap; }
+.scalar-app .introduction-section .markdown td:nth-child(2) { min-width: 14em; max-width: 18em; overflow-wrap: anywhere; font-family: var(--scalar-font-code); font-size: 0.9em; }</style>
 </head>
 <body>
 ${

@@ -23,11 +23,17 @@
  */
 import { AUDIO_TIMBRES, renderedAudio, type AudioFormat } from '../../schemas/media.ts';
 import { hash32 } from '../engine/rng.ts';
-import { aacLoops } from './fixtures/aac-loops.ts';
 import { loopPcm, loopSamples, loopVariants } from './fixtures/audio-loop.ts';
-import { mp3Loops } from './fixtures/mp3-loops.ts';
-import { opusLoops } from './fixtures/opus-loops.ts';
 import type { EncodedAudio, EncodedAudioPacket } from './types.ts';
+
+// The encoded loops (about 190 KB of base64) by dynamic imports, awaited once
+// when this module loads, so a browser build puts them in chunks of their own
+// instead of the MSW handlers' main chunk (docs/architecture.md, "Transports").
+const [{ aacLoops }, { mp3Loops }, { opusLoops }] = await Promise.all([
+  import('./fixtures/aac-loops.ts'),
+  import('./fixtures/mp3-loops.ts'),
+  import('./fixtures/opus-loops.ts'),
+]);
 
 /** Longest audio the renderers make, ms (3 hours; a 3-hour wav is 518 MB). */
 export const audioMaxDurationMs = 3 * 3_600_000;

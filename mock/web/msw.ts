@@ -1,5 +1,5 @@
 /**
- * MSW (v2) request handlers for the mock (`mediagen-contract/msw`,
+ * MSW (2 and 3) request handlers for the mock (`mediagen-contract/msw`,
  * docs/architecture.md, "Transports"): one engine per handler set (seeded,
  * virtual clock), the same registry, validation and services as the Express
  * server, through the same request path, so a scripted session gets the same
@@ -20,6 +20,7 @@ import type { EngineOptions } from '../engine/engine.ts';
 import { createWorlds } from '../core/worlds.ts';
 import { controlsOf, createControlClient, type ControlClient, type MockControls } from './controls.ts';
 import { createFetchHandler, type FetchHandlerOptions } from './fetch.ts';
+import { isMockPath } from './paths.ts';
 
 export interface MockHandlersOptions extends EngineOptions, Omit<FetchHandlerOptions, 'publicUrl'> {
   /** The origin (and optional path prefix) the handlers answer under, e.g. http://localhost:4010 or location.origin; media URLs are built on it. Default http://localhost:4010. */
@@ -40,12 +41,13 @@ export interface MockHandlers extends MockControls {
 export const DEFAULT_BASE_URL = 'http://localhost:4010';
 
 /**
- * Creates MSW handlers answering every API operation, every control
- * operation (/__mock) and every hosted media file under `baseUrl`, in the
- * default world or a session (X-Mock-Session, /sessions/<name>); unknown
- * paths there get the 404 envelope, as from the server; other origins pass
- * through. The engine's clock is manual unless
- * `clock: 'real'`.
+ * Creates MSW handlers answering, under `baseUrl`, the API operations'
+ * paths, hosted media (`/media/...`), the control API (`/__mock/...`) and
+ * session prefixes (`/sessions/<name>/...`): see isMockPath. Every other
+ * request is not matched and goes through (the app's modules, a dev server's
+ * `/@vite/`, `/src/` and `/node_modules/.vite/deps/` requests, the favicon,
+ * other origins), so `baseUrl` may be the app's own origin. The engine's
+ * clock is manual unless `clock: 'real'`.
  */
 export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers {
   const base = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -56,14 +58,25 @@ export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers
     runner: () => ({ strict: opts.strict ?? false, control: opts.control ?? { anyOrigin: true } }),
   });
   const handle = createFetchHandler({ ...opts, publicUrl: base }, worlds);
-  const prefix = new URL(base).pathname.replace(/\/+$/, '');
+  const { origin, pathname } = new URL(base);
+  const prefix = pathname.replace(/\/+$/, '');
   const strip = (request: Request): Request => {
     if (!prefix) return request;
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(prefix.length) || '/';
     return new Request(url, request);
   };
-  const handler = http.all(`${base}/*`, ({ request }) => handle(strip(request)));
+  const claims = (request: Request): boolean => {
+    const url = new URL(request.url);
+    if (url.origin !== origin) return false;
+    const path = url.pathname;
+    if (prefix && path !== prefix && !path.startsWith(prefix + '/')) return false;
+    return isMockPath(path.slice(prefix.length) || '/', worlds.routes);
+  };
+  const handler = http.all(
+    ({ request }) => claims(request),
+    ({ request }) => handle(strip(request)),
+  );
   const fetch = (request: Request) => handle(strip(request));
   return { ...controlsOf(worlds.main.engine), handlers: [handler], fetch, control: createControlClient({ baseUrl: base, fetch }) };
 }

@@ -1,0 +1,25 @@
+/**
+ * Which paths the mock answers (docs/architecture.md, "Transports"): the
+ * operations' paths of its route table (the API's and the control API's),
+ * hosted media (`/media/...`), anything under `/__mock` (an unknown control
+ * path gets the 404 envelope) and any of those under a session prefix
+ * (`/sessions/<name>/...`). The MSW handlers answer these under their base
+ * URL and let every other request through (an app's own modules, a dev
+ * server's hot-reload and dependency requests, the favicon), so the app's
+ * own origin can be the base URL.
+ */
+import type { RouteTable } from '../core/routes.ts';
+import { sessionOf } from '../core/worlds.ts';
+
+const FIXED = /^\/(?:media\/.|__mock(?:\/|$))/i;
+
+/**
+ * True when the mock answers `pathname` (already relative to the mock's base
+ * path): an operation's path (whatever the method: a wrong one gets the 405
+ * envelope), `/media/...`, `/__mock...`, or one of those under
+ * `/sessions/<name>/`.
+ */
+export function isMockPath(pathname: string, routes: RouteTable): boolean {
+  const rest = sessionOf(pathname, undefined).path;
+  return FIXED.test(rest) || routes.find('GET', rest) !== undefined;
+}
