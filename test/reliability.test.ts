@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { MAX_VIRTUAL_TIME } from '../schemas/control.ts';
+import { Accounts } from '../mock/engine/accounts.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { videoPhases } from '../schemas/video.ts';
 import { pathOf, videoBody } from './factories.ts';
@@ -47,6 +48,25 @@ describe('defects that must stay fixed', () => {
     expect(sums(acc)).toBe(true);
     expect((await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY })).status).toBe(200);
     expect((await m.call('GET', pathOf('getVideoTask', { taskId: created.json.data.taskId }))).json.data.status).toBe('failed');
+  });
+
+  it('a hold settles on the ledger it was reserved on or nowhere: no capture or refund on an account made since, no reserve on a stale one', () => {
+    const accounts = new Accounts((k) => k);
+    const stale = accounts.get('mg_a_secret1', 0);
+    accounts.reserve(stale, 't1', 15, 0, 'task');
+    accounts.delete('mg_a_secret1');
+    const fresh = accounts.update('mg_a_secret1', {}, 1);
+    expect(accounts.release('t1', 2, 'refund')).toBe(0);
+    expect(accounts.capture('t1', 2)).toBe(0);
+    expect(fresh.credits).toBe(10_000);
+    expect(fresh.ledger.map((e) => e.type)).toEqual(['adjust']);
+    expect(() => accounts.reserve(stale, 't2', 15, 3, 'task')).toThrow(/no longer the key's/);
+    expect(accounts.dump().holds).toEqual([]);
+    accounts.clear();
+    const again = accounts.get('mg_a_secret1', 4);
+    expect(() => accounts.reserve(fresh, 't3', 15, 4, 'task')).toThrow(/no longer the key's/);
+    expect(accounts.reserve(again, 't3', 15, 4, 'task')).toBe(true);
+    expect(accounts.capture('t3', 5)).toBe(15);
   });
 
   it('a scheduled event that throws is reported (GET /__mock/bugs) and does not stall the clock or break other requests', async () => {

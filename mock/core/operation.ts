@@ -2,7 +2,8 @@
  * One API request through the registry, transport-neutral
  * (docs/architecture.md, "The request path"): auth -> Prefer/scenario ->
  * delay -> due events -> account -> forced answers -> rate limit -> body
- * (read by the transport) -> validation -> handler -> strict response check
+ * (read by the transport) -> validation -> the key checked again -> handler
+ * (its `ctx.account` read live at each use) -> strict response check
  * -> the Answer of its kind (envelope, raw JSON, binary, event stream). The
  * Express router and the fetch handlers (MSW, in-process fetch) both call it,
  * so a request gets the same answer whichever way it came.
@@ -179,8 +180,13 @@ export function createOperationRunner(engine: Engine, opts: OperationOptions) {
 
       // Everything below reads the state as it is after the delay (a reset or a key deletion meanwhile wins).
       engine.tick();
-      if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
-      const account = engine.accounts.get(apiKey ?? 'anonymous', engine.clock.now());
+      const owner = apiKey ?? 'anonymous';
+      /** The caller's account as it is now: read again after every await (a reset, a deletion or an eviction meanwhile wins). */
+      const liveAccount = () => {
+        if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
+        return engine.accounts.get(owner, engine.clock.now());
+      };
+      liveAccount(); // created on first use, before forced answers and the rate limit
 
       const retryAfterSeconds = op.rateLimit ? Math.ceil(op.rateLimit.windowMs / 1000) : undefined;
       if (forcing.code !== undefined && forcing.code !== op.response.status) {
@@ -216,7 +222,18 @@ export function createOperationRunner(engine: Engine, opts: OperationOptions) {
       const query = op.request.query ?? z.object({});
       const q = parseOrThrow(op, query, Object.fromEntries(Object.entries(req.query).filter(([k]) => !k.startsWith('__'))), 'query');
 
-      const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing, operationId: id, url: (path) => req.origin + path };
+      // the body may have streamed for a while: the account is read at use time, never kept from before
+      const ctx: ServiceContext = {
+        engine,
+        get account() {
+          return liveAccount();
+        },
+        now: engine.tick(),
+        forcing,
+        operationId: id,
+        url: (path) => req.origin + path,
+      };
+      liveAccount();
       const out = await handler({ body, params, query: q }, ctx);
       engine.changed();
 

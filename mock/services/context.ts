@@ -13,8 +13,13 @@ import type { Forcing } from '../engine/scenarios.ts';
 
 export interface ServiceContext {
   engine: Engine;
-  /** The caller's account (the key owner). */
-  account: Account;
+  /**
+   * The caller's account (the key owner), read live at each use: after a
+   * reset, an eviction or a deletion while the request waited (a slow body,
+   * an asynchronous read of an upload) it is the account as it is now (a
+   * deleted key throws UNAUTHORIZED). Read it after an await, not before.
+   */
+  readonly account: Account;
   /** Virtual now, epoch ms, after due events ran. */
   now: number;
   /** Forced outcome for a created task (`outcome`, and `error` as its failure reason). */

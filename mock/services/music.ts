@@ -287,9 +287,10 @@ function start(ctx: ServiceContext, t: NewTask): { taskId: string; status: 'pend
   return { taskId: id, status: 'pending' };
 }
 
-/** The state after an asynchronous step (reading uploads): due events run, `now` read again. */
+/** The state after an asynchronous step (reading uploads): due events run, `now` read again (`ctx.account` is read live already). */
 function refreshed(ctx: ServiceContext): ServiceContext {
-  return { ...ctx, now: ctx.engine.tick() };
+  ctx.now = ctx.engine.tick();
+  return ctx;
 }
 
 // ---------------------------------------------------------------------------
