@@ -22,6 +22,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, type Answer } from './answer.ts';
 import { errorForStatus, readDirectives, scenarioForcing, toForcing } from './prefer.ts';
 import { parseOrThrow } from './validate.ts';
+import { charCount, cutText } from '../../schemas/text.ts';
 
 /** Default largest JSON body, in bytes. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -91,7 +92,7 @@ export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: bool
     // nested deeper than JSON.stringify's stack allows (JSON.parse took it): recorded as a note, the request goes on
     return { body: '(a body nested too deeply to record)', bodyTruncated: true };
   }
-  return text.length > JOURNAL_BODY_CHARS ? { body: text.slice(0, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
+  return charCount(text) > JOURNAL_BODY_CHARS ? { body: cutText(text, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
 }
 
 /**

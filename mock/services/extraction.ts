@@ -26,6 +26,7 @@ import type { Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './speech.ts';
 import { TaskKit, type Task } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** What an extraction delivers. */
 interface Extracted {
@@ -157,7 +158,7 @@ function readPage(seed: number, url: string, kind: ExtractionKind, count: number
       }
     };
     const p = page();
-    return { ...p, content: [...p.content].slice(0, extractionPricing.maxContentChars).join('') };
+    return { ...p, content: cutText(p.content, extractionPricing.maxContentChars) };
   });
 }
 
@@ -168,7 +169,7 @@ function deliver(text: string, summarize: boolean, maxLength: number): string {
     const s = sentences(text.replace(/\n+/g, ' '));
     out = `Summary: ${s.slice(0, Math.max(1, Math.ceil(s.length / 4))).join(' ')}`;
   }
-  return [...out].slice(0, maxLength).join('');
+  return cutText(out, maxLength);
 }
 
 /** A 24-character lowercase hex id: the engine's next id for the caller, widened with a hash of it (deterministic, unique). */

@@ -27,6 +27,7 @@ import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
 import { TaskKit, type Task } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** A stored lyrics task: the provider that runs it, the prompt, what success brings and the forced variant failure. */
 export interface LyricsRecord extends Task<LyricsStatus> {
@@ -197,7 +198,7 @@ function motifsOf(prompt: string, max: number): string[] {
   return prompt
     .split(CJK_JOINERS)
     .filter((m) => [...m].length >= 2 && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(m))
-    .map((m) => [...m].slice(0, max).join(''));
+    .map((m) => cutText(m, max));
 }
 
 const titleCase = (s: string) => s.replace(/\p{L}+/gu, (w) => w.charAt(0).toUpperCase() + w.slice(1));

@@ -48,6 +48,7 @@ import { sniffFileType, type SniffedType } from '../media/sniff.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { TaskKit, type Task } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** One planned track: shown from success on. Lengths are whole MP3 frames, so the file decodes to exactly `durationMs`. */
 export interface MusicTrackPlan {
@@ -132,7 +133,7 @@ function firstLine(lyrics: string | undefined): string {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .find((l) => l !== '' && !/^\[.*\]$/.test(l));
-  return line ? [...line].slice(0, 40).join('').trim() : '';
+  return line ? cutText(line, 40).trim() : '';
 }
 
 /** A track title: the title sent, else the first line of the lyrics, else a few words of the prompt, else seeded words. */

@@ -40,6 +40,7 @@ import type { Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { distinctVariants, durationOf, episodeMediaRoutes, fakeArticle, lineFrames, sentences, titleOf, voiceOf, type SpokenLine } from './speech.ts';
 import { TaskKit, type Task } from './tasks.ts';
+import { cutText, wellFormed } from '../../schemas/text.ts';
 
 // ---------------------------------------------------------------------------
 // The record
@@ -240,7 +241,7 @@ const phrases = {
 
 /** The address of the research note the mock cites for `topic` in deep mode (example.org: reserved, never a real page). */
 const researchUrl = (topic: string, n: number) =>
-  `https://example.org/research/${encodeURIComponent(topic.toLowerCase().replace(/\s+/g, '-').slice(0, 40))}-${n}`;
+  `https://example.org/research/${encodeURIComponent(wellFormed(cutText(topic.toLowerCase().replace(/\s+/g, '-'), 40)))}-${n}`;
 
 /** `s` without its final stop, so it reads inside a sentence; English starts lower-case unless it begins with an acronym. */
 function asTopic(s: string, language: PodcastLanguage): string {
@@ -286,7 +287,7 @@ function writeEpisode(
       material.push(...sentences(fakeArticle(seed, url, language)).slice(1));
     }
   if (material.length === 0) material.push(...sentences(fakeArticle(seed, researchUrl(topic, 0), language)).slice(1));
-  const content = (texts.length > 0 ? texts.join('\n\n') : `${p.notes(topic)} ${material.join(' ')}`).slice(0, 4_000);
+  const content = cutText(texts.length > 0 ? texts.join('\n\n') : `${p.notes(topic)} ${material.join(' ')}`, 4_000);
 
   const two = names.length === 2;
   const [a, b] = names;

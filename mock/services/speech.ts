@@ -53,6 +53,7 @@ import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
 import type { Handler, MediaAsset, MediaRoute, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { TaskKit, type Task } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 // ---------------------------------------------------------------------------
 // Voices
@@ -301,7 +302,7 @@ export function sentences(text: string): string[] {
 export function titleOf(text: string): string {
   const first = (sentences(text)[0] ?? text).replace(/[.!?。！？]+$/, '').trim();
   if (charCount(first) <= 60) return first;
-  const cut = [...first].slice(0, 60).join('');
+  const cut = cutText(first, 60);
   const space = cut.lastIndexOf(' ');
   return `${space > 20 ? cut.slice(0, space) : cut}…`;
 }

@@ -41,6 +41,7 @@ import type { Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, voiceOf, type SpokenLine } from './speech.ts';
 import { TaskKit, type Task } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 type Language = StorybookEpisodeRequest['language'];
 
@@ -122,7 +123,7 @@ function cut(text: string, n: number, language: Language): string {
       .slice(0, n)
       .join(' ')
       .replace(/[,;:]$/, '')}.`;
-  return `${[...text.replace(/\s/g, '')].slice(0, n).join('')}。`;
+  return `${cutText(text.replace(/\s/g, ''), n)}。`;
 }
 
 const leads: Record<Language, Record<StorybookMode, (title: string) => string>> = {

@@ -40,6 +40,7 @@ import { renderVideo } from '../media/video.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { MOCK_FAULT_REASON, TaskKit, type Task } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
 export interface VideoRecord extends Task<VideoStatus> {
@@ -107,7 +108,7 @@ function present(r: VideoRecord, ctx: Pick<ServiceContext, 'url'>): VideoTask {
 }
 
 function titleFor(engine: Engine, taskId: string, prompt: string | null): string {
-  if (prompt && prompt.trim()) return prompt.trim().slice(0, 60);
+  if (prompt && prompt.trim()) return cutText(prompt.trim(), 60);
   return fake(engine.seed, [taskId, 'title'], (f) => {
     const words = f.lorem.words(3);
     return words.charAt(0).toUpperCase() + words.slice(1);
