@@ -237,6 +237,36 @@ describe('bounds', () => {
     expect(await balance(1)).toBe(10_000);
   });
 
+  it('what is kept per key goes with its account: id counters, rate windows, per-owner indexes and deleted keys stay bounded however many keys come', async () => {
+    const m = await mock({ limits: { accounts: 5, tasks: 10, tasksPerKey: 10 } });
+    const key = (n: number) => `mg_many${n}_secret`;
+    for (let n = 0; n < 60; n++) {
+      const r = await m.call('POST', pathOf('createVideoTask'), { key: key(n), body: videoBody() });
+      expect(r.status, r.text).toBe(200);
+      if (n % 10 === 9) await m.advance(HOUR); // they finish: the oldest beyond the task bound go
+    }
+    await m.advance(HOUR);
+    for (let n = 60; n < 70; n++) expect((await m.call('DELETE', `/__mock/accounts/${key(n)}`, control)).status).toBeLessThan(500);
+    for (let n = 70; n < 80; n++) await m.call('GET', pathOf('getSubscription'), { key: key(n) });
+    const snap = m.engine.snapshot();
+    const owners = new Set(Object.values(snap.stores).flatMap((s) => s.entries.map((e) => e.owner)));
+    const live = new Set([...snap.accounts.accounts.map((a) => a.apiKey), ...owners]);
+    expect(snap.accounts.accounts.length).toBeLessThanOrEqual(5);
+    expect(owners.size).toBeLessThanOrEqual(10);
+    const ownerOf = (k: string) => k.split('\u0000')[0];
+    const bucketOwner = (k: string) => k.split('\u0000')[1];
+    for (const [k] of snap.counters) expect(live.has(ownerOf(k)), `counter ${k}`).toBe(true);
+    for (const [k] of snap.limiter) expect(live.has(bucketOwner(k)), `rate window ${k}`).toBe(true);
+    expect(snap.accounts.deleted.length, 'deleted keys: at most the account bound').toBeLessThanOrEqual(5);
+    expect(m.engine.keptPerKey().storeOwners).toBeLessThanOrEqual(10);
+    // a forgotten key comes back as a new one, its ids never repeating a stored task's
+    const again = await m.call('POST', pathOf('createVideoTask'), { key: key(0), body: videoBody() });
+    expect(again.status, again.text).toBe(200);
+    expect(sums(await ledgerOf(m, key(0)))).toBe(true);
+    // the deleted keys kept are the latest: still refused
+    expect((await m.call('GET', pathOf('getSubscription'), { key: key(69) })).status).toBe(401);
+  });
+
   it('journal: only the last --journal-size requests are kept', async () => {
     const m = await mock({ limits: { journal: 4 } });
     for (let i = 0; i < 10; i++) await m.call('GET', pathOf('getSubscription'));

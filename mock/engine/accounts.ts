@@ -66,6 +66,9 @@ export class Accounts {
   /** Keys deleted through the control API: refused (401) until set again. */
   private deleted = new Set<string>();
 
+  /** Called with a key whose account was forgotten (the bound) or deleted, after it is gone: what else is kept per key may go with it. */
+  onForget?: (apiKey: string) => void;
+
   constructor(
     private readonly keyIdOf: (apiKey: string) => string,
     private readonly preload: readonly AccountSeed[] = [],
@@ -93,7 +96,7 @@ export class Accounts {
       };
       this.accounts.set(apiKey, acc);
       this.entry(acc, at, 'adjust', seed?.credits ?? defaultAccount.credits, null, 'opening balance');
-      this.evict();
+      this.evict(apiKey);
     }
     return acc;
   }
@@ -102,13 +105,18 @@ export class Accounts {
    * Beyond `limits.accounts`, forgets the least recently used accounts that
    * hold no credits for a running task: their keys start again with a fresh
    * account (their tasks stay). Keeps memory bounded however many keys are used.
+   * Never the account of `current`, just created (when every other one holds
+   * credits, the accounts stay above the bound until their tasks end).
    */
-  private evict(): void {
+  private evict(current: string): void {
     if (this.accounts.size <= this.limits.accounts) return;
     const busy = new Set([...this.holds.values()].map((h) => h.apiKey));
     for (const key of this.accounts.keys()) {
       if (this.accounts.size <= this.limits.accounts) return;
-      if (!busy.has(key)) this.accounts.delete(key);
+      if (!busy.has(key) && key !== current) {
+        this.accounts.delete(key);
+        this.onForget?.(key);
+      }
     }
   }
 
@@ -131,8 +139,25 @@ export class Accounts {
   delete(apiKey: string): boolean {
     const existed = this.accounts.delete(apiKey);
     for (const [taskId, hold] of this.holds) if (hold.apiKey === apiKey) this.holds.delete(taskId);
+    // deleted keys are remembered up to the account bound; beyond it the oldest deletion is forgotten (that key is new again)
+    this.deleted.delete(apiKey);
     this.deleted.add(apiKey);
+    for (const old of this.deleted) {
+      if (this.deleted.size <= this.limits.accounts) break;
+      this.deleted.delete(old);
+    }
+    if (existed) this.onForget?.(apiKey);
     return existed;
+  }
+
+  /** Number of accounts kept. */
+  get size(): number {
+    return this.accounts.size;
+  }
+
+  /** Number of deleted keys remembered (at most the account bound). */
+  get deletedCount(): number {
+    return this.deleted.size;
   }
 
   /** Applies a control-API update, creating the account (again, after a delete) when needed; a new credits value is recorded as an adjust entry. */

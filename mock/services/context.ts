@@ -108,4 +108,10 @@ export interface Service<K extends OperationId> {
    * longer works.
    */
   credentials?: (engine: Engine, bearer: string, now: number) => string | undefined;
+  /**
+   * True while the area keeps something of `owner` outside its stores (in a
+   * singleton) with an id from the owner's counters: the engine keeps those
+   * counters until it says false (see Engine.declareOwnerKeeper). Must not create state.
+   */
+  keepsOwner?: (engine: Engine, owner: string) => boolean;
 }

@@ -65,5 +65,8 @@ registerHostedMedia(mediaRoutes);
 /** Readies an engine for the services: the handlers of their scheduled events and the schemas of their singletons (before a saved state is loaded). */
 export function prepareEngine(engine: Engine): void {
   TaskKit.install(engine);
-  for (const s of services) for (const [name, schema] of Object.entries(s.state ?? {})) engine.declareState(name, schema);
+  for (const s of services) {
+    for (const [name, schema] of Object.entries(s.state ?? {})) engine.declareState(name, schema);
+    if ('keepsOwner' in s && s.keepsOwner) engine.declareOwnerKeeper(s.keepsOwner);
+  }
 }

@@ -324,6 +324,8 @@ export const voiceCloneService: Service<
     },
   },
 
+  // confirmed voices outlive their clone tasks, and their ids come from the owner's counters
+  keepsOwner: (engine, owner) => engine.peekState<{ voices: VoiceRecord[] }>('private-voices')?.voices.some((v) => v.owner === owner) ?? false,
   state: {
     'private-voices': z.strictObject({
       voices: z.array(
