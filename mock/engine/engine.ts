@@ -225,6 +225,38 @@ export class Engine {
     return this.singletons.get(name) as T | undefined;
   }
 
+  /** Schemas of the stores' saved records, by store name (`declareRecords`). */
+  private recordSchemas = new Map<string, z.ZodType>();
+
+  /** Declares store `name` and the schema each of its saved records must pass before a saved state is loaded (see `storeProblems`). */
+  declareRecords(name: string, schema: z.ZodType): void {
+    this.recordSchemas.set(name, schema);
+  }
+
+  /**
+   * What is wrong with saved `stores` for this engine, one message per
+   * problem, each naming its path: a store no area declares, a record its
+   * area's schema refuses. Empty when they can all be loaded (or when no area
+   * declared its records: an engine without services).
+   */
+  storeProblems(stores: Record<string, { entries: readonly { record: unknown }[] }>): string[] {
+    if (this.recordSchemas.size === 0) return [];
+    const out: string[] = [];
+    for (const [name, store] of Object.entries(stores)) {
+      const schema = this.recordSchemas.get(name);
+      if (!schema) {
+        out.push(`stores.${name}: no area of this mock keeps a store by that name (${[...this.recordSchemas.keys()].join(', ')})`);
+        continue;
+      }
+      store.entries.forEach((e, i) => {
+        const r = schema.safeParse(e.record);
+        if (!r.success)
+          out.push(...r.error.issues.map((issue) => `stores.${name}.entries.${i}.record${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`));
+      });
+    }
+    return out;
+  }
+
   /** Schemas of the singletons, by name (`declareState`). */
   private stateSchemas = new Map<string, z.ZodType>();
 

@@ -99,6 +99,12 @@ export interface MediaRoute {
 export interface Service<K extends OperationId> {
   handlers: Handlers<K>;
   media?: readonly MediaRoute[];
+  /**
+   * The area's stores, by name, with the schema each saved record must pass
+   * before a saved state is loaded (`taskRecordSchema`: known fields only,
+   * the status one of the area's). A saved store no area declares is refused.
+   */
+  records?: Record<string, z.ZodType>;
   /** Every singleton the area keeps, by name, with the schema a saved state's value must pass before it is loaded. */
   state?: Record<string, z.ZodType>;
   /**

@@ -67,6 +67,7 @@ export function prepareEngine(engine: Engine): void {
   TaskKit.install(engine);
   for (const s of services) {
     for (const [name, schema] of Object.entries(s.state ?? {})) engine.declareState(name, schema);
+    for (const [name, schema] of Object.entries(('records' in s ? s.records : undefined) ?? {})) engine.declareRecords(name, schema);
     if ('keepsOwner' in s && s.keepsOwner) engine.declareOwnerKeeper(s.keepsOwner);
   }
 }

@@ -19,6 +19,8 @@
  * bytes, audio read with mediabunny for its length), platform URLs and
  * providerSongIds by the caller's own tasks (ownership verified).
  */
+import { z } from 'zod';
+import { musicStatuses } from '../../schemas/music.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { AUDIO_TIMBRES, audioFileTypes } from '../../schemas/media.ts';
 import {
@@ -47,7 +49,7 @@ import { inspectReferenceAudio, mediaDurationMs } from '../media/reference-audio
 import { sniffFileType, type SniffedType } from '../media/sniff.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /** One planned track: shown from success on. Lengths are whole MP3 frames, so the file decodes to exactly `durationMs`. */
@@ -679,6 +681,17 @@ function trackAsset(t: MusicTrackPlan): MediaAsset {
   };
 }
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const musicRecordSchema = taskRecordSchema(musicStatuses, {
+  provider: z.string(),
+  taskType: z.string(),
+  params: z.looseObject({}),
+  price: z.number().int().min(0),
+  creditCost: z.number(),
+  tracks: z.array(z.looseObject({})),
+  errorMessage: z.string().optional(),
+});
+
 /** The music area's service: seven creates, the task read and the list, and the signed track MP3s. */
 export const musicService: Service<
   | 'createMusicGenerate'
@@ -691,6 +704,7 @@ export const musicService: Service<
   | 'getMusicTask'
   | 'listMusicTasks'
 > = {
+  records: { music: musicRecordSchema },
   handlers: {
     createMusicGenerate: generate,
     createMusicInstrumental: instrumental,

@@ -21,6 +21,8 @@
  * success; the two-stage flow reserves and captures each stage on its own.
  * `credits` shows what is consumed so far.
  */
+import { z } from 'zod';
+import { episodeStatuses } from '../../schemas/speech.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import {
   podcastAudioCredits,
@@ -39,7 +41,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { distinctVariants, durationOf, episodeMediaRoutes, fakeArticle, lineFrames, sentences, titleOf, voiceOf, type SpokenLine } from './speech.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText, wellFormed } from '../../schemas/text.ts';
 
 // ---------------------------------------------------------------------------
@@ -545,8 +547,36 @@ function written(engine: Engine, id: string) {
 
 const notFound = { notFound: 'PODCAST_EPISODE_NOT_FOUND', field: 'episodeId' } as const;
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const podcastRecordSchema = taskRecordSchema(episodeStatuses, {
+  flow: z.enum(['one-shot', 'two-stage']),
+  mode: z.string(),
+  language: z.string(),
+  speed: z.number(),
+  slots: z.array(z.unknown()),
+  title: z.string(),
+  outline: z.array(z.string()),
+  source: z.strictObject({ content: z.string(), references: z.array(z.strictObject({ title: z.string(), url: z.string() })) }),
+  lines: z.array(z.looseObject({})),
+  sourcesAt: z.number(),
+  outlineAt: z.array(z.number()),
+  linesAt: z.array(z.number()),
+  haltAt: z.number().optional(),
+  stage: z.number().int().min(1),
+  scriptCredits: z.number(),
+  audioCredits: z.number(),
+  charged: z.number(),
+  contentStatus: z.unknown().optional(),
+  failCode: z.number(),
+  failReason: z.string().optional(),
+  completedTime: z.number().optional(),
+  rendering: z.array(z.looseObject({})).optional(),
+  audio: z.array(z.looseObject({})).optional(),
+});
+
 /** The five podcast operations. Errors: 37001 (rules), 37002 (language mismatch), 37003 (voice), 37004 (credits), 37005 (not found), 37006 (audio not allowed now). */
 export const podcastService: Service<'createPodcastEpisode' | 'createPodcastTextContent' | 'getPodcastEpisode' | 'createPodcastAudio' | 'streamPodcastText'> = {
+  records: { podcast: podcastRecordSchema },
   handlers: {
     createPodcastEpisode({ body }, ctx) {
       return { episodeId: createEpisode(ctx, body, 'one-shot') };

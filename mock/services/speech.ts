@@ -22,6 +22,8 @@
  * in its speaker's variant), so `audioDuration` is the decoded duration to the
  * ms; subtitles are timed to those lines.
  */
+import { z } from 'zod';
+import { episodeStatuses } from '../../schemas/speech.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { AUDIO_TIMBRES, audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
@@ -52,7 +54,7 @@ import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
 import type { Handler, MediaAsset, MediaRoute, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 // ---------------------------------------------------------------------------
@@ -505,10 +507,24 @@ const tts: Handler<'textToSpeech'> & Handler<'createSpeech'> = ({ body }: { body
   return { contentType: ttsContentType(body.response_format), body: streamAudio({ format: body.response_format, durationMs, variant: voice.variant }) };
 };
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const speechRecordSchema = taskRecordSchema(['success'], { lines: z.array(z.looseObject({})), credits: z.number() });
+const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
+  kind: z.enum(['narration', 'script']),
+  language: z.string(),
+  lines: z.array(z.looseObject({})),
+  title: z.string(),
+  outline: z.string(),
+  credits: z.number(),
+  completedTime: z.number().optional(),
+  failCode: z.number().optional(),
+});
+
 /** The six speech operations. Errors: 35001 (rules), 35002 (unknown voice), 35004 (credits), 35006 (episode not found). */
 export const speechService: Service<
   'textToSpeech' | 'createSpeech' | 'createSpeechScript' | 'createFlowSpeechEpisode' | 'createFlowSpeechTtsEpisode' | 'getFlowSpeechEpisode' | 'listSpeakers'
 > = {
+  records: { speech: speechRecordSchema, 'flow-speech': flowSpeechRecordSchema },
   handlers: {
     textToSpeech: tts,
     createSpeech: tts,

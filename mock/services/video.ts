@@ -12,6 +12,8 @@
  * its resolution and ratio, an AAC track when it has audio), its PNG cover of
  * the same size, and the provider's copy from uploading on.
  */
+import { z } from 'zod';
+import { videoStatuses } from '../../schemas/video.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
@@ -39,7 +41,7 @@ import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, TaskKit, type Task } from './tasks.ts';
+import { MOCK_FAULT_REASON, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
@@ -217,6 +219,24 @@ function coverAsset(engine: Engine, r: VideoRecord): MediaAsset {
 // Handlers
 // ---------------------------------------------------------------------------
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const videoRecordSchema = taskRecordSchema(videoStatuses, {
+  episodeId: z.string(),
+  model: z.string(),
+  params: z.looseObject({}),
+  duration: z.number(),
+  resolution: z.string(),
+  ratio: z.string(),
+  seed: z.number(),
+  creditCharged: z.number(),
+  enabledShare: z.boolean(),
+  errorCode: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  title: z.string(),
+  prompt: z.string().nullable(),
+  audio: z.boolean(),
+});
+
 export const videoService: Service<
   | 'createVideoTask'
   | 'createFamily5VideoTask'
@@ -227,6 +247,7 @@ export const videoService: Service<
   | 'estimateVideoCredits'
   | 'estimateFamily5Credits'
 > = {
+  records: { video: videoRecordSchema },
   handlers: {
     createVideoTask({ body }, ctx) {
       const m = sharedVideoModels[body.model];

@@ -17,6 +17,7 @@
  * first confirms, the others see it confirmed (a confirm answers
  * ALREADY_CONFIRMED, a poll the confirmed task).
  */
+import { cloneStatuses } from '../../schemas/voice-clone.ts';
 import { z } from 'zod';
 import { AUDIO_TIMBRES, audioFileTypes } from '../../schemas/media.ts';
 import {
@@ -38,7 +39,7 @@ import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { addVoiceSource } from './speech.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 
 type Gender = (typeof voiceGenders)[number];
 type FailureName = (typeof cloneFailureNames)[number];
@@ -223,10 +224,27 @@ function demoAsset(variant: number): MediaAsset {
   };
 }
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const voiceCloneRecordSchema = taskRecordSchema(cloneStatuses, {
+  language: z.string(),
+  consentConfirmed: z.literal(true),
+  autoConfirm: z.boolean(),
+  name: z.string().optional(),
+  gender: z.string().optional(),
+  useCredits: z.boolean(),
+  files: z.array(z.strictObject({ filename: z.string(), bytes: z.number(), durationMs: z.number() })),
+  variant: z.number().int(),
+  completedAt: z.number().optional(),
+  speakerId: z.string().optional(),
+  confirmError: z.string().optional(),
+  failure: z.looseObject({}).optional(),
+});
+
 /** The seven voice-cloning operations. */
 export const voiceCloneService: Service<
   'createVoiceClone' | 'getVoiceClone' | 'confirmVoiceClone' | 'listPrivateVoices' | 'getPrivateVoice' | 'updatePrivateVoice' | 'deletePrivateVoice'
 > = {
+  records: { 'voice-clone': voiceCloneRecordSchema },
   handlers: {
     async createVoiceClone({ body }, ctx) {
       const files: CloneRecord['files'] = [];
