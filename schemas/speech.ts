@@ -19,6 +19,7 @@ import { errorCatalog } from './errors.ts';
 import { AUDIO_TIMBRES, audioFormats } from './media.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import { charCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -79,11 +80,7 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Characters of `s` as the limits count them: Unicode code points (as JSON Schema's maxLength). */
-export function charCount(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
+export { charCount };
 
 /** What `text` takes to say: its words (written with spaces) and its Chinese and Japanese characters. */
 export function speechUnits(text: string): { words: number; cjkChars: number } {

@@ -6,6 +6,7 @@
  * mixed traffic at it for a while, and watches its resident memory.
  *
  *   npm run soak -- --minutes N [--rate R] [--port P] [--keys K] [--default-bounds]
+ *   npm run soak -- --distinct-keys N [--max-accounts M] [--port P]
  *   (or: npx tsx scripts/soak.ts --minutes N ...)
  *
  *   --minutes         how long to drive traffic (default 10; fractions allowed)
@@ -14,6 +15,19 @@
  *   --keys            API keys the traffic is spread over, mg_soak1_secret .. mg_soak<K>_secret (default 50);
  *                     six new keys (new accounts) join them every minute
  *   --default-bounds  start the mock with its own bounds instead of the scaled-down ones (below)
+ *   --distinct-keys   the distinct-keys mode (below) with N keys, instead of the timed soak
+ *   --max-accounts    the distinct-keys mode: the mock's --max-accounts (default 500)
+ *
+ * The distinct-keys mode shows that what the mock keeps per key is bounded by
+ * `--max-accounts` (and the task bounds), not by how many keys it has seen:
+ * the same traffic twice, each time against a fresh mock started with the
+ * scaled bounds and `--max-accounts M`: first spread over 50 keys (at most
+ * 20,000 rounds: past every bound), then N rounds with a new key each. A round is a video create (an id
+ * counter, a rate window, a task in a per-owner index), a subscription read
+ * and, every tenth round, the key's deletion (the deleted-keys set). It
+ * prints each run's RSS before and after (and its peak, sampled every
+ * second), the accounts the mock reports, and the difference between the two
+ * runs' final RSS, judged against 100 MB.
  *
  * Bounds: the soak exists to show that a mock at hour 8 behaves like at minute
  * 1, that is that its memory is flat once everything that grows with traffic
@@ -152,12 +166,21 @@ const NOT_FOUND: Partial<Record<Kind, number>> = {
   'media-image': 10004,
 };
 
-const USAGE = 'usage: npm run soak -- --minutes N [--rate R] [--port P] [--keys K] [--default-bounds]';
+const USAGE =
+  'usage: npm run soak -- --minutes N [--rate R] [--port P] [--keys K] [--default-bounds]\n       npm run soak -- --distinct-keys N [--max-accounts M] [--port P]';
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const out = (s = '') => process.stdout.write(`${s}\n`);
 
 /** The flags, checked; exits with code 2 and the usage on a bad one. */
-function flags(): { minutes: number; rate: number; port: number | undefined; keys: number; defaultBounds: boolean } {
+function flags(): {
+  minutes: number;
+  rate: number;
+  port: number | undefined;
+  keys: number;
+  defaultBounds: boolean;
+  distinctKeys: number | undefined;
+  maxAccounts: number;
+} {
   try {
     const { values } = parseArgs({
       options: {
@@ -166,6 +189,8 @@ function flags(): { minutes: number; rate: number; port: number | undefined; key
         port: { type: 'string' },
         keys: { type: 'string', default: '50' },
         'default-bounds': { type: 'boolean', default: false },
+        'distinct-keys': { type: 'string' },
+        'max-accounts': { type: 'string', default: '500' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -181,7 +206,11 @@ function flags(): { minutes: number; rate: number; port: number | undefined; key
     if (!(rate > 0 && Number.isFinite(rate))) throw new Error('--rate must be a positive number');
     if (!Number.isInteger(keys) || keys < 1) throw new Error('--keys must be a whole number >= 1');
     if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new Error('--port must be a whole number 1-65535');
-    return { minutes, rate, port, keys, defaultBounds: values['default-bounds'] };
+    const distinctKeys = values['distinct-keys'] === undefined ? undefined : Number(values['distinct-keys']);
+    const maxAccounts = Number(values['max-accounts']);
+    if (distinctKeys !== undefined && (!Number.isInteger(distinctKeys) || distinctKeys < 1)) throw new Error('--distinct-keys must be a whole number >= 1');
+    if (!Number.isInteger(maxAccounts) || maxAccounts < 1) throw new Error('--max-accounts must be a whole number >= 1');
+    return { minutes, rate, port, keys, defaultBounds: values['default-bounds'], distinctKeys, maxAccounts };
   } catch (e) {
     log(`soak: ${(e as Error).message}\n${USAGE}`);
     process.exit(2);
@@ -760,8 +789,115 @@ async function census(port: number, agent: Agent, keys: readonly string[]): Prom
 
 // ---------------------------------------------------------------- main
 
+// ---------------------------------------------------------------- distinct keys
+
+/** Keys of the baseline run of the distinct-keys mode. */
+const BASELINE_KEYS = 50;
+/** Rounds of the baseline run at most: 400 a key, past every bound the scaled bounds set (2,000 tasks, 200 ledger entries). */
+const BASELINE_ROUNDS = 20_000;
+/** Requests in flight in the distinct-keys mode (closed loop: as fast as the mock answers). */
+const DISTINCT_IN_FLIGHT = 32;
+/** The verdict of the distinct-keys mode: the distinct run's final RSS within this of the baseline's. */
+const DISTINCT_WITHIN_MB = 100;
+
+/** One run of the distinct-keys mode: a fresh mock, `rounds` rounds whose key is `keyOf(round)`. Returns its memory figures. */
+async function distinctRun(
+  label: string,
+  port: number,
+  maxAccounts: number,
+  rounds: number,
+  keyOf: (round: number) => string,
+): Promise<{ before: number; after: number; peak: number; seconds: number; requests: number; failures: number }> {
+  const args = mockArgs(port, [...boundFlags(SCALED_BOUNDS), '--max-accounts', String(maxAccounts)]);
+  log(`soak: ${label}: node ${args.join(' ')}`);
+  const mock = startMock(args);
+  const { child } = mock;
+  process.on('exit', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  try {
+    await waitHealthy(child, port);
+    const agent = new Agent({ keepAlive: true, maxSockets: DISTINCT_IN_FLIGHT + 4 });
+    const before = rssMB(child.pid!) ?? NaN;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMB(child.pid!) ?? peak)), 1_000);
+    const json = { 'content-type': 'application/json' };
+    let next = 0;
+    let requests = 0;
+    let failures = 0;
+    const t0 = performance.now();
+    let reported = t0;
+    const call = async (method: string, path: string, headers: Record<string, string>, body?: string) => {
+      requests++;
+      try {
+        const a = await send(agent, port, method, path, headers, body, false);
+        if (a.status >= 500) failures++;
+      } catch {
+        failures++;
+      }
+    };
+    await Promise.all(
+      Array.from({ length: DISTINCT_IN_FLIGHT }, async () => {
+        while (next < rounds) {
+          const round = next++;
+          const key = keyOf(round);
+          const auth = { authorization: `Bearer ${key}` };
+          await call('POST', '/v1/video-generation/generate', { ...auth, ...json }, JSON.stringify({ content: [{ type: 'text', text: `distinct ${round}` }] }));
+          await call('GET', '/v1/user/subscription', auth);
+          if (round % 10 === 9) await call('DELETE', `/__mock/accounts/${key}`, {});
+          if (performance.now() - reported > REPORT_EVERY_MS) {
+            reported = performance.now();
+            log(`soak: ${label}: ${fmt(round)} of ${fmt(rounds)} rounds, RSS ${mb(rssMB(child.pid!))}`);
+          }
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 2_000)); // let the tasks of the last rounds finish (speed 60)
+    clearInterval(sampler);
+    const after = rssMB(child.pid!) ?? NaN;
+    peak = Math.max(peak, after);
+    agent.destroy();
+    return { before, after, peak, seconds, requests, failures };
+  } finally {
+    await stopMock(child);
+  }
+}
+
+/** The distinct-keys mode (see the head of this file). */
+async function distinctKeysMain(opt: ReturnType<typeof flags>): Promise<number> {
+  const rounds = opt.distinctKeys!;
+  const port = opt.port ?? (await freePort());
+  // the baseline reaches its steady state (every task and ledger bound) well within BASELINE_ROUNDS
+  const baseRounds = Math.min(rounds, BASELINE_ROUNDS);
+  const base = await distinctRun(`baseline (${BASELINE_KEYS} keys)`, port, opt.maxAccounts, baseRounds, (r) => `mg_soak${r % BASELINE_KEYS}_secret`);
+  const many = await distinctRun(`distinct (${fmt(rounds)} keys)`, port, opt.maxAccounts, rounds, (r) => `mg_dk${r}_secret`);
+  out(
+    `distinct keys: rounds of a video create, a subscription read and every tenth key deleted; --max-accounts ${opt.maxAccounts}, scaled bounds; ` +
+      `baseline ${fmt(baseRounds)} rounds over ${BASELINE_KEYS} keys, then ${fmt(rounds)} rounds each with a new key`,
+  );
+  out(
+    table(
+      ['run', 'requests', 'seconds', '5xx or errors', 'RSS before', 'RSS after', 'RSS peak'],
+      [
+        [`${BASELINE_KEYS} keys`, base],
+        [`${fmt(rounds)} keys`, many],
+      ].map(([name, r]) => {
+        const x = r as Awaited<ReturnType<typeof distinctRun>>;
+        return [name as string, fmt(x.requests), fmt(x.seconds, 1), fmt(x.failures), mb(x.before), mb(x.after), mb(x.peak)];
+      }),
+    ).join('\n'),
+  );
+  const diff = many.after - base.after;
+  out(
+    `RSS after, distinct minus baseline: ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} MB: ${Math.abs(diff) <= DISTINCT_WITHIN_MB ? 'within' : 'NOT within'} ${DISTINCT_WITHIN_MB} MB`,
+  );
+  return 0;
+}
+
 async function main(): Promise<number> {
   const opt = flags();
+  if (opt.distinctKeys !== undefined) return distinctKeysMain(opt);
   const durationMs = opt.minutes * 60_000;
   const warmupMs = Math.min(60_000, durationMs / 3);
   const port = opt.port ?? (await freePort());

@@ -14,7 +14,8 @@ import { allTargets, validateAt, type FuzzTarget } from './fuzz/documents.ts';
 import { makeAgent, send, type NoAnswer, type WireResponse } from './fuzz/http.ts';
 import { jsonOf, mediaType } from './fuzz/oracle.ts';
 import type { WireRequest } from './fuzz/model.ts';
-import { pathOf, textItem, videoBody } from './factories.ts';
+import { cutText, wellFormed } from '../schemas/text.ts';
+import { pathOf, podcastBody, podcastTextBody, textItem, videoBody } from './factories.ts';
 import { KEY, startMock, useMocks } from './helpers.ts';
 
 const mock = useMocks({ rateLimit: false });
@@ -228,5 +229,32 @@ describe('state-clock-unbounded (fixed): PUT /__mock/state takes a clock past th
     expect(again.status).toBe(200);
     expect(validateAt(target('control:getState').success.json!, again.json)).toEqual([]);
     expect((await m.call('PUT', '/__mock/state', { key: null, body: again.json })).status).toBe(200);
+  });
+});
+
+describe('astral-cut (fixed): text cut inside a surrogate pair', () => {
+  // A podcast query with an emoji at UTF-16 index 39 was cut there for its research URL, leaving a lone
+  // surrogate that encodeURIComponent refuses: a 500 on valid input (`npm run fuzz -- --seed 777`).
+  const query = (at: number, lone = false) => `${'q'.repeat(at)}${lone ? '\ud83d' : '😀'} and the rest of the topic`;
+  it.each([
+    ['createPodcastEpisode', podcastBody],
+    ['createPodcastTextContent', podcastTextBody],
+  ] as const)('%s: an emoji at every index around the cut, and a lone surrogate there, answer 200', async (id, body) => {
+    const m = await mock();
+    for (const [at, lone] of [[38], [39], [40], [41], [39, true]] as [number, boolean?][]) {
+      const r = await m.call('POST', pathOf(id), { body: body({ query: query(at, lone) }) });
+      expect(r.status, `emoji at ${at}${lone ? ' (lone)' : ''}: ${r.text}`).toBe(200);
+    }
+  });
+
+  it('cutText keeps astral characters whole and counts code points', () => {
+    expect(cutText('ab😀cd', 3)).toBe('ab😀');
+    expect(cutText('ab😀cd', 2)).toBe('ab');
+    expect(cutText('😀😀😀', 2)).toBe('😀😀');
+    expect(cutText('short', 10)).toBe('short');
+    expect(cutText('abc', 0)).toBe('');
+    for (let max = 0; max < 8; max++) expect(() => encodeURIComponent(cutText('x😀y😀😀z', max))).not.toThrow();
+    expect(wellFormed('a\ud83db')).toBe('a\ufffdb');
+    expect(wellFormed('a😀b')).toBe('a😀b');
   });
 });

@@ -19,15 +19,22 @@
  *
  * And a burst of concurrent polls (task reads and lists) while the clock
  * advances changes no money: the ledger ends identical to the same run without them.
+ *
+ * And resets and key deletions interleave with slow bodies: for every charging
+ * create and every multipart upload, bodies streamed slowly over a real socket
+ * while a reset lands (the key used again meanwhile) and the key of another is
+ * deleted leave no orphaned hold, refund nothing that was not taken, capture
+ * nothing that was not reserved, and the state stays loadable by the mock itself.
  */
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorCatalog } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { magicFiles, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
+import { cloneForm, magicFiles, mp3Bytes, musicForm, musicFormFields, musicSong, pathOf, wavBytes } from './factories.ts';
 import { type CallResult, readEventStream, type TestMock, useMocks } from './helpers.ts';
 
 const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
@@ -392,4 +399,123 @@ describe.each(charging.map((op) => [op.operationId, op] as const))('%s', (_id, o
     expect(polled.credits).toBe(quiet.credits);
     expect(polled.ledger).toEqual(quiet.ledger);
   });
+});
+
+/** Bodies for the slow-body walk: uploads carry a file (the handler reads it asynchronously), other creates their usual body. */
+const slowBodySetups: Record<string, (m: TestMock, key: string) => Promise<() => unknown>> = {
+  createMusicInstrumental: async () => () => musicForm({}, { referenceAudio: { bytes: mp3Bytes({ seconds: 5 }), type: 'audio/mpeg' } }),
+  createMusicTrack: async () => () => musicForm(musicFormFields.track, { audio: { bytes: wavBytes(8), type: 'audio/wav' } }),
+  createVoiceClone: async () => () => cloneForm(),
+};
+
+/** A request whose body is sent in two halves: the head and the first half at once, the rest when `finish` is called. */
+interface SlowCall {
+  finish(): Promise<CallResult>;
+}
+
+/** Starts `op` for `key` with `body`, sending the head and half of the body; the rest waits for `finish()`. */
+async function slowCall(m: TestMock, op: OperationDef, key: string, body: unknown, prefer?: string): Promise<SlowCall> {
+  const wire = wireBody(op, body);
+  const encoded = wire instanceof FormData ? new Response(wire) : undefined;
+  const bytes = encoded ? Buffer.from(await encoded.arrayBuffer()) : Buffer.from(JSON.stringify(wire));
+  const contentType = encoded ? encoded.headers.get('content-type')! : 'application/json';
+  const url = new URL(m.base);
+  let settle!: (r: CallResult) => void;
+  let fail!: (e: Error) => void;
+  const done = new Promise<CallResult>((resolve, reject) => ((settle = resolve), (fail = reject)));
+  const req = httpRequest(
+    {
+      host: url.hostname,
+      port: url.port,
+      method: op.method.toUpperCase(),
+      path: op.path,
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': contentType,
+        'content-length': String(bytes.length),
+        ...(prefer ? { prefer } : {}),
+      },
+    },
+    (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        settle({ status: res.statusCode ?? 0, headers: new Headers(), json, text });
+      });
+    },
+  );
+  req.on('error', fail);
+  const half = Math.floor(bytes.length / 2);
+  req.write(bytes.subarray(0, half));
+  return {
+    finish() {
+      req.end(bytes.subarray(half));
+      return done;
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const slowOps = all.filter((op) => !op.request.params && (op.charges || op.request.body?.kind === 'multipart'));
+
+describe.each(slowOps.map((op) => [op.operationId, op] as const))('%s with a slow body', (_id, op) => {
+  it('a reset and a key deletion while bodies stream: no orphaned hold, no refund never taken, no capture never reserved, the state loadable', async () => {
+    const m = await mock();
+    const key = 'mg_slow_reset1';
+    const doomed = 'mg_slow_doomed1';
+    const setup = slowBodySetups[op.operationId] ?? bodySetups[op.operationId];
+    const body = setup ? await setup(m, key) : () => exampleBody(op);
+    const failing = op.outcomes?.includes('failed');
+    // the JSON bodies wait on a delay too (Express reads a JSON body whole before the operation runs)
+    const delay = op.request.body?.kind === 'json' ? 'delay=150' : undefined;
+    const prefer = (...p: (string | undefined)[]) => p.filter(Boolean).join(', ') || undefined;
+    const calls = [
+      await slowCall(m, op, key, body(), prefer(delay)),
+      ...(failing ? [await slowCall(m, op, key, body(), prefer(delay, 'outcome=failed'))] : []),
+    ];
+    const doomedCall = await slowCall(m, op, doomed, body(), prefer(delay));
+    await sleep(80); // every request is inside its body (or its delay)
+    expect((await m.call('POST', '/__mock/reset', { key: null })).status).toBe(200);
+    // the key is used again while its bodies still stream: a fresh account
+    expect((await m.call('GET', pathOf('getSubscription'), { key })).status).toBe(200);
+    expect((await m.call('DELETE', `/__mock/accounts/${doomed}`, { key: null })).status).toBeLessThan(500);
+    const answers = await Promise.all(calls.map((c) => c.finish()));
+    for (const r of answers) expect(r.status, r.text).toBeLessThan(500);
+    const refused = await doomedCall.finish();
+    expect(refused.status, `a deleted key's request: ${refused.text}`).toBe(401);
+
+    // the state is loadable as it is now (holds of requests that completed after the reset)
+    const mid = await m.call('GET', '/__mock/state', { key: null });
+    expect(mid.status).toBe(200);
+    const put = await m.call('PUT', '/__mock/state', { key: null, body: mid.json });
+    expect(put.status, put.text).toBe(200);
+    expect(
+      mid.json.state.accounts.holds.every(([, h]: [string, { apiKey: string }]) => h.apiKey !== doomed),
+      'no hold of the deleted key',
+    ).toBe(true);
+
+    for (let i = 0; i < 4; i++) await m.advance(2 * HOUR);
+    const acc = await account(m, key);
+    expectSoundLedger(acc);
+    expect(acc.credits, 'nothing refunded that was not taken').toBeLessThanOrEqual(10_000);
+    const reserved = new Set<string>();
+    for (const e of acc.ledger) {
+      if (e.type === 'reserve') reserved.add(e.taskId!);
+      if (e.type === 'capture' || e.type === 'release')
+        expect(reserved.has(e.taskId!), `${e.type} of ${e.taskId} follows its reserve on this ledger`).toBe(true);
+    }
+    const after = await m.call('GET', '/__mock/state', { key: null });
+    expect(after.json.state.accounts.holds, 'every hold settled').toEqual([]);
+    expect((await m.call('PUT', '/__mock/state', { key: null, body: after.json })).status).toBe(200);
+    const snap = m.engine.snapshot();
+    m.engine.restore(snap);
+    expect(m.engine.snapshot()).toEqual(snap);
+  }, 30_000);
 });

@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { MAX_VIRTUAL_TIME } from '../schemas/control.ts';
+import { Accounts } from '../mock/engine/accounts.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { videoPhases } from '../schemas/video.ts';
 import { pathOf, videoBody } from './factories.ts';
@@ -47,6 +48,25 @@ describe('defects that must stay fixed', () => {
     expect(sums(acc)).toBe(true);
     expect((await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY })).status).toBe(200);
     expect((await m.call('GET', pathOf('getVideoTask', { taskId: created.json.data.taskId }))).json.data.status).toBe('failed');
+  });
+
+  it('a hold settles on the ledger it was reserved on or nowhere: no capture or refund on an account made since, no reserve on a stale one', () => {
+    const accounts = new Accounts((k) => k);
+    const stale = accounts.get('mg_a_secret1', 0);
+    accounts.reserve(stale, 't1', 15, 0, 'task');
+    accounts.delete('mg_a_secret1');
+    const fresh = accounts.update('mg_a_secret1', {}, 1);
+    expect(accounts.release('t1', 2, 'refund')).toBe(0);
+    expect(accounts.capture('t1', 2)).toBe(0);
+    expect(fresh.credits).toBe(10_000);
+    expect(fresh.ledger.map((e) => e.type)).toEqual(['adjust']);
+    expect(() => accounts.reserve(stale, 't2', 15, 3, 'task')).toThrow(/no longer the key's/);
+    expect(accounts.dump().holds).toEqual([]);
+    accounts.clear();
+    const again = accounts.get('mg_a_secret1', 4);
+    expect(() => accounts.reserve(fresh, 't3', 15, 4, 'task')).toThrow(/no longer the key's/);
+    expect(accounts.reserve(again, 't3', 15, 4, 'task')).toBe(true);
+    expect(accounts.capture('t3', 5)).toBe(15);
   });
 
   it('a scheduled event that throws is reported (GET /__mock/bugs) and does not stall the clock or break other requests', async () => {
@@ -215,6 +235,36 @@ describe('bounds', () => {
     const balance = async (n: number) => (await m.call('GET', pathOf('getSubscription'), { key: key(n) })).json.data.balance;
     expect(await balance(2)).toBe(10_000 - 40);
     expect(await balance(1)).toBe(10_000);
+  });
+
+  it('what is kept per key goes with its account: id counters, rate windows, per-owner indexes and deleted keys stay bounded however many keys come', async () => {
+    const m = await mock({ limits: { accounts: 5, tasks: 10, tasksPerKey: 10 } });
+    const key = (n: number) => `mg_many${n}_secret`;
+    for (let n = 0; n < 60; n++) {
+      const r = await m.call('POST', pathOf('createVideoTask'), { key: key(n), body: videoBody() });
+      expect(r.status, r.text).toBe(200);
+      if (n % 10 === 9) await m.advance(HOUR); // they finish: the oldest beyond the task bound go
+    }
+    await m.advance(HOUR);
+    for (let n = 60; n < 70; n++) expect((await m.call('DELETE', `/__mock/accounts/${key(n)}`, control)).status).toBeLessThan(500);
+    for (let n = 70; n < 80; n++) await m.call('GET', pathOf('getSubscription'), { key: key(n) });
+    const snap = m.engine.snapshot();
+    const owners = new Set(Object.values(snap.stores).flatMap((s) => s.entries.map((e) => e.owner)));
+    const live = new Set([...snap.accounts.accounts.map((a) => a.apiKey), ...owners]);
+    expect(snap.accounts.accounts.length).toBeLessThanOrEqual(5);
+    expect(owners.size).toBeLessThanOrEqual(10);
+    const ownerOf = (k: string) => k.split('\u0000')[0];
+    const bucketOwner = (k: string) => k.split('\u0000')[1];
+    for (const [k] of snap.counters) expect(live.has(ownerOf(k)), `counter ${k}`).toBe(true);
+    for (const [k] of snap.limiter) expect(live.has(bucketOwner(k)), `rate window ${k}`).toBe(true);
+    expect(snap.accounts.deleted.length, 'deleted keys: at most the account bound').toBeLessThanOrEqual(5);
+    expect(m.engine.keptPerKey().storeOwners).toBeLessThanOrEqual(10);
+    // a forgotten key comes back as a new one, its ids never repeating a stored task's
+    const again = await m.call('POST', pathOf('createVideoTask'), { key: key(0), body: videoBody() });
+    expect(again.status, again.text).toBe(200);
+    expect(sums(await ledgerOf(m, key(0)))).toBe(true);
+    // the deleted keys kept are the latest: still refused
+    expect((await m.call('GET', pathOf('getSubscription'), { key: key(69) })).status).toBe(401);
   });
 
   it('journal: only the last --journal-size requests are kept', async () => {

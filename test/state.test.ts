@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { STATE_FORMAT, STATE_VERSION } from '../schemas/control.ts';
 import { errorCatalog } from '../schemas/errors.ts';
 import { videoPhases } from '../schemas/video.ts';
-import { imageBodyAt, pathOf, videoBody } from './factories.ts';
+import { imageBodyAt, musicBody, pathOf, videoBody } from './factories.ts';
 import { KEY, OTHER_KEY, type CallOptions, type TestMock, useMocks } from './helpers.ts';
 
 const mock = useMocks();
@@ -156,5 +156,47 @@ describe('refused documents', () => {
     const r = await m.call('POST', '/__mock/state/save', control);
     expect(r.status).toBe(400);
     expect(r.json.message).toContain('--state');
+  });
+});
+
+describe('a saved state is checked in full against the areas (each refused naming the path of its first error; nothing replaced)', () => {
+  type Doc = { state: { stores: Record<string, { entries: { record: Record<string, unknown> }[] }>; accounts: { holds: [string, { amount: number }][] } } };
+  const cases: [string, (d: Doc) => void, string][] = [
+    ['music tracks: 42', (d) => void (d.state.stores.music.entries[0].record.tracks = 42), 'stores.music.entries.0.record.tracks'],
+    ['a status outside the area', (d) => void (d.state.stores.music.entries[0].record.status = 'exploded'), 'stores.music.entries.0.record.status'],
+    [
+      'a gutted record',
+      (d) => {
+        const r = d.state.stores['video'].entries[0].record;
+        for (const k of Object.keys(r)) if (!['id', 'owner', 'status', 'createdAt', 'updatedAt'].includes(k)) delete r[k];
+      },
+      'stores.video.entries.0.record',
+    ],
+    ['a field of another area', (d) => void (d.state.stores['video'].entries[0].record.tracks = []), 'stores.video.entries.0.record'],
+    ['a mistyped field', (d) => void (d.state.stores['video'].entries[0].record.duration = 'five'), 'stores.video.entries.0.record.duration'],
+    ['an unknown store', (d) => void (d.state.stores['nope'] = { seq: 0, entries: [] } as never), 'stores.nope'],
+    [
+      'a hold unlike its reserve',
+      (d) => {
+        d.state.accounts.holds[0][1].amount = 1_000_000;
+      },
+      'accounts.holds.0',
+    ],
+  ];
+  it.each(cases)('%s', async (_name, spoil, path) => {
+    const m = await mock();
+    expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).status).toBe(200);
+    expect((await m.call('POST', pathOf('createMusicGenerate'), { body: musicBody() })).status).toBe(202);
+    const before = (await m.call('GET', '/__mock/state', control)).json as Doc;
+    expect(before.state.accounts.holds.length).toBeGreaterThan(0);
+    // the mock's own state loads
+    expect((await m.call('PUT', '/__mock/state', { ...control, body: before })).status).toBe(200);
+    const doc = structuredClone(before);
+    spoil(doc);
+    const r = await m.call('PUT', '/__mock/state', { ...control, body: doc });
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.code).toBe(errorCatalog.CONTROL_INVALID_REQUEST.code);
+    expect(r.json.message).toContain(`state: ${path}`);
+    expect((await m.call('GET', '/__mock/state', control)).json).toEqual(before);
   });
 });

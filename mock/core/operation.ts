@@ -2,7 +2,8 @@
  * One request through the registry, transport-neutral (docs/architecture.md,
  * "The request path"). An API operation: auth -> Prefer/scenario -> delay ->
  * due events -> account -> forced answers -> rate limit -> body (read by the
- * transport) -> validation -> handler -> strict response check -> the Answer
+ * transport) -> validation -> the key checked again -> handler (its
+ * `ctx.account` read live at each use) -> strict response check -> the Answer
  * of its kind (envelope, raw JSON, binary, event stream). A control operation
  * (/__mock): the control guard in place of the key, then validation, handler
  * and the same answers. The Express server and the fetch handlers (MSW,
@@ -24,6 +25,7 @@ import { controlGuardError, type ControlGuardOptions } from './guard.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, type Answer } from './answer.ts';
 import { errorForStatus, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
 import { parseOrThrow } from './validate.ts';
+import { charCount, cutText } from '../../schemas/text.ts';
 
 /** Default largest JSON body, in bytes. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -101,7 +103,7 @@ export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: bool
     // nested deeper than JSON.stringify's stack allows (JSON.parse took it): recorded as a note, the request goes on
     return { body: '(a body nested too deeply to record)', bodyTruncated: true };
   }
-  return text.length > JOURNAL_BODY_CHARS ? { body: text.slice(0, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
+  return charCount(text) > JOURNAL_BODY_CHARS ? { body: cutText(text, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
 }
 
 /**
@@ -238,8 +240,13 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
 
     // Everything below reads the state as it is after the delay (a reset or a key deletion meanwhile wins).
     engine.tick();
-    if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
-    const account = engine.accounts.get(apiKey ?? 'anonymous', engine.clock.now());
+    const owner = apiKey ?? 'anonymous';
+    /** The caller's account as it is now: read again after every await (a reset, a deletion or an eviction meanwhile wins). */
+    const liveAccount = () => {
+      if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
+      return engine.accounts.get(owner, engine.clock.now());
+    };
+    liveAccount(); // created on first use, before forced answers and the rate limit
 
     if (forcing.code !== undefined && forcing.code !== op.response.status) {
       const name = errorForStatus(op, forcing.code)!;
@@ -265,7 +272,18 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     }
 
     const input = await inputOf(plan, req, trace);
-    const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing, operationId: id as OperationId, url: (path) => req.origin + path };
+    // the body may have streamed for a while: the account is read at use time, never kept from before
+    const ctx: ServiceContext = {
+      engine,
+      get account() {
+        return liveAccount();
+      },
+      now: engine.tick(),
+      forcing,
+      operationId: id as OperationId,
+      url: (path) => req.origin + path,
+    };
+    liveAccount();
     const out = await plan.handler(input, ctx as never);
     return { out, message: ctx.message };
   }

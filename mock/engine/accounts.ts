@@ -48,6 +48,11 @@ export interface Hold {
   amount: number;
 }
 
+/** A hold as kept: with the account (the ledger) it was reserved on, so it settles there or nowhere. */
+interface LiveHold extends Hold {
+  account: Account;
+}
+
 /** The accounts as saved with the state. */
 export interface AccountsSnapshot {
   accounts: Account[];
@@ -57,9 +62,12 @@ export interface AccountsSnapshot {
 
 export class Accounts {
   private accounts = new Map<string, Account>();
-  private holds = new Map<string, Hold>();
+  private holds = new Map<string, LiveHold>();
   /** Keys deleted through the control API: refused (401) until set again. */
   private deleted = new Set<string>();
+
+  /** Called with a key whose account was forgotten (the bound) or deleted, after it is gone: what else is kept per key may go with it. */
+  onForget?: (apiKey: string) => void;
 
   constructor(
     private readonly keyIdOf: (apiKey: string) => string,
@@ -88,7 +96,7 @@ export class Accounts {
       };
       this.accounts.set(apiKey, acc);
       this.entry(acc, at, 'adjust', seed?.credits ?? defaultAccount.credits, null, 'opening balance');
-      this.evict();
+      this.evict(apiKey);
     }
     return acc;
   }
@@ -97,13 +105,18 @@ export class Accounts {
    * Beyond `limits.accounts`, forgets the least recently used accounts that
    * hold no credits for a running task: their keys start again with a fresh
    * account (their tasks stay). Keeps memory bounded however many keys are used.
+   * Never the account of `current`, just created (when every other one holds
+   * credits, the accounts stay above the bound until their tasks end).
    */
-  private evict(): void {
+  private evict(current: string): void {
     if (this.accounts.size <= this.limits.accounts) return;
     const busy = new Set([...this.holds.values()].map((h) => h.apiKey));
     for (const key of this.accounts.keys()) {
       if (this.accounts.size <= this.limits.accounts) return;
-      if (!busy.has(key)) this.accounts.delete(key);
+      if (!busy.has(key) && key !== current) {
+        this.accounts.delete(key);
+        this.onForget?.(key);
+      }
     }
   }
 
@@ -126,8 +139,25 @@ export class Accounts {
   delete(apiKey: string): boolean {
     const existed = this.accounts.delete(apiKey);
     for (const [taskId, hold] of this.holds) if (hold.apiKey === apiKey) this.holds.delete(taskId);
+    // deleted keys are remembered up to the account bound; beyond it the oldest deletion is forgotten (that key is new again)
+    this.deleted.delete(apiKey);
     this.deleted.add(apiKey);
+    for (const old of this.deleted) {
+      if (this.deleted.size <= this.limits.accounts) break;
+      this.deleted.delete(old);
+    }
+    if (existed) this.onForget?.(apiKey);
     return existed;
+  }
+
+  /** Number of accounts kept. */
+  get size(): number {
+    return this.accounts.size;
+  }
+
+  /** Number of deleted keys remembered (at most the account bound). */
+  get deletedCount(): number {
+    return this.deleted.size;
   }
 
   /** Applies a control-API update, creating the account (again, after a delete) when needed; a new credits value is recorded as an adjust entry. */
@@ -147,12 +177,17 @@ export class Accounts {
     return acc;
   }
 
-  /** Takes `amount` credits for `taskId`. Returns false, changing nothing, when the balance is short. */
+  /**
+   * Takes `amount` credits for `taskId`. Returns false, changing nothing, when the balance is short.
+   * Throws (a mock bug) for an account that is no longer the key's (reset, deleted or forgotten since it was read).
+   */
   reserve(acc: Account, taskId: string, amount: number, at: number, note: string): boolean {
     if (!Number.isInteger(amount) || amount < 0) throw new RangeError(`reserve needs a whole non-negative amount, got ${amount}`);
+    if (this.accounts.get(acc.apiKey) !== acc)
+      throw new Error(`reserve for ${taskId} on an account of ${acc.keyId} that is no longer the key's (read it again)`);
     if (acc.credits < amount) return false;
     if (this.holds.has(taskId)) throw new Error(`task ${taskId} already holds credits`);
-    this.holds.set(taskId, { apiKey: acc.apiKey, amount });
+    this.holds.set(taskId, { apiKey: acc.apiKey, amount, account: acc });
     this.entry(acc, at, 'reserve', -amount, taskId, note);
     return true;
   }
@@ -160,11 +195,12 @@ export class Accounts {
   /**
    * Makes a hold final (success). With `amount` below the hold, only that much
    * is kept and the rest is refunded in a release entry. No-op unless the hold
-   * is still held. Returns the credits kept.
+   * is still held on the key's current account (a hold of an account reset or
+   * deleted since is dropped: nothing captured). Returns the credits kept.
    */
   capture(taskId: string, at: number, amount?: number): number {
-    const hold = this.holds.get(taskId);
-    const acc = hold && this.accounts.get(hold.apiKey);
+    const hold = this.heldOnLiveAccount(taskId);
+    const acc = hold?.account;
     if (!hold || !acc) return 0;
     const kept = amount === undefined ? hold.amount : Math.min(hold.amount, amount);
     if (!Number.isInteger(kept) || kept < 0) throw new RangeError(`capture needs a whole non-negative amount, got ${amount}`);
@@ -175,10 +211,10 @@ export class Accounts {
     return kept;
   }
 
-  /** Refunds a hold in full (failure, timeout). No-op unless still held; returns the credits refunded. */
+  /** Refunds a hold in full (failure, timeout). No-op unless still held on the key's current account; returns the credits refunded. */
   release(taskId: string, at: number, note: string): number {
-    const hold = this.holds.get(taskId);
-    const acc = hold && this.accounts.get(hold.apiKey);
+    const hold = this.heldOnLiveAccount(taskId);
+    const acc = hold?.account;
     if (!hold || !acc) return 0;
     this.holds.delete(taskId);
     this.entry(acc, at, 'release', hold.amount, taskId, note);
@@ -195,9 +231,22 @@ export class Accounts {
     return this.holds.get(taskId)?.amount ?? 0;
   }
 
+  /** The hold of `taskId` when the ledger it was reserved on is still the key's; a hold whose account is gone is dropped. */
+  private heldOnLiveAccount(taskId: string): LiveHold | undefined {
+    const hold = this.holds.get(taskId);
+    if (!hold) return undefined;
+    if (this.accounts.get(hold.apiKey) === hold.account) return hold;
+    this.holds.delete(taskId);
+    return undefined;
+  }
+
   /** Every account, hold and deleted key (for saving the state). */
   dump(): AccountsSnapshot {
-    return { accounts: [...this.accounts.values()], holds: [...this.holds.entries()], deleted: [...this.deleted] };
+    return {
+      accounts: [...this.accounts.values()],
+      holds: [...this.holds.entries()].map(([taskId, h]) => [taskId, { apiKey: h.apiKey, amount: h.amount }]),
+      deleted: [...this.deleted],
+    };
   }
 
   /** Replaces everything with a saved state. */
@@ -205,7 +254,10 @@ export class Accounts {
     this.clear();
     // a state saved before voice cloning existed: the plan's defaults
     for (const a of saved.accounts) this.accounts.set(a.apiKey, { ...a, voiceClone: a.voiceClone ?? { ...defaultVoiceClone[a.plan] } });
-    for (const [taskId, hold] of saved.holds) this.holds.set(taskId, hold);
+    for (const [taskId, hold] of saved.holds) {
+      const account = this.accounts.get(hold.apiKey);
+      if (account) this.holds.set(taskId, { apiKey: hold.apiKey, amount: hold.amount, account });
+    }
     for (const k of saved.deleted) this.deleted.add(k);
   }
 

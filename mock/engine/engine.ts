@@ -117,8 +117,8 @@ export class Engine {
   private stores = new Map<string, OwnedStore<unknown>>();
   /** Per-area singletons (say, a shared queue); see `state`. */
   private singletons = new Map<string, unknown>();
-  /** Per-(owner, kind) counters for deterministic ids. */
-  private counters = new Map<string, number>();
+  /** Counters for deterministic ids, by owner then kind (pruned with the owner: see `pruneOwner`). */
+  private counters = new Map<string, Map<string, number>>();
   rng: Rng;
 
   constructor(opts: EngineOptions = {}) {
@@ -134,6 +134,7 @@ export class Engine {
       accounts: this.limits.accounts,
       ledgerEntries: this.limits.ledgerEntries,
     });
+    this.accounts.onForget = (apiKey) => this.pruneOwner(apiKey);
     this.limiter.enabled = opts.rateLimit ?? true;
     this.scheduler.onFault = (ev, e) => this.reportBug(`scheduled ${ev.kind} event due ${ev.due}`, e instanceof Error ? (e.stack ?? e.message) : String(e));
   }
@@ -174,8 +175,86 @@ export class Engine {
   /** The named store, created on first use. */
   store<T>(name: string): OwnedStore<T> {
     let s = this.stores.get(name);
-    if (!s) this.stores.set(name, (s = new OwnedStore<unknown>()));
+    if (!s) this.stores.set(name, (s = new OwnedStore<unknown>((owner) => this.pruneOwner(owner))));
     return s as OwnedStore<T>;
+  }
+
+  /**
+   * Forgets what is kept per key for `owner` (its id counters and its rate
+   * windows) once nothing of it is left: no account (forgotten by the bound,
+   * or deleted) and no record in any store. Called when an account is
+   * forgotten and when a store drops an owner's last record, so what is kept
+   * per key is bounded by the accounts and the tasks kept, however many keys
+   * come. A key that comes back starts afresh, as a new key (its ids derive
+   * from the seed, the key and counters from 1 again: none of its old ids is
+   * stored any more).
+   */
+  private pruneOwner(owner: string): void {
+    if (this.accounts.find(owner)) return;
+    for (const s of this.stores.values()) if (s.countOf(owner) > 0) return;
+    for (const keeps of this.ownerKeepers) if (keeps(this, owner)) return;
+    this.counters.delete(owner);
+    this.limiter.forget(owner);
+  }
+
+  /** How many keys the engine keeps something for (accounts, deleted keys, id counters, rate windows, store owners): for bounds checks. */
+  keptPerKey(): { accounts: number; deleted: number; counters: number; rateWindows: number; storeOwners: number } {
+    return {
+      accounts: this.accounts.size,
+      deleted: this.accounts.deletedCount,
+      counters: this.counters.size,
+      rateWindows: this.limiter.accounts,
+      storeOwners: [...this.stores.values()].reduce((n, s) => n + s.owners, 0),
+    };
+  }
+
+  /** Areas' checks of what they keep of an owner outside the stores (`declareOwnerKeeper`). */
+  private ownerKeepers: ((engine: Engine, owner: string) => boolean)[] = [];
+
+  /**
+   * Declares that an area keeps things of an owner outside the stores (in a
+   * singleton) whose ids derive from the owner's counters: while `keeps`
+   * says so, the owner's counters stay (a new id never repeats a kept one).
+   */
+  declareOwnerKeeper(keeps: (engine: Engine, owner: string) => boolean): void {
+    if (!this.ownerKeepers.includes(keeps)) this.ownerKeepers.push(keeps);
+  }
+
+  /** The singleton `name` if it exists; never creates it. */
+  peekState<T>(name: string): T | undefined {
+    return this.singletons.get(name) as T | undefined;
+  }
+
+  /** Schemas of the stores' saved records, by store name (`declareRecords`). */
+  private recordSchemas = new Map<string, z.ZodType>();
+
+  /** Declares store `name` and the schema each of its saved records must pass before a saved state is loaded (see `storeProblems`). */
+  declareRecords(name: string, schema: z.ZodType): void {
+    this.recordSchemas.set(name, schema);
+  }
+
+  /**
+   * What is wrong with saved `stores` for this engine, one message per
+   * problem, each naming its path: a store no area declares, a record its
+   * area's schema refuses. Empty when they can all be loaded (or when no area
+   * declared its records: an engine without services).
+   */
+  storeProblems(stores: Record<string, { entries: readonly { record: unknown }[] }>): string[] {
+    if (this.recordSchemas.size === 0) return [];
+    const out: string[] = [];
+    for (const [name, store] of Object.entries(stores)) {
+      const schema = this.recordSchemas.get(name);
+      if (!schema) {
+        out.push(`stores.${name}: no area of this mock keeps a store by that name (${[...this.recordSchemas.keys()].join(', ')})`);
+        continue;
+      }
+      store.entries.forEach((e, i) => {
+        const r = schema.safeParse(e.record);
+        if (!r.success)
+          out.push(...r.error.issues.map((issue) => `stores.${name}.entries.${i}.record${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`));
+      });
+    }
+    return out;
   }
 
   /** Schemas of the singletons, by name (`declareState`). */
@@ -227,9 +306,10 @@ export class Engine {
 
   /** A deterministic id for the next entity of `kind` owned by `owner`: depends only on (seed, owner, kind, n). */
   nextId(prefix: string, owner: string, kind: string): string {
-    const key = `${owner}\u0000${kind}`;
-    const n = (this.counters.get(key) ?? 0) + 1;
-    this.counters.set(key, n);
+    let kinds = this.counters.get(owner);
+    if (!kinds) this.counters.set(owner, (kinds = new Map<string, number>()));
+    const n = (kinds.get(kind) ?? 0) + 1;
+    kinds.set(kind, n);
     return this.rng.id(prefix, owner, kind, n);
   }
 
@@ -248,7 +328,7 @@ export class Engine {
       scheduler: this.scheduler.dump(),
       accounts: this.accounts.dump(),
       stores: Object.fromEntries([...this.stores].map(([name, store]) => [name, store.dump()])),
-      counters: [...this.counters.entries()],
+      counters: [...this.counters].flatMap(([owner, kinds]) => [...kinds].map(([kind, n]): [string, number] => [`${owner}\u0000${kind}`, n])),
       limiter: this.limiter.dump(),
       scenarios: this.scenarios.dump(),
       journal: this.journal.dump(),
@@ -270,7 +350,14 @@ export class Engine {
     this.scheduler.load(c.scheduler);
     this.accounts.load(c.accounts);
     for (const [name, saved] of Object.entries(c.stores)) this.store(name).load(saved);
-    this.counters = new Map(c.counters);
+    this.counters = new Map();
+    for (const [key, n] of c.counters) {
+      const cut = key.indexOf('\u0000');
+      const owner = cut < 0 ? key : key.slice(0, cut);
+      let kinds = this.counters.get(owner);
+      if (!kinds) this.counters.set(owner, (kinds = new Map<string, number>()));
+      kinds.set(cut < 0 ? '' : key.slice(cut + 1), n);
+    }
     this.limiter.load(c.limiter);
     this.scenarios.load(c.scenarios);
     this.journal.load(c.journal);

@@ -5,7 +5,9 @@
  * too, so a page filtered by group costs O(pageSize) like an unfiltered one,
  * whatever the number of records. Records are mutated in place by the
  * services; a change of group is reported with `regroup`. `delete` removes a
- * record (O(n) in the owner's list: deletes are rare).
+ * record (O(n) in the owner's list: deletes are rare). A list that empties is
+ * dropped, so the indexes keep nothing for an owner without records, however
+ * many owners come and go; `onOwnerEmpty` is told when an owner's last record goes.
  */
 export interface Page<T> {
   items: T[];
@@ -46,6 +48,9 @@ export class OwnedStore<T> {
   private byOwnerGroup = new Map<string, Entry<T>[]>();
   private seq = 0;
 
+  /** @param onOwnerEmpty called with an owner whose last record was removed (delete or eviction; not clear or load). */
+  constructor(private readonly onOwnerEmpty?: (owner: string) => void) {}
+
   /** Number of records stored. */
   get size(): number {
     return this.byId.size;
@@ -65,10 +70,7 @@ export class OwnedStore<T> {
   regroup(id: string, group: string): void {
     const e = this.byId.get(id);
     if (!e || e.group === group) return;
-    if (e.group !== undefined) {
-      const from = this.list(this.byOwnerGroup, `${e.owner}\u0000${e.group}`);
-      from.splice(search(from, e.seq), 1);
-    }
+    if (e.group !== undefined) this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
     const to = this.list(this.byOwnerGroup, `${e.owner}\u0000${group}`);
     to.splice(search(to, e.seq), 0, e);
     e.group = group;
@@ -111,12 +113,13 @@ export class OwnedStore<T> {
     const e = this.byId.get(id);
     if (!e) return;
     this.byId.delete(id);
-    const own = this.list(this.byOwner, e.owner);
-    own.splice(search(own, e.seq), 1);
-    if (e.group !== undefined) {
-      const g = this.list(this.byOwnerGroup, `${e.owner}\u0000${e.group}`);
-      g.splice(search(g, e.seq), 1);
-    }
+    if (e.group !== undefined) this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
+    if (this.unlist(this.byOwner, e.owner, e.seq)) this.onOwnerEmpty?.(e.owner);
+  }
+
+  /** Number of owners with records (each has a list in the indexes). */
+  get owners(): number {
+    return this.byOwner.size;
   }
 
   /** The record and its owner, or undefined. */
@@ -152,6 +155,17 @@ export class OwnedStore<T> {
     this.byOwner.clear();
     this.byOwnerGroup.clear();
     this.seq = 0;
+  }
+
+  /** Removes the entry `seq` from the list `key`; drops the list when it empties (then returns true). */
+  private unlist(map: Map<string, Entry<T>[]>, key: string, seq: number): boolean {
+    const l = map.get(key);
+    if (!l) return false;
+    const i = search(l, seq);
+    if (l[i]?.seq === seq) l.splice(i, 1);
+    if (l.length > 0) return false;
+    map.delete(key);
+    return true;
   }
 
   private list(map: Map<string, Entry<T>[]>, key: string): Entry<T>[] {

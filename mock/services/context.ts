@@ -15,8 +15,13 @@ import type { VoiceSource } from './voices.ts';
 
 export interface ServiceContext {
   engine: Engine;
-  /** The caller's account (the key owner). */
-  account: Account;
+  /**
+   * The caller's account (the key owner), read live at each use: after a
+   * reset, an eviction or a deletion while the request waited (a slow body,
+   * an asynchronous read of an upload) it is the account as it is now (a
+   * deleted key throws UNAUTHORIZED). Read it after an await, not before.
+   */
+  readonly account: Account;
   /** Virtual now, epoch ms, after due events ran. */
   now: number;
   /** Forced outcome for a created task (`outcome`, and `error` as its failure reason). */
@@ -146,6 +151,12 @@ export interface Service<K extends OperationId> {
   /** Voices the area adds to every speech endpoint and the speaker list. */
   voices?: VoiceSource;
   media?: readonly MediaRoute[];
+  /**
+   * The area's stores, by name, with the schema each saved record must pass
+   * before a saved state is loaded (`taskRecordSchema`: known fields only,
+   * the status one of the area's). A saved store no area declares is refused.
+   */
+  records?: Record<string, z.ZodType>;
   /** Every singleton the area keeps, by name, with the schema a saved state's value must pass before it is loaded. */
   state?: Record<string, z.ZodType>;
   /**
@@ -155,4 +166,10 @@ export interface Service<K extends OperationId> {
    * longer works.
    */
   credentials?: CredentialResolver;
+  /**
+   * True while the area keeps something of `owner` outside its stores (in a
+   * singleton) with an id from the owner's counters: the engine keeps those
+   * counters until it says false (see Engine.declareOwnerKeeper). Must not create state.
+   */
+  keepsOwner?: (engine: Engine, owner: string) => boolean;
 }

@@ -10,6 +10,8 @@
  * its kind (`extractionKindOf`), text, metadata and links; `summarize` and
  * `maxLength` shape what is delivered, and the final charge is priced on it.
  */
+import { z } from 'zod';
+import { extractionStatuses } from '../../schemas/extraction.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import {
   extractionCredits,
@@ -25,7 +27,8 @@ import { hash32 } from '../engine/rng.ts';
 import type { Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './narration.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** What an extraction delivers. */
 interface Extracted {
@@ -157,7 +160,7 @@ function readPage(seed: number, url: string, kind: ExtractionKind, count: number
       }
     };
     const p = page();
-    return { ...p, content: [...p.content].slice(0, extractionPricing.maxContentChars).join('') };
+    return { ...p, content: cutText(p.content, extractionPricing.maxContentChars) };
   });
 }
 
@@ -168,7 +171,7 @@ function deliver(text: string, summarize: boolean, maxLength: number): string {
     const s = sentences(text.replace(/\n+/g, ' '));
     out = `Summary: ${s.slice(0, Math.max(1, Math.ceil(s.length / 4))).join(' ')}`;
   }
-  return [...out].slice(0, maxLength).join('');
+  return cutText(out, maxLength);
 }
 
 /** A 24-character lowercase hex id: the engine's next id for the caller, widened with a hash of it (deterministic, unique). */
@@ -179,9 +182,19 @@ function hexId(base: string, seed: number): string {
 
 const notFound = { notFound: 'EXTRACTION_TASK_NOT_FOUND', field: 'taskId' } as const;
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const extractionRecordSchema = taskRecordSchema(extractionStatuses, {
+  url: z.string(),
+  result: z.looseObject({}),
+  credits: z.number(),
+  failCode: z.number().optional(),
+  failReason: z.string().optional(),
+});
+
 /** The two extraction operations. Errors: 41001 (rules), 41002 (not found), 41003 (credits). */
 export const extractionService: Service<'createExtraction' | 'getExtraction'> = {
   kits: [kit],
+  records: { extraction: extractionRecordSchema },
   handlers: {
     createExtraction({ body }: { body: ExtractRequest }, ctx) {
       const { engine, account, now, forcing } = ctx;

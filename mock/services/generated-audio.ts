@@ -13,6 +13,7 @@
  * rendered (`creditCharged`) and releases the rest (`creditRefunded`); a
  * failure releases it all.
  */
+import { z } from 'zod';
 import { errorCatalog } from '../../schemas/errors.ts';
 import {
   GENERATED_AUDIO_CONCURRENCY,
@@ -21,6 +22,7 @@ import {
   generatedAudioPrice,
   generatedAudioSchedule,
   generatedAudioServices,
+  generatedAudioStatuses,
   spokenText,
   type GeneratedAudioFormat,
   type GeneratedAudioServiceName,
@@ -35,7 +37,7 @@ import { audioFrameCount, audioFrameSamples, renderAudio } from '../media/audio.
 import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, taskRecordSchema, type Task } from './tasks.ts';
 
 /** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
 export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
@@ -219,7 +221,19 @@ function makeService(name: GeneratedAudioServiceName) {
       },
     },
   ];
-  return { create, get, list, media, kit };
+  const record = taskRecordSchema(generatedAudioStatuses, {
+    model: z.string(),
+    params: z.looseObject({}),
+    text: z.string(),
+    format: z.string(),
+    durationMs: z.number(),
+    variant: z.number().int(),
+    reserved: z.number(),
+    creditCharged: z.number(),
+    creditRefunded: z.number(),
+    errorMessage: z.string().optional(),
+  });
+  return { create, get, list, media, kit, records: { [area]: record } };
 }
 
 const p1 = makeService('platformVoice');
@@ -230,6 +244,7 @@ export const platformVoiceService: Service<'createPlatformVoiceTask' | 'getPlatf
   handlers: { createPlatformVoiceTask: p1.create, getPlatformVoiceTask: p1.get, listPlatformVoiceTasks: p1.list },
   media: p1.media,
   kits: [p1.kit],
+  records: p1.records,
 };
 
 /** Service P2: seed-audio-1.0 at /v1/seed-audio (the same handlers; its own tasks, model and price). */
@@ -239,6 +254,7 @@ export const seedAudioService: Service<'createSeedAudioTask' | 'getSeedAudioTask
     getSeedAudioTask: p2.get as unknown as Handler<'getSeedAudioTask'>,
     listSeedAudioTasks: p2.list as unknown as Handler<'listSeedAudioTasks'>,
   },
+  records: p2.records,
   media: p2.media,
   kits: [p2.kit],
 };

@@ -14,6 +14,7 @@
  * with `freeLane` of schemas/image.ts. Hosted images: the PNG of a succeeded
  * task, at the resolved pixel size.
  */
+import { imageTaskStatuses } from '../../schemas/image.ts';
 import { z } from 'zod';
 import { errorReason, type ErrorName } from '../../schemas/errors.ts';
 import {
@@ -43,7 +44,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { colourFor, encodePng, rgbHex, toBase64 } from '../media/png.ts';
 import type { Service, ServiceContext } from './context.ts';
-import { TaskKit, type Lifecycle, type Task } from './tasks.ts';
+import { TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
 
 /** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
 export interface ImageRecord extends Task<ImageTaskStatus> {
@@ -239,12 +240,27 @@ function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
   return { r, credits, width, height, lane: inFreeLane(r.model, ctx.account) };
 }
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const imageRecordSchema = taskRecordSchema(imageTaskStatuses, {
+  model: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  imageSize: z.string(),
+  freeUsed: z.boolean(),
+  lane: z.boolean(),
+  stuck: z.boolean(),
+  imageCount: z.number().int(),
+  completedAt: z.number().optional(),
+  failure: z.looseObject({}).optional(),
+});
+
 /**
  * The five image operations. Errors: the request rules of schemas/image.ts (26001-26003, 26019, 29003), 402 (26004, 26005),
  * 404 (26006), 429 (26029 base64 references; 26030 free lane full on the sync endpoint).
  */
 export const imageService: Service<'generateImage' | 'createImageTask' | 'getImageTask' | 'listImageTasks' | 'estimateImageCredits'> = {
   kits: [kit],
+  records: { image: imageRecordSchema },
   handlers: {
     generateImage({ body }, ctx) {
       const { engine, account, now } = ctx;

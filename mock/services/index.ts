@@ -44,7 +44,11 @@ export interface AnyService {
   readonly kits?: readonly KitRef[];
   readonly voices?: VoiceSource;
   readonly state?: Record<string, z.ZodType>;
+  /** The schemas of its stores' saved records, by store name (see Service.records). */
+  readonly records?: Record<string, z.ZodType>;
   readonly credentials?: CredentialResolver;
+  /** See Service.keepsOwner. */
+  readonly keepsOwner?: (engine: Engine, owner: string) => boolean;
 }
 
 /** Every service of the mock: the API's areas, then the control API. */
@@ -79,6 +83,10 @@ export interface ServiceSet {
   readonly kits: readonly KitRef[];
   readonly voices: readonly VoiceSource[];
   readonly state: Readonly<Record<string, z.ZodType>>;
+  /** The saved-record schema of every store, by store name. */
+  readonly records: Readonly<Record<string, z.ZodType>>;
+  /** The areas that keep something of an owner outside their stores (see Service.keepsOwner). */
+  readonly ownerKeepers: readonly ((engine: Engine, owner: string) => boolean)[];
 }
 
 /**
@@ -118,6 +126,8 @@ export function composeServices(services: readonly AnyService[] = defaultService
     kits: services.flatMap((s) => s.kits ?? []),
     voices: services.flatMap((s) => (s.voices ? [s.voices] : [])),
     state: Object.assign({}, ...services.map((s) => s.state ?? {})) as Record<string, z.ZodType>,
+    records: Object.assign({}, ...services.map((s) => s.records ?? {})) as Record<string, z.ZodType>,
+    ownerKeepers: services.flatMap((s) => (s.keepsOwner ? [s.keepsOwner] : [])),
   };
 }
 
@@ -131,7 +141,8 @@ export function servicesOf(engine: Engine): ServiceSet {
 /**
  * Wires `set` onto `engine` before it serves anything (and before a saved
  * state is loaded): the task kits' event handler, the voice sources, the
- * media routes `resolveHostedMedia` finds, the schemas of the singletons.
+ * media routes `resolveHostedMedia` finds, the schemas of the singletons and
+ * of the stores' records, the areas that keep an owner's ids alive.
  * Returns the set.
  */
 export function prepareEngine(engine: Engine, set: ServiceSet = composeServices()): ServiceSet {
@@ -140,5 +151,7 @@ export function prepareEngine(engine: Engine, set: ServiceSet = composeServices(
   voiceSourcesOf(engine).push(...set.voices);
   registerHostedMedia(engine, set.media);
   for (const [name, schema] of Object.entries(set.state)) engine.declareState(name, schema);
+  for (const [name, schema] of Object.entries(set.records)) engine.declareRecords(name, schema);
+  for (const keeps of set.ownerKeepers) engine.declareOwnerKeeper(keeps);
   return set;
 }

@@ -18,6 +18,8 @@
  * English templates filled with the prompt's words and seeded faker words, or
  * a small bank of Chinese or Japanese lines for prompts in those scripts.
  */
+import { z } from 'zod';
+import { lyricsStatuses } from '../../schemas/lyrics.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { LYRICS_CREDITS, lyricsSchedule, lyricsVariantCount, type LyricsStatus, type LyricsTask, type LyricsVariant } from '../../schemas/lyrics.ts';
 import { resolveProvider, type MusicProvider } from '../../schemas/music-providers.ts';
@@ -26,7 +28,8 @@ import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** A stored lyrics task: the provider that runs it, the prompt, what success brings and the forced variant failure. */
 export interface LyricsRecord extends Task<LyricsStatus> {
@@ -156,9 +159,20 @@ const get: Handler<'getLyricsTask'> = ({ params }, ctx) => present(kit.own(ctx, 
 
 const list: Handler<'listLyricsTasks'> = ({ query }, ctx) => kit.page(ctx, query, present);
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const lyricsRecordSchema = taskRecordSchema(lyricsStatuses, {
+  provider: z.string(),
+  prompt: z.string(),
+  variants: z.array(z.looseObject({})),
+  creditCost: z.number(),
+  failedVariant: z.number().int().optional(),
+  errorMessage: z.string().optional(),
+});
+
 /** The lyrics area's service: create, get and list. */
 export const lyricsService: Service<'createLyricsTask' | 'getLyricsTask' | 'listLyricsTasks'> = {
   kits: [kit],
+  records: { lyrics: lyricsRecordSchema },
   handlers: { createLyricsTask: create, getLyricsTask: get, listLyricsTasks: list },
 };
 
@@ -198,7 +212,7 @@ function motifsOf(prompt: string, max: number): string[] {
   return prompt
     .split(CJK_JOINERS)
     .filter((m) => [...m].length >= 2 && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(m))
-    .map((m) => [...m].slice(0, max).join(''));
+    .map((m) => cutText(m, max));
 }
 
 const titleCase = (s: string) => s.replace(/\p{L}+/gu, (w) => w.charAt(0).toUpperCase() + w.slice(1));

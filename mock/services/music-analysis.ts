@@ -28,6 +28,7 @@
  * captured in the same request, like the synchronous speech endpoints), after
  * the recording was read; a short balance: 402 (39507), nothing taken.
  */
+import { z } from 'zod';
 import { AUDIO_TIMBRES, audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import {
   externalRecordingSeconds,
@@ -52,7 +53,7 @@ import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { resolveHostedMedia } from './hosted-media.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 
 // ---------------------------------------------------------------------------
 // The recording
@@ -290,9 +291,19 @@ const midiPath = (id: string) => `/media/music/stems/${id}/notes.${mediaFileType
 // Handlers
 // ---------------------------------------------------------------------------
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const musicStemsRecordSchema = taskRecordSchema(['success'], {
+  model: z.string(),
+  durationMs: z.number(),
+  stems: z.array(z.strictObject({ name: z.string(), variant: z.number().int() })),
+  midiVariant: z.number().int().optional(),
+  credits: z.number(),
+});
+
 /** The three music-analysis operations. Errors: 39501-39508 (see schemas/music-analysis.ts). */
 export const musicAnalysisService: Service<'recognizeMusic' | 'describeMusic' | 'separateMusicStems'> = {
   kits: [stemKit],
+  records: { 'music-stems': musicStemsRecordSchema },
   handlers: {
     async recognizeMusic({ body }, ctx) {
       const rec = await recordingOf(ctx, body);

@@ -19,6 +19,8 @@
  * bytes, audio read with mediabunny for its length), platform URLs and
  * providerSongIds by the caller's own tasks (ownership verified).
  */
+import { z } from 'zod';
+import { musicStatuses } from '../../schemas/music.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { AUDIO_TIMBRES, audioFileTypes } from '../../schemas/media.ts';
 import {
@@ -47,7 +49,8 @@ import { inspectReferenceAudio, mediaDurationMs } from '../media/reference-audio
 import { sniffFileType, type SniffedType } from '../media/sniff.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** One planned track: shown from success on. Lengths are whole MP3 frames, so the file decodes to exactly `durationMs`. */
 export interface MusicTrackPlan {
@@ -132,7 +135,7 @@ function firstLine(lyrics: string | undefined): string {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .find((l) => l !== '' && !/^\[.*\]$/.test(l));
-  return line ? [...line].slice(0, 40).join('').trim() : '';
+  return line ? cutText(line, 40).trim() : '';
 }
 
 /** A track title: the title sent, else the first line of the lyrics, else a few words of the prompt, else seeded words. */
@@ -287,9 +290,10 @@ function start(ctx: ServiceContext, t: NewTask): { taskId: string; status: 'pend
   return { taskId: id, status: 'pending' };
 }
 
-/** The state after an asynchronous step (reading uploads): due events run, `now` read again. */
+/** The state after an asynchronous step (reading uploads): due events run, `now` read again (`ctx.account` is read live already). */
 function refreshed(ctx: ServiceContext): ServiceContext {
-  return { ...ctx, now: ctx.engine.tick() };
+  ctx.now = ctx.engine.tick();
+  return ctx;
 }
 
 // ---------------------------------------------------------------------------
@@ -677,6 +681,17 @@ function trackAsset(t: MusicTrackPlan): MediaAsset {
   };
 }
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const musicRecordSchema = taskRecordSchema(musicStatuses, {
+  provider: z.string(),
+  taskType: z.string(),
+  params: z.looseObject({}),
+  price: z.number().int().min(0),
+  creditCost: z.number(),
+  tracks: z.array(z.looseObject({})),
+  errorMessage: z.string().optional(),
+});
+
 /** The music area's service: seven creates, the task read and the list, and the signed track MP3s. */
 export const musicService: Service<
   | 'createMusicGenerate'
@@ -690,6 +705,7 @@ export const musicService: Service<
   | 'listMusicTasks'
 > = {
   kits: [kit],
+  records: { music: musicRecordSchema },
   handlers: {
     createMusicGenerate: generate,
     createMusicInstrumental: instrumental,

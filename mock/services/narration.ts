@@ -16,6 +16,7 @@ import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
 import type { MediaAsset, MediaRoute, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
+import { cutText } from '../../schemas/text.ts';
 import { distinctVariants, voiceOf } from './voices.ts';
 
 /** Length of one MP3 frame, ms (576 samples at 24 kHz: exactly 24 ms). */
@@ -118,7 +119,7 @@ export function sentences(text: string): string[] {
 export function titleOf(text: string): string {
   const first = (sentences(text)[0] ?? text).replace(/[.!?。！？]+$/, '').trim();
   if (charCount(first) <= 60) return first;
-  const cut = [...first].slice(0, 60).join('');
+  const cut = cutText(first, 60);
   const space = cut.lastIndexOf(' ');
   return `${space > 20 ? cut.slice(0, space) : cut}…`;
 }

@@ -20,6 +20,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Service } from './context.ts';
 import { fake } from './fake.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** A user who can sign in, bound to the account of `apiKey`. */
 export interface OAuthUser {
@@ -208,7 +209,7 @@ export function authorize(
   if (who.userId) {
     user = stateOf(engine).users.find((u) => u.userId === who.userId);
     if (!user) throw new ApiError('OAUTH_INVALID_PARAMETERS', `userId: ${who.userId} is not a user of this mock (GET /__mock/users lists them)`);
-  } else if (who.newUserName?.trim()) user = createUser(engine, { name: who.newUserName.trim().slice(0, 100) }, now);
+  } else if (who.newUserName?.trim()) user = createUser(engine, { name: cutText(who.newUserName.trim(), 100) }, now);
   else throw new ApiError('OAUTH_INVALID_PARAMETERS', 'userId: pick a user, or type a name for a new one');
   session.userId = user.userId;
   session.code = token(engine, 'oc', 'code');

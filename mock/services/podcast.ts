@@ -21,6 +21,8 @@
  * success; the two-stage flow reserves and captures each stage on its own.
  * `credits` shows what is consumed so far.
  */
+import { z } from 'zod';
+import { episodeStatuses } from '../../schemas/speech.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import {
   podcastAudioCredits,
@@ -40,7 +42,8 @@ import type { Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, episodeMediaRoutes, fakeArticle, lineFrames, sentences, titleOf, type SpokenLine } from './narration.ts';
 import { distinctVariants, voiceOf } from './voices.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cutText, wellFormed } from '../../schemas/text.ts';
 
 // ---------------------------------------------------------------------------
 // The record
@@ -241,7 +244,7 @@ const phrases = {
 
 /** The address of the research note the mock cites for `topic` in deep mode (example.org: reserved, never a real page). */
 const researchUrl = (topic: string, n: number) =>
-  `https://example.org/research/${encodeURIComponent(topic.toLowerCase().replace(/\s+/g, '-').slice(0, 40))}-${n}`;
+  `https://example.org/research/${encodeURIComponent(wellFormed(cutText(topic.toLowerCase().replace(/\s+/g, '-'), 40)))}-${n}`;
 
 /** `s` without its final stop, so it reads inside a sentence; English starts lower-case unless it begins with an acronym. */
 function asTopic(s: string, language: PodcastLanguage): string {
@@ -287,7 +290,7 @@ function writeEpisode(
       material.push(...sentences(fakeArticle(seed, url, language)).slice(1));
     }
   if (material.length === 0) material.push(...sentences(fakeArticle(seed, researchUrl(topic, 0), language)).slice(1));
-  const content = (texts.length > 0 ? texts.join('\n\n') : `${p.notes(topic)} ${material.join(' ')}`).slice(0, 4_000);
+  const content = cutText(texts.length > 0 ? texts.join('\n\n') : `${p.notes(topic)} ${material.join(' ')}`, 4_000);
 
   const two = names.length === 2;
   const [a, b] = names;
@@ -545,9 +548,37 @@ function written(engine: Engine, id: string) {
 
 const notFound = { notFound: 'PODCAST_EPISODE_NOT_FOUND', field: 'episodeId' } as const;
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const podcastRecordSchema = taskRecordSchema(episodeStatuses, {
+  flow: z.enum(['one-shot', 'two-stage']),
+  mode: z.string(),
+  language: z.string(),
+  speed: z.number(),
+  slots: z.array(z.unknown()),
+  title: z.string(),
+  outline: z.array(z.string()),
+  source: z.strictObject({ content: z.string(), references: z.array(z.strictObject({ title: z.string(), url: z.string() })) }),
+  lines: z.array(z.looseObject({})),
+  sourcesAt: z.number(),
+  outlineAt: z.array(z.number()),
+  linesAt: z.array(z.number()),
+  haltAt: z.number().optional(),
+  stage: z.number().int().min(1),
+  scriptCredits: z.number(),
+  audioCredits: z.number(),
+  charged: z.number(),
+  contentStatus: z.unknown().optional(),
+  failCode: z.number(),
+  failReason: z.string().optional(),
+  completedTime: z.number().optional(),
+  rendering: z.array(z.looseObject({})).optional(),
+  audio: z.array(z.looseObject({})).optional(),
+});
+
 /** The five podcast operations. Errors: 37001 (rules), 37002 (language mismatch), 37003 (voice), 37004 (credits), 37005 (not found), 37006 (audio not allowed now). */
 export const podcastService: Service<'createPodcastEpisode' | 'createPodcastTextContent' | 'getPodcastEpisode' | 'createPodcastAudio' | 'streamPodcastText'> = {
   kits: [kit],
+  records: { podcast: podcastRecordSchema },
   handlers: {
     createPodcastEpisode({ body }, ctx) {
       return { episodeId: createEpisode(ctx, body, 'one-shot') };

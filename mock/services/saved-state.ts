@@ -51,7 +51,12 @@ export function parseState(value: unknown): MockState {
  */
 export function loadState(engine: Engine, value: unknown): { seed: number; now: number; accounts: number; tasks: number } {
   const doc = parseState(value);
-  const problems = [...engine.scheduler.problemsOf(doc.state.scheduler.events).map((p) => `scheduler.${p}`), ...engine.stateProblems(doc.state.singletons)];
+  const problems = [
+    ...engine.storeProblems(doc.state.stores),
+    ...holdProblems(doc),
+    ...engine.scheduler.problemsOf(doc.state.scheduler.events).map((p) => `scheduler.${p}`),
+    ...engine.stateProblems(doc.state.singletons),
+  ];
   if (problems.length)
     throw new ApiError(
       'CONTROL_INVALID_REQUEST',
@@ -65,4 +70,31 @@ export function loadState(engine: Engine, value: unknown): { seed: number; now: 
     accounts: st.accounts.accounts.length,
     tasks: Object.values(st.stores).reduce((n, s) => n + s.entries.length, 0),
   };
+}
+
+/**
+ * Holds that do not match their ledgers: a hold's amount must be what the
+ * ledger of its account reserved for that task, and that reserve not yet
+ * settled. A hold whose reserve was folded into the ledger's summary entry
+ * (a long ledger) cannot be checked and is taken as it is.
+ */
+function holdProblems(doc: MockState): string[] {
+  const accounts = new Map(doc.state.accounts.accounts.map((a) => [a.apiKey, a]));
+  const out: string[] = [];
+  doc.state.accounts.holds.forEach(([taskId, hold], i) => {
+    const acc = accounts.get(hold.apiKey);
+    if (!acc) return; // named by the document's own checks
+    const entries = acc.ledger.filter((e) => e.taskId === taskId);
+    const reserve = [...entries].reverse().find((e) => e.type === 'reserve');
+    if (!reserve) {
+      if (!acc.ledger.some((e) => e.taskId === null && /earlier entries, folded$/.test(e.note)))
+        out.push(`accounts.holds.${i}: the hold of ${taskId} (${hold.amount} credits) has no reserve entry in the ledger of ${hold.apiKey}`);
+      return;
+    }
+    if (-reserve.amount !== hold.amount)
+      out.push(`accounts.holds.${i}: the hold of ${taskId} is ${hold.amount} credits; the ledger of ${hold.apiKey} reserved ${-reserve.amount}`);
+    else if (entries.some((e) => e.seq > reserve.seq && (e.type === 'capture' || e.type === 'release')))
+      out.push(`accounts.holds.${i}: the hold of ${taskId} was settled already in the ledger of ${hold.apiKey}`);
+  });
+  return out;
 }

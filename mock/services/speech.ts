@@ -22,11 +22,13 @@
  * in its speaker's variant), so `audioDuration` is the decoded duration to the
  * ms; subtitles are timed to those lines.
  */
+import { z } from 'zod';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
 import {
   charCount,
+  episodeStatuses,
   flowSpeechProcessingMs,
   flowSpeechSchedule,
   inferLanguage,
@@ -45,7 +47,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { renderAudio, streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
 import { durationOf, episodeMediaRoutes, fakeArticle, lineFrames, mp3Asset, outlineOf, spokenLines, srtAsset, titleOf, type SpokenLine } from './narration.ts';
 
@@ -210,11 +212,25 @@ const tts: Handler<'textToSpeech'> & Handler<'createSpeech'> = ({ body }: { body
   return { contentType: ttsContentType(body.response_format), body: streamAudio({ format: body.response_format, durationMs, variant: voice.variant }) };
 };
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const speechRecordSchema = taskRecordSchema(['success'], { lines: z.array(z.looseObject({})), credits: z.number() });
+const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
+  kind: z.enum(['narration', 'script']),
+  language: z.string(),
+  lines: z.array(z.looseObject({})),
+  title: z.string(),
+  outline: z.string(),
+  credits: z.number(),
+  completedTime: z.number().optional(),
+  failCode: z.number().optional(),
+});
+
 /** The six speech operations. Errors: 35001 (rules), 35002 (unknown voice), 35004 (credits), 35006 (episode not found). */
 export const speechService: Service<
   'textToSpeech' | 'createSpeech' | 'createSpeechScript' | 'createFlowSpeechEpisode' | 'createFlowSpeechTtsEpisode' | 'getFlowSpeechEpisode' | 'listSpeakers'
 > = {
   kits: [scriptKit, episodeKit],
+  records: { speech: speechRecordSchema, 'flow-speech': flowSpeechRecordSchema },
   handlers: {
     textToSpeech: tts,
     createSpeech: tts,

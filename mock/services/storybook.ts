@@ -16,6 +16,8 @@
  * end (`audioTimestamp`). The video shows each page's colours from that time
  * (a scene cut, an IDR picture) over the narration.
  */
+import { z } from 'zod';
+import { episodeStatuses } from '../../schemas/speech.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import { type EpisodeStatus } from '../../schemas/speech.ts';
@@ -41,7 +43,8 @@ import type { Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, type SpokenLine } from './narration.ts';
 import { voiceOf } from './voices.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 type Language = StorybookEpisodeRequest['language'];
 
@@ -123,7 +126,7 @@ function cut(text: string, n: number, language: Language): string {
       .slice(0, n)
       .join(' ')
       .replace(/[,;:]$/, '')}.`;
-  return `${[...text.replace(/\s/g, '')].slice(0, n).join('')}。`;
+  return `${cutText(text.replace(/\s/g, ''), n)}。`;
 }
 
 const leads: Record<Language, Record<StorybookMode, (title: string) => string>> = {
@@ -256,9 +259,32 @@ function doneDeck(engine: Engine, id: string): DeckRecord | undefined {
 
 const notFound = { notFound: 'STORYBOOK_EPISODE_NOT_FOUND', field: 'episodeId' } as const;
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const storybookRecordSchema = taskRecordSchema(episodeStatuses, {
+  mode: z.string(),
+  language: z.string(),
+  skipAudio: z.boolean(),
+  title: z.string(),
+  pages: z.array(z.string()),
+  lines: z.array(z.looseObject({})).optional(),
+  price: z.number(),
+  charged: z.number(),
+  failCode: z.number().optional(),
+  failReason: z.string().optional(),
+  completedTime: z.number().optional(),
+  videoId: z.string().optional(),
+});
+const storybookVideoRecordSchema = taskRecordSchema(episodeStatuses, {
+  episodeId: z.string(),
+  durationMs: z.number(),
+  credits: z.number(),
+  failReason: z.string().optional(),
+});
+
 /** The three page-deck operations. Errors: 40001 (rules), 40003 (voice), 40004 (credits), 40005 (not found), 40006 (video before success). */
 export const storybookService: Service<'createStorybookEpisode' | 'getStorybookEpisode' | 'createStorybookVideo'> = {
   kits: [deckKit, videoKit],
+  records: { storybook: storybookRecordSchema, 'storybook-video': storybookVideoRecordSchema },
   handlers: {
     createStorybookEpisode({ body }, ctx) {
       const { engine, account, now, forcing } = ctx;

@@ -105,6 +105,36 @@ export interface TaskKitConfig<S extends string> {
   failStatus: S;
 }
 
+const Int = z.number().int();
+const SafeInt = Int.min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+
+/** The schema of a saved lifecycle (`Lifecycle`), with steps in `statuses`. */
+function lifecycleSchema(statuses: readonly [string, ...string[]]) {
+  return z.strictObject({
+    steps: z.array(z.strictObject({ status: z.enum(statuses), afterMs: SafeInt.min(0) })).min(1),
+    charge: Int.min(0).optional(),
+    failure: z.strictObject({ atStep: Int.min(0), reason: z.string().min(1), afterMs: SafeInt.min(0).optional() }).optional(),
+    stuckBefore: Int.min(0).optional(),
+  });
+}
+
+/**
+ * The schema a saved task record of an area must pass before a state is
+ * loaded: the kit's fields (status one of `statuses`), then the area's own
+ * `fields`, and nothing else (strict).
+ */
+export function taskRecordSchema(statuses: readonly [string, ...string[]], fields: z.ZodRawShape) {
+  return z.strictObject({
+    id: z.string().min(1),
+    owner: z.string().min(1),
+    status: z.enum(statuses),
+    createdAt: SafeInt,
+    updatedAt: SafeInt,
+    lifecycle: lifecycleSchema(statuses).optional(),
+    ...fields,
+  });
+}
+
 /** The reason a task fails when one of its own events throws (a mock bug). */
 export const MOCK_FAULT_REASON = 'MOCK_INTERNAL_ERROR';
 

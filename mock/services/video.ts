@@ -12,6 +12,8 @@
  * its resolution and ratio, an AAC track when it has audio), its PNG cover of
  * the same size, and the provider's copy from uploading on.
  */
+import { z } from 'zod';
+import { videoStatuses } from '../../schemas/video.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
@@ -39,7 +41,8 @@ import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, TaskKit, type Task } from './tasks.ts';
+import { MOCK_FAULT_REASON, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cutText } from '../../schemas/text.ts';
 
 /** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
 export interface VideoRecord extends Task<VideoStatus> {
@@ -107,7 +110,7 @@ function present(r: VideoRecord, ctx: Pick<ServiceContext, 'url'>): VideoTask {
 }
 
 function titleFor(engine: Engine, taskId: string, prompt: string | null): string {
-  if (prompt && prompt.trim()) return prompt.trim().slice(0, 60);
+  if (prompt && prompt.trim()) return cutText(prompt.trim(), 60);
   return fake(engine.seed, [taskId, 'title'], (f) => {
     const words = f.lorem.words(3);
     return words.charAt(0).toUpperCase() + words.slice(1);
@@ -216,6 +219,24 @@ function coverAsset(engine: Engine, r: VideoRecord): MediaAsset {
 // Handlers
 // ---------------------------------------------------------------------------
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const videoRecordSchema = taskRecordSchema(videoStatuses, {
+  episodeId: z.string(),
+  model: z.string(),
+  params: z.looseObject({}),
+  duration: z.number(),
+  resolution: z.string(),
+  ratio: z.string(),
+  seed: z.number(),
+  creditCharged: z.number(),
+  enabledShare: z.boolean(),
+  errorCode: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  title: z.string(),
+  prompt: z.string().nullable(),
+  audio: z.boolean(),
+});
+
 export const videoService: Service<
   | 'createVideoTask'
   | 'createFamily5VideoTask'
@@ -227,6 +248,7 @@ export const videoService: Service<
   | 'estimateFamily5Credits'
 > = {
   kits: [kit],
+  records: { video: videoRecordSchema },
   handlers: {
     createVideoTask({ body }, ctx) {
       const m = sharedVideoModels[body.model];

@@ -17,6 +17,7 @@
  * first confirms, the others see it confirmed (a confirm answers
  * ALREADY_CONFIRMED, a poll the confirmed task).
  */
+import { cloneStatuses } from '../../schemas/voice-clone.ts';
 import { z } from 'zod';
 import { AUDIO_TIMBRES, audioFileTypes } from '../../schemas/media.ts';
 import {
@@ -38,7 +39,7 @@ import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import type { MediaAsset, Service, ServiceContext } from './context.ts';
 import type { VoiceSource } from './voices.ts';
-import { TaskKit, type Task } from './tasks.ts';
+import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 
 type Gender = (typeof voiceGenders)[number];
 type FailureName = (typeof cloneFailureNames)[number];
@@ -222,12 +223,29 @@ function demoAsset(variant: number): MediaAsset {
   };
 }
 
+/** The saved records of the area's stores: checked before a saved state is loaded. */
+const voiceCloneRecordSchema = taskRecordSchema(cloneStatuses, {
+  language: z.string(),
+  consentConfirmed: z.literal(true),
+  autoConfirm: z.boolean(),
+  name: z.string().optional(),
+  gender: z.string().optional(),
+  useCredits: z.boolean(),
+  files: z.array(z.strictObject({ filename: z.string(), bytes: z.number(), durationMs: z.number() })),
+  variant: z.number().int(),
+  completedAt: z.number().optional(),
+  speakerId: z.string().optional(),
+  confirmError: z.string().optional(),
+  failure: z.looseObject({}).optional(),
+});
+
 /** The seven voice-cloning operations. */
 export const voiceCloneService: Service<
   'createVoiceClone' | 'getVoiceClone' | 'confirmVoiceClone' | 'listPrivateVoices' | 'getPrivateVoice' | 'updatePrivateVoice' | 'deletePrivateVoice'
 > = {
   kits: [kit],
   voices: confirmedVoices,
+  records: { 'voice-clone': voiceCloneRecordSchema },
   handlers: {
     async createVoiceClone({ body }, ctx) {
       const files: CloneRecord['files'] = [];
@@ -325,6 +343,8 @@ export const voiceCloneService: Service<
     },
   },
 
+  // confirmed voices outlive their clone tasks, and their ids come from the owner's counters
+  keepsOwner: (engine, owner) => engine.peekState<{ voices: VoiceRecord[] }>('private-voices')?.voices.some((v) => v.owner === owner) ?? false,
   state: {
     'private-voices': z.strictObject({
       voices: z.array(

@@ -4,7 +4,9 @@
  * the schema together) and breaks it: a wrong type, a missing or extra field,
  * a number at or past its bounds, a string too long or full of odd
  * characters, an array for an object, deep nesting, `__proto__` and
- * `constructor` keys, duplicate keys, numbers JSON.parse cannot represent.
+ * `constructor` keys, duplicate keys, numbers JSON.parse cannot represent,
+ * an astral character (an emoji: two UTF-16 units) at an index near a length
+ * limit of the string or a point where the mock cuts text.
  */
 import fc from 'fast-check';
 import { child, deref, nodeAt, validateAt, type SchemaAt } from './documents.ts';
@@ -27,6 +29,7 @@ export type ValueMutation =
   | { kind: 'duplicate-key'; value: unknown }
   | { kind: 'weird-number'; text: string }
   | { kind: 'format-breaker'; which: number }
+  | { kind: 'astral-at'; which: number; offset: number; astral: string; tail: number }
   | { kind: 'add-item'; path: string[]; items: SchemaAt; value: unknown; breakFormat?: number };
 
 /** A mutation and the site it applies to (an index, modulo the number of sites). */
@@ -125,6 +128,17 @@ export const NEAR_URIS = [
   'https://example.com/a.png#frag ment',
 ];
 
+/**
+ * Lengths (in UTF-16 units) where the mock cuts text it echoes or derives:
+ * a music title line (40), a podcast research URL (40), a video or speech
+ * title (60), a new user's name (100), a podcast's notes (4,000), a journaled
+ * body (4,096). A string's own maxLength and minLength are added per site.
+ */
+export const CUT_POINTS = [40, 60, 100, 4_000, 4_096] as const;
+
+/** Characters outside the Basic Multilingual Plane (surrogate pairs), and sequences of them. */
+const ASTRALS = ['😀', '𝕏', '𠀋', '\u{10FFFF}', '👨‍👩‍👧‍👦', '🏳️‍🌈'] as const;
+
 /** Number tokens JSON.parse reads as something a schema may not expect. */
 const WEIRD_NUMBERS = ['1e400', '-1e400', '1e-400', '-0', '0.0', '1.0', '1E2', '12345678901234567890123', '-9007199254740993', '0.1e1', '5e-324'];
 
@@ -165,7 +179,30 @@ export function valueMutationArb(): fc.Arbitrary<ValueMutation> {
     anyJsonArb().map((value) => ({ kind: 'duplicate-key' as const, value })),
     fc.constantFrom(...WEIRD_NUMBERS).map((text) => ({ kind: 'weird-number' as const, text })),
     { weight: 2, arbitrary: fc.nat({ max: 63 }).map((which) => ({ kind: 'format-breaker' as const, which })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .record({ which: fc.nat({ max: 63 }), offset: fc.integer({ min: -3, max: 2 }), astral: fc.constantFrom(...ASTRALS), tail: fc.nat({ max: 3 }) })
+        .map((r) => ({ kind: 'astral-at' as const, ...r })),
+    },
   );
+}
+
+/** The lengths a string site is cut or limited at: its schema's maxLength and minLength, and the mock's cut points. */
+export function cutPointsOf(site: Site): number[] {
+  const node = site.at ? nodeAt(site.at) : undefined;
+  const own = node && typeof node === 'object' ? [node.maxLength, node.minLength].filter((n): n is number => typeof n === 'number') : [];
+  return [...new Set([...own, ...CUT_POINTS])];
+}
+
+/**
+ * `value` (a string site's text) rebuilt so that `astral` starts at UTF-16 index `at`: the printable ASCII of the
+ * text (single spaces), repeated to fill the index, then the astral character, then `tail` more of the text.
+ */
+export function astralAt(value: unknown, at: number, astral: string, tail: number): string {
+  const source = (typeof value === 'string' ? value : '').replace(/[^\x20-\x7e]/g, '').replace(/ +/g, ' ') || 'x';
+  const fill = (n: number) => source.repeat(Math.ceil(n / source.length) + 1).slice(0, n);
+  return fill(at) + astral + fill(tail);
 }
 
 /** The branch of an anyOf/oneOf node that `value` matches (else the first). */
@@ -349,6 +386,14 @@ export function applyMutation(value: unknown, sites: Site[], pm: PlannedMutation
       const target = constrained.length ? constrained[pm.site % constrained.length] : site;
       const c = boundaryCandidates(target);
       return replaceAt(value, target.path, () => c[m.which % c.length]);
+    }
+    case 'astral-at': {
+      // a string site (else any site), its text rebuilt with an emoji at an index near one of its cut points
+      const strings = sites.filter((x) => typeof x.value === 'string');
+      const target = strings.length ? strings[pm.site % strings.length] : site;
+      const points = cutPointsOf(target);
+      const at = Math.max(0, points[m.which % points.length] + m.offset);
+      return replaceAt(value, target.path, () => astralAt(target.value, at, m.astral, m.tail));
     }
     case 'odd-string':
       return replaceAt(value, site.path, () => m.value);
