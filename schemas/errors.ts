@@ -16,7 +16,7 @@ import { assumed, fromSeed, type Provenance } from './provenance.ts';
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
@@ -120,6 +120,13 @@ export const errorCatalog = {
     code: 10015,
     httpStatus: 410,
     meaning: 'a hosted file whose validity has ended (for example the subtitles of POST /v1/speech, valid 24 hours)',
+    provenance: transport,
+  },
+  REQUEST_TIMEOUT: {
+    code: 10016,
+    httpStatus: 408,
+    meaning:
+      "the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes",
     provenance: transport,
   },
   MOCK_INTERNAL_ERROR: {

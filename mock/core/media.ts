@@ -7,7 +7,7 @@
  * Every answer carries Content-Type, Content-Length, ETag and Accept-Ranges:
  * bytes; a file past its validity answers 410 (10015), a request its URL does
  * not authorize (a signed URL's signature or expiry) the route's catalogued
- * error (403); a single `Range` is answered 206 (416 when unsatisfiable),
+ * error (403); a single valid `Range` is answered 206 (416 when unsatisfiable; an invalid one is ignored),
  * If-Range and If-None-Match are honoured. Rendered bytes are kept in a cache
  * bounded by size (least recently used first out), keyed by what names them
  * (`MediaAsset.key`), and concurrent first requests of one asset share one render.
@@ -33,7 +33,14 @@ export interface MediaRequestHeaders {
   'if-none-match'?: string;
 }
 
-/** The byte range of a `Range: bytes=...` header for a body of `size` bytes: a range, 'unsatisfiable', or undefined (serve it all). */
+/**
+ * The byte range of a `Range: bytes=...` header for a body of `size` bytes: a
+ * range, 'unsatisfiable', or undefined (serve it all). As RFC 9110, "Range"
+ * says, a header that is not a valid single byte range (another unit, several
+ * ranges, a last position before the first: `bytes=5-1`) is ignored, and a
+ * valid one that the body cannot satisfy (it starts at or past the end, or is
+ * a suffix of 0 bytes) is unsatisfiable (416).
+ */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   if (!header) return undefined;
   const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
@@ -44,9 +51,9 @@ export function parseRange(header: string | undefined, size: number): { start: n
     return { start: Math.max(0, size - n), end: size - 1 };
   }
   const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
+  if (m[2] !== '' && Number(m[2]) < start) return undefined; // an invalid range: ignored
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
 }
 
 /** The query parameters of a request URL (`/media/x.mp3?a=1&b=2`), the first value of each name; malformed encoding leaves the raw text. */
