@@ -129,6 +129,13 @@ export const errorCatalog = {
       "the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes",
     provenance: transport,
   },
+  SESSION_NOT_FOUND: {
+    code: 10018,
+    httpStatus: 404,
+    meaning:
+      'a request in a session (X-Mock-Session or /sessions/<name>) that does not exist, which this request cannot open: media, the sign-in page and unauthenticated requests open none',
+    provenance: assumed('mock-only: sessions are a feature of the mock (decisions/0019-sessions.md)'),
+  },
   MOCK_INTERNAL_ERROR: {
     code: 10500,
     httpStatus: 500,

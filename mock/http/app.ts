@@ -116,15 +116,22 @@ export function createMockServer(opts: MockOptions = {}): Mock {
 
   const main = createWorld('');
   const engine = main.engine;
-  /** The world of session `name`, created on first use (the least recently used dropped beyond MAX_SESSIONS). */
-  function session(name: string): World {
-    let w = sessions.get(name);
-    if (w) sessions.delete(name);
-    else {
-      w = createWorld(`/sessions/${name}`);
-      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+  /** The world of session `name` if it exists (then it becomes the most recently used), else undefined. */
+  function existingSession(name: string): World | undefined {
+    const w = sessions.get(name);
+    if (w) {
+      sessions.delete(name);
+      sessions.set(name, w);
     }
-    sessions.set(name, w);
+    return w;
+  }
+  /** Opens session `name` (a request that passed the guard asks for it), the least recently used dropped beyond MAX_SESSIONS. */
+  function openSession(name: string): World {
+    const w = existingSession(name) ?? createWorld(`/sessions/${name}`);
+    if (!sessions.has(name)) {
+      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+      sessions.set(name, w);
+    }
     return w;
   }
   const worldOf = (res: Response): World => (res.locals.world as World | undefined) ?? main;
@@ -148,6 +155,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     next();
   });
   // Sessions: X-Mock-Session or the /sessions/<name> prefix (stripped here, before any other path test) selects an isolated world.
+  // An existing one is picked here; an unknown one is only named: it is opened once the request has passed the guard
+  // (below), so that no image, media load or refused control request of any page creates or evicts a session.
   app.use((req, res, next) => {
     const prefixed = SESSION_PREFIX.exec(req.path);
     const header = req.headers['x-mock-session'];
@@ -158,20 +167,38 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       return next();
     }
     if (prefixed) req.url = req.url.slice(prefixed[0].length);
-    res.locals.world = session(name);
+    const w = existingSession(name);
+    if (w) res.locals.world = w;
+    else res.locals.unknownSession = name;
     next();
   });
   // The control API is the mock's own: a web page may call it only from this machine (or an origin listed
   // with --control-origin), and with --control-token only with the token. A browser request from another
   // origin is refused, not just left without CORS headers (a cross-site POST would still reset the mock).
-  const controlOrigin = (origin: string | undefined) => origin === undefined || LOCAL_ORIGIN.test(origin) || (opts.controlOrigins ?? []).includes(origin);
+  // The page's origin is the Origin header; a request without one (an <img>, a link, a form GET) is judged
+  // by the origin of its Referer, and without either by Sec-Fetch-Site (a cross-site request is refused).
+  const controlOrigin = (origin: string) => LOCAL_ORIGIN.test(origin) || (opts.controlOrigins ?? []).includes(origin);
+  /** The web origin a browser request comes from, undefined for a tool's request ('cross-site' when a browser hides it). */
+  const pageOrigin = (req: express.Request): string | undefined => {
+    if (req.headers.origin !== undefined) return req.headers.origin;
+    const referer = req.headers.referer;
+    if (referer) {
+      try {
+        return new URL(referer).origin;
+      } catch {
+        return 'an unreadable Referer';
+      }
+    }
+    return req.headers['sec-fetch-site'] === 'cross-site' ? 'another site (Sec-Fetch-Site: cross-site)' : undefined;
+  };
   app.use((req, res, next) => {
     if (!/^\/__mock\//i.test(req.path)) return next();
-    if (!controlOrigin(req.headers.origin))
+    const origin = pageOrigin(req);
+    if (origin !== undefined && !controlOrigin(origin) && origin !== `${req.protocol}://${req.headers.host}`)
       return sendError(
         res,
         'CONTROL_FORBIDDEN',
-        `the control API does not answer web pages of ${req.headers.origin} (allowed: this machine's origins and --control-origin)`,
+        `the control API does not answer web pages of ${origin} (allowed: this machine's origins and --control-origin)`,
       );
     if (opts.controlToken && req.method !== 'OPTIONS' && !/^\/__mock\/health$/i.test(req.path) && req.headers.authorization !== `Bearer ${opts.controlToken}`)
       return sendError(res, 'CONTROL_FORBIDDEN', 'the control API needs Authorization: Bearer <control token> (printed at start, or set with --control-token)');
@@ -194,6 +221,23 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     const problem = res.locals.sessionProblem as string | undefined;
     if (problem) return sendError(res, 'MALFORMED_REQUEST', problem);
     next();
+  });
+  // An unknown session is opened only by a request that passed the guard: a control request (it got past the
+  // origin and token checks above) or an API request with a Bearer of the API-key form. Anything else (media,
+  // the sign-in page, the documents, an API request without a key) creates nothing and answers 404.
+  app.use((req, res, next) => {
+    const name = res.locals.unknownSession as string | undefined;
+    if (name === undefined) return next();
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (/^\/__mock\//i.test(req.path) || (!NOT_JOURNALED.test(req.path) && bearer !== undefined && engine.keyPattern.test(bearer))) {
+      res.locals.world = openSession(name);
+      return next();
+    }
+    sendError(
+      res,
+      'SESSION_NOT_FOUND',
+      `no session ${name}: a session is opened by an API request with an API key or by a control request (POST /sessions/${name}/__mock/reset), not by media or unauthenticated requests`,
+    );
   });
   // Journal every API request with its final status.
   app.use((req, res, next) => {
