@@ -70,6 +70,18 @@ function publicUrl(v: string): string {
   return v.replace(/\/+$/, '');
 }
 
+/** Collects --allowed-host values (repeatable; its variable MEDIAGEN_MOCK_ALLOWED_HOST takes several, comma-separated). */
+function allowedHost(v: string, previous: string[] = []): string[] {
+  const hosts = v
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const h of hosts)
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(h))
+      throw new InvalidArgumentError(`allowed-host ${h}: a host name, optionally with :port, e.g. mock.internal or mock.internal:4010`);
+  return [...previous, ...hosts];
+}
+
 function speed(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('speed must be a positive number');
@@ -126,6 +138,11 @@ const program = new EnvCommand()
   )
   .option('--control-token <token>', 'require Authorization: Bearer <token> on the control API (/__mock); generated when listening beyond this machine')
   .option('--control-origin <origin...>', 'web origins besides this machine allowed to call the control API from a browser, e.g. http://192.168.1.20:5173')
+  .option(
+    '--allowed-host <host>',
+    'a Host name (any port, or name:port) the control API and the sign-in page answer besides localhost, 127.0.0.1, [::1] and the --public-url host (repeatable; the variable takes a comma-separated list); bound beyond this machine, Host is checked only when this is given',
+    allowedHost,
+  )
   .option('--unsafe-open-control', 'listening beyond this machine, leave the control API open to anyone who can reach the port (no token)', false)
   .option('--journal-size <n>', 'API requests kept in the journal (GET /__mock/requests)', int('journal-size', 1, 1_000_000), DEFAULT_LIMITS.journal)
   .option('--activity-size <n>', 'task changes kept in the activity feed (GET /__mock/events)', int('activity-size', 1, 1_000_000), DEFAULT_LIMITS.activity)
@@ -211,6 +228,7 @@ const o = program.opts<{
   state?: string;
   controlToken?: string;
   controlOrigin?: string[];
+  allowedHost?: string[];
   unsafeOpenControl: boolean;
   journalSize: number;
   readyFile?: string;
@@ -269,6 +287,11 @@ const mock = createMockServer({
   stateFile: o.state,
   controlToken,
   controlOrigins: o.controlOrigin,
+  allowedHosts: o.allowedHost,
+  // Bound to loopback, a DNS-rebound page is the threat: Host is checked. Beyond (0.0.0.0 in a container), the
+  // names clients use are not known in advance: the control token is the guard, and Host is checked only against
+  // the names given with --allowed-host.
+  checkHost: LOOPBACK || (o.allowedHost?.length ?? 0) > 0,
   limits: {
     journal: o.journalSize,
     activity: o.activitySize,

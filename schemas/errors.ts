@@ -129,6 +129,13 @@ export const errorCatalog = {
       "the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes",
     provenance: transport,
   },
+  HOST_FORBIDDEN: {
+    code: 10017,
+    httpStatus: 403,
+    meaning:
+      "a control-API (/__mock) or sign-in page (/oauth) request whose Host is not a name of this mock (this machine's, the --public-url host, --allowed-host): a DNS-rebound page",
+    provenance: assumed("mock-only: the control API and the sign-in page are the mock's own"),
+  },
   SESSION_NOT_FOUND: {
     code: 10018,
     httpStatus: 404,

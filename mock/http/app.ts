@@ -5,6 +5,7 @@
  * and methods, malformed or oversized bodies, requests the HTTP parser
  * refuses: never a 500 page, never a stack trace.
  */
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
@@ -40,6 +41,13 @@ export interface MockOptions extends EngineOptions {
   controlOrigins?: readonly string[];
   /** When set, every control request but GET /__mock/health must carry `Authorization: Bearer <controlToken>`. */
   controlToken?: string;
+  /**
+   * Host names (any port; `name:port` for that port only) the control API and the sign-in page answer besides
+   * this machine's names (localhost, 127.0.0.1, [::1]) and the --public-url host (--allowed-host).
+   */
+  allowedHosts?: readonly string[];
+  /** Check the Host of control and sign-in requests against the names above (default true; the CLI turns it off bound beyond loopback unless --allowed-host is given). */
+  checkHost?: boolean;
 }
 
 export interface Mock {
@@ -67,6 +75,12 @@ const decodeURIComponentSafe = (s: string) => {
 /** A web origin of this machine: http(s)://localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
+/** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
+const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
+
+/** Paths a DNS-rebound page must not read or post to: the control API and the sign-in page. */
+const HOST_CHECKED = /^\/(__mock|oauth)\//i;
+
 /** The `/sessions/<name>` prefix of a path that selects a session without the header. */
 const SESSION_PREFIX = /^\/sessions\/([^/]+)(?=\/)/i;
 
@@ -83,6 +97,16 @@ interface World {
 /** Creates a mock instance: its own engine (the default world), its isolated sessions, and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  // keys the sign-in page's form tokens: random per process, so no seed predicts them
+  const formSecret = randomBytes(32);
+  const allowedHosts = [...(opts.publicUrl ? [new URL(opts.publicUrl).host] : []), ...(opts.allowedHosts ?? [])].map((h) => h.toLowerCase());
+  /** True when `host` (a Host header) names this mock: this machine, the --public-url host, an --allowed-host; always without the check. */
+  const hostAllowed = (host: string | undefined): boolean => {
+    if (opts.checkHost === false || host === undefined || LOCAL_HOST.test(host)) return true;
+    const h = host.toLowerCase();
+    const name = h.replace(/:\d+$/, '');
+    return allowedHosts.some((a) => a === h || a === name);
+  };
   const latency = opts.latency;
   const sessions = new Map<string, World>();
   const sessionRegistry = {
@@ -102,7 +126,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       engine,
       control: createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: prefix ? undefined : opts.stateFile, sessions: sessionRegistry }),
       media: createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug }),
-      pages: createOAuthPages(engine),
+      pages: createOAuthPages(engine, { formSecret, world: prefix }),
       api: createApiRouter(engine, {
         strict: opts.strict ?? false,
         onMockBug: bug,
@@ -171,6 +195,16 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     if (w) res.locals.world = w;
     else res.locals.unknownSession = name;
     next();
+  });
+  // DNS rebinding: a page of another site whose name now points at this machine sends its own name as Host, and
+  // a same-origin GET carries no Origin. The control API and the sign-in page answer only the names of this mock.
+  app.use((req, res, next) => {
+    if (!HOST_CHECKED.test(req.path) || hostAllowed(req.headers.host)) return next();
+    sendError(
+      res,
+      'HOST_FORBIDDEN',
+      `the control API and the sign-in page do not answer the host ${String(req.headers.host).slice(0, 100)} (allowed: localhost, 127.0.0.1, [::1], the --public-url host and --allowed-host)`,
+    );
   });
   // The control API is the mock's own: a web page may call it only from this machine (or an origin listed
   // with --control-origin), and with --control-token only with the token. A browser request from another
