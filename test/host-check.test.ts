@@ -128,7 +128,7 @@ describe('the sign-in form', () => {
   it('a post from another site (no page token, a foreign Origin) is refused (403) and the sign-in stays pending', async () => {
     const m = await mock();
     const s = await pending(m);
-    for (const headers of [{ origin: 'https://evil.example' }, {}]) {
+    for (const headers of [{ origin: 'https://evil.example' }, {}] as Record<string, string>[]) {
       const r = await post(s.authUrl, { sessionId: s.sessionId, userId: s.users[0] }, headers);
       expect(r.status).toBe(403);
       expect(await r.text()).toMatch(/role="alert"/);

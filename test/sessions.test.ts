@@ -117,7 +117,7 @@ describe('who opens a session (decisions/0019-sessions.md)', () => {
     const m = await mock({ controlToken: 'tok' });
     expect((await m.call('POST', '/sessions/x/__mock/reset', { key: null })).json.code).toBe(errorCatalog.CONTROL_FORBIDDEN.code);
     const asPage = (headers: Record<string, string>) => ({ key: null, headers: { authorization: 'Bearer tok', ...headers } });
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { origin: 'https://evil.example' },
       { referer: 'https://evil.example/page.html' },
       { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
