@@ -14,6 +14,7 @@ import { networkInterfaces } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import morgan from 'morgan';
 import { z } from 'zod';
+import { MAX_SESSIONS } from '../schemas/control.ts';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMockServer } from './http/app.ts';
@@ -131,7 +132,12 @@ const program = new EnvCommand()
     "base URL written into media URLs (default: from each request's Host, or X-Forwarded-Proto and X-Forwarded-Host behind a proxy)",
     publicUrl,
   )
-  .option('--media-cache-mb <mb>', 'memory for rendered media (videos, audio, images), least recently used first out', int('media-cache-mb', 1, 65536), 256)
+  .option(
+    '--media-cache-mb <mb>',
+    'memory for rendered media (videos, audio, images) of the whole process, sessions included; least recently used first out',
+    int('media-cache-mb', 1, 65536),
+    256,
+  )
   .option(
     '--state <file>',
     'start from the state saved in this file (when it exists) and save the state there at a clean shutdown and on POST /__mock/state/save',
@@ -169,6 +175,12 @@ const program = new EnvCommand()
     'ledger entries kept per account; beyond, the oldest are folded into one',
     int('max-ledger-entries', 2, 10_000_000),
     DEFAULT_LIMITS.ledgerEntries,
+  )
+  .option(
+    '--max-sessions <n>',
+    'isolated sessions (X-Mock-Session) kept at once; beyond, the least recently used is dropped. They share one budget of tasks, accounts, journal and activity: each keeps its part (at least 100 tasks per area)',
+    int('max-sessions', 1, 100_000),
+    MAX_SESSIONS,
   )
   .option('--ready-file <path>', 'when listening, write the base URL (e.g. http://127.0.0.1:4010) to this file; removed at shutdown')
   .option('--quiet', 'no request log', false)
@@ -237,6 +249,7 @@ const o = program.opts<{
   maxTasks: number;
   maxAccounts: number;
   maxLedgerEntries: number;
+  maxSessions: number;
   quiet: boolean;
 }>();
 
@@ -284,6 +297,7 @@ const mock = createMockServer({
   rateLimit: o.rateLimit,
   publicUrl: o.publicUrl,
   mediaCacheBytes: o.mediaCacheMb * 1024 * 1024,
+  maxSessions: o.maxSessions,
   stateFile: o.state,
   controlToken,
   controlOrigins: o.controlOrigin,

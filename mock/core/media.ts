@@ -11,6 +11,8 @@
  * If-Range and If-None-Match are honoured. Rendered bytes are kept in a cache
  * bounded by size (least recently used first out), keyed by what names them
  * (`MediaAsset.key`), and concurrent first requests of one asset share one render.
+ * One cache may serve several engines (the sessions of a process), each
+ * answerer putting its own prefix before the keys.
  */
 import { LRUCache } from 'lru-cache';
 import type { Engine } from '../engine/engine.ts';
@@ -19,9 +21,24 @@ import type { MediaAsset, MediaRoute } from '../services/context.ts';
 import { mediaRouteMatcher } from '../services/hosted-media.ts';
 import { errorAnswer, type Answer } from './answer.ts';
 
+/** Rendered bytes kept in memory (bounded by size, least recently used first out) and the renders under way; shareable by several answerers. */
+export interface MediaCache {
+  bytes: LRUCache<string, Uint8Array>;
+  rendering: Map<string, Promise<Uint8Array>>;
+}
+
+/** A media cache of at most `maxBytes` bytes (default 256 MiB). */
+export function createMediaCache(maxBytes = 256 * 1024 * 1024): MediaCache {
+  return { bytes: new LRUCache<string, Uint8Array>({ maxSize: maxBytes, sizeCalculation: (v) => Math.max(1, v.byteLength) }), rendering: new Map() };
+}
+
 export interface MediaOptions {
-  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  /** Most bytes of rendered media kept in memory (default 256 MiB), when no `cache` is given. */
   cacheBytes?: number;
+  /** A cache shared with other answerers (one per process: every session's world uses it), instead of one of `cacheBytes`. */
+  cache?: MediaCache;
+  /** Put before every key in a shared `cache`, so that worlds never share an entry (a session's `/sessions/<name>`). */
+  keyPrefix?: string;
   /** Called when a render fails (a mock bug). */
   onMockBug?: (where: string, problem: string) => void;
 }
@@ -71,22 +88,23 @@ export function queryOf(url: string): Record<string, string> {
  * is no media route. The body is whole bytes (HEAD: the transport leaves it out).
  */
 export function createMediaAnswerer(engine: Engine, routes: readonly MediaRoute[], opts: MediaOptions = {}) {
-  const cache = new LRUCache<string, Uint8Array>({ maxSize: opts.cacheBytes ?? 256 * 1024 * 1024, sizeCalculation: (v) => Math.max(1, v.byteLength) });
-  const rendering = new Map<string, Promise<Uint8Array>>();
+  const { bytes: cache, rendering } = opts.cache ?? createMediaCache(opts.cacheBytes);
+  const prefix = opts.keyPrefix ?? '';
 
   async function bytesOf(asset: MediaAsset): Promise<Uint8Array> {
-    const hit = cache.get(asset.key);
+    const key = prefix + asset.key;
+    const hit = cache.get(key);
     if (hit) return hit;
-    let p = rendering.get(asset.key);
+    let p = rendering.get(key);
     if (!p) {
       p = Promise.resolve()
         .then(() => asset.render())
         .then((bytes) => {
-          cache.set(asset.key, bytes);
+          cache.set(key, bytes);
           return bytes;
         })
-        .finally(() => rendering.delete(asset.key));
-      rendering.set(asset.key, p);
+        .finally(() => rendering.delete(key));
+      rendering.set(key, p);
     }
     return p;
   }

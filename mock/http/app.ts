@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
-import { Engine, type EngineOptions } from '../engine/engine.ts';
+import { DEFAULT_LIMITS, Engine, type EngineLimits, type EngineOptions } from '../engine/engine.ts';
+import { createMediaCache } from '../core/media.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
 import { createOAuthPages } from './oauth-page.ts';
@@ -31,8 +32,10 @@ export interface MockOptions extends EngineOptions {
   onMockBug?: (operationId: string, problem: string) => void;
   /** Base of every media URL (e.g. https://mock.example.com); default: built from each request's Host or X-Forwarded-* headers. */
   publicUrl?: string;
-  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  /** Most bytes of rendered media kept in memory, by the default world and every session together (default 256 MiB). */
   mediaCacheBytes?: number;
+  /** Most sessions kept at once besides the default world (default 256); beyond, the least recently used is dropped. */
+  maxSessions?: number;
   /** Real ms between event-stream heartbeat comments (default 15 000). */
   heartbeatMs?: number;
   /** The --state file (POST /__mock/state/save writes it). */
@@ -94,6 +97,32 @@ interface World {
   pages: Router;
 }
 
+/** The least a session keeps of each bound, however many sessions share the budget (assumed: what a CI worker's test file needs). */
+export const SESSION_FLOOR = { tasks: 100, accounts: 20, journal: 100, activity: 200, ledgerEntries: 200 } as const;
+
+/**
+ * The limits of one session's world: the sessions share one world's budget
+ * (`limits`: tasks per area, accounts, journal, activity), each taking an
+ * equal part of it (`maxSessions` parts), but never less than SESSION_FLOOR
+ * (nor more than the budget); tasks per key at most the session's tasks;
+ * ledger entries per account likewise (a session's ledgers fold sooner). A session's bounds never depend on what other sessions do, so each
+ * stays deterministic on its own.
+ */
+export function sessionLimits(limits: Partial<EngineLimits> | undefined, maxSessions: number): EngineLimits {
+  const l = { ...DEFAULT_LIMITS, ...limits };
+  const share = (n: number, floor: number) => Math.max(Math.min(n, floor), Math.floor(n / maxSessions));
+  const tasks = share(l.tasks, SESSION_FLOOR.tasks);
+  return {
+    ...l,
+    tasks,
+    tasksPerKey: Math.min(l.tasksPerKey, tasks),
+    accounts: share(l.accounts, SESSION_FLOOR.accounts),
+    journal: share(l.journal, SESSION_FLOOR.journal),
+    activity: share(l.activity, SESSION_FLOOR.activity),
+    ledgerEntries: share(l.ledgerEntries, SESSION_FLOOR.ledgerEntries),
+  };
+}
+
 /** Creates a mock instance: its own engine (the default world), its isolated sessions, and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
@@ -108,7 +137,12 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     return allowedHosts.some((a) => a === h || a === name);
   };
   const latency = opts.latency;
+  const maxSessions = opts.maxSessions ?? MAX_SESSIONS;
+  const perSession = sessionLimits(opts.limits, maxSessions);
+  // one media cache for the process: the default world and every session share its bytes
+  const mediaCache = createMediaCache(opts.mediaCacheBytes);
   const sessions = new Map<string, World>();
+  let worlds = 0;
   const sessionRegistry = {
     list: () =>
       [...sessions].map(([name, w]) => ({ name, seed: w.engine.seed, now: w.engine.tick(), requests: w.engine.journal.total, baseUrl: `/sessions/${name}` })),
@@ -117,7 +151,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
 
   /** A world: an engine prepared by every area, and its control, media and API routers. `prefix` is the path prefix of its media URLs. */
   function createWorld(prefix: string): World {
-    const engine = new Engine(opts);
+    const engine = new Engine(prefix ? { ...opts, limits: perSession } : opts);
     // Every fault the mock finds in itself goes to one log (GET /__mock/bugs) and to the caller's onMockBug.
     engine.onBug = opts.onMockBug;
     const bug = (where: string, problem: string) => engine.reportBug(where, problem);
@@ -125,7 +159,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     return {
       engine,
       control: createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: prefix ? undefined : opts.stateFile, sessions: sessionRegistry }),
-      media: createMediaRouter(engine, mediaRoutes, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug }),
+      // keys of the shared cache name the world (a session dropped and opened again is a new world)
+      media: createMediaRouter(engine, mediaRoutes, { cache: mediaCache, keyPrefix: `${prefix}\u0000${++worlds}\u0000`, onMockBug: bug }),
       pages: createOAuthPages(engine, { formSecret, world: prefix }),
       api: createApiRouter(engine, {
         strict: opts.strict ?? false,
@@ -149,11 +184,11 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     }
     return w;
   }
-  /** Opens session `name` (a request that passed the guard asks for it), the least recently used dropped beyond MAX_SESSIONS. */
+  /** Opens session `name` (a request that passed the guard asks for it), the least recently used dropped beyond `maxSessions`. */
   function openSession(name: string): World {
     const w = existingSession(name) ?? createWorld(`/sessions/${name}`);
     if (!sessions.has(name)) {
-      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+      if (sessions.size >= maxSessions) sessions.delete(sessions.keys().next().value!);
       sessions.set(name, w);
     }
     return w;
