@@ -2420,6 +2420,31 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
         };
     };
     getSample: {

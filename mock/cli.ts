@@ -18,6 +18,7 @@ import { MAX_SESSIONS } from '../schemas/control.ts';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMockServer } from './http/app.ts';
+import { DEFAULT_CAPACITY } from './http/capacity.ts';
 import { loadState, readStateFile, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
@@ -182,6 +183,18 @@ const program = new EnvCommand()
     int('max-sessions', 1, 100_000),
     MAX_SESSIONS,
   )
+  .option(
+    '--max-inflight-body-mb <mb>',
+    'request bodies received at once, all together; beyond, 503 with Retry-After (a body is counted by its Content-Length, or the most its operation takes)',
+    int('max-inflight-body-mb', 1, 65536),
+    DEFAULT_CAPACITY.maxInflightBodyBytes / 1024 / 1024,
+  )
+  .option(
+    '--max-streams <n>',
+    'event streams open at once, all together; beyond, 503 with Retry-After',
+    int('max-streams', 1, 1_000_000),
+    DEFAULT_CAPACITY.maxStreams,
+  )
   .option('--ready-file <path>', 'when listening, write the base URL (e.g. http://127.0.0.1:4010) to this file; removed at shutdown')
   .option('--quiet', 'no request log', false)
   .version(packageVersion(), '-v, --version', 'print the version and exit')
@@ -250,6 +263,8 @@ const o = program.opts<{
   maxAccounts: number;
   maxLedgerEntries: number;
   maxSessions: number;
+  maxInflightBodyMb: number;
+  maxStreams: number;
   quiet: boolean;
 }>();
 
@@ -298,6 +313,8 @@ const mock = createMockServer({
   publicUrl: o.publicUrl,
   mediaCacheBytes: o.mediaCacheMb * 1024 * 1024,
   maxSessions: o.maxSessions,
+  maxInflightBodyBytes: o.maxInflightBodyMb * 1024 * 1024,
+  maxStreams: o.maxStreams,
   stateFile: o.state,
   controlToken,
   controlOrigins: o.controlOrigin,

@@ -23,9 +23,10 @@ export type Defined<K extends string, S extends OperationSpec> = Omit<S, 'errors
  * arrive (408); 401 when it
  * needs a key; 404 when its path has a parameter (malformed percent-encoding
  * names nothing); for a body, malformed (JSON or multipart), wrong
- * Content-Type and too large; and 400 for a Prefer header it cannot honour.
+ * Content-Type and too large; 503 when a body or an event stream would pass
+ * the process's caps; and 400 for a Prefer header it cannot honour.
  */
-export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'>): ErrorName[] {
+export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'> & { response?: Pick<OperationDef['response'], 'kind'> }): ErrorName[] {
   const out: ErrorName[] = ['MALFORMED_REQUEST', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT'];
   if (op.auth) out.push('UNAUTHORIZED');
   // a path parameter that is not valid percent-encoding names nothing: 404
@@ -33,6 +34,8 @@ export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'>): Err
   const body = op.request.body;
   if (body?.kind === 'json') out.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   if (body?.kind === 'multipart') out.push('MALFORMED_MULTIPART', 'UNSUPPORTED_MEDIA_TYPE', ...(body.limitError ? [] : (['PAYLOAD_TOO_LARGE'] as const)));
+  // the process's caps on bodies in flight and open event streams: 503 with Retry-After
+  if (body || op.response?.kind === 'event-stream') out.push('SERVER_BUSY');
   out.push('INVALID_PREFER');
   return out;
 }

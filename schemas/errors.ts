@@ -136,6 +136,14 @@ export const errorCatalog = {
       "a control-API (/__mock) or sign-in page (/oauth) request whose Host is not a name of this mock (this machine's, the --public-url host, --allowed-host): a DNS-rebound page",
     provenance: assumed("mock-only: the control API and the sign-in page are the mock's own"),
   },
+  SERVER_BUSY: {
+    code: 10019,
+    httpStatus: 503,
+    meaning:
+      'the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds',
+    provenance: assumed("mock-only: the mock's own caps on concurrent work (the service's are not documented)"),
+    retryAfterSeconds: 1,
+  },
   SESSION_NOT_FOUND: {
     code: 10018,
     httpStatus: 404,

@@ -67,6 +67,8 @@ async function start(flags: string[]): Promise<Running> {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // the child goes with this process, whatever ends it
+  process.on('exit', () => child.kill('SIGKILL'));
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const call: Running['call'] = (method, path, headers = {}, body) =>
     new Promise((resolve, reject) => {
@@ -134,6 +136,7 @@ async function fill(m: Running, headers: Record<string, string>, tasks: number, 
 
 /** Creates `tasks` video tasks in the world of `headers`, finishes them and loads every video whole; returns the bytes loaded. */
 async function loadMedia(m: Running, headers: Record<string, string>, tasks: number, check: (what: string, status: number) => void): Promise<number> {
+  check('credits', (await m.call('PUT', `/__mock/accounts/${KEY}`, headers, { credits: 1_000_000_000 })).status);
   const auth = { ...headers, authorization: `Bearer ${KEY}` };
   const ids: string[] = [];
   for (let i = 0; i < tasks; i++) {

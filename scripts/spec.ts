@@ -211,9 +211,12 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
 
 /** The errors a control route can answer with: malformed or invalid requests, its own. */
 export function controlErrors(op: ControlOperation): ErrorName[] {
-  const transport = transportErrors({ auth: false, request: { ...(op.body ? { body: op.body } : {}), ...(op.params ? { params: op.params } : {}) } }).filter(
-    (e) => e !== 'INVALID_PREFER',
-  );
+  // control bodies are not capped (the developer's own); its event stream is
+  const transport = transportErrors({
+    auth: false,
+    request: { ...(op.body ? { body: op.body } : {}), ...(op.params ? { params: op.params } : {}) },
+    response: op.response,
+  }).filter((e) => e !== 'INVALID_PREFER' && (e !== 'SERVER_BUSY' || op.response.kind === 'event-stream'));
   const invalid: ErrorName[] = op.body || op.params || op.query ? ['CONTROL_INVALID_REQUEST'] : [];
   return [...new Set([...transport, ...invalid, ...(op.errors ?? [])])];
 }

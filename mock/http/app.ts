@@ -11,6 +11,7 @@ import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
 import { DEFAULT_LIMITS, Engine, type EngineLimits, type EngineOptions } from '../engine/engine.ts';
 import { createMediaCache } from '../core/media.ts';
+import { Capacity } from './capacity.ts';
 import { createControlRouter } from './control.ts';
 import { createMediaRouter } from './media.ts';
 import { createOAuthPages } from './oauth-page.ts';
@@ -18,7 +19,8 @@ import { createDocsRouter } from './docs.ts';
 import { mediaRoutes, prepareEngine } from '../services/index.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError } from './respond.ts';
-import { createApiRouter, routeTable } from './router.ts';
+import { createOperationRunner } from '../core/operation.ts';
+import { createSharedApiRouter, routeTable, type ApiWorld } from './router.ts';
 import { MAX_SESSIONS, SESSION_NAME } from '../../schemas/control.ts';
 
 export interface MockOptions extends EngineOptions {
@@ -36,6 +38,10 @@ export interface MockOptions extends EngineOptions {
   mediaCacheBytes?: number;
   /** Most sessions kept at once besides the default world (default 256); beyond, the least recently used is dropped. */
   maxSessions?: number;
+  /** Most bytes of API request bodies received at once, all worlds together (default 256 MiB); beyond, 503 with Retry-After. */
+  maxInflightBodyBytes?: number;
+  /** Most event streams open at once, all worlds together (default 1,000); beyond, 503 with Retry-After. */
+  maxStreams?: number;
   /** Real ms between event-stream heartbeat comments (default 15 000). */
   heartbeatMs?: number;
   /** The --state file (POST /__mock/state/save writes it). */
@@ -92,7 +98,7 @@ interface World {
   engine: Engine;
   control: Router;
   media: Router;
-  api: Router;
+  api: ApiWorld;
   /** The OAuth authorization page. */
   pages: Router;
 }
@@ -141,6 +147,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   const perSession = sessionLimits(opts.limits, maxSessions);
   // one media cache for the process: the default world and every session share its bytes
   const mediaCache = createMediaCache(opts.mediaCacheBytes);
+  // one budget of bodies in flight and open event streams for the process
+  const capacity = new Capacity(opts.maxInflightBodyBytes, opts.maxStreams);
   const sessions = new Map<string, World>();
   let worlds = 0;
   const sessionRegistry = {
@@ -158,20 +166,36 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     prepareEngine(engine);
     return {
       engine,
-      control: createControlRouter(engine, { heartbeatMs, onMockBug: bug, stateFile: prefix ? undefined : opts.stateFile, sessions: sessionRegistry }),
+      control: createControlRouter(engine, {
+        heartbeatMs,
+        onMockBug: bug,
+        stateFile: prefix ? undefined : opts.stateFile,
+        sessions: sessionRegistry,
+        capacity,
+      }),
       // keys of the shared cache name the world (a session dropped and opened again is a new world)
       media: createMediaRouter(engine, mediaRoutes, { cache: mediaCache, keyPrefix: `${prefix}\u0000${++worlds}\u0000`, onMockBug: bug }),
       pages: createOAuthPages(engine, { formSecret, world: prefix }),
-      api: createApiRouter(engine, {
-        strict: opts.strict ?? false,
-        onMockBug: bug,
-        publicUrl: opts.publicUrl,
+      api: {
+        engine,
         pathPrefix: prefix,
-        heartbeatMs,
-        latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
-      }),
+        onMockBug: bug,
+        run: createOperationRunner(engine, {
+          strict: opts.strict ?? false,
+          onMockBug: bug,
+          latency:
+            latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
+        }),
+      },
     };
   }
+  /** One API router for every world: a session costs its engine and runner, not a router of every operation. */
+  const apiRouter = createSharedApiRouter((res) => worldOf(res).api, {
+    strict: opts.strict ?? false,
+    publicUrl: opts.publicUrl,
+    heartbeatMs,
+    capacity,
+  });
 
   const main = createWorld('');
   const engine = main.engine;
@@ -335,7 +359,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   app.use((req, res, next) => (/^\/media\//i.test(req.path) ? worldOf(res).media(req, res, next) : next()));
   app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? worldOf(res).pages(req, res, next) : next()));
   app.use(createDocsRouter({ publicUrl: opts.publicUrl }));
-  app.use((req, res, next) => worldOf(res).api(req, res, next));
+  app.use(apiRouter);
   const routes = routeTable();
   app.use((req, res) => {
     const hit = routes.find((r) => r.re.test(req.path));

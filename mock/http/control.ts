@@ -20,6 +20,7 @@ import { renderMidi } from '../media/midi.ts';
 import { colourFor, encodePng } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import { encodedAudio } from '../media/audio.ts';
+import { streamsBusy, type Capacity } from './capacity.ts';
 import { streamEvents } from './event-stream.ts';
 import { loadState, stateOf, writeStateFile } from './state-file.ts';
 import { authorize, createUser, listLoginSessions, listUsers } from '../services/oauth.ts';
@@ -38,6 +39,8 @@ export interface ControlOptions {
   stateFile?: string;
   /** The isolated sessions of the mock (GET and DELETE /__mock/sessions). */
   sessions?: { list(): z.infer<typeof SessionInfo>[]; drop(name: string): boolean };
+  /** The process's cap on open event streams (GET /__mock/events counts among them). */
+  capacity?: Capacity;
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -271,8 +274,15 @@ export function createControlRouter(engine: Engine, opts: ControlOptions): Route
       try {
         const out = await handlers[name](req);
         if (op.response.kind === 'binary') return await sendBinary(res, 200, out as BinaryBody);
-        if (op.response.kind === 'event-stream')
-          return streamEvents(req, res, engine, out as EventStreamSource, { heartbeatMs: opts.heartbeatMs, onError: (p) => opts.onMockBug?.(name, p) });
+        if (op.response.kind === 'event-stream') {
+          const started = streamEvents(req, res, engine, out as EventStreamSource, {
+            heartbeatMs: opts.heartbeatMs,
+            capacity: opts.capacity,
+            onError: (p) => opts.onMockBug?.(name, p),
+          });
+          if (!started) sendError(res, 'SERVER_BUSY', streamsBusy(opts.capacity!));
+          return;
+        }
         sendJson(res, 200, out);
       } catch (e) {
         if (res.headersSent) return void res.destroy();
