@@ -4209,6 +4209,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -4280,6 +4299,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -4373,6 +4417,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -4444,6 +4507,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -4542,6 +4630,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -4667,6 +4774,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -4766,6 +4892,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -4895,6 +5040,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -4945,6 +5109,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5033,6 +5222,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -5083,6 +5291,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5169,6 +5402,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -5219,6 +5471,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5292,6 +5569,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5378,6 +5674,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -5428,6 +5743,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5497,6 +5837,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -5547,6 +5906,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5633,6 +6017,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -5683,6 +6086,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5750,6 +6178,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -5800,6 +6247,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -5904,6 +6376,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -5979,6 +6470,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -6091,6 +6607,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -6162,6 +6697,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -6261,6 +6821,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 26006;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -6374,6 +6953,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -6476,6 +7074,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -6526,6 +7143,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -6625,6 +7267,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -6675,6 +7336,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -6774,6 +7460,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -6824,6 +7529,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -6931,6 +7661,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -6981,6 +7730,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -7087,6 +7861,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -7137,6 +7930,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -7243,6 +8061,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -7293,6 +8130,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -7399,6 +8261,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -7488,6 +8369,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -7595,6 +8495,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `36014` a reference file over 5 MB, or files over 20 MB together (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's) */
             413: {
                 headers: {
@@ -7666,6 +8585,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -7765,6 +8709,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 36009;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -7946,6 +8909,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /**
              * @description - `36011` only a completed voice-clone task can be confirmed (this one is pending, processing or failed) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
              *     - `36005` ALREADY_CONFIRMED: the task is already confirmed; no second charge (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
@@ -8066,7 +9048,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `36031` the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged (document 2, "Errors") */
+            /**
+             * @description - `36031` the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged (document 2, "Errors")
+             *
+             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8076,10 +9064,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description Error code: 36031 the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds; 36031 the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged
                          * @enum {number}
                          */
-                        code: 36031;
+                        code: 10019 | 36031;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -8153,6 +9141,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -8271,6 +9278,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 36012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -8401,6 +9427,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -8451,6 +9496,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -8550,6 +9620,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 36012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -8660,6 +9749,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -8731,6 +9839,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -8828,6 +9961,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -8943,6 +10095,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -9046,6 +10217,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -9117,6 +10307,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -9214,6 +10429,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -9322,6 +10556,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -9447,6 +10700,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -9497,6 +10769,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -9604,6 +10901,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -9654,6 +10970,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -9753,6 +11094,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 37005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -9902,6 +11262,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `37006` the episode cannot render audio now: it is one-shot, its script is not ready (or failed), or its audio is rendering; the message says which (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
             409: {
                 headers: {
@@ -9971,6 +11350,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -10071,6 +11475,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -10083,6 +11506,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -10188,6 +11636,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -10259,6 +11726,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -10346,6 +11838,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -10464,6 +11975,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 38002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -10612,6 +12142,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
             413: {
                 headers: {
@@ -10662,6 +12211,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -10791,6 +12365,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
             413: {
                 headers: {
@@ -10841,6 +12434,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -10970,6 +12588,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
             413: {
                 headers: {
@@ -11020,6 +12657,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -11126,6 +12788,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -11176,6 +12857,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -11275,6 +12981,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 40005;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -11419,6 +13144,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `40006` a video needs processStatus success (the deck is pending or failed) (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's) */
             409: {
                 headers: {
@@ -11555,6 +13299,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -11605,6 +13368,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -11704,6 +13492,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 41002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -11830,6 +13637,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -11880,6 +13706,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -11988,6 +13839,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
             413: {
                 headers: {
@@ -12038,6 +13908,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -12146,6 +14041,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
             413: {
                 headers: {
@@ -12196,6 +14110,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -12324,6 +14263,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
             413: {
                 headers: {
@@ -12374,6 +14332,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -12521,6 +14504,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
             413: {
                 headers: {
@@ -12571,6 +14573,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -12715,6 +14742,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -12765,6 +14811,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -12892,6 +14963,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `39010` the source music task has not succeeded (only a succeeded task can be extended) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
             409: {
                 headers: {
@@ -12961,6 +15051,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -13048,6 +15163,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10001;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -13166,6 +15300,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 39002;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * List the isolated sessions
-         * @description Sessions are isolated worlds (their own clock, seed, accounts, tasks, scenarios and journal) for test workers running in parallel against one mock: a request with the header X-Mock-Session: <name> (API, control and media alike), or under the path prefix /sessions/<name>, acts in the session <name>, created on first use with the mock's start options. Media URLs handed out in a session carry the prefix, so they load without the header. Requests without either act in the default world. At most 256 sessions (assumed); beyond, the least recently used one is dropped.
+         * @description Sessions are isolated worlds (their own clock, seed, accounts, tasks, scenarios and journal) for test workers running in parallel against one mock: a request with the header X-Mock-Session: <name> (API, control and media alike), or under the path prefix /sessions/<name>, acts in the session <name>, created with the mock's start options by the first request that passes the guard: an API request with an API key, or a control request; media and unauthenticated requests in an unknown session answer 404 (10018) and create nothing. Media URLs handed out in a session carry the prefix, so they load without the header. Requests without either act in the default world. At most 256 sessions by default (assumed; --max-sessions); beyond, the least recently used one is dropped. The sessions share one world's budget of tasks, accounts, journal and activity, each keeping an equal part of it (at least 100 tasks per area), and the process's one media cache.
          */
         get: operations["listSessions"];
         put?: never;
@@ -755,6 +755,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -846,6 +865,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -958,6 +996,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -1050,6 +1107,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1155,6 +1231,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1313,6 +1408,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004 | 10010;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1495,6 +1609,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -1627,6 +1760,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -1714,6 +1866,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -1844,6 +2015,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -1939,6 +2129,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2058,6 +2267,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -2135,6 +2363,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2230,6 +2477,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -2304,6 +2570,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2402,6 +2687,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2513,6 +2817,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2636,6 +2959,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -2728,6 +3070,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2831,6 +3192,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -2843,6 +3223,31 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10013;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /**
+             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
+             *
+             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
+             */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
+                         * @enum {number}
+                         */
+                        code: 10019;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -2961,6 +3366,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -3066,6 +3490,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -3195,6 +3638,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             431: {
                 headers: {
@@ -3298,6 +3760,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -3393,6 +3874,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -3529,6 +4029,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
             /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
             413: {
                 headers: {
@@ -3625,6 +4144,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10012;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
@@ -3736,6 +4274,25 @@ export interface operations {
                          * @enum {number}
                          */
                         code: 10004;
+                        /** @description what went wrong, naming the field and the rule */
+                        message: string;
+                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
+                        data: null;
+                    };
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
+                         * @enum {number}
+                         */
+                        code: 10016;
                         /** @description what went wrong, naming the field and the rule */
                         message: string;
                         /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */

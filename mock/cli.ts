@@ -14,9 +14,11 @@ import { networkInterfaces } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import morgan from 'morgan';
 import { z } from 'zod';
+import { MAX_SESSIONS } from '../schemas/control.ts';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMockServer } from './http/app.ts';
+import { DEFAULT_CAPACITY } from './http/capacity.ts';
 import { loadState, readStateFile, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
@@ -70,6 +72,18 @@ function publicUrl(v: string): string {
   return v.replace(/\/+$/, '');
 }
 
+/** Collects --allowed-host values (repeatable; its variable MEDIAGEN_MOCK_ALLOWED_HOST takes several, comma-separated). */
+function allowedHost(v: string, previous: string[] = []): string[] {
+  const hosts = v
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const h of hosts)
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(h))
+      throw new InvalidArgumentError(`allowed-host ${h}: a host name, optionally with :port, e.g. mock.internal or mock.internal:4010`);
+  return [...previous, ...hosts];
+}
+
 function speed(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('speed must be a positive number');
@@ -119,13 +133,23 @@ const program = new EnvCommand()
     "base URL written into media URLs (default: from each request's Host, or X-Forwarded-Proto and X-Forwarded-Host behind a proxy)",
     publicUrl,
   )
-  .option('--media-cache-mb <mb>', 'memory for rendered media (videos, audio, images), least recently used first out', int('media-cache-mb', 1, 65536), 256)
+  .option(
+    '--media-cache-mb <mb>',
+    'memory for rendered media (videos, audio, images) of the whole process, sessions included; least recently used first out',
+    int('media-cache-mb', 1, 65536),
+    256,
+  )
   .option(
     '--state <file>',
     'start from the state saved in this file (when it exists) and save the state there at a clean shutdown and on POST /__mock/state/save',
   )
   .option('--control-token <token>', 'require Authorization: Bearer <token> on the control API (/__mock); generated when listening beyond this machine')
   .option('--control-origin <origin...>', 'web origins besides this machine allowed to call the control API from a browser, e.g. http://192.168.1.20:5173')
+  .option(
+    '--allowed-host <host>',
+    'a Host name (any port, or name:port) the control API and the sign-in page answer besides localhost, 127.0.0.1, [::1] and the --public-url host (repeatable; the variable takes a comma-separated list); bound beyond this machine, Host is checked only when this is given',
+    allowedHost,
+  )
   .option('--unsafe-open-control', 'listening beyond this machine, leave the control API open to anyone who can reach the port (no token)', false)
   .option('--journal-size <n>', 'API requests kept in the journal (GET /__mock/requests)', int('journal-size', 1, 1_000_000), DEFAULT_LIMITS.journal)
   .option('--activity-size <n>', 'task changes kept in the activity feed (GET /__mock/events)', int('activity-size', 1, 1_000_000), DEFAULT_LIMITS.activity)
@@ -152,6 +176,24 @@ const program = new EnvCommand()
     'ledger entries kept per account; beyond, the oldest are folded into one',
     int('max-ledger-entries', 2, 10_000_000),
     DEFAULT_LIMITS.ledgerEntries,
+  )
+  .option(
+    '--max-sessions <n>',
+    'isolated sessions (X-Mock-Session) kept at once; beyond, the least recently used is dropped. They share one budget of tasks, accounts, journal and activity: each keeps its part (at least 100 tasks per area)',
+    int('max-sessions', 1, 100_000),
+    MAX_SESSIONS,
+  )
+  .option(
+    '--max-inflight-body-mb <mb>',
+    'request bodies received at once, all together; beyond, 503 with Retry-After (a body is counted by its Content-Length, or the most its operation takes)',
+    int('max-inflight-body-mb', 1, 65536),
+    DEFAULT_CAPACITY.maxInflightBodyBytes / 1024 / 1024,
+  )
+  .option(
+    '--max-streams <n>',
+    'event streams open at once, all together; beyond, 503 with Retry-After',
+    int('max-streams', 1, 1_000_000),
+    DEFAULT_CAPACITY.maxStreams,
   )
   .option('--ready-file <path>', 'when listening, write the base URL (e.g. http://127.0.0.1:4010) to this file; removed at shutdown')
   .option('--quiet', 'no request log', false)
@@ -211,6 +253,7 @@ const o = program.opts<{
   state?: string;
   controlToken?: string;
   controlOrigin?: string[];
+  allowedHost?: string[];
   unsafeOpenControl: boolean;
   journalSize: number;
   readyFile?: string;
@@ -219,6 +262,9 @@ const o = program.opts<{
   maxTasks: number;
   maxAccounts: number;
   maxLedgerEntries: number;
+  maxSessions: number;
+  maxInflightBodyMb: number;
+  maxStreams: number;
   quiet: boolean;
 }>();
 
@@ -266,9 +312,17 @@ const mock = createMockServer({
   rateLimit: o.rateLimit,
   publicUrl: o.publicUrl,
   mediaCacheBytes: o.mediaCacheMb * 1024 * 1024,
+  maxSessions: o.maxSessions,
+  maxInflightBodyBytes: o.maxInflightBodyMb * 1024 * 1024,
+  maxStreams: o.maxStreams,
   stateFile: o.state,
   controlToken,
   controlOrigins: o.controlOrigin,
+  allowedHosts: o.allowedHost,
+  // Bound to loopback, a DNS-rebound page is the threat: Host is checked. Beyond (0.0.0.0 in a container), the
+  // names clients use are not known in advance: the control token is the guard, and Host is checked only against
+  // the names given with --allowed-host.
+  checkHost: LOOPBACK || (o.allowedHost?.length ?? 0) > 0,
   limits: {
     journal: o.journalSize,
     activity: o.activitySize,

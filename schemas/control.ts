@@ -460,7 +460,7 @@ const LoginSessionParams = z.strictObject({ sessionId: z.string() });
 /** The name of an isolated session (X-Mock-Session header, /sessions/{name} path prefix). */
 export const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Most sessions kept at once besides the default world (assumed); beyond, the least recently used is dropped. */
+/** Most sessions kept at once besides the default world by default (assumed; --max-sessions); beyond, the least recently used is dropped. */
 export const MAX_SESSIONS = 256;
 
 export const SessionInfo = z
@@ -540,8 +540,12 @@ export function defineControlOperations<const S extends Record<string, ControlOp
       ...(spec.bodyCheckedByHandler ? { bodyCheckedByHandler: true } : {}),
     };
     // no forcing; JSON under any Content-Type (curl -d)
-    const transport = transportErrors({ auth: false, request }).filter(
-      (e) => e !== 'INVALID_PREFER' && !(e === 'UNSUPPORTED_MEDIA_TYPE' && spec.body?.kind === 'json'),
+    // control bodies are not capped (the developer's own); its event stream is
+    const transport = transportErrors({ auth: false, request, response: spec.response }).filter(
+      (e) =>
+        e !== 'INVALID_PREFER' &&
+        !(e === 'UNSUPPORTED_MEDIA_TYPE' && spec.body?.kind === 'json') &&
+        (e !== 'SERVER_BUSY' || spec.response.kind === 'event-stream'),
     );
     const invalid: ErrorName[] = spec.body || spec.params || spec.query ? ['CONTROL_INVALID_REQUEST'] : [];
     out[operationId] = {
@@ -802,7 +806,7 @@ export const controlOperations = defineControlOperations({
     method: 'get',
     path: '/__mock/sessions',
     summary: 'List the isolated sessions',
-    description: `Sessions are isolated worlds (their own clock, seed, accounts, tasks, scenarios and journal) for test workers running in parallel against one mock: a request with the header X-Mock-Session: <name> (API, control and media alike), or under the path prefix /sessions/<name>, acts in the session <name>, created on first use with the mock's start options. Media URLs handed out in a session carry the prefix, so they load without the header. Requests without either act in the default world. At most ${MAX_SESSIONS} sessions (assumed); beyond, the least recently used one is dropped.`,
+    description: `Sessions are isolated worlds (their own clock, seed, accounts, tasks, scenarios and journal) for test workers running in parallel against one mock: a request with the header X-Mock-Session: <name> (API, control and media alike), or under the path prefix /sessions/<name>, acts in the session <name>, created with the mock's start options by the first request that passes the guard: an API request with an API key, or a control request; media and unauthenticated requests in an unknown session answer 404 (10018) and create nothing. Media URLs handed out in a session carry the prefix, so they load without the header. Requests without either act in the default world. At most ${MAX_SESSIONS} sessions by default (assumed; --max-sessions); beyond, the least recently used one is dropped. The sessions share one world's budget of tasks, accounts, journal and activity, each keeping an equal part of it (at least 100 tasks per area), and the process's one media cache.`,
     response: ok(SessionList),
   },
   deleteSession: {

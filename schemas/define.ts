@@ -19,19 +19,23 @@ export type Defined<K extends string, S extends OperationSpec> = Omit<S, 'errors
 
 /**
  * Transport errors an operation can answer with whatever it does: a request
- * HTTP cannot parse (400) or with headers over the limit (431); 401 when it
+ * HTTP cannot parse (400), with headers over the limit (431) or too slow to
+ * arrive (408); 401 when it
  * needs a key; 404 when its path has a parameter (malformed percent-encoding
  * names nothing); for a body, malformed (JSON or multipart), wrong
- * Content-Type and too large; and 400 for a Prefer header it cannot honour.
+ * Content-Type and too large; 503 when a body or an event stream would pass
+ * the process's caps; and 400 for a Prefer header it cannot honour.
  */
-export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'>): ErrorName[] {
-  const out: ErrorName[] = ['MALFORMED_REQUEST', 'HEADERS_TOO_LARGE'];
+export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'> & { response?: Pick<OperationDef['response'], 'kind'> }): ErrorName[] {
+  const out: ErrorName[] = ['MALFORMED_REQUEST', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT'];
   if (op.auth) out.push('UNAUTHORIZED');
   // a path parameter that is not valid percent-encoding names nothing: 404
   if (op.request.params) out.push('ROUTE_NOT_FOUND');
   const body = op.request.body;
   if (body?.kind === 'json') out.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   if (body?.kind === 'multipart') out.push('MALFORMED_MULTIPART', 'UNSUPPORTED_MEDIA_TYPE', ...(body.limitError ? [] : (['PAYLOAD_TOO_LARGE'] as const)));
+  // the process's caps on bodies in flight and open event streams: 503 with Retry-After
+  if (body || op.response?.kind === 'event-stream') out.push('SERVER_BUSY');
   out.push('INVALID_PREFER');
   return out;
 }

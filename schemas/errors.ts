@@ -16,7 +16,7 @@ import { assumed, fromSeed, type Provenance } from './provenance.ts';
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
@@ -121,6 +121,35 @@ export const errorCatalog = {
     httpStatus: 410,
     meaning: 'a hosted file whose validity has ended (for example the subtitles of POST /v1/speech, valid 24 hours)',
     provenance: transport,
+  },
+  REQUEST_TIMEOUT: {
+    code: 10016,
+    httpStatus: 408,
+    meaning:
+      "the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes",
+    provenance: transport,
+  },
+  HOST_FORBIDDEN: {
+    code: 10017,
+    httpStatus: 403,
+    meaning:
+      "a control-API (/__mock) or sign-in page (/oauth) request whose Host is not a name of this mock (this machine's, the --public-url host, --allowed-host): a DNS-rebound page",
+    provenance: assumed("mock-only: the control API and the sign-in page are the mock's own"),
+  },
+  SERVER_BUSY: {
+    code: 10019,
+    httpStatus: 503,
+    meaning:
+      'the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds',
+    provenance: assumed("mock-only: the mock's own caps on concurrent work (the service's are not documented)"),
+    retryAfterSeconds: 1,
+  },
+  SESSION_NOT_FOUND: {
+    code: 10018,
+    httpStatus: 404,
+    meaning:
+      'a request in a session (X-Mock-Session or /sessions/<name>) that does not exist, which this request cannot open: media, the sign-in page and unauthenticated requests open none',
+    provenance: assumed('mock-only: sessions are a feature of the mock (decisions/0019-sessions.md)'),
   },
   MOCK_INTERNAL_ERROR: {
     code: 10500,

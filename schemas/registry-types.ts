@@ -184,6 +184,12 @@ export interface StreamEvent<N extends string = string, D = unknown> {
  */
 export interface EventStreamSource<E extends StreamEvent = StreamEvent> {
   poll(now: number): { events: E[]; done: boolean; nextAt?: number };
+  /**
+   * The task whose changes the stream follows (its id, as the activity feed
+   * names it): the stream is then polled when that task changes or the clock
+   * jumps, not on every change of the engine. Without it, on every change.
+   */
+  topic?: string;
   /** Called once when the client goes away or the stream ends. */
   close?(): void;
 }

@@ -8,6 +8,7 @@
  *   npm run soak -- --minutes N [--rate R] [--port P] [--keys K] [--default-bounds]
  *   npm run soak -- --distinct-keys N [--max-accounts M] [--port P]
  *   (or: npx tsx scripts/soak.ts --minutes N ...)
+ *   npm run soak -- --sessions [...]: the memory of many sessions instead (scripts/soak-sessions.ts)
  *
  *   --minutes         how long to drive traffic (default 10; fractions allowed)
  *   --rate            requests per second (default 200)
@@ -1175,4 +1176,5 @@ async function main(): Promise<number> {
   return interrupted ? 130 : 0;
 }
 
-process.exitCode = await main();
+// --sessions: the sessions mode (scripts/soak-sessions.ts), memory of many sessions rather than traffic over time
+process.exitCode = process.argv.includes('--sessions') ? await (await import('./soak-sessions.ts')).soakSessions(process.argv.slice(2)) : await main();

@@ -15,8 +15,8 @@ export const CHROMIUM: string | undefined = CANDIDATES.find((p): p is string => 
 
 if (!CHROMIUM) console.warn('[browser tests skipped] no system Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
 
-/** Launches the system Chromium headless. */
-export function launchChromium(): Promise<Browser> {
+/** Launches the system Chromium headless, with `args` besides the usual ones (say, `--host-resolver-rules=MAP evil.test 127.0.0.1`). */
+export function launchChromium(args: readonly string[] = []): Promise<Browser> {
   if (!CHROMIUM) throw new Error('no system Chromium');
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...args] });
 }

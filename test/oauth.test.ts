@@ -94,13 +94,15 @@ describe('OAuth user tokens', () => {
     expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1:8765)/); // no external resources
     const users = [...html.matchAll(/name="userId" value="(usr_[0-9a-f]+)"/g)].map((x) => x[1]);
     expect(users).toHaveLength(3);
+    // the form carries its page token (test/host-check.test.ts: a post without it is refused)
+    const csrf = /name="csrf" value="([0-9a-f]+)"/.exec(html)![1];
 
     const post = (form: Record<string, string>) =>
       fetch(new URL('authorize', s.authUrl), {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(form),
+        body: new URLSearchParams({ ...form, csrf }),
       });
     const nobody = await post({ sessionId: s.sessionId, userId: '' });
     expect(nobody.status).toBe(400);

@@ -81,3 +81,56 @@ describe('X-Mock-Session', () => {
     expect(res.json.message).toMatch(/X-Mock-Session/);
   });
 });
+
+describe('who opens a session (decisions/0019-sessions.md)', () => {
+  const names = async (m: Awaited<ReturnType<typeof mock>>) =>
+    ((await m.call('GET', '/__mock/sessions', { key: null })).json.items as { name: string }[]).map((s) => s.name);
+
+  it.each([
+    ['media by prefix', 'GET', '/sessions/m1/media/videos/vt_x.mp4', null],
+    ['an API request without a key', 'GET', '/sessions/m2/v1/user/subscription', null],
+    ['an API request with a Bearer that is no API key', 'GET', '/sessions/m3/v1/user/subscription', 'not-a-key'],
+    ['the sign-in page', 'GET', '/sessions/m4/oauth/authorize?sessionId=ls_x', null],
+    ['the documentation', 'GET', '/sessions/m5/docs', null],
+  ])('%s: 404 (10018) and no session', async (_what, method, path, key) => {
+    const m = await mock();
+    const r = await m.call(method, path, { key });
+    expect(r.status).toBe(404);
+    expect(r.json.code).toBe(errorCatalog.SESSION_NOT_FOUND.code);
+    expect(await names(m)).toEqual([]);
+  });
+
+  it('by header too: media and unauthenticated requests open nothing; an API key or a control request opens it', async () => {
+    const m = await mock();
+    expect((await m.call('GET', '/media/videos/vt_x.mp4', { key: null, ...inSession('h1') })).json.code).toBe(errorCatalog.SESSION_NOT_FOUND.code);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: null, ...inSession('h1') })).status).toBe(404);
+    expect(await names(m)).toEqual([]);
+    expect((await m.call('GET', pathOf('getSubscription'), inSession('h1'))).status).toBe(200);
+    expect((await m.call('GET', '/__mock/health', { key: null, ...inSession('h2') })).status).toBe(200);
+    expect(await names(m)).toEqual(['h1', 'h2']);
+    // once open, media and unauthenticated requests act in it (404 of the media route, 401 of the API)
+    expect((await m.call('GET', '/media/videos/vt_x.mp4', { key: null, ...inSession('h1') })).json.code).toBe(errorCatalog.ROUTE_NOT_FOUND.code);
+    expect((await m.call('GET', pathOf('getSubscription'), { key: null, ...inSession('h1') })).status).toBe(401);
+  });
+
+  it('a refused control request opens nothing: without the control token, or from a page of another origin (Origin, Referer or Sec-Fetch-Site)', async () => {
+    const m = await mock({ controlToken: 'tok' });
+    expect((await m.call('POST', '/sessions/x/__mock/reset', { key: null })).json.code).toBe(errorCatalog.CONTROL_FORBIDDEN.code);
+    const asPage = (headers: Record<string, string>) => ({ key: null, headers: { authorization: 'Bearer tok', ...headers } });
+    for (const headers of <Record<string, string>[]>[
+      { origin: 'https://evil.example' },
+      { referer: 'https://evil.example/page.html' },
+      { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+    ]) {
+      const r = await m.call('GET', '/sessions/y/__mock/health', asPage(headers));
+      expect(r.status, JSON.stringify(headers)).toBe(403);
+      expect(r.json.code).toBe(errorCatalog.CONTROL_FORBIDDEN.code);
+    }
+    const listed = async () => ((await m.call('GET', '/__mock/sessions', asPage({}))).json.items as { name: string }[]).map((s) => s.name);
+    expect(await listed()).toEqual([]);
+    // this machine's pages and tools pass, and open it
+    expect((await m.call('GET', '/sessions/y/__mock/health', asPage({ referer: 'http://localhost:5173/' }))).status).toBe(200);
+    expect((await m.call('POST', '/sessions/x/__mock/reset', asPage({}))).status).toBe(200);
+    expect(await listed()).toEqual(['y', 'x']);
+  });
+});

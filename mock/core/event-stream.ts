@@ -6,6 +6,10 @@
  * virtual clock: the source is polled whenever the engine's state changes (a
  * clock advance, events that ran, a request handled), and in real clock mode
  * also when the next scheduled event or the source's own `nextAt` comes due.
+ * A source with a `topic` (a task id) is polled only when that task changes
+ * (the activity feed names it) or the clock jumps (an advance, a reset, a
+ * restore): one listener per engine sorts the changes out, so open streams
+ * cost a handled request nothing unless it touches their task.
  * The Express server writes the sink to the response; the fetch handlers to a
  * ReadableStream.
  */
@@ -33,6 +37,57 @@ export interface EventSink {
 /** The first bytes of every stream (a comment: some clients wait for a first byte before they report the stream open). */
 export const STREAM_OPEN = ': stream open\n\n';
 
+/** Wakes the streams of one engine: those of a topic when its task changed, all when the clock jumped or the feed cannot tell. */
+class Wakers {
+  private all = new Set<() => void>();
+  private untopiced = new Set<() => void>();
+  private byTopic = new Map<string, Set<() => void>>();
+  private unsubscribe?: () => void;
+  private seenSeq = 0;
+  private seenJumps = 0;
+
+  constructor(private readonly engine: Engine) {}
+
+  /** Registers `wake` for `topic` (undefined: every change); returns its removal. */
+  add(topic: string | undefined, wake: () => void): () => void {
+    if (!this.unsubscribe) {
+      this.seenSeq = this.engine.activity.lastSeq;
+      this.seenJumps = this.engine.clock.jumps;
+      this.unsubscribe = this.engine.onChange(() => this.dispatch());
+    }
+    this.all.add(wake);
+    let set = this.untopiced;
+    if (topic !== undefined) {
+      set = this.byTopic.get(topic) ?? new Set();
+      this.byTopic.set(topic, set);
+    }
+    set.add(wake);
+    return () => {
+      this.all.delete(wake);
+      set.delete(wake);
+      if (topic !== undefined && set.size === 0) this.byTopic.delete(topic);
+      if (this.all.size === 0) {
+        this.unsubscribe?.();
+        this.unsubscribe = undefined;
+      }
+    };
+  }
+
+  private dispatch(): void {
+    const { activity, clock } = this.engine;
+    const seq = activity.lastSeq;
+    const changes = seq > this.seenSeq ? activity.since(this.seenSeq) : [];
+    // a reset or a restore moves the clock; a feed that went back or dropped changes cannot say what changed
+    const everything = clock.jumps !== this.seenJumps || seq < this.seenSeq || changes.length < seq - this.seenSeq;
+    this.seenSeq = seq;
+    this.seenJumps = clock.jumps;
+    if (everything) return void [...this.all].forEach((w) => w());
+    for (const w of [...this.untopiced]) w();
+    for (const c of changes) for (const w of [...(this.byTopic.get(c.taskId) ?? [])]) w();
+  }
+}
+
+
 /**
  * Pumps `source` into `sink` until it is done; returns `close`, to call when
  * the client goes away (idempotent; it stops timers and listeners and closes
@@ -45,7 +100,8 @@ export function pumpEvents(engine: Engine, source: EventStreamSource, opts: Even
   let wake: ReturnType<typeof setTimeout> | undefined;
   let pending = false;
   const heartbeat = setInterval(() => sink.write(': heartbeat\n\n'), opts.heartbeatMs);
-  const unsubscribe = engine.onChange(() => schedule());
+  const wakers = engine.registry('stream-wakers', () => new Wakers(engine));
+  const unsubscribe = wakers.add(source.topic, () => schedule());
 
   const close = () => {
     if (closed) return;

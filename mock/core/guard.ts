@@ -25,14 +25,37 @@ export const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?
 
 /**
  * Why the guard refuses a control request (CONTROL_FORBIDDEN, 403), or
- * undefined when it passes. `pageOrigin` is the request's Origin header;
- * `open`: the operation needs no token.
+ * undefined when it passes. `pageOrigin` is the web origin the request comes
+ * from (see pageOriginOf); `selfOrigin` the mock's own (a page the mock
+ * serves, the dashboard, is allowed); `open`: the operation needs no token.
  */
-export function controlGuardError(req: { pageOrigin?: string; authorization?: string }, opts: ControlGuardOptions, open: boolean): ApiError | undefined {
+export function controlGuardError(
+  req: { pageOrigin?: string; authorization?: string; selfOrigin?: string },
+  opts: ControlGuardOptions,
+  open: boolean,
+): ApiError | undefined {
   const origin = req.pageOrigin;
-  if (!opts.anyOrigin && origin !== undefined && !LOCAL_ORIGIN.test(origin) && !(opts.origins ?? []).includes(origin))
+  if (!opts.anyOrigin && origin !== undefined && origin !== req.selfOrigin && !LOCAL_ORIGIN.test(origin) && !(opts.origins ?? []).includes(origin))
     return new ApiError('CONTROL_FORBIDDEN', `the control API does not answer web pages of ${origin} (allowed: this machine's origins and --control-origin)`);
   if (opts.token && !open && req.authorization !== `Bearer ${opts.token}`)
     return new ApiError('CONTROL_FORBIDDEN', 'the control API needs Authorization: Bearer <control token> (printed at start, or set with --control-token)');
   return undefined;
+}
+
+/**
+ * The web origin a browser request comes from: its Origin header; for a
+ * request without one (an <img>, a link, a form GET) the origin of its
+ * Referer; without either, a cross-site request (Sec-Fetch-Site) is named as
+ * such; undefined for a tool's request (curl, a test's fetch in Node).
+ */
+export function pageOriginOf(headers: { origin?: string; referer?: string; 'sec-fetch-site'?: string }): string | undefined {
+  if (headers.origin !== undefined) return headers.origin;
+  if (headers.referer) {
+    try {
+      return new URL(headers.referer).origin;
+    } catch {
+      return 'an unreadable Referer';
+    }
+  }
+  return headers['sec-fetch-site'] === 'cross-site' ? 'another site (Sec-Fetch-Site: cross-site)' : undefined;
 }

@@ -7,10 +7,12 @@
  * Every answer carries Content-Type, Content-Length, ETag and Accept-Ranges:
  * bytes; a file past its validity answers 410 (10015), a request its URL does
  * not authorize (a signed URL's signature or expiry) the route's catalogued
- * error (403); a single `Range` is answered 206 (416 when unsatisfiable),
+ * error (403); a single valid `Range` is answered 206 (416 when unsatisfiable; an invalid one is ignored),
  * If-Range and If-None-Match are honoured. Rendered bytes are kept in a cache
  * bounded by size (least recently used first out), keyed by what names them
  * (`MediaAsset.key`), and concurrent first requests of one asset share one render.
+ * One cache may serve several engines (the sessions of a process), each
+ * answerer putting its own prefix before the keys.
  */
 import { LRUCache } from 'lru-cache';
 import type { Engine } from '../engine/engine.ts';
@@ -19,9 +21,24 @@ import type { MediaAsset, MediaRoute } from '../services/context.ts';
 import { mediaRouteMatcher } from '../services/hosted-media.ts';
 import { errorAnswer, type Answer } from './answer.ts';
 
+/** Rendered bytes kept in memory (bounded by size, least recently used first out) and the renders under way; shareable by several answerers. */
+export interface MediaCache {
+  bytes: LRUCache<string, Uint8Array>;
+  rendering: Map<string, Promise<Uint8Array>>;
+}
+
+/** A media cache of at most `maxBytes` bytes (default 256 MiB). */
+export function createMediaCache(maxBytes = 256 * 1024 * 1024): MediaCache {
+  return { bytes: new LRUCache<string, Uint8Array>({ maxSize: maxBytes, sizeCalculation: (v) => Math.max(1, v.byteLength) }), rendering: new Map() };
+}
+
 export interface MediaOptions {
-  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  /** Most bytes of rendered media kept in memory (default 256 MiB), when no `cache` is given. */
   cacheBytes?: number;
+  /** A cache shared with other answerers (one per process: every session's world uses it), instead of one of `cacheBytes`. */
+  cache?: MediaCache;
+  /** Put before every key in a shared `cache`, so that worlds never share an entry (a session's `/sessions/<name>`). */
+  keyPrefix?: string;
   /** Called when a render fails (a mock bug). */
   onMockBug?: (where: string, problem: string) => void;
 }
@@ -33,7 +50,14 @@ export interface MediaRequestHeaders {
   'if-none-match'?: string;
 }
 
-/** The byte range of a `Range: bytes=...` header for a body of `size` bytes: a range, 'unsatisfiable', or undefined (serve it all). */
+/**
+ * The byte range of a `Range: bytes=...` header for a body of `size` bytes: a
+ * range, 'unsatisfiable', or undefined (serve it all). As RFC 9110, "Range"
+ * says, a header that is not a valid single byte range (another unit, several
+ * ranges, a last position before the first: `bytes=5-1`) is ignored, and a
+ * valid one that the body cannot satisfy (it starts at or past the end, or is
+ * a suffix of 0 bytes) is unsatisfiable (416).
+ */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   if (!header) return undefined;
   const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
@@ -44,9 +68,9 @@ export function parseRange(header: string | undefined, size: number): { start: n
     return { start: Math.max(0, size - n), end: size - 1 };
   }
   const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
+  if (m[2] !== '' && Number(m[2]) < start) return undefined; // an invalid range: ignored
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
 }
 
 /** The query parameters of a request URL (`/media/x.mp3?a=1&b=2`), the first value of each name; malformed encoding leaves the raw text. */
@@ -64,22 +88,23 @@ export function queryOf(url: string): Record<string, string> {
  * is no media route. The body is whole bytes (HEAD: the transport leaves it out).
  */
 export function createMediaAnswerer(engine: Engine, routes: readonly MediaRoute[], opts: MediaOptions = {}) {
-  const cache = new LRUCache<string, Uint8Array>({ maxSize: opts.cacheBytes ?? 256 * 1024 * 1024, sizeCalculation: (v) => Math.max(1, v.byteLength) });
-  const rendering = new Map<string, Promise<Uint8Array>>();
+  const { bytes: cache, rendering } = opts.cache ?? createMediaCache(opts.cacheBytes);
+  const prefix = opts.keyPrefix ?? '';
 
   async function bytesOf(asset: MediaAsset): Promise<Uint8Array> {
-    const hit = cache.get(asset.key);
+    const key = prefix + asset.key;
+    const hit = cache.get(key);
     if (hit) return hit;
-    let p = rendering.get(asset.key);
+    let p = rendering.get(key);
     if (!p) {
       p = Promise.resolve()
         .then(() => asset.render())
         .then((bytes) => {
-          cache.set(asset.key, bytes);
+          cache.set(key, bytes);
           return bytes;
         })
-        .finally(() => rendering.delete(asset.key));
-      rendering.set(asset.key, p);
+        .finally(() => rendering.delete(key));
+      rendering.set(key, p);
     }
     return p;
   }

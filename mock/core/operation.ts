@@ -67,8 +67,10 @@ export interface OperationRequest {
   readBody: () => Promise<unknown>;
   /** `proto://host[:port]` media URLs are built on. */
   origin: string;
-  /** The Origin header of the page that sent it, if any (the control guard reads it). */
+  /** The web origin of the page that sent it, if any (the control guard reads it: see pageOriginOf). */
   pageOrigin?: string;
+  /** The mock's own origin as this request reached it (a page the mock serves passes the guard). */
+  selfOrigin?: string;
 }
 
 /** What the journal records of a request besides its status. */

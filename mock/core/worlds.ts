@@ -10,9 +10,9 @@
  * operations on sessions answer the same everywhere.
  */
 import { MAX_SESSIONS, SESSION_NAME, type SessionInfo } from '../../schemas/control.ts';
-import { Engine, type EngineOptions } from '../engine/engine.ts';
+import { DEFAULT_LIMITS, Engine, type EngineLimits, type EngineOptions } from '../engine/engine.ts';
 import { composeServices, defaultServices, prepareEngine, type AnyService, type ServiceSet } from '../services/index.ts';
-import { createMediaAnswerer, type MediaAnswerer } from './media.ts';
+import { createMediaAnswerer, createMediaCache, type MediaAnswerer } from './media.ts';
 import { createOperationRunner, type OperationOptions, type OperationRunner } from './operation.ts';
 import { createRouteTable, type RouteTable } from './routes.ts';
 
@@ -34,12 +34,39 @@ export interface WorldsOptions {
   services?: readonly AnyService[];
   /** Runner options of a world (`host` is completed with the sessions here). */
   runner: (world: { name: string | null; prefix: string; engine: Engine }) => OperationOptions;
-  /** Most bytes of rendered media kept per world (default 256 MiB). */
+  /** Most bytes of rendered media kept, by the default world and every session together (default 256 MiB). */
   mediaCacheBytes?: number;
   /** Called when the mock finds a bug in itself. */
   onMockBug?: (where: string, problem: string) => void;
   /** Most sessions kept besides the default world (default MAX_SESSIONS); beyond, the least recently used is dropped. */
   maxSessions?: number;
+}
+
+/** The least a session keeps of each bound, however many sessions share the budget (assumed: what a CI worker's test file needs). */
+export const SESSION_FLOOR = { tasks: 100, accounts: 20, journal: 100, activity: 200, ledgerEntries: 200 } as const;
+
+/**
+ * The limits of one session's world: the sessions share one world's budget
+ * (`limits`: tasks per area, accounts, journal, activity), each taking an
+ * equal part of it (`maxSessions` parts), but never less than SESSION_FLOOR
+ * (nor more than the budget); tasks per key at most the session's tasks;
+ * ledger entries per account likewise (a session's ledgers fold sooner). A
+ * session's bounds never depend on what other sessions do, so each stays
+ * deterministic on its own.
+ */
+export function sessionLimits(limits: Partial<EngineLimits> | undefined, maxSessions: number): EngineLimits {
+  const l = { ...DEFAULT_LIMITS, ...limits };
+  const share = (n: number, floor: number) => Math.max(Math.min(n, floor), Math.floor(n / maxSessions));
+  const tasks = share(l.tasks, SESSION_FLOOR.tasks);
+  return {
+    ...l,
+    tasks,
+    tasksPerKey: Math.min(l.tasksPerKey, tasks),
+    accounts: share(l.accounts, SESSION_FLOOR.accounts),
+    journal: share(l.journal, SESSION_FLOOR.journal),
+    activity: share(l.activity, SESSION_FLOOR.activity),
+    ledgerEntries: share(l.ledgerEntries, SESSION_FLOOR.ledgerEntries),
+  };
 }
 
 /** The session a request names: by its path prefix (then `path` is the rest) or header; `problem` when the name is not one. */
@@ -67,6 +94,10 @@ export function createWorlds(opts: WorldsOptions) {
   const routes: RouteTable = createRouteTable(services.operations);
   const sessions = new Map<string, World>();
   const maxSessions = opts.maxSessions ?? MAX_SESSIONS;
+  const perSession = sessionLimits(opts.engine?.limits, maxSessions);
+  // one media cache for the process: the default world and every session share its bytes, keys prefixed per world
+  const mediaCache = createMediaCache(opts.mediaCacheBytes);
+  let made = 0;
 
   const sessionsControl = {
     list: (): SessionInfo[] =>
@@ -76,7 +107,7 @@ export function createWorlds(opts: WorldsOptions) {
 
   function make(name: string | null): World {
     const prefix = name === null ? '' : `/sessions/${name}`;
-    const engine = new Engine(opts.engine);
+    const engine = new Engine(name === null ? opts.engine : { ...opts.engine, limits: perSession });
     engine.onBug = opts.onMockBug;
     const bug = (where: string, problem: string) => engine.reportBug(where, problem);
     prepareEngine(engine, services);
@@ -86,7 +117,8 @@ export function createWorlds(opts: WorldsOptions) {
       prefix,
       engine,
       run: createOperationRunner(engine, services, { ...runnerOpts, onMockBug: bug, host: { ...runnerOpts.host, sessions: sessionsControl } }),
-      media: createMediaAnswerer(engine, services.media, { cacheBytes: opts.mediaCacheBytes, onMockBug: bug }),
+      // keys of the shared cache name the world (a session dropped and opened again is a new world)
+      media: createMediaAnswerer(engine, services.media, { cache: mediaCache, keyPrefix: `${prefix}\u0000${++made}\u0000`, onMockBug: bug }),
     };
   }
 
@@ -95,7 +127,20 @@ export function createWorlds(opts: WorldsOptions) {
     services,
     routes,
     main,
-    /** The world of session `name`, created on first use (the least recently used dropped beyond the cap). */
+    /** The world of session `name` if it exists (then it becomes the most recently used), else undefined. */
+    existing(name: string): World | undefined {
+      const w = sessions.get(name);
+      if (w) {
+        sessions.delete(name);
+        sessions.set(name, w);
+      }
+      return w;
+    },
+    /**
+     * The world of session `name`, opened when new (the least recently used
+     * dropped beyond the cap). Only a request that passed the guard opens one
+     * (see the Express server's session gate).
+     */
     session(name: string): World {
       let w = sessions.get(name);
       if (w) sessions.delete(name);

@@ -22,6 +22,8 @@ export class Clock {
   private readonly wallNow: () => number;
   private wallStart = 0;
   private offset = 0;
+  /** Times the clock jumped (an advance, setNow, reset): whatever follows virtual time must look again. */
+  jumps = 0;
 
   constructor(opts: ClockOptions) {
     this.mode = opts.mode;
@@ -42,17 +44,20 @@ export class Clock {
   advance(ms: number): number {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs ms >= 0');
     this.offset += ms;
+    this.jumps++;
     return this.now();
   }
 
   /** Sets virtual now to `now` (epoch ms), in either mode (a real clock goes on from there). */
   setNow(now: number): void {
     this.offset += now - this.now();
+    this.jumps++;
   }
 
   /** Back to the start time. */
   reset(): void {
     this.offset = 0;
     this.wallStart = this.wallNow();
+    this.jumps++;
   }
 }

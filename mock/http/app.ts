@@ -5,10 +5,12 @@
  * and methods, malformed or oversized bodies, requests the HTTP parser
  * refuses: never a 500 page, never a stack trace.
  */
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
-import { controlGuardError, type ControlGuardOptions } from '../core/guard.ts';
+import { controlGuardError, pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
+import { Capacity } from './capacity.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
 import type { Engine, EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
@@ -31,8 +33,14 @@ export interface MockOptions extends EngineOptions {
   onMockBug?: (operationId: string, problem: string) => void;
   /** Base of every media URL (e.g. https://mock.example.com); default: built from each request's Host or X-Forwarded-* headers. */
   publicUrl?: string;
-  /** Most bytes of rendered media kept in memory (default 256 MiB). */
+  /** Most bytes of rendered media kept in memory, by the default world and every session together (default 256 MiB). */
   mediaCacheBytes?: number;
+  /** Most sessions kept at once besides the default world (default 256); beyond, the least recently used is dropped. */
+  maxSessions?: number;
+  /** Most bytes of API request bodies received at once, all worlds together (default 256 MiB); beyond, 503 with Retry-After. */
+  maxInflightBodyBytes?: number;
+  /** Most event streams open at once, all worlds together (default 1,000); beyond, 503 with Retry-After. */
+  maxStreams?: number;
   /** Real ms between event-stream heartbeat comments (default 15 000). */
   heartbeatMs?: number;
   /** The --state file (POST /__mock/state/save writes it). */
@@ -43,6 +51,13 @@ export interface MockOptions extends EngineOptions {
   controlToken?: string;
   /** The services (default: every area and the control API; a test may compose its own). */
   services?: readonly AnyService[];
+  /**
+   * Host names (any port; `name:port` for that port only) the control API and the sign-in page answer besides
+   * this machine's names (localhost, 127.0.0.1, [::1]) and the --public-url host (--allowed-host).
+   */
+  allowedHosts?: readonly string[];
+  /** Check the Host of control and sign-in requests against the names above (default true; the CLI turns it off bound beyond loopback unless --allowed-host is given). */
+  checkHost?: boolean;
 }
 
 export interface Mock {
@@ -61,6 +76,12 @@ const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|ya
 /** Response headers a browser page may read (CORS exposes them). */
 export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
 
+/** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
+const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
+
+/** Paths a DNS-rebound page must not read or post to: the control API and the sign-in page. */
+const HOST_CHECKED = /^\/(__mock|oauth)\//i;
+
 /** The dashboard's shell and assets (mock/http/ui.ts): under the control API's origin rules, but served without its token (they hold no data). */
 const UI_PATH = /^\/__mock\/ui(\/(app\.js|style\.css)?)?$/i;
 
@@ -71,11 +92,24 @@ const pagesOf = new WeakMap<Engine, Router>();
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const latency = opts.latency;
+  // keys the sign-in page's form tokens: random per process, so no seed predicts them
+  const formSecret = randomBytes(32);
+  const allowedHosts = [...(opts.publicUrl ? [new URL(opts.publicUrl).host] : []), ...(opts.allowedHosts ?? [])].map((h) => h.toLowerCase());
+  /** True when `host` (a Host header) names this mock: this machine, the --public-url host, an --allowed-host; always without the check. */
+  const hostAllowed = (host: string | undefined): boolean => {
+    if (opts.checkHost === false || host === undefined || LOCAL_HOST.test(host)) return true;
+    const h = host.toLowerCase();
+    const name = h.replace(/:\d+$/, '');
+    return allowedHosts.some((a) => a === h || a === name);
+  };
+  // one budget of bodies in flight and open event streams for the process
+  const capacity = new Capacity(opts.maxInflightBodyBytes, opts.maxStreams);
   const control: ControlGuardOptions = { origins: opts.controlOrigins, token: opts.controlToken };
   const worlds = createWorlds({
     engine: opts,
     services: opts.services,
     mediaCacheBytes: opts.mediaCacheBytes,
+    maxSessions: opts.maxSessions,
     onMockBug: opts.onMockBug,
     runner: ({ name, engine }) => ({
       strict: opts.strict ?? false,
@@ -90,7 +124,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   const worldOf = (res: Response): World => (res.locals.world as World | undefined) ?? main;
   const pages = (w: World) => {
     let r = pagesOf.get(w.engine);
-    if (!r) pagesOf.set(w.engine, (r = createOAuthPages(w.engine)));
+    if (!r) pagesOf.set(w.engine, (r = createOAuthPages(w.engine, { formSecret, world: w.prefix })));
     return r;
   };
 
@@ -119,8 +153,22 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     if (named.problem) res.locals.sessionProblem = named.problem;
     if (named.name === undefined) return next();
     if (named.path !== req.path) req.url = req.url.slice(req.path.length - named.path.length);
-    res.locals.world = worlds.session(named.name);
+    // an existing session is picked here; an unknown one is only named: it is opened once the request has passed
+    // the guard (below), so that no image, media load or refused control request of any page creates or evicts one
+    const w = worlds.existing(named.name);
+    if (w) res.locals.world = w;
+    else res.locals.unknownSession = named.name;
     next();
+  });
+  // DNS rebinding: a page of another site whose name now points at this machine sends its own name as Host, and
+  // a same-origin GET carries no Origin. The control API and the sign-in page answer only the names of this mock.
+  app.use((req, res, next) => {
+    if (!HOST_CHECKED.test(req.path) || hostAllowed(req.headers.host)) return next();
+    sendError(
+      res,
+      'HOST_FORBIDDEN',
+      `the control API and the sign-in page do not answer the host ${String(req.headers.host).slice(0, 100)} (allowed: localhost, 127.0.0.1, [::1], the --public-url host and --allowed-host)`,
+    );
   });
   // The control API is the mock's own: a web page may call it only from this machine (or an origin listed
   // with --control-origin), and with --control-token only with the token. A browser request from another
@@ -129,7 +177,17 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     if (!/^\/__mock\//i.test(req.path)) return next();
     // a preflight carries no token; health and the dashboard's shell need none
     const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(req.path) || UI_PATH.test(req.path);
-    const denied = controlGuardError({ pageOrigin: req.headers.origin, authorization: req.headers.authorization }, control, open);
+    // a request without Origin (an <img>, a link) is judged by its Referer, then by Sec-Fetch-Site
+    const pageOrigin = pageOriginOf({
+      origin: req.headers.origin,
+      referer: req.headers.referer,
+      'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
+    });
+    const denied = controlGuardError(
+      { pageOrigin, authorization: req.headers.authorization, selfOrigin: `${req.protocol}://${req.headers.host}` },
+      control,
+      open,
+    );
     if (denied) return sendError(res, denied);
     next();
   });
@@ -150,6 +208,23 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     const problem = res.locals.sessionProblem as string | undefined;
     if (problem) return sendError(res, 'MALFORMED_REQUEST', problem);
     next();
+  });
+  // An unknown session is opened only by a request that passed the guard: a control request (it got past the
+  // origin and token checks above) or an API request with a Bearer of the API-key form. Anything else (media,
+  // the sign-in page, the documents, an API request without a key) creates nothing and answers 404.
+  app.use((req, res, next) => {
+    const name = res.locals.unknownSession as string | undefined;
+    if (name === undefined) return next();
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (/^\/__mock\//i.test(req.path) || (!NOT_JOURNALED.test(req.path) && bearer !== undefined && engine.keyPattern.test(bearer))) {
+      res.locals.world = worlds.session(name);
+      return next();
+    }
+    sendError(
+      res,
+      'SESSION_NOT_FOUND',
+      `no session ${name}: a session is opened by an API request with an API key or by a control request (POST /sessions/${name}/__mock/reset), not by media or unauthenticated requests`,
+    );
   });
   // Journal every API request with its final status.
   app.use((req, res, next) => {
@@ -173,7 +248,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   });
   const ui = createUiRouter({ tokenRequired: !!opts.controlToken });
   app.use((req, res, next) => (UI_PATH.test(req.path) ? ui(req, res, next) : next()));
-  app.use(createOperationDispatcher(worlds, { publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, worldOf }));
+  app.use(createOperationDispatcher(worlds, { publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, worldOf, capacity }));
   app.use((req, res, next) => {
     if (!/^\/media\//i.test(req.path)) return next();
     worldOf(res)

@@ -8,7 +8,14 @@
  * An unknown, expired or already authorized session gets an HTML error page
  * (404), a form without a user one that says so (400). Not an API operation:
  * tests and CI use POST /__mock/oauth/sessions/{sessionId}/authorize instead.
+ *
+ * The form is only taken from the page itself: it carries a per-page token
+ * (a keyed hash of the login session under a secret of this process, in a
+ * hidden field); a post without it (or with another) is refused with a 403
+ * error page unless its Origin is the page's own. So a page of another site
+ * cannot authorize a developer's pending sign-in as a user of its choosing.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -40,7 +47,7 @@ ${body}
 </html>`;
 }
 
-function authorizePage(sessionId: string, callbackPort: number, users: OAuthUser[], problem?: string): string {
+function authorizePage(sessionId: string, callbackPort: number, users: OAuthUser[], csrf: string, problem?: string): string {
   const choices = users
     .map(
       (u, i) =>
@@ -54,6 +61,7 @@ function authorizePage(sessionId: string, callbackPort: number, users: OAuthUser
 ${problem ? `<p class="error" role="alert">${escape(problem)}</p>` : ''}
 <form method="post" action="authorize">
   <input type="hidden" name="sessionId" value="${escape(sessionId)}">
+  <input type="hidden" name="csrf" value="${escape(csrf)}">
   <fieldset>
     <legend>Sign in as</legend>
       ${choices}
@@ -71,9 +79,24 @@ const errorPage = (message: string) =>
     `<h1>This sign-in link does not work</h1><p class="error" role="alert">${escape(message)}</p><p>Start the sign-in again from the application.</p>`,
   );
 
+export interface OAuthPageOptions {
+  /** The secret the per-page form tokens are keyed with (one per process: random bytes). */
+  formSecret: Uint8Array;
+  /** What tells this world's tokens from another's (a session's path prefix; '' for the default world). */
+  world: string;
+}
+
 /** The authorization page routes of one engine's world. */
-export function createOAuthPages(engine: Engine): Router {
+export function createOAuthPages(engine: Engine, opts: OAuthPageOptions): Router {
   const router = express.Router();
+  /** The form token of login session `sessionId` (32 hex digits). */
+  const formToken = (sessionId: string) => createHmac('sha256', opts.formSecret).update(`${opts.world}\u0000${sessionId}`).digest('hex').slice(0, 32);
+  /** True when the post comes from the page: its form token, or an Origin that is the page's own. */
+  const fromThePage = (req: Request, sessionId: string, token: string | undefined): boolean => {
+    const expected = Buffer.from(formToken(sessionId));
+    if (token !== undefined && Buffer.byteLength(token) === expected.length && timingSafeEqual(Buffer.from(token), expected)) return true;
+    return req.headers.origin !== undefined && req.headers.origin === `${req.protocol}://${req.headers.host}`;
+  };
   const send = (res: Response, status: number, html: string) =>
     void res.status(status).setHeader('Content-Type', 'text/html; charset=utf-8').setHeader('Cache-Control', 'no-store').end(html);
 
@@ -81,7 +104,7 @@ export function createOAuthPages(engine: Engine): Router {
     const sessionId = typeof req.query.sessionId === 'string' ? req.query.sessionId : '';
     try {
       const { session, users } = pendingSession(engine, sessionId, engine.tick());
-      send(res, 200, authorizePage(session.sessionId, session.callbackPort, users));
+      send(res, 200, authorizePage(session.sessionId, session.callbackPort, users, formToken(session.sessionId)));
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       send(res, 404, errorPage(sessionId ? e.message : 'the link has no sessionId'));
@@ -93,6 +116,8 @@ export function createOAuthPages(engine: Engine): Router {
     const field = (name: string) => (typeof form[name] === 'string' ? form[name] : undefined);
     const sessionId = field('sessionId') ?? '';
     const now = engine.tick();
+    if (!fromThePage(req, sessionId, field('csrf')))
+      return send(res, 403, errorPage('this form was not sent by the sign-in page (its page token is missing or wrong); open the sign-in link again'));
     try {
       const { redirectUrl } = authorize(engine, sessionId, { userId: field('userId') || undefined, newUserName: field('newUserName') }, now);
       engine.changed();
@@ -101,7 +126,7 @@ export function createOAuthPages(engine: Engine): Router {
       if (!(e instanceof ApiError)) throw e;
       if (e.error === 'OAUTH_SESSION_NOT_FOUND') return send(res, 404, errorPage(e.message));
       const { session, users } = pendingSession(engine, sessionId, now);
-      send(res, 400, authorizePage(session.sessionId, session.callbackPort, users, e.message.replace(/^userId: /, '')));
+      send(res, 400, authorizePage(session.sessionId, session.callbackPort, users, formToken(session.sessionId), e.message.replace(/^userId: /, '')));
     }
   });
   return router;

@@ -9,6 +9,7 @@ import type { ErrorName } from '../../schemas/errors.ts';
 import { errorAnswer, jsonAnswer, type Answer } from '../core/answer.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
+import { streamsBusy, type Capacity } from './capacity.ts';
 import { streamEvents } from './event-stream.ts';
 
 /**
@@ -49,17 +50,20 @@ export async function sendAnswer(
   res: Response,
   a: Answer,
   engine: Engine,
-  opts: { heartbeatMs: number; strict?: boolean; onMockBug?: (where: string, problem: string) => void },
+  opts: { heartbeatMs: number; strict?: boolean; onMockBug?: (where: string, problem: string) => void; capacity?: Capacity },
 ): Promise<void> {
   const b = a.body;
   const where = (res.locals.operationId as string | undefined) ?? req.path;
   if (b && 'events' in b) {
     const bug = (problem: string) => opts.onMockBug?.(where, problem);
-    return streamEvents(req, res, engine, b.events.source, {
+    const started = streamEvents(req, res, engine, b.events.source, {
       heartbeatMs: opts.heartbeatMs,
+      capacity: opts.capacity,
       onError: bug,
       ...(b.events.events ? { events: b.events.events, onMockBug: bug } : {}),
     });
+    if (!started) sendError(res, 'SERVER_BUSY', streamsBusy(opts.capacity!));
+    return;
   }
   if (b && 'stream' in b) {
     try {

@@ -13,7 +13,12 @@ import { bodyLimitOf, parseJsonBody, type OperationTrace } from '../core/operati
 import type { World, Worlds } from '../core/worlds.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
+import type { Capacity } from './capacity.ts';
 import { sendAnswer, sendError } from './respond.ts';
+import { pageOriginOf } from '../core/guard.ts';
+
+/** Bytes a multipart body may carry beyond its files (boundaries, part headers, text fields): reserved with them. */
+const MULTIPART_OVERHEAD = 1024 * 1024;
 
 export { DEFAULT_BODY_LIMIT } from '../core/operation.ts';
 
@@ -25,6 +30,8 @@ export interface DispatchOptions {
   strict?: boolean;
   /** The world of a request (its session), chosen before any path test. */
   worldOf: (res: Response) => World;
+  /** The process's caps on bodies in flight and open event streams (shared by every world); none: no caps. */
+  capacity?: Capacity;
 }
 
 /** OpenAPI template -> Express 5 path: `/tasks/{taskId}` -> `/tasks/:taskId`. */
@@ -54,6 +61,25 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
     const { op, operationId } = hit;
     const body = op.request.body;
     const world = opts.worldOf(res);
+    // an API body is reserved against the process's cap before it is read: its Content-Length, or the most the operation takes
+    const capacity = opts.capacity;
+    if (body && capacity && !op.control) {
+      const maxBytes = body.kind === 'multipart' ? body.maxTotalBytes + MULTIPART_OVERHEAD : bodyLimitOf(op);
+      const length = Number(req.headers['content-length']);
+      const bytes = Number.isFinite(length) && length >= 0 ? Math.min(length, maxBytes) : maxBytes;
+      if (bytes > 0) {
+        if (!capacity.reserveBody(bytes)) {
+          res.locals.operationId = operationId;
+          res.setHeader('Connection', 'close');
+          return sendError(
+            res,
+            'SERVER_BUSY',
+            `${Math.round(capacity.bodyBytes / 1024 / 1024)} MiB of request bodies are being received, the most this mock takes at once (--max-inflight-body-mb); retry later`,
+          );
+        }
+        res.on('close', () => capacity.releaseBody(bytes));
+      }
+    }
     const go = async () => {
       const trace: Partial<OperationTrace> = {};
       if (!op.control) res.locals.operationId = operationId;
@@ -69,7 +95,12 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
               ? readMultipart(req, body, op.validationError)
               : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
           origin: originOf(req, opts.publicUrl) + world.prefix,
-          pageOrigin: req.headers.origin,
+          pageOrigin: pageOriginOf({
+            origin: req.headers.origin,
+            referer: req.headers.referer,
+            'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
+          }),
+          selfOrigin: `${req.protocol}://${req.headers.host}`,
         },
         trace,
       );
@@ -78,6 +109,7 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
       await sendAnswer(req, res, answer, world.engine, {
         heartbeatMs: opts.heartbeatMs,
         strict: opts.strict,
+        capacity,
         onMockBug: (w, p) => world.engine.reportBug(w, p),
       });
     };

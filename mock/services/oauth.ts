@@ -119,16 +119,22 @@ function stateOf(engine: Engine): OAuthState {
   });
 }
 
-/** A new user named `name` with an API key of its own (the account is created on first use, or by createUser). */
+/**
+ * A new user named `name` with an API key of its own (the account is created
+ * on first use, or by createUser). The key's id part names the user; its
+ * secret part is drawn from the seeded rng under a purpose of its own, so it
+ * cannot be computed from the user id the sign-in page shows.
+ */
 function makeUser(engine: Engine, name: string, email: string | undefined, now: number): OAuthUser {
   const userId = engine.nextId('usr', 'oauth', 'user');
   const hex = userId.slice(4);
+  const secret = `${engine.rng.id('x', 'oauth user key a', userId).slice(2)}${engine.rng.id('x', 'oauth user key b', userId).slice(2)}`;
   const local =
     name
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '.')
       .replace(/^\.|\.$/g, '') || 'user';
-  return { userId, name, email: email ?? `${local}@example.com`, apiKey: `${engine.keyPrefix}_u${hex.slice(0, 8)}_${hex.slice(8)}oauth`, createdAt: now };
+  return { userId, name, email: email ?? `${local}@example.com`, apiKey: `${engine.keyPrefix}_u${hex.slice(0, 8)}_${secret}`, createdAt: now };
 }
 
 /** A token of `kind`: its prefix and 32 hex digits from the seeded id counters. */

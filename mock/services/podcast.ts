@@ -508,6 +508,8 @@ function audioRefusal(r: PodcastRecord): string | undefined {
 function textSource(engine: Engine, id: string, event: 'script' | 'outline') {
   let sent = 0;
   return {
+    // woken by changes of this episode (and clock jumps) only, not by every request
+    topic: id,
     poll(now: number) {
       const r = kit.find(engine, id);
       if (!r) return { events: [{ event: 'done' as const, data: { episodeId: id, complete: false, count: sent, failCode: 0 } }], done: true };

@@ -14,7 +14,7 @@
 import { EVENT_STREAM_HEADERS, errorAnswer, type Answer } from '../core/answer.ts';
 import { pumpEvents } from '../core/event-stream.ts';
 import { multipartCollector, notMultipart } from '../core/multipart.ts';
-import type { ControlGuardOptions } from '../core/guard.ts';
+import { pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
 import { bodyLimitOf, bodyTooLarge, parseJsonBody, type OperationTrace } from '../core/operation.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
 import { ApiError } from '../engine/api-error.ts';
@@ -197,7 +197,12 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
         query: queryObject(url.searchParams),
         readBody,
         origin: (opts.publicUrl?.replace(/\/+$/, '') ?? url.origin) + world.prefix,
-        pageOrigin: request.headers.get('origin') ?? undefined,
+        pageOrigin: pageOriginOf({
+          origin: request.headers.get('origin') ?? undefined,
+          referer: request.headers.get('referer') ?? undefined,
+          'sec-fetch-site': request.headers.get('sec-fetch-site') ?? undefined,
+        }),
+        selfOrigin: url.origin,
       },
       trace,
     );
