@@ -87,7 +87,6 @@ class Wakers {
   }
 }
 
-
 /**
  * Pumps `source` into `sink` until it is done; returns `close`, to call when
  * the client goes away (idempotent; it stops timers and listeners and closes
