@@ -122,7 +122,7 @@ describe('verify against the mock', () => {
     mock.reset(1);
     const report = await verify({ baseUrl: mockUrl, apiKey: KEY, tags: ['Image'], mock: true });
     expect(report.ok).toBe(true);
-    expect(mock.account(KEY).balance).toBe(mock.account('mg_fresh1_secret1').balance);
+    expect(mock.account(KEY).credits).toBe(mock.account('mg_fresh1_secret1').credits);
     expect(report.checks.find((c) => c.operationId === 'createImageTask' && c.rule.startsWith('lifecycle'))?.outcome).toBe('skipped');
     await expect(verify({ baseUrl: 'http://api.example.com', apiKey: KEY, mock: true })).rejects.toThrow(/loopback/);
     await expect(verify({ baseUrl: 'http://api.example.com', apiKey: KEY, mode: 'full' })).rejects.toThrow(/--budget/);
@@ -140,8 +140,8 @@ describe('verify against the mock', () => {
     const out: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
     const writeErr = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((s: string) => (out.push(s), true)) as typeof process.stdout.write;
-    process.stderr.write = ((s: string) => (out.push(s), true)) as typeof process.stderr.write;
+    process.stdout.write = (s: string) => (out.push(s), true);
+    process.stderr.write = (s: string) => (out.push(s), true);
     try {
       expect(await main(['node', 'mediagen-verify', '--base-url', mockUrl, '--api-key', KEY, '--operations', 'estimateImageCredits', '--junit', file])).toBe(0);
       expect(await main(['node', 'mediagen-verify', '--base-url', 'http://api.example.com', '--api-key', KEY, '--mock'])).toBe(2);

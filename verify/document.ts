@@ -158,7 +158,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export function validatorsOf(doc: ApiDocument): (pointer: string, value: unknown) => ErrorObject[] {
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
   addFormats(ajv);
-  ajv.addSchema(doc as object, 'api');
+  ajv.addSchema(doc, 'api');
   const cache = new Map<string, ValidateFunction>();
   return (pointer, value) => {
     let v = cache.get(pointer);

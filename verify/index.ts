@@ -348,7 +348,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       const name = many ? part.slice(0, -2) : part;
       cur = cur.flatMap((c) => {
         const v = (c as Record<string, unknown> | null)?.[name];
-        return many ? (Array.isArray(v) ? v : []) : [v];
+        return many ? (Array.isArray(v) ? (v as unknown[]) : []) : [v];
       });
     }
     return cur;
@@ -395,7 +395,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
           record(
             op,
             `${rule}: pixel size`,
-            got !== short ? evidence(a, `decoded ${size.width}x${size.height}, ${m.resolutionField} ${res} means a short side of ${short}`) : false,
+            got !== short ? evidence(a, `decoded ${size.width}x${size.height}, ${m.resolutionField} ${String(res)} means a short side of ${short}`) : false,
           );
         }
       } catch (e) {
