@@ -127,6 +127,9 @@ describe('the packed package in an empty project', () => {
         'bin/mediagen-mock.js',
         'lib/docs/scalar.js',
         'generated/mock-control.d.ts',
+        'lib/verify/index.js',
+        'lib/verify/cli.js',
+        'bin/mediagen-verify.js',
       ]),
     );
     expect(paths.filter((p) => /^(test|scripts|mock|schemas|client)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
@@ -149,5 +152,9 @@ describe('the packed package in an empty project', () => {
 
   it('the installed mediagen-mock command prints its help', () => {
     expect(execFileSync(join(dir, 'node_modules/.bin/mediagen-mock'), ['--help'], { cwd: dir, encoding: 'utf8' })).toMatch(/--port/);
+  });
+
+  it('the installed mediagen-verify command prints its help', () => {
+    expect(execFileSync(join(dir, 'node_modules/.bin/mediagen-verify'), ['--help'], { cwd: dir, encoding: 'utf8' })).toMatch(/--base-url/);
   });
 });
