@@ -358,7 +358,9 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   async function checkMedia(op: SpecOperation, task: Record<string, unknown>, m: LifecycleMedia): Promise<void> {
     const urls = fieldAt(task, m.urlField).filter((u): u is string => typeof u === 'string');
     if (!urls.length) return void record(op, `media ${m.urlField}`, { request: '', answer: clip(JSON.stringify(task)), detail: `no URL at ${m.urlField}` });
-    for (const url of urls) {
+    // a duration beside the URL in the same array item (`tracks[].duration`), or one of the task's
+    const durations = m.durationField ? fieldAt(task, m.durationField) : [];
+    for (const [i, url] of urls.entries()) {
       const a = await exchange('get', url, { absolute: true, key: null });
       const ct = a.contentType.split(';')[0].trim();
       const rule = `media ${m.urlField}`;
@@ -383,7 +385,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         } else if (ct === 'image/png') size = pngSize(bytes);
         else if (ct === 'audio/mpeg') durationS = (await decodeAudio(bytes, 'mp3')).durationMs / 1000;
         record(op, `${rule}: decodes`);
-        const want = m.durationField ? task[m.durationField] : undefined;
+        const want = durations.length === urls.length ? durations[i] : durations[0];
         if (typeof want === 'number' && durationS !== undefined) {
           const off = Math.abs(durationS - want) > 0.5;
           record(op, `${rule}: duration`, off ? evidence(a, `decoded ${durationS.toFixed(3)} s, the task says ${m.durationField} ${want}`) : false);
@@ -420,6 +422,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const before = await balance();
     const label = forceFailure ? 'forced failure' : 'lifecycle';
     const created = await call(op, op.path, { body: lc.example, headers: forceFailure ? { Prefer: 'outcome=failed' } : {} });
+    if (forceFailure && created.status === 400 && /INVALID_PREFER/.test(op.codeNames.get((created.json as { code?: number }).code ?? -1) ?? ''))
+      return void record(op, 'forced failure (this operation cannot be forced to fail)', false, true);
     if (created.status !== op.successStatus)
       return void record(op, `${label}: valid request accepted`, evidence(created, `the declared example body answered HTTP ${created.status}`));
     record(op, `${label}: valid request accepted`);
