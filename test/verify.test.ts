@@ -134,6 +134,17 @@ describe('verify against the mock', () => {
     ]);
   });
 
+  it('stops before passing the budget: a task whose estimate exceeds it is not created', async () => {
+    mock.reset(1);
+    const report = await verify({ baseUrl: mockUrl, apiKey: KEY, mode: 'full', mock: true, budget: 5, operations: ['createImageTask'] });
+    expect(report.ok).toBe(true);
+    expect(report.checks.find((c) => c.operationId === 'createImageTask' && c.rule.startsWith('lifecycle (skipped'))?.rule).toMatch(
+      /6 credits would pass the budget of 5/,
+    );
+    expect(report.creditsSpent).toBe(0);
+    expect(mock.account(KEY).credits).toBe(mock.account('mg_fresh1_secret1').credits);
+  });
+
   it('the command writes JUnit and exits 0 on a conforming server, 2 on a refused configuration', async () => {
     mock.reset(1);
     const file = join(mkdtempSync(join(tmpdir(), 'verify-')), 'junit.xml');
