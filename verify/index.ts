@@ -508,6 +508,21 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     return id;
   }
 
+  /** Full mode: a charged operation without a lifecycle, sent once with a body built from its schema (examples, defaults): accepted, its answer checked (binary Content-Types included). */
+  async function oneShot(op: SpecOperation): Promise<void> {
+    if (spent >= budget) return void record(op, `valid request accepted (skipped: the budget of ${budget} credits is spent)`, false, true);
+    const body = sampleValue(doc, op.jsonBody);
+    const before = await balance();
+    const a = await call(op, op.path, { body });
+    record(
+      op,
+      'valid request accepted',
+      a.status === op.successStatus ? false : evidence(a, `a body built from the schema's examples and defaults answered HTTP ${a.status}`),
+    );
+    const after = before === undefined ? undefined : await balance();
+    if (before !== undefined && after !== undefined) spent += Math.max(0, before - after);
+  }
+
   const tagsInOrder = [...new Set(selected.map((o) => o.tag))];
   for (const tag of tagsInOrder) {
     const ops = selected.filter((o) => o.tag === tag);
@@ -537,6 +552,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         );
       }
     }
+    if (mode === 'full') for (const op of ops.filter((o) => o.charges && !o.lifecycle && o.jsonBody && !o.pathParams.length)) await oneShot(op);
     const mine = checks.slice(before);
     const failed = mine.filter((c) => c.outcome === 'failed').length;
     progress(`${tag}: ${mine.length} checks, ${mine.length - failed} passed or skipped, ${failed} failed`);
