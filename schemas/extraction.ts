@@ -14,6 +14,7 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import type { LifecycleDef } from './registry-types.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -239,6 +240,22 @@ export const extractionTableAssumptions: TableAssumption[] = [
 // ---------------------------------------------------------------------------
 
 /** The extraction operations (document 3, "Content extraction"). */
+/** The extraction task's states as data (document 3, "Extraction task"; recommended polling: wait 5 s, then every 5 s). */
+const extractionLifecycle: LifecycleDef = {
+  statusField: 'status',
+  states: extractionStatuses,
+  transitions: { processing: ['completed', 'failed'] },
+  terminal: ['completed', 'failed'],
+  success: 'completed',
+  pollOperationId: 'getExtraction',
+  idField: 'taskId',
+  firstPollMs: 5_000,
+  intervalMs: 5_000,
+  timeoutMs: extractionSchedule.timeoutMs + 60_000,
+  example: { source: { type: 'url', uri: 'https://example.com/blog/why-mock-servers-help' } },
+  successRequires: ['data'],
+};
+
 export const extractionOperations = defineOperations('Content extraction', {
   createExtraction: {
     method: 'post',
@@ -257,6 +274,7 @@ export const extractionOperations = defineOperations('Content extraction', {
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: [...failCodes],
+    lifecycle: extractionLifecycle,
   },
   getExtraction: {
     method: 'get',

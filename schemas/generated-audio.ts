@@ -16,6 +16,7 @@ import { report, type RuleIssue } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import type { LifecycleDef } from './registry-types.ts';
 import { charCount } from './speech.ts';
 
 // ---------------------------------------------------------------------------
@@ -337,6 +338,26 @@ const errorsOfCreate = [
 
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A generated-audio task's states as data (document 2, "States and transitions"; the schedule is assumed): `example` is a valid create body. */
+function generatedAudioLifecycle(name: GeneratedAudioServiceName): LifecycleDef {
+  return {
+    statusField: 'status',
+    states: generatedAudioStatuses,
+    transitions: { pending: ['generating', 'failed'], generating: ['uploading', 'success', 'failed'], uploading: ['success', 'failed'] },
+    terminal: ['success', 'failed'],
+    success: 'success',
+    pollOperationId: `get${upper(name)}Task`,
+    idField: 'taskId',
+    firstPollMs: 1_000,
+    intervalMs: 1_000,
+    timeoutMs: 15 * 60_000,
+    example: { text: 'Welcome to the show.', voices: [{ type: 'speaker', id: 'en_ava' }], durationHint: 5 },
+    successRequires: ['audioUrl', 'audioDuration'],
+    media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'], durationField: 'audioDuration' }],
+    chargedField: 'creditCharged',
+  };
+}
+
 function createSpec(name: GeneratedAudioServiceName) {
   const s = generatedAudioServices[name];
   const price =
@@ -361,6 +382,7 @@ function createSpec(name: GeneratedAudioServiceName) {
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['GEN_AUDIO_UNAVAILABLE', 'GEN_AUDIO_TIMED_OUT'],
+    lifecycle: generatedAudioLifecycle(name),
   } as const;
 }
 

@@ -17,6 +17,7 @@ import { EpochMs, pageQuery, paginated } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import type { LifecycleDef } from './registry-types.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -859,6 +860,27 @@ const imageRequestErrors = [
   'IMAGE_B_UNSUPPORTED_RATIO',
 ] as const;
 
+/**
+ * The image task's states as data (document 1, "States and transitions"; the moves are the simulated lifecycle's,
+ * assumed): `example` is a valid create body, its estimate the credits it costs.
+ */
+const imageLifecycle: LifecycleDef = {
+  statusField: 'status',
+  states: imageTaskStatuses,
+  transitions: { pending: ['generating', 'fail'], generating: ['success', 'fail'] },
+  terminal: ['success', 'fail'],
+  success: 'success',
+  pollOperationId: 'getImageTask',
+  idField: 'taskId',
+  firstPollMs: 5_000,
+  intervalMs: 5_000,
+  timeoutMs: IMAGE_TASK_TIMEOUT_MS + 60_000,
+  example: { provider: 'vendor_a', model: 'image-a-2', prompt: 'a red kite over a beach' },
+  successRequires: ['images'],
+  media: [{ urlField: 'images[].url', contentTypes: [OUTPUT_MIME_TYPE] }],
+  estimate: { operationId: 'estimateImageCredits', body: { model: 'image-a-2' }, creditsField: 'credits' },
+};
+
 /** The image operations (document 1, image sections): synchronous, asynchronous, get, list and estimate. */
 export const imageOperations = defineOperations('Image', {
   generateImage: {
@@ -910,6 +932,7 @@ export const imageOperations = defineOperations('Image', {
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['IMAGE_GENERATION_FAILED', 'IMAGE_FREE_RELAX_BUSY', 'IMAGE_FREE_RELAX_TIMEOUT'],
+    lifecycle: imageLifecycle,
   },
   getImageTask: {
     method: 'get',

@@ -16,6 +16,7 @@ import { report, type RuleIssue } from './rules.ts';
 import { EpochMs, pageQuery, paginated } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import type { LifecycleDef } from './registry-types.ts';
 import { musicProviders, providerTable, providerValues } from './music-providers.ts';
 import { charCount } from './speech.ts';
 
@@ -157,6 +158,22 @@ export type LyricsVariant = z.infer<typeof LyricsVariant>;
 const section = fromSeed(3, 'Lyrics (prefix /v1/lyrics)');
 const s = lyricsSchedule;
 
+/** The lyrics task's states as data (document 3, "States and transitions"; musicA answers success or failed at once): polled every 5 s ("every few seconds"). */
+const lyricsLifecycle: LifecycleDef = {
+  statusField: 'status',
+  states: lyricsStatuses,
+  transitions: { pending: ['generating', 'success', 'failed'], generating: ['success', 'failed'] },
+  terminal: ['success', 'failed'],
+  success: 'success',
+  pollOperationId: 'getLyricsTask',
+  idField: 'taskId',
+  firstPollMs: 5_000,
+  intervalMs: 5_000,
+  timeoutMs: lyricsSchedule.timeoutMs + 60_000,
+  example: { prompt: 'a summer road trip with old friends' },
+  successRequires: ['variants'],
+};
+
 export const lyricsOperations = defineOperations('Lyrics', {
   createLyricsTask: {
     method: 'post',
@@ -182,6 +199,7 @@ export const lyricsOperations = defineOperations('Lyrics', {
     charges: true,
     outcomes: ['failed', 'stuck', 'partial'],
     failureReasons: ['LYRICS_GENERATION_FAILED', 'LYRICS_PROVIDER_REJECTED', 'LYRICS_TIMED_OUT'],
+    lifecycle: lyricsLifecycle,
   },
   listLyricsTasks: {
     method: 'get',

@@ -23,6 +23,7 @@ import { report, type RuleIssue } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, multipart, uploadedFile, type Area } from './define.ts';
+import type { LifecycleDef } from './registry-types.ts';
 import {
   extendPricing,
   MUSIC_A_DEFAULT_MODEL,
@@ -708,6 +709,28 @@ const shared = {
 } as const;
 const audioUpload = { maxFileBytes: MUSIC_AUDIO_MAX_BYTES };
 
+/** The music task's states as data (document 3, "States and transitions"; recommended polling: wait about 30 s, then every 10 s). */
+const musicLifecycle: LifecycleDef = {
+  statusField: 'status',
+  states: musicStatuses,
+  transitions: { pending: ['generating', 'failed'], generating: ['uploading', 'success', 'failed'], uploading: ['success', 'failed'] },
+  terminal: ['success', 'failed'],
+  success: 'success',
+  pollOperationId: 'getMusicTask',
+  idField: 'taskId',
+  firstPollMs: 30_000,
+  intervalMs: 10_000,
+  timeoutMs: musicSchedule.timeoutMs + 60_000,
+  example: {
+    prompt: 'warm indie pop, acoustic guitar, hand claps',
+    lyrics: '[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home',
+    title: 'Open Windows',
+  },
+  successRequires: ['tracks'],
+  media: [{ urlField: 'tracks[].audioUrl', contentTypes: ['audio/mpeg'], durationField: 'tracks[].duration' }],
+  chargedField: 'creditCost',
+};
+
 export const musicOperations = defineOperations('Music', {
   createMusicGenerate: {
     ...shared,
@@ -723,6 +746,7 @@ export const musicOperations = defineOperations('Music', {
     request: { body: json(CreateMusicGenerateRequest) },
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED'],
+    lifecycle: musicLifecycle,
   },
   createMusicInstrumental: {
     ...shared,

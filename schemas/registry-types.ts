@@ -114,6 +114,52 @@ export interface EventStreamResponse {
 
 export type ResponseDef = EnvelopeResponse | RawResponse | BinaryResponse | EventStreamResponse;
 
+/**
+ * A hosted media file a successful task carries (read by mediagen-verify): the field holding its URL (`images[].url`
+ * walks an array), the Content-Types it may load with, and where declared the field of its duration (seconds) and
+ * of its pixel size (a resolution name and the short side it means, in pixels).
+ */
+export interface LifecycleMedia {
+  urlField: string;
+  contentTypes: readonly string[];
+  /** Field of the task holding the duration in seconds; the decoded file must last that long (within 0.5 s). */
+  durationField?: string;
+  /** Field of the task holding a resolution name; the decoded picture's short side must be `shortSides[resolution]` pixels. */
+  resolutionField?: string;
+  shortSides?: Record<string, number>;
+}
+
+/**
+ * The states of an asynchronous task as data (emitted as `x-lifecycle` on its create operation, read by
+ * mediagen-verify): the status field of the task, every state, the moves allowed from each (staying put is always
+ * allowed), the terminal states and the successful one, the read operation to poll and how often, the field of the
+ * create answer naming the task, a valid create body, and what a success must carry.
+ */
+export interface LifecycleDef {
+  statusField: string;
+  states: readonly string[];
+  transitions: Record<string, readonly string[]>;
+  terminal: readonly string[];
+  success: string;
+  pollOperationId: string;
+  /** Field of the create answer's data naming the task, passed as the poll operation's only path parameter. */
+  idField: string;
+  /** Wait before the first poll and between polls, ms (the documented or assumed polling advice). */
+  firstPollMs: number;
+  intervalMs: number;
+  /** Give up (a violation) when no terminal status is reached after this long, ms. */
+  timeoutMs: number;
+  /** A valid create body (the verifier's request example). */
+  example: Record<string, unknown>;
+  /** Fields a successful task must carry (non-null). */
+  successRequires: readonly string[];
+  media?: readonly LifecycleMedia[];
+  /** Field of the task holding the credits it finally cost (the balance must move by it). */
+  chargedField?: string;
+  /** The estimate of the example body: its operation, its body and the field holding credits. */
+  estimate?: { operationId: string; body: Record<string, unknown>; creditsField: string };
+}
+
 /** One operation of the API. */
 export interface OperationDef {
   operationId: string;
@@ -160,6 +206,8 @@ export interface OperationDef {
   outcomes?: readonly ForcedOutcome[];
   /** Failure reasons a created task can end with (`Prefer: outcome=failed, error=`); the first is the default. */
   failureReasons?: readonly ErrorName[];
+  /** The lifecycle of the task this operation creates (`x-lifecycle`). */
+  lifecycle?: LifecycleDef;
 }
 
 /** A binary answer of a handler: its Content-Type (one the operation declares) and the bytes, whole or as chunks. */

@@ -15,6 +15,7 @@ import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import type { LifecycleDef } from './registry-types.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -991,6 +992,32 @@ const assumedPaths = assumed(
 const mediaNote =
   "The task's videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n";
 
+/**
+ * The video task's states as data (document 1, "Video task": poll until success or failed; the moves are the
+ * simulated lifecycle's, assumed): `example` is a valid create body.
+ */
+function videoLifecycle(example: Record<string, unknown>): LifecycleDef {
+  return {
+    statusField: 'status',
+    states: videoStatuses,
+    transitions: { pending: ['generating', 'failed'], generating: ['uploading', 'success', 'failed'], uploading: ['success', 'failed'] },
+    terminal: ['success', 'failed'],
+    success: 'success',
+    pollOperationId: 'getVideoTask',
+    idField: 'taskId',
+    firstPollMs: 30_000,
+    intervalMs: 10_000,
+    timeoutMs: 30 * 60_000,
+    example,
+    successRequires: ['videoUrl', 'coverUrl'],
+    media: [
+      { urlField: 'videoUrl', contentTypes: ['video/mp4'], durationField: 'duration', resolutionField: 'resolution', shortSides: videoShortSide },
+      { urlField: 'coverUrl', contentTypes: ['image/png'], resolutionField: 'resolution', shortSides: videoShortSide },
+    ],
+    chargedField: 'creditCharged',
+  };
+}
+
 /** The video operations (document 1, video sections): both create endpoints, get, list, share, delete and both estimates. */
 export const videoOperations = defineOperations('Video', {
   createVideoTask: {
@@ -1012,6 +1039,7 @@ export const videoOperations = defineOperations('Video', {
     charges: true,
     outcomes: ['failed'],
     failureReasons: ['VIDEO_GENERATION_FAILED', 'VIDEO_CONTENT_REJECTED'],
+    lifecycle: videoLifecycle({ content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] }),
   },
   createFamily5VideoTask: {
     method: 'post',

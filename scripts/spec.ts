@@ -176,6 +176,8 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),
+    ...(op.lifecycle ? { 'x-lifecycle': op.lifecycle } : {}),
+    'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])].map((n) => errorCatalog[n!].code),
   };
 }
 

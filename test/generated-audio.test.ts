@@ -23,7 +23,7 @@ import {
 import type { AudioFormat } from '../schemas/media.ts';
 import type { OperationId } from '../schemas/operations.ts';
 import { builtInSpeakers } from '../schemas/speech.ts';
-import { decodeAudio, pngSize } from './decoders.ts';
+import { decodeAudio, pngSize } from '../verify/decoders.ts';
 import { type Body, pathOf } from './factories.ts';
 import { type CallResult, KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 

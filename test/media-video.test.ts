@@ -18,7 +18,7 @@ import { H264Writer, h264Level, rgbToYcbcr } from '../mock/media/h264.ts';
 import { colourFor, encodePng, toBase64 } from '../mock/media/png.ts';
 import type { Rgb } from '../mock/media/types.ts';
 import { renderVideo, VIDEO_FPS, VIDEO_IDR_SECONDS, videoFrameCount } from '../mock/media/video.ts';
-import { parseMp4, type ParsedMp4 } from './decoders.ts';
+import { parseMp4, type ParsedMp4 } from '../verify/decoders.ts';
 
 const colours = { bg: [30, 60, 200] as Rgb, fg: [250, 200, 40] as Rgb };
 

@@ -20,7 +20,7 @@ import { musicAnalysisCredits, musicGenres, stemModels } from '../schemas/music-
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { asciiWav, analysisForm, pathOf } from './factories.ts';
-import { decodeAudio } from './decoders.ts';
+import { decodeAudio } from '../verify/decoders.ts';
 import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness } from './prism.ts';
 
 const { Midi } = ToneMidi;

@@ -33,7 +33,7 @@ import {
 } from '../schemas/music-analysis.ts';
 import type { OperationId } from '../schemas/operations.ts';
 import { renderAudio } from '../mock/media/audio.ts';
-import { decodeAudio } from './decoders.ts';
+import { decodeAudio } from '../verify/decoders.ts';
 import { analysisForm, m4aBytes, musicSong, pathOf, speechBody, wavBytes, wavOfSize } from './factories.ts';
 import { type CallResult, KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 

@@ -19,7 +19,7 @@ import { errorCatalog } from '../schemas/errors.ts';
 import { musicSchedule } from '../schemas/music.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { decodeAudio } from './decoders.ts';
+import { decodeAudio } from '../verify/decoders.ts';
 import { asciiWav, type Body, magicFiles, musicBody, musicCoverBody, musicForm, musicFormFields, pathOf } from './factories.ts';
 import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness } from './prism.ts';
 

@@ -16,7 +16,7 @@ import { musicAModels } from '../schemas/music-providers.ts';
 import type { OperationId } from '../schemas/operations.ts';
 import { encodePng } from '../mock/media/png.ts';
 import { renderVideo } from '../mock/media/video.ts';
-import { decodeAudio } from './decoders.ts';
+import { decodeAudio } from '../verify/decoders.ts';
 import { type FormFile, magicFiles, musicM4a, mp3Bytes, musicBody, musicForm, musicFormFields, musicSong, wavBytes, wavOfSize } from './factories.ts';
 import { OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 import { account, create, DONE_MS, expectError, type Failure, fails, getTask, invalid, ledgerOf, load, type MusicTask, send } from './music-helpers.ts';

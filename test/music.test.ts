@@ -16,7 +16,7 @@ import { MUSIC_URL_TTL_MS, musicDurations, musicSchedule } from '../schemas/musi
 import { musicAModels, musicBModels } from '../schemas/music-providers.ts';
 import type { OperationId } from '../schemas/operations.ts';
 import { musicGeneratingMs, signTrackPath } from '../mock/services/music.ts';
-import { decodeAudio } from './decoders.ts';
+import { decodeAudio } from '../verify/decoders.ts';
 import { type Body, magicFiles, musicBody, musicCoverBody, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
 import { KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 import {

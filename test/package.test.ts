@@ -171,6 +171,9 @@ describe('the packed package in an empty project', () => {
         'generated/mock-control.d.ts',
         'lib/vendor/mediabunny.js',
         'lib/vendor/mediabunny.LICENSE',
+        'lib/verify/index.js',
+        'lib/verify/cli.js',
+        'bin/mediagen-verify.js',
       ]),
     );
     expect(paths.filter((p) => /^(test|scripts|mock|schemas|client)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
@@ -282,4 +285,7 @@ describe('the light contract package (mediagen-contract-types)', () => {
       await mock.close();
     }
   }, 180_000);
+  it('the installed mediagen-verify command prints its help', () => {
+    expect(execFileSync(join(dir, 'node_modules/.bin/mediagen-verify'), ['--help'], { cwd: dir, encoding: 'utf8' })).toMatch(/--base-url/);
+  });
 });

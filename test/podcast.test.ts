@@ -16,7 +16,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { EPISODE_COVER_SIDE, speechDurationMs } from '../schemas/speech.ts';
 import { podcastAudioCredits, podcastAudioSchedule, podcastModePlans, podcastModes, podcastRenderMs, type PodcastMode } from '../schemas/podcast.ts';
-import { adtsFrames, decodeAudio, id3Length, mp3Frames, pngSize } from './decoders.ts';
+import { adtsFrames, decodeAudio, id3Length, mp3Frames, pngSize } from '../verify/decoders.ts';
 import { type Body, pathOf, podcastBody, podcastTextBody } from './factories.ts';
 import { type CallResult, KEY, OTHER_KEY, readEventStream, type TestMock, useMocks } from './helpers.ts';
 

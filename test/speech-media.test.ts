@@ -20,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { audioFormats, durationMatches, type AudioFormat } from '../schemas/media.ts';
 import { SPEAKER_DEMO_MS, builtInSpeakers, speechDurationMs } from '../schemas/speech.ts';
-import { adtsFrames, audioSignatures, decodeAudio, id3Length, mp3Frames, pngSize } from './decoders.ts';
+import { adtsFrames, audioSignatures, decodeAudio, id3Length, mp3Frames, pngSize } from '../verify/decoders.ts';
 import { flowSpeechBody, flowSpeechTtsBody, pathOf, speechBody, ttsBody } from './factories.ts';
 import { KEY, type TestMock, useMocks } from './helpers.ts';
 

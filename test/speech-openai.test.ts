@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { audioFormats, durationMatches, type AudioFormat } from '../schemas/media.ts';
 import { speechDurationMs } from '../schemas/speech.ts';
-import { audioSignatures, decodeAudio, mp3Frames } from './decoders.ts';
+import { audioSignatures, decodeAudio, mp3Frames } from '../verify/decoders.ts';
 import { type TestMock, useMocks } from './helpers.ts';
 
 const mock = useMocks({ rateLimit: false });

@@ -20,7 +20,7 @@ import {
   storybookVideo,
   storybookVideoCredits,
 } from '../schemas/storybook.ts';
-import { decodeAudio, mp3Frames, parseMp4 as parseMp4File, pngSize } from './decoders.ts';
+import { decodeAudio, mp3Frames, parseMp4 as parseMp4File, pngSize } from '../verify/decoders.ts';
 import { type Body, pathOf, storybookBody } from './factories.ts';
 import { type CallResult, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 

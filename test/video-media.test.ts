@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { videoPhases, videoPixels, type SharedVideoModelId } from '../schemas/video.ts';
-import { parseMp4, pngSize } from './decoders.ts';
+import { parseMp4, pngSize } from '../verify/decoders.ts';
 import { family5Body, imageBody, pathOf, textItem, videoBody } from './factories.ts';
 import { KEY, OTHER_KEY, type CallOptions, type TestMock, useMocks } from './helpers.ts';
 

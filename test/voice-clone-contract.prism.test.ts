@@ -27,7 +27,7 @@ import { operationIds, operations, type OperationId } from '../schemas/operation
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { CLONE_EXPIRY_MS, CONFIRM_CREDITS, cloneFiles, cloneRateLimit, cloneSchedule } from '../schemas/voice-clone.ts';
 import { asciiWav, type Body, cloneForm, pathOf } from './factories.ts';
-import { decodeAudio } from './decoders.ts';
+import { decodeAudio } from '../verify/decoders.ts';
 import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
 const SPEC = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));

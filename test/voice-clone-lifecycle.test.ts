@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { CLONE_DEMO_MS, CLONE_EXPIRY_MS, cloneSchedule } from '../schemas/voice-clone.ts';
 import { cloneForm, flowSpeechBody, pathOf, speechBody, ttsBody } from './factories.ts';
-import { decodeAudio } from './decoders.ts';
+import { decodeAudio } from '../verify/decoders.ts';
 import { type CallResult, KEY, OTHER_KEY, type TestMock, useMocks } from './helpers.ts';
 
 const start = useMocks();
