@@ -1,20 +1,25 @@
 // `npm test`: the static checks (check:generated, typecheck, lint:eslint, lint:format, lint:spec) and the vitest
-// suite, all at once, so the single-threaded checks (ESLint with type information, tsc) overlap the suite instead of
-// running before it on a machine of two cores. (At a lower priority they would be starved while vitest keeps both cores
-// busy and end the run alone, on one core.) Each line of output is prefixed with its task's name; at the end a table
-// gives each task's result and wall time, and the exit code is non-zero when any task failed. Extra arguments go to
-// vitest (`npm test -- test/foo.test.ts`). Plain JavaScript on purpose, like the other scripts npm runs.
+// suite, all at once, instead of the checks first and the suite after them. vitest is the long pole and runs at
+// normal priority; the checks run at a lower one, so they use the time the suite's workers wait (child processes,
+// the browser, timers) and do not slow its tests towards their timeouts. (At normal priority beside the suite, on a
+// loaded machine, tests timed out; the cost of the lower priority: when the suite keeps both cores busy to its end,
+// the rest of ESLint's run, single-threaded, follows it.) Each line of output is prefixed with its task's name; at
+// the end a table gives each task's result and wall time, and the exit code is non-zero when any task failed. Extra
+// arguments go to vitest (`npm test -- test/foo.test.ts`). Plain JavaScript on purpose, like the other scripts npm runs.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// a check runs as `npm run <script>` under a small node process that lowers its own priority first (children inherit it)
+const niceRun = `
+const { spawnSync } = require('node:child_process');
+try { require('node:os').setPriority(10); } catch { /* not permitted here: normal priority */ }
+const win = process.platform === 'win32';
+const r = spawnSync(win ? 'npm.cmd' : 'npm', ['run', '--silent', process.argv[1]], { stdio: 'inherit', shell: win });
+process.exit(r.status ?? 1);
+`;
 const tasks = [
-  { name: 'vitest', cmd: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)] },
-  ...['check:generated', 'typecheck', 'lint:eslint', 'lint:format', 'lint:spec'].map((script) => ({
-    name: script,
-    cmd: npm,
-    args: ['run', '--silent', script],
-  })),
+  { name: 'vitest', args: ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)] },
+  ...['check:generated', 'typecheck', 'lint:eslint', 'lint:format', 'lint:spec'].map((script) => ({ name: script, args: ['-e', niceRun, script] })),
 ];
 const width = Math.max(...tasks.map((t) => t.name.length));
 const started = Date.now();
@@ -24,7 +29,7 @@ const results = await Promise.all(
     (t) =>
       new Promise((resolve) => {
         const t0 = Date.now();
-        const child = spawn(t.cmd, t.args, { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+        const child = spawn(process.execPath, t.args, { stdio: ['ignore', 'pipe', 'pipe'] });
         for (const stream of [child.stdout, child.stderr])
           createInterface({ input: stream }).on('line', (line) => console.log(`[${t.name.padEnd(width)}] ${line}`));
         child.on('error', (e) => resolve({ name: t.name, code: 1, seconds: (Date.now() - t0) / 1000, error: e.message }));
