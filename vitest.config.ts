@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,14 @@ export default defineConfig({
     // vitest's default leaves a core free (one worker on a 2-core machine); the suites are I/O- and CPU-bound
     // in turns, so a worker per core (at least two) finishes in about half the time
     maxWorkers: Math.max(2, availableParallelism()),
+    // a worker imports the mock, the schemas and the libraries once for all the files it runs, not once per file
+    // (importing was about a third of the CPU of the small files). The files keep no state at module level that
+    // another file could see: each test builds its own mock (test/helpers.ts); the mock's module-level tables are
+    // filled at import and not changed by tests.
+    isolate: false,
+    // the longest files first, so the two workers share them (test/sequencer.ts)
+    sequence: { sequencer: LongestFirstSequencer },
+    // one Prism process per document for the whole run, shared by the contract suites (test/prism.ts, usePrism)
+    globalSetup: ['test/prism-hub.ts'],
   },
 });

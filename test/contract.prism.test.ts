@@ -20,25 +20,22 @@
  *   Prism through the Prefer-forced walk below, which produces every declared
  *   status and code of every operation through the proxy.
  *
- * Prism is started once for this file; each test builds its own mock behind it.
+ * One Prism serves the run (`usePrism`, test/prism.ts); each test builds its own mock behind it.
  */
 import { readFileSync } from 'node:fs';
 import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { family5Credits, sharedVideoCredits, videoEstimateUnits, videoPhases, videoGenerateRateLimit } from '../schemas/video.ts';
 import { family5Body, family5EstimateBody, pathOf, textItem, videoBody, videoEstimateBody } from './factories.ts';
 import type { CallResult } from './helpers.ts';
-import { forcedCases, KEY, OTHER_KEY, PrismViolationError, startPrism, type PrismCallResult, type PrismHarness } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, PrismViolationError, usePrism, type PrismCallResult, type PrismHarness } from './prism.ts';
 
 const IMG = (n: number) => `https://example.com/img${n}.png`;
 const VID = (n: number) => `https://example.com/vid${n}.mp4`;
 const AUD = (n: number) => `https://example.com/aud${n}.mp3`;
-
-let prism: PrismHarness;
-let altered: PrismHarness;
 
 /** The spec with deliberate defects, for proving the harness sees response violations. */
 function alteredSpec() {
@@ -55,15 +52,9 @@ function alteredSpec() {
   return doc;
 }
 
-beforeAll(async () => {
-  [prism, altered] = await Promise.all([startPrism(), startPrism({ specDocument: alteredSpec() })]);
-});
-afterAll(async () => {
-  await Promise.all([prism?.close(), altered?.close()]);
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
+// the altered document's calls expect violations: taken by each test, not asserted clean
+const altered = usePrism({ specDocument: alteredSpec(), assertCleanAfterEach: false });
 
 /** A call through Prism that must succeed with `status` and envelope `code` (0 by default). */
 async function ok(method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200): Promise<PrismCallResult> {

@@ -18,24 +18,17 @@
  *   is reported, on small samples; the bytes are checked on the mock directly.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { sampleContentTypes, UploadReport } from '../schemas/control.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { audioFileTypes, audioFormats } from '../schemas/media.ts';
 import { videoPhases } from '../schemas/video.ts';
 import { pathOf, videoBody } from './factories.ts';
-import { KEY, startPrism, type PrismHarness } from './prism.ts';
+import { KEY, usePrism } from './prism.ts';
 
 const CONTROL_SPEC = new URL('../spec/mock-control.openapi.yaml', import.meta.url).pathname;
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism({ spec: CONTROL_SPEC });
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => prism.assertClean());
+const prism = usePrism({ spec: CONTROL_SPEC });
 
 function expectError(r: { status: number; json: any; text: string }, name: ErrorName) {
   expect(r.status, r.text).toBe(errorCatalog[name].httpStatus);
@@ -44,7 +37,7 @@ function expectError(r: { status: number; json: any; text: string }, name: Error
 
 /** A raw request through Prism (for bodies sendRequest does not build: FormData). */
 async function through(method: string, path: string, init: RequestInit = {}) {
-  const res = await fetch(prism.prismBase + path, { method, ...init });
+  const res = await fetch(prism.prismBase + path, { method, ...init, headers: { ...prism.route, ...(init.headers as Record<string, string> | undefined) } });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, text: new TextDecoder().decode(bytes), sl: res.headers.get('sl-violations') };
 }

@@ -4,22 +4,13 @@
  * of URL, failed; the documented errors the spec cannot rule out; every
  * Prefer-forced answer; requests the spec itself forbids.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { type Body, extractBody, pathOf } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const create = async (body: Body, headers: Record<string, string> = {}) =>
   (await expectForwarded(prism, 'POST', pathOf('createExtraction'), { body, headers })).json.data.taskId as string;

@@ -9,25 +9,16 @@
  * 33009), every Prefer-forced answer, and requests the spec itself forbids
  * (flagged by Prism, answered by the mock with 33004).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { GENERATED_AUDIO_CONCURRENCY, generatedAudioRateLimit, generatedAudioServices } from '../schemas/generated-audio.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { builtInSpeakers } from '../schemas/speech.ts';
 import { type Body, pathOf } from './factories.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const services = Object.entries(generatedAudioServices).map(([name, s]) => ({

@@ -9,24 +9,15 @@
  * flagged by Prism and answered by the mock with its documented error.
  */
 import { PNG } from 'pngjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ErrorName } from '../schemas/errors.ts';
 import { IMAGE_TASK_TIMEOUT_MS, freeLane, imageFixedPrices, imageGeneratingMs, imagePixels, imageSchedule } from '../schemas/image.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { imageBody, imageEstimateBody, imageRefs, pathOf } from './factories.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type PrismCallResult, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, usePrism, type PrismCallResult, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200) => expectForwarded(prism, method, path, opts, status);
 

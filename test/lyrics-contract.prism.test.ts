@@ -9,24 +9,15 @@
  * Retry-After, 10007), every Prefer-forced answer, and requests the spec itself
  * forbids (flagged by Prism, answered by the mock with 38001).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { LYRICS_CREDITS, lyricsRateLimit, lyricsSchedule } from '../schemas/lyrics.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { type Body, lyricsBody, pathOf } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle, type PrismHarness } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const EMOJI = '\u{1F3B5}';
 const DONE_MS = lyricsSchedule.callbackMaxMs;

@@ -15,26 +15,17 @@
  * file field needs none of the changes the repeated field of voice cloning does.
  */
 import ToneMidi from '@tonejs/midi';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { musicAnalysisCredits, musicGenres, stemModels } from '../schemas/music-analysis.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { asciiWav, analysisForm, pathOf } from './factories.ts';
 import { decodeAudio } from '../verify/decoders.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle } from './prism.ts';
 
 const { Midi } = ToneMidi;
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const wav6 = asciiWav(6); // 8.192 s: the first ASCII-safe size from 6 s on
 const upload = (bytes: Uint8Array = wav6) => ({ bytes, name: 'song.wav', type: 'audio/wav' });

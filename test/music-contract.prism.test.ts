@@ -14,25 +14,16 @@
  * are tested against the mock directly (test/music-uploads.test.ts). Track
  * URLs are loaded from the mock: the document holds no /media paths.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { musicSchedule } from '../schemas/music.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { decodeAudio } from '../verify/decoders.ts';
 import { asciiWav, type Body, magicFiles, musicBody, musicCoverBody, musicForm, musicFormFields, pathOf } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle, type PrismHarness } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const DONE_MS = 200_000;
 const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200) => expectForwarded(prism, method, path, opts, status);

@@ -6,22 +6,13 @@
  * the documented errors, every Prefer-forced answer, and requests the spec
  * itself forbids (flagged by Prism, answered by the mock with 42001).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { pathOf } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, startPrism, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, usePrism, type PrismHarness } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}) => expectForwarded(prism, method, path, { key: null, ...opts });
 const ids = ['startLoginSession', 'exchangeOAuthCode', 'refreshOAuthToken', 'revokeOAuthToken'] as const;

@@ -8,22 +8,13 @@
  * the spec cannot rule out, every Prefer-forced answer, and requests the spec
  * itself forbids (flagged by Prism, answered by the mock with 37001).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { type Body, pathOf, podcastBody, podcastTextBody } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, startPrism, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type PrismHarness } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const TEN_MINUTES = 600_000;
 const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}) => expectForwarded(prism, method, path, opts);

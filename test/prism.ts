@@ -30,32 +30,34 @@
  * upstream server tags each forwarded response and records what the mock sent),
  * and (4) a forwarded body that Prism altered.
  *
- * Prism is started once per test file (beforeAll; it takes a few seconds); each
- * test gets a fresh mock with `useMock()` behind the same upstream port. Prism
- * reads a snapshot of the spec in a temp directory, because it watches its file
- * and restarts when `npm run build` rewrites spec/ in the middle of a run.
+ * A test file calls `usePrism()` (or `usePrism({spec})`, `usePrism({specDocument})`): under the project's vitest
+ * config, one Prism process per document serves every file of the run (test/prism-hub.ts, a globalSetup: Prism's
+ * start-up costs a few seconds of CPU), each file with its own upstream port behind it; run under another config,
+ * the file starts a Prism of its own (`startPrism`). Each test gets a fresh mock with `useMock()` behind the file's
+ * upstream port. Prism reads a snapshot of the spec in a temp directory, because it watches its file and restarts
+ * when `npm run build` rewrites spec/ in the middle of a run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { createMockServer, type MockOptions } from '../mock/http/app.ts';
 import { declaredStatuses, errorForStatus } from '../mock/services/forcing.ts';
 import { sendRequest, type CallOptions, type CallResult, type TestMock } from './helpers.ts';
+import { ROUTE_HEADER } from './prism-hub.ts';
+import { spawnPrism, type PrismDocument, type PrismProcess } from './prism-process.ts';
 
 export { KEY, OTHER_KEY } from './helpers.ts';
+export { freePort } from './prism-process.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The API document Prism validates against. */
 export const API_SPEC = join(ROOT, 'spec', 'openapi.yaml');
-const PRISM_BIN = join(ROOT, 'node_modules', '.bin', 'prism');
 const PRISM_ERROR_TYPE = 'https://stoplight.io/prism/errors#';
 /** Request header that numbers a call, so the upstream can record what the mock sent for it. */
 const CALL_HEADER = 'x-contract-call';
@@ -113,6 +115,8 @@ export interface PrismHarness {
   prismBase: string;
   /** Base URL of the upstream the mocks sit behind. */
   mockBase: string;
+  /** Headers a request sent to `prismBase` by hand must carry to reach this file's mocks (empty with a Prism of its own). */
+  route: Record<string, string>;
   /** Every violation seen since start (or since the last `takeViolations`). */
   violations: PrismViolation[];
   /** Replaces the mock behind Prism with a fresh instance (manual clock, seed 1, strict, unless overridden). */
@@ -144,19 +148,6 @@ export interface StartPrismOptions {
   specDocument?: unknown;
   /** How long to wait for Prism to answer, ms (default 30 000). */
   startTimeoutMs?: number;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createNetServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolvePort(port));
-    });
-  });
 }
 
 function parseJson(text: string): unknown {
@@ -245,12 +236,19 @@ export function detectViolations(
   return out;
 }
 
-/** Starts an upstream server and `prism proxy` in front of it. Call `useMock()` before the first `call()`. */
-export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHarness> {
-  // --- upstream: a stable port whose handler is the current mock's Express app ---
-  let current: { app: (req: IncomingMessage, res: ServerResponse) => void; handle: MockHandle } | undefined;
-  const upstreamByCall = new Map<string, UpstreamResponse>();
-  const upstream: Server = createServer((req, res) => {
+/** The per-file upstream: a stable port whose handler is the current mock's Express app, recording what the mock sent per call. */
+interface Upstream {
+  base: string;
+  port: number;
+  current: { app: (req: IncomingMessage, res: ServerResponse) => void; handle: MockHandle } | undefined;
+  byCall: Map<string, UpstreamResponse>;
+  close(): Promise<void>;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const up: Upstream = { base: '', port: 0, current: undefined, byCall: new Map(), close: async () => {} };
+  const server: Server = createServer((req, res) => {
+    const current = up.current;
     if (!current) {
       res.statusCode = 503;
       res.end('no mock: call useMock() first');
@@ -272,81 +270,40 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
       };
       (res as unknown as { end: unknown }).end = (chunk?: unknown, ...rest: unknown[]) => {
         keep(chunk, rest[0]);
-        upstreamByCall.set(callId, { status: res.statusCode, headers: res.getHeaders(), text: Buffer.concat(chunks).toString('utf8') });
+        up.byCall.set(callId, { status: res.statusCode, headers: res.getHeaders(), text: Buffer.concat(chunks).toString('utf8') });
         return end(chunk, ...rest);
       };
     }
     current.app(req, res);
   });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
-  const mockBase = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-
-  // --- prism on a snapshot of the spec ---
-  const dir = mkdtempSync(join(tmpdir(), 'prism-contract-'));
-  let specPath: string;
-  if (opts.specDocument !== undefined) {
-    specPath = join(dir, 'openapi.json');
-    writeFileSync(specPath, JSON.stringify(opts.specDocument, null, 2));
-  } else {
-    const src = opts.spec ?? API_SPEC;
-    specPath = join(dir, `openapi${src.endsWith('.json') ? '.json' : '.yaml'}`);
-    copyFileSync(src, specPath);
-  }
-  const port = await freePort();
-  const prismBase = `http://127.0.0.1:${port}`;
-  let output = '';
-  const child: ChildProcess = spawn(PRISM_BIN, ['proxy', specPath, mockBase, '--errors', '-p', String(port), '-h', '127.0.0.1'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString('utf8')));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString('utf8')));
-  let exited: number | null | undefined;
-  child.on('exit', (code) => (exited = code));
-  const killChild = () => {
-    if (exited === undefined) child.kill('SIGTERM');
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  up.port = (server.address() as AddressInfo).port;
+  up.base = `http://127.0.0.1:${up.port}`;
+  up.close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
   };
-  process.once('exit', killChild);
+  return up;
+}
 
-  const cleanup = async () => {
-    killChild();
-    await new Promise<void>((r) => (exited !== undefined ? r() : child.once('exit', () => r())));
-    process.removeListener('exit', killChild);
-    upstream.closeAllConnections();
-    await new Promise<void>((r) => upstream.close(() => r()));
-    rmSync(dir, { recursive: true, force: true });
-  };
+/** The document `opts` names, as Prism will read it. */
+function prismDocument(opts: StartPrismOptions): PrismDocument {
+  if (opts.specDocument !== undefined) return { name: 'openapi.json', text: JSON.stringify(opts.specDocument, null, 2) };
+  const src = opts.spec ?? API_SPEC;
+  return { name: `openapi${src.endsWith('.json') ? '.json' : '.yaml'}`, text: readFileSync(src, 'utf8') };
+}
 
-  // Wait until Prism answers HTTP (any answer: a path outside the spec gets its 404 problem).
-  const deadline = Date.now() + (opts.startTimeoutMs ?? 30_000);
-  for (;;) {
-    if (exited !== undefined) {
-      await cleanup();
-      throw new Error(`prism exited with ${exited} before answering:\n${output}`);
-    }
-    try {
-      const r = await fetch(`${prismBase}/__contract_ready`, { signal: AbortSignal.timeout(1000) });
-      await r.text();
-      if (/Prism is listening/.test(output)) break;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) {
-      await cleanup();
-      throw new Error(`prism did not answer within the start timeout:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-
+/** The harness over an upstream and a Prism in front of it; `route` headers go on every request through Prism. */
+function makeHarness(upstream: Upstream, prismBase: string, route: Record<string, string>, log: () => string, close: () => Promise<void>): PrismHarness {
+  const mockBase = upstream.base;
   let callSeq = 0;
   const violations: PrismViolation[] = [];
-
   const send = sendRequest;
 
-  const harness: PrismHarness = {
+  return {
     prismBase,
     mockBase,
+    route,
     violations,
     useMock(mockOpts: MockOptions = {}) {
       const bugs: string[] = [];
@@ -372,18 +329,18 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
           if (r.status !== 200) throw new Error(`advance failed: ${r.status} ${r.text}`);
         },
       };
-      current = { app: app as unknown as (req: IncomingMessage, res: ServerResponse) => void, handle };
+      upstream.current = { app: app as unknown as (req: IncomingMessage, res: ServerResponse) => void, handle };
       return handle;
     },
     get mock() {
-      if (!current) throw new Error('no mock: call useMock() first');
-      return current.handle;
+      if (!upstream.current) throw new Error('no mock: call useMock() first');
+      return upstream.current.handle;
     },
     async call(method, path, o: PrismCallOptions = {}) {
       const id = String(++callSeq);
-      const { res, text, json } = await send(prismBase, method, path, o, { [CALL_HEADER]: id });
-      const up = upstreamByCall.get(id);
-      upstreamByCall.delete(id);
+      const { res, text, json } = await send(prismBase, method, path, o, { ...route, [CALL_HEADER]: id });
+      const up = upstream.byCall.get(id);
+      upstream.byCall.delete(id);
       const found = detectViolations(method, path, { status: res.status, headers: res.headers, text }, up);
       const result: PrismCallResult = { status: res.status, headers: res.headers, json, text, forwarded: up !== undefined, upstream: up, violations: found };
       if (found.length && !o.allowViolations) {
@@ -397,14 +354,112 @@ export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHar
     },
     assertClean() {
       const v = violations.splice(0, violations.length);
+      const current = upstream.current;
       const bugs = current ? current.handle.bugs.splice(0, current.handle.bugs.length) : [];
       if (v.length || bugs.length)
         throw new Error([v.length ? new PrismViolationError(v).message : '', bugs.length ? `mock bugs:\n${bugs.join('\n')}` : ''].filter(Boolean).join('\n'));
     },
-    log: () => output,
-    close: cleanup,
+    log,
+    close,
   };
-  return harness;
+}
+
+/**
+ * Starts an upstream server and a `prism proxy` of its own in front of it. Call `useMock()` before the first `call()`.
+ * Test files use `usePrism()`, which shares one Prism per document across the run.
+ */
+export async function startPrism(opts: StartPrismOptions = {}): Promise<PrismHarness> {
+  const upstream = await startUpstream();
+  let prism: PrismProcess;
+  try {
+    prism = await spawnPrism(prismDocument(opts), upstream.base, opts.startTimeoutMs);
+  } catch (e) {
+    await upstream.close();
+    throw e;
+  }
+  return makeHarness(
+    upstream,
+    prism.base,
+    {},
+    () => prism.log(),
+    async () => {
+      await prism.close();
+      await upstream.close();
+    },
+  );
+}
+
+/**
+ * Asks the Prism hub of the run (test/prism-hub.ts, vitest globalSetup) for the Prism of this document, started once
+ * for every file that uses it, and puts this file's own upstream behind it (requests carry the route header).
+ */
+async function joinPrism(hub: string, opts: StartPrismOptions): Promise<PrismHarness> {
+  const doc = prismDocument(opts);
+  const upstream = await startUpstream();
+  const res = await fetch(`${hub}/__hub/prism`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(doc) });
+  const text = await res.text();
+  if (res.status !== 200) {
+    await upstream.close();
+    throw new Error(`the Prism hub could not start Prism on ${doc.name}:\n${text}`);
+  }
+  const { prismBase } = JSON.parse(text) as { prismBase: string };
+  return makeHarness(
+    upstream,
+    prismBase,
+    { [ROUTE_HEADER]: String(upstream.port) },
+    () => `(the shared Prism at ${prismBase}: its output is in the hub)`,
+    () => upstream.close(),
+  );
+}
+
+export interface UsePrismOptions extends StartPrismOptions {
+  /** Assert after each test that no violation or mock bug is left over (default true). */
+  assertCleanAfterEach?: boolean;
+}
+
+/**
+ * For a contract test file: a harness whose Prism validates `opts.spec` / `opts.specDocument` (default
+ * spec/openapi.yaml). Under the project's vitest config one Prism per document serves the whole run (the hub); elsewhere
+ * the file starts its own. Registers beforeAll (join or start), afterAll (close) and, unless turned off, an afterEach
+ * that calls `assertClean()`. The returned object is usable from beforeAll on.
+ */
+export function usePrism(opts: UsePrismOptions = {}): PrismHarness {
+  let h: PrismHarness | undefined;
+  const get = (): PrismHarness => {
+    if (!h) throw new Error('usePrism: the harness is not started yet (use it inside tests or hooks)');
+    return h;
+  };
+  beforeAll(async () => {
+    const hub = inject('prismHub');
+    h = hub ? await joinPrism(hub, opts) : await startPrism(opts);
+  }, 150_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+  if (opts.assertCleanAfterEach !== false) afterEach(() => get().assertClean());
+  return {
+    get prismBase() {
+      return get().prismBase;
+    },
+    get mockBase() {
+      return get().mockBase;
+    },
+    get route() {
+      return get().route;
+    },
+    get violations() {
+      return get().violations;
+    },
+    useMock: (o) => get().useMock(o),
+    get mock() {
+      return get().mock;
+    },
+    call: (method, path, o) => get().call(method, path, o),
+    takeViolations: () => get().takeViolations(),
+    assertClean: () => get().assertClean(),
+    log: () => get().log(),
+    close: () => get().close(),
+  };
 }
 
 /** One forced answer of an operation: the Prefer header to send and the error it must produce. */

@@ -10,25 +10,16 @@
  * Requests the spec itself forbids are shown to be flagged by Prism and
  * answered by the mock with its documented error.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ErrorName } from '../schemas/errors.ts';
 import { audioFormats } from '../schemas/media.ts';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { builtInSpeakers, flowSpeechProcessingMs, flowSpeechSchedule, speechCredits } from '../schemas/speech.ts';
 import { type Body, flowSpeechBody, flowSpeechTtsBody, pathOf, speechBody, ttsBody } from './factories.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, usePrism, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism();
 
 const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>[2] = {}, status = 200) => expectForwarded(prism, method, path, opts, status);
 

@@ -22,13 +22,13 @@
  *   WAVs the mock measures like any other).
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { CLONE_EXPIRY_MS, CONFIRM_CREDITS, cloneFiles, cloneRateLimit, cloneSchedule } from '../schemas/voice-clone.ts';
 import { asciiWav, type Body, cloneForm, pathOf } from './factories.ts';
 import { decodeAudio } from '../verify/decoders.ts';
-import { forcedCases, KEY, OTHER_KEY, startPrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
 
 const SPEC = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
 /** spec/openapi.json, but audioFiles of the create also takes one value (Prism's reading of a repeated field). */
@@ -39,16 +39,7 @@ function prismDocument(): typeof SPEC {
   return doc;
 }
 
-let prism: PrismHarness;
-beforeAll(async () => {
-  prism = await startPrism({ specDocument: prismDocument() });
-});
-afterAll(async () => {
-  await prism?.close();
-});
-afterEach(() => {
-  prism.assertClean();
-});
+const prism = usePrism({ specDocument: prismDocument() });
 
 const DONE_MS = cloneSchedule.pendingMs + cloneSchedule.processingMs;
 
