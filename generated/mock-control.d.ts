@@ -404,6 +404,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Error envelope: a non-zero code (the reason; clients branch on it), a message naming the field and the rule, data null. */
+        ErrorEnvelope: {
+            /**
+             * @description the error code, never 0 (see x-error-codes of each response)
+             * @example 31001
+             */
+            code: number;
+            /** @description what went wrong, naming the field and the rule */
+            message: string;
+            /** @description always null on errors */
+            data: null;
+        };
         TaskActivityEvent: {
             /** @description position in the feed, from 1 */
             seq: number;
@@ -628,42 +640,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -697,86 +689,43 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -804,42 +753,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -874,86 +803,43 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1023,72 +909,36 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10010` a control-API resource that does not exist (for example a deleted account) (assumed: mock-only: the control API is the mock's own)
+             * @description - `10004` no operation at this path
+             *     - `10010` a control-API resource that does not exist (for example a deleted account)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 10010 a control-API resource that does not exist (for example a deleted account)
-                         * @enum {number}
-                         */
-                        code: 10004 | 10010;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1180,105 +1030,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1309,66 +1106,33 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1427,86 +1191,43 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1531,42 +1252,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1596,42 +1297,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1654,42 +1335,22 @@ export interface operations {
                     "application/json": components["schemas"]["MockState"];
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1723,86 +1384,43 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1831,47 +1449,24 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1924,47 +1519,24 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2000,47 +1572,24 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2073,47 +1622,24 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2161,66 +1687,33 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2268,86 +1761,43 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2373,42 +1823,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2447,86 +1877,43 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2551,42 +1938,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2626,111 +1993,55 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10010` a control-API resource that does not exist (for example a deleted account) (assumed: mock-only: the control API is the mock's own)
+             * @description - `10004` no operation at this path
+             *     - `10010` a control-API resource that does not exist (for example a deleted account)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 10010 a control-API resource that does not exist (for example a deleted account)
-                         * @enum {number}
-                         */
-                        code: 10004 | 10010;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2756,42 +2067,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2820,66 +2111,33 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
