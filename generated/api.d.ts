@@ -78,7 +78,7 @@ export interface paths {
          * Get a video task (any family)
          * @description Returns the video task of any family, family5 included. Poll until status is success or failed.
          *
-         *     The task's videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):
+         *     The task's videoUrl, coverUrl and providerVideoUrl are hosted by the service (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):
          *
          *     | ratio | 360p | 480p | 540p | 720p | 768p | 1080p | 2k |
          *     |---|---|---|---|---|---|---|---|
@@ -96,7 +96,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a finished video task (assumed shape)
-         * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (assumed: nothing is cancelled or refunded by a delete). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
+         * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
          */
         delete: operations["deleteVideoTask"];
         options?: never;
@@ -295,9 +295,9 @@ export interface paths {
         put?: never;
         /**
          * Generate an image synchronously (raw model output)
-         * @description Blocks until the image is generated and returns the raw model output without the envelope: candidates[].content.parts[].inlineData {mimeType, data} with data the base64 bytes of the image (image/png, assumed), whose pixel size matches the resolved size and ratio. Errors use the envelope (assumed: the seed says the error body of this endpoint is not shown). Charges the same credits as the estimate (or one free generation, see imageFreeAllowance); no task is created (assumed). Rate limit (assumed numbers): 60 generate requests per minute per user, sync and async together; 10 per minute for requests carrying base64 reference images (HTTP 429 with Retry-After). Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's 2 slots are taken. JSON body up to 25 MB (413 above).
+         * @description Blocks until the image is generated and returns the raw model output without the envelope: candidates[].content.parts[].inlineData {mimeType, data} with data the base64 bytes of the image (image/png, assumed), whose pixel size matches the resolved size and ratio. Errors use the envelope. Charges the same credits as the estimate (or one free generation, see imageFreeAllowance); no task is created (assumed). Rate limit (assumed numbers): 60 generate requests per minute per user, sync and async together; 10 per minute for requests carrying base64 reference images (HTTP 429 with Retry-After). Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's 2 slots are taken. JSON body up to 25 MB (413 above).
          *
-         *     Pixel sizes (assumed: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):
+         *     Pixel sizes (1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):
          *
          *     | ratio | 1K | 2K | 4K |
          *     |---|---|---|---|
@@ -334,11 +334,11 @@ export interface paths {
         put?: never;
         /**
          * Create an image task (asynchronous)
-         * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (served by the mock, no auth, Range requests answered 206). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
+         * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (no auth, Range requests answered 206). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
          *
-         *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out (force with Prefer: outcome=stuck).
+         *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out
          *
-         *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=free_relax_busy (26030) or error=free_relax_timeout (26031). Paid or previously paid accounts are never restricted.
+         *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.
          *
          *     A created task can fail with: 26008 IMAGE_GENERATION_FAILED (provider error during image generation), 26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy) (free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later), 26031 IMAGE_FREE_RELAX_TIMEOUT (free_relax_timeout) (free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later).
          */
@@ -480,9 +480,9 @@ export interface paths {
         put?: never;
         /**
          * Narrate a text or a page in one voice (asynchronous episode)
-         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates a fake article derived from the URL (the mock reads no page). Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.
+         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
          */
@@ -506,7 +506,7 @@ export interface paths {
          * Convert a long multi-voice script verbatim (asynchronous episode)
          * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.
+         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
          */
@@ -568,7 +568,7 @@ export interface paths {
         put?: never;
         /**
          * Clone a voice from reference recordings (multipart)
-         * @description multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. Returns {taskId, status: pending}. 5 creates per minute per user (429, 36029, Retry-After). The reference audio is measured: a file that is not audio is refused here (36013); a total under 5 s or over 5 minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). Lifecycle (assumed): pending 2 s, processing 8 s, completed with demoAudioUrl. Prefer: outcome=failed (TASK_FAILED, or error=AUDIO_DURATION_INVALID / NO_VALID_SPEECH), outcome=stuck. Creating is free.
+         * @description multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. Returns {taskId, status: pending}. 5 creates per minute per user (429, 36029, Retry-After). The reference audio is measured: a file that is not audio is refused here (36013); a total under 5 s or over 5 minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). Lifecycle (assumed): pending 2 s, processing 8 s, completed with demoAudioUrl. Creating is free.
          *
          *     A created task can fail with: 36008 TASK_FAILED (TASK_FAILED: cloning failed; errorMessage has detail), 36006 AUDIO_DURATION_INVALID (AUDIO_DURATION_INVALID: the reference audio is too short or too long), 36007 NO_VALID_SPEECH (NO_VALID_SPEECH: no speech in the reference audio).
          */
@@ -588,7 +588,7 @@ export interface paths {
         };
         /**
          * Poll a clone task (and confirm it, with autoConfirm)
-         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged (forced with Prefer: error=36030 or code=503).
+         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
          */
         get: operations["getVoiceClone"];
         put?: never;
@@ -610,7 +610,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a completed clone as a private voice
-         * @description taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged (forced with Prefer: error=36030 or code=503).
+         * @description taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
          */
         post: operations["confirmVoiceClone"];
         delete?: never;
@@ -678,7 +678,7 @@ export interface paths {
         put?: never;
         /**
          * Generate audio (platform-voice-1.0)
-         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 30 / 60)) credits; reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.
+         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 30 / 60)) credits; reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009).
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
          */
@@ -740,7 +740,7 @@ export interface paths {
         put?: never;
         /**
          * Generate audio (seed-audio-1.0)
-         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 40 / 60)) credits (the rate is assumed: the document says only that P2 is billed on audioDuration); reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.
+         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 40 / 60)) credits (the rate is assumed: the document says only that P2 is billed on audioDuration); reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009).
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
          */
@@ -804,7 +804,7 @@ export interface paths {
          * Create a podcast episode in one call (script and audio)
          * @description At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).
+         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
          */
@@ -828,7 +828,7 @@ export interface paths {
          * Two-stage flow, stage 1: write the script only
          * @description The one-shot fields, but language is required and each speaker's language must match it (else 400, 37002, "Speaker language mismatch"). No audio is produced: poll until contentStatus is text-success, optionally edit the script, then POST /v1/podcast/episodes/{episodeId}/audio. At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).
+         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
          */
@@ -870,7 +870,7 @@ export interface paths {
         put?: never;
         /**
          * Two-stage flow, stage 2: render the audio (of the original or the edited script)
-         * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus } (assumed shape). Prefer: outcome=failed|stuck forces the render to fail or stall.
+         * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus }.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded).
          */
@@ -912,7 +912,7 @@ export interface paths {
         put?: never;
         /**
          * Generate lyrics
-         * @description HTTP 202 with { taskId, status } only; the lyrics are read from the task. prompt: 1 to 200 characters (code points; longer or blank: 38001, nothing reserved). provider: default (runs on musicA), musicA or musicB. musicA writes one variant inside the create call: the answer's status is success (failed when the provider rejects the request). musicB answers pending; the task is generating after 2 s and the provider's callback brings typically two variants 20-40 s after creation (assumed schedule). A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. Price: a flat 2 credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. 10 requests per minute per user (HTTP 429 with 38029 and Retry-After; the value is assumed). Prefer: outcome=failed (38005; error=38004 a provider rejection, error=38006 a musicB task left to its timeout), outcome=stuck (musicB: the callback never comes, the timeout fails it), outcome=partial (musicB: the task succeeds with its second variant failed). stuck and partial need provider musicB (with musicA: 10007).
+         * @description HTTP 202 with { taskId, status } only; the lyrics are read from the task. prompt: 1 to 200 characters (code points; longer or blank: 38001, nothing reserved). provider: default (runs on musicA), musicA or musicB. musicA writes one variant inside the create call: the answer's status is success (failed when the provider rejects the request). musicB answers pending; the task is generating after 2 s and the provider's callback brings typically two variants 20-40 s after creation (assumed schedule). A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. Price: a flat 2 credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. 10 requests per minute per user (HTTP 429 with 38029 and Retry-After). A task can fail with 38005 (generation), 38004 (a provider rejection) or 38006 (a musicB timeout); a musicB task can succeed with one variant failed.
          *
          *     A created task can fail with: 38005 LYRICS_GENERATION_FAILED (lyrics generation failed at the provider; credits refunded (also the errorMessage of a failed variant)), 38004 LYRICS_PROVIDER_REJECTED (the provider rejected the lyrics request; credits refunded), 38006 LYRICS_TIMED_OUT (lyrics generation timed out (a musicB task without a provider callback for 30 minutes); credits refunded in full, no later recovery).
          */
@@ -974,7 +974,7 @@ export interface paths {
         put?: never;
         /**
          * Recognize the lyrics of a recording (synchronous)
-         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["recognizeMusic"];
         delete?: never;
@@ -994,7 +994,7 @@ export interface paths {
         put?: never;
         /**
          * Describe a recording: genre, mood, tempo, key, instruments (synchronous)
-         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["describeMusic"];
         delete?: never;
@@ -1014,7 +1014,7 @@ export interface paths {
         put?: never;
         /**
          * Separate a recording into stems (synchronous)
-         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem an MP3 hosted by the mock, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["separateMusicStems"];
         delete?: never;
@@ -1034,7 +1034,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a text or a URL into a narrated deck of pages
-         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure. Prefer: outcome=failed (failCode 40008, or error=40009 / 40010) or outcome=stuck (failCode 40011 after 30 minutes).
+         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
          *
          *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
          */
@@ -1076,7 +1076,7 @@ export interface paths {
         put?: never;
         /**
          * Render a page-deck episode to a video
-         * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure. Prefer: outcome=failed (40012) or outcome=stuck (40011 after 30 minutes).
+         * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).
          *
          *     A created task can fail with: 40012 STORYBOOK_VIDEO_FAILED (the video render failed; the render refunded).
          */
@@ -1098,7 +1098,7 @@ export interface paths {
         put?: never;
         /**
          * Start extracting the content of a URL
-         * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). Prefer: outcome=failed fails the extraction (failCode 41008, or error=41009 / 41010), every credit refunded; outcome=stuck keeps it processing (until an assumed 10-minute timeout, 41010).
+         * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). A failed extraction (failCode 41008, 41009, or 41010 after a 10-minute timeout) refunds every credit.
          *
          *     A created task can fail with: 41008 EXTRACTION_PAGE_UNREACHABLE (the page could not be fetched; every credit refunded), 41009 EXTRACTION_UNSUPPORTED_CONTENT (the page has no extractable text; every credit refunded), 41010 EXTRACTION_TIMED_OUT (the extraction timed out; every credit refunded).
          */
@@ -1140,7 +1140,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a song (musicA or musicB)
-         * @description HTTP 202 with {taskId, status: pending}. provider: default (runs on musicA), musicA or musicB; the task reports the provider that ran it. musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). model: default auto on musicA, V6 on musicB; one of the provider's models (39007). Price by model: musicA auto 10, musicA-7.6 5, musicA-8 10, musicA-9 10, musicA-o2 10; musicB V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description HTTP 202 with {taskId, status: pending}. provider: default (runs on musicA), musicA or musicB; the task reports the provider that ran it. musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). model: default auto on musicA, V6 on musicB; one of the provider's models (39007). Price by model: musicA auto 10, musicA-7.6 5, musicA-8 10, musicA-9 10, musicA-o2 10; musicB V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
@@ -1162,7 +1162,7 @@ export interface paths {
         put?: never;
         /**
          * Generate an instrumental (musicA, multipart)
-         * @description multipart/form-data: prompt or referenceAudio (mp3 or m4a, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (auto, musicA-7.6, musicA-8, musicA-o2; default auto; musicA-9 is not available here: 39007). musicA only. Price by model: auto 10, musicA-7.6 5, musicA-8 10, musicA-o2 10. One track. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: prompt or referenceAudio (mp3 or m4a, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (auto, musicA-7.6, musicA-8, musicA-o2; default auto; musicA-9 is not available here: 39007). musicA only. Price by model: auto 10, musicA-7.6 5, musicA-8 10, musicA-o2 10. One track. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
@@ -1184,7 +1184,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a soundtrack for an image or a video (musicA, multipart)
-         * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits (assumed: document 3 does not show it). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
@@ -1206,7 +1206,7 @@ export interface paths {
         put?: never;
         /**
          * Generate one instrument or vocal track over a song (musicA, multipart)
-         * @description multipart/form-data: generateType (Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds), prompt, audio (mp3, m4a, wav, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: generateType (Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds), prompt, audio (mp3, m4a, wav, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
@@ -1228,7 +1228,7 @@ export interface paths {
         put?: never;
         /**
          * Re-sing a musicA song with new lyrics (multipart)
-         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
@@ -1250,7 +1250,7 @@ export interface paths {
         put?: never;
         /**
          * Re-record a recording in a new style, keeping its melody (musicB)
-         * @description JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). model (a musicB tier, default V6); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. Price by tier: V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Two tracks. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). model (a musicB tier, default V6); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. Price by tier: V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Two tracks. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
@@ -1272,7 +1272,7 @@ export interface paths {
         put?: never;
         /**
          * Extend a song (multipart; shape assumed)
-         * @description multipart/form-data (assumed: document 3 does not show the shape): taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
@@ -1456,6 +1456,7 @@ export interface components {
             type: "image_url";
             image_url: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1471,6 +1472,7 @@ export interface components {
             type: "video_url";
             video_url: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1483,6 +1485,7 @@ export interface components {
             type: "audio_url";
             audio_url: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1546,6 +1549,7 @@ export interface components {
             /** @default [] */
             images?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1556,6 +1560,7 @@ export interface components {
             /** @default [] */
             videos?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1566,6 +1571,7 @@ export interface components {
             /** @default [] */
             audios?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1595,6 +1601,7 @@ export interface components {
             /** @description multi_transition: 2-7 clips */
             multiTransition?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1608,6 +1615,7 @@ export interface components {
                 /** @enum {string} */
                 type: "subject" | "background";
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1628,6 +1636,7 @@ export interface components {
             /** @description agent: brand sticker */
             brandSticker?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1638,6 +1647,7 @@ export interface components {
             /** @description agent: intro or outro clip */
             introOutroClip?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1667,7 +1677,7 @@ export interface components {
             resolution: string;
             ratio: string;
             seed: number;
-            /** @description credits charged; 0 once a failed task has been refunded (assumed: net of the refund) */
+            /** @description credits charged, net of refunds: 0 once a failed task has been refunded */
             creditCharged: number;
             enabledShare: boolean;
             /** @description catalog code of the failure when status is failed, else null */
@@ -1710,6 +1720,7 @@ export interface components {
             sourceTaskId?: string;
             images: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1719,6 +1730,7 @@ export interface components {
             }[];
             videos: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1728,6 +1740,7 @@ export interface components {
             }[];
             audios: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -2024,7 +2037,7 @@ export interface components {
          *     | image-d-2.7 | image-d | 1K, 2K | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 5, 2K: 8 | image-d-2.7-preview |
          *     | image-d-2.7-pro | image-d | 1K, 2K, 4K (4K only for text-to-image) | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 8, 2K: 12, 4K: 24 | - |
          *
-         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the mock renders 1:1, assumed). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
+         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the rendered image is 1:1). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
          *
          *     Size rules: image-c-5-0-pro and image-d-2.7 answer 400 (code 26002) for 4K; image-d-2.7-pro answers 400 (26002) for 4K when reference images are present. More reference images than the family allows: 400 (26003), the message names the limit. Only image-a-2-official honours quality.
          * @example {
@@ -2055,7 +2068,7 @@ export interface components {
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
         };
-        /** @description carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; the mock counts it once) */
+        /** @description carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; it counts once) */
         ImageReferenceImage: {
             fileData?: components["schemas"]["ImageFileData"];
             inlineData?: components["schemas"]["ImageInlineData"];
@@ -2271,7 +2284,7 @@ export interface components {
          *     | image-d-2.7 | image-d | 1K, 2K | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 5, 2K: 8 | image-d-2.7-preview |
          *     | image-d-2.7-pro | image-d | 1K, 2K, 4K (4K only for text-to-image) | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 8, 2K: 12, 4K: 24 | - |
          *
-         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the mock renders 1:1, assumed). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
+         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the rendered image is 1:1). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
          *
          *     Size rules: image-c-5-0-pro and image-d-2.7 answer 400 (code 26002) for 4K; image-d-2.7-pro answers 400 (26002) for 4K when reference images are present. More reference images than the family allows: 400 (26003), the message names the limit. Only image-a-2-official honours quality.
          * @example {
@@ -2421,7 +2434,10 @@ export interface components {
                 type: "text" | "url";
                 /** @description text: the text, 10 to 20,000 characters; url: the page address, accepted in place of uri */
                 content?: string;
-                /** @description url: the page address (recommended); either uri or content must be present */
+                /**
+                 * Format: uri
+                 * @description url: the page address (recommended); either uri or content must be present
+                 */
                 uri?: string;
             }[];
             /** @description exactly one speaker */
@@ -2770,12 +2786,18 @@ export interface components {
                 type: "speaker" | "reference";
                 /** @description speaker: a speaker id of GET /v1/speakers/list */
                 id?: string;
-                /** @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus; not fetched by the mock) */
+                /**
+                 * Format: uri
+                 * @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus)
+                 */
                 url?: string;
             }[];
             /** @description exactly one of url or data; not with voices */
             image?: {
-                /** @description http or https URL of the image */
+                /**
+                 * Format: uri
+                 * @description http or https URL of the image
+                 */
                 url?: string;
                 /** @description Base64 image bytes, optionally with a data:image/...;base64, prefix; jpeg, png or webp, at most 10 MB */
                 data?: string;
@@ -2894,12 +2916,18 @@ export interface components {
                 type: "speaker" | "reference";
                 /** @description speaker: a speaker id of GET /v1/speakers/list */
                 id?: string;
-                /** @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus; not fetched by the mock) */
+                /**
+                 * Format: uri
+                 * @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus)
+                 */
                 url?: string;
             }[];
             /** @description exactly one of url or data; not with voices */
             image?: {
-                /** @description http or https URL of the image */
+                /**
+                 * Format: uri
+                 * @description http or https URL of the image
+                 */
                 url?: string;
                 /** @description Base64 image bytes, optionally with a data:image/...;base64, prefix; jpeg, png or webp, at most 10 MB */
                 data?: string;
@@ -3293,7 +3321,10 @@ export interface components {
              * @description the recording: mp3, m4a or wav, at most 10 MB; its type is read from its bytes (the file name and the part's Content-Type are not trusted). Exactly one of audio and audioUrl.
              */
             audio?: string;
-            /** @description an http(s) URL of the recording, instead of audio. A URL of the mock's own hosted media (its origin, a path under /media/) is read from the mock: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL cannot be fetched by the mock: it stands for a recording of 30-240 s chosen from the URL (assumed). */
+            /**
+             * Format: uri
+             * @description an http(s) URL of the recording, instead of audio. A URL of the platform's own hosted media (a path under /media/) is read from the platform: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL is a public recording (30-240 s).
+             */
             audioUrl?: string;
         } & (unknown | unknown);
         /**
@@ -3314,11 +3345,11 @@ export interface components {
         MusicDescribeData: {
             /** @description one sentence on the recording */
             description: string;
-            /** @description the main genre (the mock says one of: pop, rock, hip hop, electronic, jazz, classical, folk, r&b, ambient, country) */
+            /** @description the main genre, one of: pop, rock, hip hop, electronic, jazz, classical, folk, r&b, ambient, country */
             genre: string;
-            /** @description the mood (the mock says one of: upbeat, melancholic, energetic, calm, dreamy, dark, romantic, playful) */
+            /** @description the mood, one of: upbeat, melancholic, energetic, calm, dreamy, dark, romantic, playful */
             mood: string;
-            /** @description tempo, beats per minute (the mock: 60-180) */
+            /** @description tempo, beats per minute (60-180) */
             bpm: number;
             /** @description musical key, e.g. "A minor" or "Eb major" */
             key: string;
@@ -3371,7 +3402,10 @@ export interface components {
              * @description the recording: mp3, m4a or wav, at most 10 MB; its type is read from its bytes (the file name and the part's Content-Type are not trusted). Exactly one of audio and audioUrl.
              */
             audio?: string;
-            /** @description an http(s) URL of the recording, instead of audio. A URL of the mock's own hosted media (its origin, a path under /media/) is read from the mock: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL cannot be fetched by the mock: it stands for a recording of 30-240 s chosen from the URL (assumed). */
+            /**
+             * Format: uri
+             * @description an http(s) URL of the recording, instead of audio. A URL of the platform's own hosted media (a path under /media/) is read from the platform: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL is a public recording (30-240 s).
+             */
             audioUrl?: string;
             /**
              * @description audio-separation-1 (default) or audio-separation-2 (also produces MIDI)
@@ -3545,7 +3579,10 @@ export interface components {
                  * @enum {string}
                  */
                 type: "url";
-                /** @description the URL to extract */
+                /**
+                 * Format: uri
+                 * @description the URL to extract
+                 */
                 uri: string;
             };
             /**
@@ -3804,7 +3841,10 @@ export interface components {
              * @description audio (mp3, m4a; judged by its content), at most 10 MB
              */
             audio?: string;
-            /** @description a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL */
+            /**
+             * Format: uri
+             * @description a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL
+             */
             audioUrl?: string;
             /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
             providerSongId?: string;
@@ -3818,7 +3858,10 @@ export interface components {
          *     }
          */
         CreateMusicCoverRequest: {
-            /** @description the recording to re-record: a publicly reachable http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks; ownership verified: another account's answers 403 with 39008) */
+            /**
+             * Format: uri
+             * @description the recording to re-record: a publicly reachable http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks; ownership verified: another account's answers 403 with 39008)
+             */
             uploadUrl: string;
             /**
              * @description a musicB tier (default V6); priced by tier
@@ -8182,8 +8225,8 @@ export interface operations {
              *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field
              *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged
              *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged
-             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet)
-             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
+             *     - `39505` audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)
+             *     - `39508` the analysis failed at the provider; nothing charged
              */
             400: {
                 headers: {
@@ -8287,8 +8330,8 @@ export interface operations {
              *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field
              *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged
              *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged
-             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet)
-             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
+             *     - `39505` audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)
+             *     - `39508` the analysis failed at the provider; nothing charged
              */
             400: {
                 headers: {
@@ -8392,8 +8435,8 @@ export interface operations {
              *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field
              *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged
              *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged
-             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet)
-             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
+             *     - `39505` audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)
+             *     - `39508` the analysis failed at the provider; nothing charged
              */
             400: {
                 headers: {

@@ -559,7 +559,7 @@ export const errorCatalog = {
   MUSIC_ANALYSIS_SOURCE_NOT_FOUND: {
     code: 39505,
     httpStatus: 400,
-    meaning: "audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet)",
+    meaning: 'audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)',
     provenance: musicAnalysisCodes,
   },
   MUSIC_ANALYSIS_SOURCE_FORBIDDEN: {
@@ -577,7 +577,7 @@ export const errorCatalog = {
   MUSIC_ANALYSIS_FAILED: {
     code: 39508,
     httpStatus: 400,
-    meaning: 'the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)',
+    meaning: 'the analysis failed at the provider; nothing charged',
     provenance: musicAnalysisCodes,
   },
 

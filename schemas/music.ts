@@ -688,8 +688,7 @@ const sec = (ms: number) => `${ms / 1000} s`;
 const lifecycleText =
   `Poll GET /v1/music/tasks/{taskId}: pending ${sec(s.pendingMs)}, generating ${sec(s.generatingMinMs)}-${sec(s.generatingMaxMs)} (fixed per task), uploading ${sec(s.uploadingMs)}, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). ` +
   `A task without progress for ${s.timeoutMs / 60_000} minutes fails with 39013, refunded in full (assumed). ` +
-  'Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. ' +
-  'Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).';
+  'Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.';
 
 const musicAModelTable = musicAModels.map((m) => `${m.model} ${m.credits}`).join(', ');
 const musicBModelTable = musicBModels.map((m) => `${m.model} ${m.credits}`).join(', ');
@@ -752,7 +751,7 @@ export const musicOperations = defineOperations('Music', {
     summary: 'Generate a soundtrack for an image or a video (musicA, multipart)',
     description:
       `multipart/form-data: image (${musicFileTypes.image.join(', ')}; at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB, assumed) or video (${musicFileTypes.video.join(', ')}; at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (${musicAModelsFor('soundtrack').join(', ')}; default auto). musicA only. ` +
-      `Price: a flat ${musicFlatCredits.soundtrack} credits (assumed: document 3 does not show it). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
+      `Price: a flat ${musicFlatCredits.soundtrack} credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicSoundtrackRequest, {
         files: { image: { maxFileBytes: soundtrackUploads.imageMaxBytes }, video: { maxFileBytes: soundtrackUploads.videoMaxBytes } },
@@ -811,7 +810,7 @@ export const musicOperations = defineOperations('Music', {
     path: '/v1/music/extend',
     summary: 'Extend a song (multipart; shape assumed)',
     description:
-      "multipart/form-data (assumed: document 3 does not show the shape): taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, " +
+      "multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, " +
       `model (of the task's provider; default ${MUSIC_A_DEFAULT_MODEL} or ${MUSIC_B_DEFAULT_MODEL}), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). ` +
       `The new tracks last continueAt plus the continuation. Price (document 3): ${extendPricing.reducedCredits} credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); ${extendPricing.otherCredits} for every other model, every musicB tier included. ${lifecycleText}`,
     provenance: fromSeed(3, 'Providers and models (lyrics and music)'),

@@ -388,7 +388,7 @@ export const podcastTableAssumptions: TableAssumption[] = [
 const voiceRule = 'speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.';
 const lifecycle =
   'Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. ' +
-  'Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).';
+  'Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.';
 const createErrors = ['PODCAST_INVALID_PARAMETERS', 'PODCAST_SPEAKER_NOT_FOUND', 'PODCAST_INSUFFICIENT_CREDITS'] as const;
 const createFailures = ['PODCAST_GENERATION_FAILED', 'PODCAST_CONTENT_REJECTED', 'PODCAST_SOURCE_UNREADABLE'] as const;
 const bodyRules =
@@ -448,7 +448,7 @@ export const podcastOperations = defineOperations('Podcast', {
       'An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). ' +
       'Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. ' +
       `Reserves the audio price (1 credit per ${speechPricing.charsPerCredit} characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. ` +
-      'Answers { episodeId, contentStatus } (assumed shape). Prefer: outcome=failed|stuck forces the render to fail or stall.',
+      'Answers { episodeId, contentStatus }.',
     provenance: fromSeed(2, 'Podcast'),
     auth: true,
     request: { params: PodcastEpisodeIdParams, body: json(PodcastAudioRequest), bodyOptional: true },

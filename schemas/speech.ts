@@ -530,8 +530,7 @@ const episodeErrors = ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 
 const episodeFailures = ['SPEECH_GENERATION_FAILED', 'SPEECH_CONTENT_REJECTED', 'SPEECH_SOURCE_UNREADABLE'] as const;
 const episodeLifecycle =
   `Simulated lifecycle (assumed): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
-  `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. ` +
-  'Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.';
+  `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.`;
 
 /** The speech operations (document 2). */
 export const speechOperations = defineOperations('Speech', {
@@ -563,7 +562,7 @@ export const speechOperations = defineOperations('Speech', {
     description:
       'Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. ' +
       'language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). ' +
-      `A url source narrates a fake article derived from the URL (the mock reads no page). Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. ${voiceRule} ${priceRule} (on the narrated text) ${rateRule}\n\n${episodeLifecycle}`,
+      `A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. ${voiceRule} ${priceRule} (on the narrated text) ${rateRule}\n\n${episodeLifecycle}`,
     provenance: fromSeed(2, 'POST /v1/flow-speech/episodes'),
     auth: true,
     request: { body: json(FlowSpeechRequest) },

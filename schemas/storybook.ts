@@ -308,7 +308,7 @@ export const storybookOperations = defineOperations('Page decks', {
     description:
       'Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. ' +
       'Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). ' +
-      `Simulated (assumed): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure. Prefer: outcome=failed (failCode 40008, or error=40009 / 40010) or outcome=stuck (failCode 40011 after 30 minutes).`,
+      `Simulated (assumed): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
     auth: true,
     request: { body: json(StorybookEpisodeRequest) },
@@ -339,7 +339,7 @@ export const storybookOperations = defineOperations('Page decks', {
     description:
       'No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. ' +
       'While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. ' +
-      `Price (assumed): 1 credit per ${storybookVideo.secondsPerCredit} s of video, reserved here (402, 40004 when short), captured on success, refunded on failure. Prefer: outcome=failed (40012) or outcome=stuck (40011 after 30 minutes).`,
+      `Price (assumed): 1 credit per ${storybookVideo.secondsPerCredit} s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
     auth: true,
     request: { params: StorybookEpisodeIdParams },

@@ -908,7 +908,7 @@ export const VideoTask = z
     resolution: z.string(),
     ratio: z.string(),
     seed: z.number().int(),
-    creditCharged: z.number().int().nonnegative().meta({ description: 'credits charged; 0 once a failed task has been refunded (assumed: net of the refund)' }),
+    creditCharged: z.number().int().nonnegative().meta({ description: 'credits charged, net of refunds: 0 once a failed task has been refunded' }),
     enabledShare: z.boolean(),
     ...failureFields,
     createdAt: EpochMs,
@@ -989,7 +989,7 @@ const assumedPaths = assumed(
   'document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path',
 );
 const mediaNote =
-  "The task's videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n";
+  "The task's videoUrl, coverUrl and providerVideoUrl are hosted by the service (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n";
 
 /** The video operations (document 1, video sections): both create endpoints, get, list, share, delete and both estimates. */
 export const videoOperations = defineOperations('Video', {
@@ -1084,7 +1084,7 @@ export const videoOperations = defineOperations('Video', {
     path: '/v1/video-generation/tasks/{taskId}',
     summary: 'Delete a finished video task (assumed shape)',
     description:
-      'Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (assumed: nothing is cancelled or refunded by a delete). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.',
+      'Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.',
     provenance: assumedPaths,
     auth: true,
     request: { params: VideoTaskIdParams },

@@ -26,14 +26,17 @@ export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number
 }
 
 /**
- * Drops the RFC 3986 pattern of `uriString()` where the schema says `format: uri` (the same rule, in words every
- * validator knows), so no pattern holds a quote a generator would have to escape. Mutates `node`.
+ * Replaces the RFC 3986 pattern (of `uriString()` and the asset URLs) by `format: uri`, the same rule in words
+ * every validator knows, so no pattern holds a quote a generator would have to escape. Mutates `node`.
  */
 export function quotablePatterns(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(quotablePatterns);
   if (node === null || typeof node !== 'object') return;
   const o = node as Record<string, unknown>;
-  if (o.format === 'uri' && o.pattern === RFC3986_URI.source) delete o.pattern;
+  if (o.pattern === RFC3986_URI.source) {
+    delete o.pattern;
+    o.format = 'uri';
+  }
   Object.values(o).forEach(quotablePatterns);
 }
 
@@ -47,7 +50,10 @@ function describeErrors(names: readonly ErrorName[]): string {
 /** The error catalog as a Markdown table (provenance is in the document's `x-error-catalog`). */
 function catalogTable(names: readonly ErrorName[]): string {
   return `| code | name | HTTP | meaning |\n|---|---|---|---|\n${names
-    .map((n) => `| ${errorCatalog[n].code} | ${n}${errorReason(n) ? ` (\`${errorReason(n)}\`)` : ''} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} |`)
+    .map(
+      (n) =>
+        `| ${errorCatalog[n].code} | ${n}${errorReason(n) ? ` (\`${errorReason(n)}\`)` : ''} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} |`,
+    )
     .join('\n')}`;
 }
 
@@ -95,7 +101,11 @@ const errorEnvelopeComponent = {
   properties: {
     code: { type: 'integer' as const, not: { const: 0 }, description: 'the error code, never 0 (see x-error-codes of each response)', example: 31001 },
     message: { type: 'string' as const, description: 'what went wrong, naming the field and the rule' },
-    data: { type: 'null' as const, description: 'always null on errors', 'x-provenance': describeProvenance(assumed('the documents do not show the data of an error envelope')) },
+    data: {
+      type: 'null' as const,
+      description: 'always null on errors',
+      'x-provenance': describeProvenance(assumed('the documents do not show the data of an error envelope')),
+    },
   },
   required: ['code', 'message', 'data'],
   additionalProperties: false,
@@ -158,7 +168,7 @@ function requestBody(body: JsonBody | MultipartBody, required: boolean) {
 /** The success response of a response kind; `eventSchemas` collects the schemas an event stream names. */
 function successResponse(r: ResponseDef, wrap: boolean, captured?: unknown) {
   // an example the mock answered (scripts/examples.ts), where the schema declares none
-  const example = captured === undefined ? {} : { examples: { mock: { summary: 'answered by the mock (seed 1)', value: captured } } };
+  const example = captured === undefined ? {} : { examples: { mock: { summary: 'an example answer', value: captured } } };
   switch (r.kind) {
     case 'envelope':
       return { description: r.description, content: { 'application/json': { schema: wrap ? envelope(r.schema) : r.schema, ...example } } };
@@ -291,6 +301,15 @@ export function controlErrors(op: ControlOperation): ErrorName[] {
   return [...new Set([...transport, ...invalid, ...(op.errors ?? [])])];
 }
 
+/** The operations that declare forcible outcomes, as a Markdown table (the mock's document). */
+function forcingTable(): string {
+  const rows = operationIds
+    .map((id) => operations[id] as OperationDef)
+    .filter((op) => op.outcomes?.length)
+    .map((op) => `| ${op.operationId} | ${op.outcomes!.join(', ')} | ${(op.failureReasons ?? []).map((n) => `${describeErrorRef(n)} ${n}`).join(', ')} |`);
+  return `| operation | outcomes | failure reasons |\n|---|---|---|\n${rows.join('\n')}`;
+}
+
 /** The license and contact of both documents. */
 const LICENSE = { name: 'MIT', identifier: 'MIT' };
 const CONTACT = { name: 'mediagen-contract' };
@@ -339,6 +358,7 @@ export function buildControlDocument() {
         '- **Isolated sessions**: `X-Mock-Session: <name>` or the path prefix `/sessions/<name>` selects a world of its own (clock, seed, accounts, tasks, journal).\n' +
         '- **The OAuth authorization page** at `/oauth/authorize?sessionId=` (the `authUrl` of a login session).\n' +
         '- **The documentation site** at `/docs`, and the documents at `/openapi.json`, `/openapi.yaml`, `/mock-control.openapi.yaml`.\n\n' +
+        `## Forcible outcomes per operation\n\nA created task can be forced with \`Prefer: outcome=...\` (and \`error=\` naming one of its failure reasons; the first is the default):\n\n${forcingTable()}\n\n` +
         `## Mock-only error codes\n\n${catalogTable(errorNames.filter(isMockOnly))}`,
     },
     servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock' }],
