@@ -244,16 +244,13 @@ export function serviceErrors(op: Pick<OperationDef, 'errors'>): ErrorName[] {
  * The document's two base URLs (document 1, "What the service does"): API-key access at {base_url} and OAuth
  * user-token access at {user_api_base_url}; both default to a local address.
  */
-const apiServers: { url: string; description: string; variables: Record<string, { default: string; description: string }> }[] = [
-  {
-    url: '{base_url}',
-    description: 'API-key access (every operation)',
-    variables: { base_url: { default: 'http://localhost:4010', description: 'the base URL of API-key access' } },
-  },
+// (no description on the variables: swagger-parser, which orval runs, refuses one there)
+const apiServers: { url: string; description: string; variables: Record<string, { default: string }> }[] = [
+  { url: '{base_url}', description: 'API-key access (every operation): {base_url}', variables: { base_url: { default: 'http://localhost:4010' } } },
   {
     url: '{user_api_base_url}',
-    description: 'OAuth user-token access (a signed-in user)',
-    variables: { user_api_base_url: { default: 'http://localhost:4010', description: 'the base URL of user-token access' } },
+    description: 'OAuth user-token access (a signed-in user): {user_api_base_url}',
+    variables: { user_api_base_url: { default: 'http://localhost:4010' } },
   },
 ];
 

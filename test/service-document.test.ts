@@ -36,7 +36,7 @@ describe('spec/openapi.json reads as the service contract', () => {
     for (const o of specOps)
       for (const [status, r] of Object.entries(o.responses as Record<string, any>)) {
         for (const c of r['x-error-codes'] ?? []) expect(mockCodes, `${o.operationId} ${status}`).not.toContain(c);
-        for (const ex of Object.values(r.content?.['application/json']?.examples ?? {}) as { value: { code: number } }[])
+        for (const ex of Object.values<{ value: { code: number } }>(r.content?.['application/json']?.examples ?? {}))
           expect(mockCodes, `${o.operationId} ${status} example`).not.toContain(ex.value.code);
       }
     expect(spec['x-error-catalog'].map((e: { code: number }) => e.code)).not.toContain(10007);
