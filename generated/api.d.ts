@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Start a login session
-         * @description (a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits 10 minutes (assumed). Needs no credential. Paths and payloads are assumed (the document says they are not shown).
+         * @description (a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits 10 minutes (assumed). Needs no credential.
          */
         post: operations["startLoginSession"];
         delete?: never;
@@ -235,7 +235,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange the code for tokens
-         * @description (c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; 3600 assumed). A code works once, within 5 minutes (assumed). Needs no credential. Paths and payloads are assumed (the document says they are not shown).
+         * @description (c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; 3600 assumed). A code works once, within 5 minutes (assumed). Needs no credential.
          */
         post: operations["exchangeOAuthCode"];
         delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Refresh the tokens
-         * @description (d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works 30 days (assumed). Needs no credential. Paths and payloads are assumed (the document says they are not shown).
+         * @description (d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works 30 days (assumed). Needs no credential.
          */
         post: operations["refreshOAuthToken"];
         delete?: never;
@@ -275,7 +275,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the session
-         * @description (e) of the lifecycle: a refresh token of the session ends it; its access and refresh tokens stop working at once. Needs no credential. Paths and payloads are assumed (the document says they are not shown).
+         * @description (e) of the lifecycle: a refresh token of the session ends it; its access and refresh tokens stop working at once. Needs no credential.
          */
         post: operations["revokeOAuthToken"];
         delete?: never;
@@ -1271,7 +1271,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Extend a song (multipart; shape assumed)
+         * Extend a song (multipart)
          * @description multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
@@ -2264,8 +2264,8 @@ export interface components {
                 outputCreditsPer1kTokens: number;
                 qualityFactor: number;
             };
-            /** @description advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed) */
-            warnings: ("quality_ignored_for_image_a_2_lite" | "reference_image_input_tokens_not_included")[];
+            /** @description advisory strings, an open list; for example quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it) or reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included) */
+            warnings: string[];
         };
         /**
          * @description Estimate an image generation. provider is optional; prompt is optional or empty.
@@ -3887,7 +3887,7 @@ export interface components {
             instrumental?: boolean;
             providerParams?: components["schemas"]["MusicBProviderParams"] & unknown;
         };
-        /** @description multipart/form-data (assumed): taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
+        /** @description multipart/form-data: taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
         CreateMusicExtendRequest: {
             /** @description a succeeded music task of the caller (409 with 39010 before it succeeds) */
             taskId: string;

@@ -37,7 +37,9 @@ const speechCodes = assumed(
 const voiceCloneCodes = assumed(
   "document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's",
 );
-const voiceCloneRetry = fromSeed(2, 'Errors');
+const voiceCloneRetry = assumed(
+  'document 2, "Errors", gives these retry answers (HTTP 429 or 503, Retry-After 2 s or 5 s, safe to retry, nothing charged) but no numbers; 36029-36031 sit in the voice-cloning range',
+);
 const podcastCodes = assumed(
   'document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock\'s',
 );
@@ -236,7 +238,10 @@ export const errorCatalog = {
     code: 33007,
     httpStatus: 429,
     meaning: 'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)',
-    provenance: fromSeed(2, 'Errors'),
+    // document 2 both lists 33007 among the codes of business errors (HTTP 400) and says a 429 answers the generate rate
+    provenance: assumed(
+      'document 2, "Errors", lists 33007 "rate limited" among the generated-audio codes and says their business errors are HTTP 400, but also that HTTP 429 applies beyond 5 generate requests per minute; which code that 429 carries is not shown: it carries 33007, with HTTP 429 as document 1 answers every rate limit',
+    ),
   },
   GEN_AUDIO_TIMED_OUT: { code: 33008, httpStatus: 400, meaning: 'generation timed out', provenance: fromSeed(2, 'Errors'), failure: true },
   GEN_AUDIO_CONCURRENCY_LIMIT: { code: 33009, httpStatus: 400, meaning: 'per-user concurrency limit reached', provenance: fromSeed(2, 'Errors') },

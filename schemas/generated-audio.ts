@@ -306,10 +306,9 @@ export const GeneratedAudioTask = z
       .optional()
       .meta(provenanceMeta(assumed('the mock hosts the audio under /media/ (no auth)'), 'only when success')),
     audioDuration: z.number().nonnegative().meta({ description: 'seconds; the billed duration: the decoded length of the audio (0 until success)' }),
-    creditCharged: z.number().int().nonnegative().meta({ description: 'credits actually charged (0 until charged)' }),
+    creditCharged: z.number().nonnegative().meta({ description: 'credits actually charged (0 until charged)' }),
     creditRefunded: z
       .number()
-      .int()
       .nonnegative()
       .meta({ description: 'credits refunded: on failure all of the reservation, on success the part of it not charged' }),
     errorMessage: z.string().optional().meta({ description: 'only when failed: the code and what went wrong' }),

@@ -752,7 +752,7 @@ export const ImageEstimateData = z
           '{ width, height, size } as WxH, when resolved',
         ),
       ),
-    credits: z.number().int().nonnegative().meta({ description: 'full credit price of the configuration; never reduced by the free allowance' }),
+    credits: z.number().nonnegative().meta({ description: 'full credit price of the configuration; never reduced by the free allowance' }),
     canGenerate: z.boolean().meta({
       description: 'whether the effective balance suffices: a free allowance that applies, or enough credits (and a subscription where required, assumed)',
     }),
@@ -765,9 +765,10 @@ export const ImageEstimateData = z
           'pricingVersion, mode (token-estimate or fixed), rate inputs',
         ),
       ),
-    warnings: z.array(z.enum(imageEstimateWarnings)).meta({
+    // document 1 gives these "for example": an open list of strings, so a client must accept others
+    warnings: z.array(z.string().meta({ examples: [...imageEstimateWarnings] })).meta({
       description:
-        'advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed)',
+        'advisory strings, an open list; for example quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it) or reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included)',
     }),
   })
   .openapi('ImageEstimateData', {

@@ -139,7 +139,6 @@ export const LyricsTask = z
       .meta({ description: 'empty until success; musicA writes one, musicB typically two; a successful task may still carry a failed variant' }),
     creditCost: z
       .number()
-      .int()
       .nonnegative()
       .meta({ description: `credits: 0 until the task succeeds, then ${LYRICS_CREDITS}` }),
     errorMessage: z.string().optional().meta({ description: 'only when failed: the code and what went wrong' }),

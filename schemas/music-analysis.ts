@@ -307,7 +307,10 @@ const body = <S extends typeof MusicAnalysisRequest | typeof MusicStemRequest>(s
     limitError: 'MUSIC_ANALYSIS_FILE_TOO_LARGE',
   });
 
-const provenance = fromSeed(3, 'Music: asynchronous generation (prefix /v1/music)');
+// document 3 names the endpoints and says they answer HTTP 200 synchronously; the method, the request and the response are not shown
+const provenance = assumed(
+  'document 3, "Music: asynchronous generation (prefix /v1/music)", names /recognize, /describe and /stem and says they answer HTTP 200 synchronously; their method (POST), request and response are not shown',
+);
 
 /** The music-analysis operations (document 3, "Music: asynchronous generation (prefix /v1/music)", last paragraph). */
 export const musicAnalysisOperations = defineOperations('Music analysis', {

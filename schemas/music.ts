@@ -549,8 +549,9 @@ export const CreateMusicExtendRequest = z
     report(ctx, out);
   })
   .openapi('CreateMusicExtendRequest', {
+    'x-provenance': 'assumed: document 3 says the request shape of /extend is not shown',
     description:
-      'multipart/form-data (assumed): taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only).',
+      'multipart/form-data: taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only).',
   });
 
 export const MusicTaskPathParams = z.object({
@@ -662,7 +663,6 @@ export const MusicTask = z
       .meta({ description: 'empty until success; musicA one track, musicB two (assumed); audioUrl values are signed and expire an hour after this fetch' }),
     creditCost: z
       .number()
-      .int()
       .nonnegative()
       .meta(
         provenanceMeta(
@@ -808,12 +808,15 @@ export const musicOperations = defineOperations('Music', {
     ...shared,
     method: 'post',
     path: '/v1/music/extend',
-    summary: 'Extend a song (multipart; shape assumed)',
+    summary: 'Extend a song (multipart)',
     description:
       "multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, " +
       `model (of the task's provider; default ${MUSIC_A_DEFAULT_MODEL} or ${MUSIC_B_DEFAULT_MODEL}), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). ` +
       `The new tracks last continueAt plus the continuation. Price (document 3): ${extendPricing.reducedCredits} credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); ${extendPricing.otherCredits} for every other model, every musicB tier included. ${lifecycleText}`,
-    provenance: fromSeed(3, 'Providers and models (lyrics and music)'),
+    // the price is document 3's ("Providers and models": extend pricing); the operation's shape is not shown
+    provenance: assumed(
+      'document 3 names /extend, its musicB parameters and its price ("Providers and models (lyrics and music)", "musicB parameters") but says its request and response shapes are not shown: the method (POST), the multipart body and the answer are assumed',
+    ),
     request: { body: multipart(CreateMusicExtendRequest, { files: {}, maxTotalBytes: 0 }) },
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_TASK_NOT_FOUND', 'MUSIC_TASK_NOT_READY'],

@@ -81,7 +81,18 @@ export function podcastAudioCredits(scriptChars: number): number {
 // Request schemas
 // ---------------------------------------------------------------------------
 
-const SpeakerId = z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account', example: 'en_ava' });
+/** A speaker id: at most 128 characters (assumed: the documents show no length). */
+const SpeakerId = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({
+    ...provenanceMeta(
+      assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
+      'a speaker id GET /v1/speakers/list lists for this account',
+    ),
+    example: 'en_ava',
+  });
 
 /** One source of an episode (document 2): the raw text, or a link. */
 export const PodcastSource = z.object({
@@ -275,7 +286,6 @@ export const PodcastEpisode = z
       .meta({ description: 'two-stage flow only, once a stage has ended: text-success, text-fail, audio-success, audio-fail; absent on one-shot episodes' }),
     failCode: z
       .number()
-      .int()
       .meta(
         provenanceMeta(
           assumed('document 2 says the failCode values are not shown'),
@@ -286,7 +296,6 @@ export const PodcastEpisode = z
     completedTime: EpochMs.optional().meta({ description: 'ms, when the last stage ended (success or fail)' }),
     credits: z
       .number()
-      .int()
       .min(0)
       .meta({ description: 'credits consumed so far: the script once written, plus the audio once rendered; 0 after a failure refunded in full' }),
     title: z.string().optional().meta({ description: 'present once the sources are read' }),

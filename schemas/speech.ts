@@ -186,7 +186,18 @@ function text(max: number, what: string) {
     .openapi({ maxLength: max });
 }
 
-const SpeakerId = z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account', example: 'en_ava' });
+/** A speaker id: at most 128 characters (assumed: the documents show no length). */
+const SpeakerId = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({
+    ...provenanceMeta(
+      assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
+      'a speaker id GET /v1/speakers/list lists for this account',
+    ),
+    example: 'en_ava',
+  });
 
 /** Body of POST /v1/tts and POST /v1/audio/speech (document 2). Unknown fields (the OpenAI SDK's `model`) are ignored. */
 export const TtsRequest = z

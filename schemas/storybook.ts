@@ -131,14 +131,36 @@ export const StorybookEpisodeRequest = z
   .object({
     sources: z.array(StorybookSource).min(1).max(1).meta({ description: 'exactly 1 item' }),
     speakers: z
-      .array(z.object({ speakerId: z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account' }) }))
+      .array(
+        z.object({
+          speakerId: z
+            .string()
+            .min(1)
+            .max(128)
+            .meta(
+              provenanceMeta(
+                assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
+                'a speaker id GET /v1/speakers/list lists for this account',
+              ),
+            ),
+        }),
+      )
       .max(1)
       .optional()
       .meta({ description: 'at most 1 item; required unless skipAudio is true (ignored with skipAudio)' }),
     skipAudio: z.boolean().default(false).meta({ description: 'true: images and text only, no narration audio' }),
     language: z.enum(storybookLanguages).default('en').meta({ description: 'en (default), zh or ja; never inferred from the source' }),
     mode: z.enum(storybookModes).default('info').meta({ description: 'info (default), story or slides' }),
-    style: z.string().max(64).optional().meta({ description: "visual style id; omit for the mode's default; opaque (any id is accepted)" }),
+    style: z
+      .string()
+      .max(64)
+      .optional()
+      .meta(
+        provenanceMeta(
+          assumed('document 3 says the accepted style ids are not part of the public contract and shows no length; 64 characters bound what is stored'),
+          "visual style id; omit for the mode's default; opaque (any id is accepted)",
+        ),
+      ),
   })
   .superRefine((v, ctx) => report(ctx, checkEpisode(v)))
   .openapi('StorybookEpisodeRequest', {
@@ -216,10 +238,9 @@ export const StorybookEpisode = z
     mode: z.enum(storybookModes),
     processStatus: z.enum(episodeStatuses),
     videoStatus: z.enum(videoStatuses),
-    credits: z.number().int().min(0).meta({ description: 'credits consumed so far: the deck once made, plus each rendered video' }),
+    credits: z.number().min(0).meta({ description: 'credits consumed so far: the deck once made, plus each rendered video' }),
     failCode: z
       .number()
-      .int()
       .optional()
       .meta(
         provenanceMeta(
