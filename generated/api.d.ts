@@ -1534,15 +1534,20 @@ export interface components {
             prompt?: string;
             /**
              * @description default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p
+             * @default 720p
              * @enum {string}
              */
             quality?: "360p" | "540p" | "720p" | "1080p";
             /**
              * @description default 16:9; agent defaults to 9:16
+             * @default 16:9
              * @enum {string}
              */
             aspectRatio?: "9:16" | "16:9" | "1:1" | "4:3" | "3:4";
-            /** @description seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30) */
+            /**
+             * @description seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)
+             * @default 5
+             */
             duration?: number;
             /** @description a prior succeeded family5 task of the caller (restyle, lip_sync source video) */
             sourceTaskId?: string;
@@ -1879,10 +1884,14 @@ export interface components {
              * @enum {string}
              */
             language?: "en" | "zh";
-            /** @description default 5; 1-60; agent 20, 30 or 60 (default 30) */
+            /**
+             * @description default 5; 1-60; agent 20, 30 or 60 (default 30)
+             * @default 5
+             */
             duration?: number;
             /**
              * @description default 720p; multi_transition 360p
+             * @default 720p
              * @enum {string}
              */
             quality?: "360p" | "540p" | "720p" | "1080p";
@@ -2094,7 +2103,12 @@ export interface components {
              */
             mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
         };
-        /** @description default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description) */
+        /**
+         * @description default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)
+         * @default {
+         *       "imageSize": "2K"
+         *     }
+         */
         ImageConfig: {
             /**
              * @description 1K, 2K (default), 4K; per model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only without reference images)
@@ -3712,7 +3726,10 @@ export interface components {
              * @default false
              */
             instrumental?: boolean;
-            /** @description musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006 */
+            /**
+             * @description musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006
+             * @default true
+             */
             customMode?: boolean;
             /**
              * @description default auto on musicA, V6 on musicB; a model of the other provider answers 39007

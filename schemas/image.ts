@@ -465,7 +465,11 @@ const commonRequestFields = {
       maxItems: MAX_REFERENCE_IMAGES,
       description: `at most ${MAX_REFERENCE_IMAGES} items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit)`,
     }),
-  imageConfig: ImageConfig.optional().meta({ description: 'default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)' }),
+  // document 1: default { imageSize: 2K }. Shown in the spec only: an imageConfig sent (even this one) sets the ratio to 1:1 on every model
+  imageConfig: ImageConfig.optional().meta({
+    default: { imageSize: '2K' },
+    description: 'default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)',
+  }),
 };
 const generateBase = z.object({
   provider: ProviderField,

@@ -312,7 +312,9 @@ const GenerateShape = z.object({
   style: styleField(`style descriptors; the fallback for prompt; up to ${musicTextLimits.style} characters`),
   title: titleField(`track title; up to ${musicTextLimits.title} characters`),
   instrumental: z.boolean().default(false).meta({ description: 'no vocals (default false)' }),
+  // default true for musicB (document 3): a spec-only default, since musicA refuses the field when it is sent
   customMode: z.boolean().optional().meta({
+    default: true,
     description:
       'musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006',
   }),

@@ -681,15 +681,16 @@ const family5Base = z.object({
   quality: z
     .enum(family5Qualities)
     .optional()
-    .meta({ description: 'default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p' }),
-  aspectRatio: z.enum(family5Ratios).optional().meta({ description: 'default 16:9; agent defaults to 9:16' }),
+    // the documented defaults, shown in the spec; the service applies the capability's own (family5Defaults)
+    .meta({ default: '720p', description: 'default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p' }),
+  aspectRatio: z.enum(family5Ratios).optional().meta({ default: '16:9', description: 'default 16:9; agent defaults to 9:16' }),
   duration: z
     .number()
     .int()
     .min(family5Limits.duration.min)
     .max(family5Limits.duration.max)
     .optional()
-    .meta({ description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
+    .meta({ default: 5, description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
   sourceTaskId: z.string().min(1).optional().meta({ description: 'a prior succeeded family5 task of the caller (restyle, lip_sync source video)' }),
   images: z.array(Family5Asset).max(family5Limits.images).default([]),
   videos: z.array(Family5Asset).max(family5Limits.videos).default([]),
@@ -810,8 +811,8 @@ export const EstimateFamily5CreditsRequest = z
     capability: z.enum(family5Capabilities),
     model: z.enum(family5Models).default('family5'),
     language: z.enum(['en', 'zh']).default('en'),
-    duration: z.number().int().min(1).max(60).optional().meta({ description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
-    quality: z.enum(family5Qualities).optional().meta({ description: 'default 720p; multi_transition 360p' }),
+    duration: z.number().int().min(1).max(60).optional().meta({ default: 5, description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
+    quality: z.enum(family5Qualities).optional().meta({ default: '720p', description: 'default 720p; multi_transition 360p' }),
     pixverse: z.object({ agentType: z.enum(family5AgentTypes).optional() }).default({}),
   })
   .superRefine((v, ctx) => report(ctx, checkFamily5Common(v)))
