@@ -446,7 +446,8 @@ export const ImageConfig = z
         description: `low, medium, high; honoured only by image-a-2-official (default ${DEFAULT_IMAGE_QUALITY}, assumed); every other model drops it silently`,
       }),
   })
-  .openapi('ImageConfig');
+  // document 1: the field's default is { imageSize: 2K } (the component is only used as that field)
+  .openapi('ImageConfig', { default: { imageSize: '2K' } });
 
 const ProviderField = z
   .enum(imageProviders)
@@ -465,11 +466,8 @@ const commonRequestFields = {
       maxItems: MAX_REFERENCE_IMAGES,
       description: `at most ${MAX_REFERENCE_IMAGES} items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit)`,
     }),
-  // document 1: default { imageSize: 2K }. Shown in the spec only: an imageConfig sent (even this one) sets the ratio to 1:1 on every model
-  imageConfig: ImageConfig.optional().meta({
-    default: { imageSize: '2K' },
-    description: 'default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)',
-  }),
+  // document 1: default { imageSize: 2K } (on the component). Shown in the spec only: an imageConfig sent (even this one) sets the ratio to 1:1 on every model
+  imageConfig: ImageConfig.optional().meta({ description: 'default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)' }),
 };
 const generateBase = z.object({
   provider: ProviderField,
