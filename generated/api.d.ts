@@ -3845,7 +3845,7 @@ export interface components {
          * @example {
          *       "lyrics": "[Verse]\nNew words for an old tune",
          *       "prompt": "upbeat disco",
-         *       "audioUrl": "https://example.com/songs/original.mp3"
+         *       "providerSongId": "ma_1a2b3c4d5e6f7a8b_0"
          *     }
          */
         CreateMusicRemixRequest: {
@@ -3860,7 +3860,7 @@ export interface components {
             audio?: string;
             /**
              * Format: uri
-             * @description a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL
+             * @description an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)
              */
             audioUrl?: string;
             /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
@@ -3978,7 +3978,7 @@ export interface components {
         MusicTaskParams: {
             /** @description the tier the task ran on, which creditCost is priced against (an extend on auto ran on musicA-7.6) */
             model: string;
-            /** @description the prompt sent (empty when none) */
+            /** @description the prompt used: the prompt sent, else the style (its fallback on /generate), else empty */
             prompt: string;
             instrumental: boolean;
             lyrics?: string;

@@ -506,7 +506,7 @@ export const CreateMusicRemixRequest = z
     audio: audioFile(musicFileTypes.remixAudio).optional(),
     audioUrl: uriString().optional().meta({
       description:
-        "a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL",
+        "an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)",
     }),
     providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks)'),
   })
@@ -518,7 +518,7 @@ export const CreateMusicRemixRequest = z
   .openapi('CreateMusicRemixRequest', {
     description: 'multipart/form-data: lyrics, prompt, and exactly one of audio, audioUrl and providerSongId.',
     oneOf: oneOfRequired(['audio', 'audioUrl', 'providerSongId']),
-    example: { lyrics: '[Verse]\nNew words for an old tune', prompt: 'upbeat disco', audioUrl: 'https://example.com/songs/original.mp3' },
+    example: { lyrics: '[Verse]\nNew words for an old tune', prompt: 'upbeat disco', providerSongId: 'ma_1a2b3c4d5e6f7a8b_0' },
   });
 
 /** Body of POST /v1/music/extend (assumed multipart: document 3 says its shape is not shown, and that the musicB parameters are its top-level form fields). */
@@ -610,7 +610,7 @@ const UploadEcho = z
 export const MusicTaskParams = z
   .strictObject({
     model: z.string().meta({ description: 'the tier the task ran on, which creditCost is priced against (an extend on auto ran on musicA-7.6)' }),
-    prompt: z.string().meta({ description: 'the prompt sent (empty when none)' }),
+    prompt: z.string().meta({ description: 'the prompt used: the prompt sent, else the style (its fallback on /generate), else empty' }),
     instrumental: z.boolean(),
     lyrics: z.string().optional(),
     style: z.string().optional(),

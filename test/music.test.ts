@@ -208,6 +208,14 @@ describe('provider routing: the task reports the provider that ran it, and the t
     expect((await getTask(m, c)).params).toEqual({ model: 'V6', prompt: '[Verse]\nRain on the harbor', instrumental: false, customMode: false });
   });
 
+  it('style is the fallback for a missing prompt: the echo shows it as the prompt used; a prompt sent wins', async () => {
+    const { prompt: _omit, ...noPrompt } = musicBody({ style: 'lo-fi jazz' });
+    const a = await create(m, 'createMusicGenerate', noPrompt);
+    expect((await getTask(m, a)).params).toMatchObject({ prompt: 'lo-fi jazz', style: 'lo-fi jazz' });
+    const b = await create(m, 'createMusicGenerate', musicBody({ style: 'lo-fi jazz' }));
+    expect((await getTask(m, b)).params).toMatchObject({ prompt: 'warm indie pop, acoustic guitar, hand claps', style: 'lo-fi jazz' });
+  });
+
   it('the title is the one sent, else the first sung line of the lyrics (musicB: of the prompt read as lyrics)', async () => {
     const ids = [
       await create(m, 'createMusicGenerate', musicBody()),
@@ -401,7 +409,7 @@ const everyCreate: [OperationId, (m: TestMock) => Promise<Body | FormData>][] = 
   ['createMusicInstrumental', async () => musicForm(musicFormFields.instrumental)],
   ['createMusicSoundtrack', async () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg, name: 'cover.jpg' } })],
   ['createMusicTrack', async (m) => musicForm({ ...musicFormFields.track, providerSongId: (await musicSong(m)).providerSongId })],
-  ['createMusicRemix', async () => musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/songs/a.mp3' })],
+  ['createMusicRemix', async (m) => musicForm({ ...musicFormFields.remix, providerSongId: (await musicSong(m)).providerSongId })],
   ['createMusicExtend', async (m) => musicForm({ taskId: (await musicSong(m)).taskId })],
 ];
 

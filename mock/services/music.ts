@@ -358,11 +358,18 @@ function ownTrack(ctx: ServiceContext, field: string, shown: string, taskId: str
  * another account's, MUSIC_SOURCE_NOT_FOUND for anything else), and its length
  * is known; any other http(s) URL is public (length unknown).
  */
-function urlSource(ctx: ServiceContext, field: string, url: string): { durationMs?: number } {
+function urlSource(ctx: ServiceContext, field: string, url: string, opts: { platformOnly?: boolean } = {}): { durationMs?: number } {
   if (!isHttpUrl(url)) throw new ApiError('MUSIC_INVALID_PARAMETERS', `${field}: must be an http or https URL`);
   const u = new URL(url);
   const base = new URL(ctx.url('/'));
-  if (u.origin !== base.origin || !u.pathname.startsWith(base.pathname)) return {};
+  if (u.origin !== base.origin || !u.pathname.startsWith(base.pathname)) {
+    if (opts.platformOnly)
+      throw new ApiError(
+        'MUSIC_INVALID_PARAMETERS',
+        `${field}: must be an audio URL of this platform (a track audioUrl of one of your music tasks), not ${u.origin}`,
+      );
+    return {};
+  }
   const m = TRACK_PATH.exec(`/${u.pathname.slice(base.pathname.length)}`);
   if (!m) throw new ApiError('MUSIC_SOURCE_NOT_FOUND', `${field}: ${u.pathname} is a URL of this platform but not a music track's audioUrl`);
   let taskId: string;
@@ -419,7 +426,8 @@ const generate: Handler<'createMusicGenerate'> = ({ body }, ctx) => {
   const providerParams = provider === 'musicB' ? keptParams(body.providerParams) : undefined;
   const params: MusicTaskParams = {
     model,
-    prompt: body.prompt ?? '',
+    // style is the fallback for a missing prompt (document 3, "POST /v1/music/generate"): the echo shows what was used
+    prompt: body.prompt ?? body.style ?? '',
     instrumental: body.instrumental,
     ...texts(body, ['lyrics', 'style', 'title'] as const),
     ...(provider === 'musicB' ? { customMode: body.customMode ?? true } : {}),
@@ -427,7 +435,7 @@ const generate: Handler<'createMusicGenerate'> = ({ body }, ctx) => {
     ...(providerParams ? { providerParams } : {}),
   };
   // musicB reads the prompt as lyrics in custom mode
-  const lyrics = params.lyrics ?? (provider === 'musicB' && params.customMode ? params.prompt : undefined);
+  const lyrics = params.lyrics ?? (provider === 'musicB' && params.customMode ? body.prompt : undefined);
   return start(ctx, {
     provider,
     taskType: 'GENERATE',
@@ -570,7 +578,8 @@ const remix: Handler<'createMusicRemix'> = async ({ body }, ctx0) => {
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
   let sourceMs = upload?.durationMs;
-  if (body.audioUrl !== undefined) sourceMs = urlSource(ctx, 'audioUrl', body.audioUrl).durationMs;
+  // document 3, "POST /v1/music/remix": audioUrl is internal platform audio (the caller's or public), never another host's
+  if (body.audioUrl !== undefined) sourceMs = urlSource(ctx, 'audioUrl', body.audioUrl, { platformOnly: true }).durationMs;
   if (body.providerSongId !== undefined) {
     const song = songSource(ctx, body.providerSongId, true);
     sourceMs = song.r.tracks[song.index].durationMs;
