@@ -688,7 +688,8 @@ const s = musicSchedule;
 const sec = (ms: number) => `${ms / 1000} s`;
 
 const lifecycleText =
-  `Poll GET /v1/music/tasks/{taskId}: pending ${sec(s.pendingMs)}, generating ${sec(s.generatingMinMs)}-${sec(s.generatingMaxMs)} (fixed per task), uploading ${sec(s.uploadingMs)}, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). ` +
+  'Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). ' +
+  `Schedule: pending ${sec(s.pendingMs)}, generating ${sec(s.generatingMinMs)}-${sec(s.generatingMaxMs)} (fixed per task), uploading ${sec(s.uploadingMs)}, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). ` +
   `A task without progress for ${s.timeoutMs / 60_000} minutes fails with 39013, refunded in full (assumed). ` +
   'Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.';
 
@@ -839,7 +840,7 @@ export const musicOperations = defineOperations('Music', {
     method: 'get',
     path: '/v1/music/tasks/{taskId}',
     summary: 'Get a music task',
-    description: `The task. Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
+    description: `The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
     provenance: fromSeed(3, 'Music task'),
     auth: true,
     request: { params: MusicTaskPathParams },
