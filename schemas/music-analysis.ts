@@ -19,7 +19,7 @@ import { STEM_SEPARATION_DEFAULT_MODEL, stemSeparationModels } from './music-pro
 import { z } from './zod.ts';
 import { report, type RuleIssue } from './rules.ts';
 import { uriString } from './common.ts';
-import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { assumed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, multipart, uploadedFile, type Area } from './define.ts';
 
 // ---------------------------------------------------------------------------
