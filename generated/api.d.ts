@@ -3022,10 +3022,12 @@ export interface components {
              */
             speed?: number;
             /**
-             * @description en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)
-             * @enum {string}
+             * @description a language code, for example en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)
+             * @example en
+             * @example zh
+             * @example ja
              */
-            language?: "en" | "zh" | "ja";
+            language?: string;
         };
         /**
          * @example {
@@ -3088,10 +3090,12 @@ export interface components {
              */
             speed?: number;
             /**
-             * @description en, zh or ja (required); each speaker's language must match it
-             * @enum {string}
+             * @description a language code, for example en, zh or ja (required); each speaker's language must match it
+             * @example en
+             * @example zh
+             * @example ja
              */
-            language: "en" | "zh" | "ja";
+            language: string;
         };
         /**
          * @example {
@@ -3480,11 +3484,13 @@ export interface components {
              */
             skipAudio?: boolean;
             /**
-             * @description en (default), zh or ja; never inferred from the source
+             * @description a language code, for example en (default), zh or ja; never inferred from the source
              * @default en
-             * @enum {string}
+             * @example en
+             * @example zh
+             * @example ja
              */
-            language?: "en" | "zh" | "ja";
+            language?: string;
             /**
              * @description info (default), story or slides
              * @default info
@@ -6231,8 +6237,8 @@ export interface operations {
     listSpeakers: {
         parameters: {
             query?: {
-                /** @description one of en, zh, ja, es, pt, fr, de, tr, ko, it, th, vi */
-                language?: "en" | "zh" | "ja" | "es" | "pt" | "fr" | "de" | "tr" | "ko" | "it" | "th" | "vi";
+                /** @description a language code, for example en, zh, ja, es, pt, fr, de, tr, ko, it, th, vi; voices of that language (none for a language without voices) */
+                language?: string;
             };
             header?: never;
             path?: never;

@@ -29,9 +29,31 @@ export type PodcastMode = (typeof podcastModes)[number];
 /** Speakers of an episode (document 2: 1 to 2; debate exactly 2). */
 export const PODCAST_SPEAKERS = { min: 1, max: 2, debate: 2 } as const;
 
-/** Languages the mock writes scripts in (document 2 gives "for example en, zh, ja"; assumed: exactly those, as flow-speech). */
+/** Languages scripts are written in (document 2 gives "for example en, zh, ja"); another language is accepted and written in English (assumed). */
 export const podcastLanguages = flowSpeechLanguages;
 export type PodcastLanguage = (typeof podcastLanguages)[number];
+
+/** The language a script is written in: `language` when it is one of `podcastLanguages`, else en. */
+export function podcastWritingLanguage(language: string): PodcastLanguage {
+  return (podcastLanguages as readonly string[]).includes(language) ? (language as PodcastLanguage) : 'en';
+}
+
+/** A language code of a request: an open list (document 2: "for example en, zh, ja"). */
+const LanguageCode = (description: string) =>
+  z
+    .string()
+    .min(2)
+    .max(35)
+    .regex(/^[A-Za-z0-9-]+$/, { message: 'a language code: letters, digits and hyphens (for example en, zh, ja)' })
+    .meta({
+      ...provenanceMeta(
+        assumed(
+          'document 2 gives the languages "for example en, zh, ja"; a language outside those is accepted (its script written in English); 35 characters bound a language tag',
+        ),
+        description,
+      ),
+      examples: [...podcastLanguages],
+    });
 
 /** contentStatus of a two-stage episode (document 2, "Podcast episode"); absent on one-shot episodes. */
 export const contentStatuses = ['text-success', 'text-fail', 'audio-success', 'audio-fail'] as const;
@@ -174,10 +196,9 @@ const oneShotExample = {
 export const PodcastRequest = z
   .object({
     ...podcastFields,
-    language: z
-      .enum(podcastLanguages)
-      .optional()
-      .meta({ description: 'en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)' }),
+    language: LanguageCode(
+      'a language code, for example en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)',
+    ).optional(),
   })
   .superRefine((v, ctx) => report(ctx, checkPodcast(v)))
   .openapi('PodcastRequest', { example: oneShotExample });
@@ -187,7 +208,7 @@ export type PodcastRequest = z.infer<typeof PodcastRequest>;
 export const PodcastTextContentRequest = z
   .object({
     ...podcastFields,
-    language: z.enum(podcastLanguages).meta({ description: "en, zh or ja (required); each speaker's language must match it" }),
+    language: LanguageCode("a language code, for example en, zh or ja (required); each speaker's language must match it"),
   })
   .superRefine((v, ctx) => report(ctx, checkPodcast(v)))
   .openapi('PodcastTextContentRequest', { example: { ...oneShotExample, language: 'en' } });

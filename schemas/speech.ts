@@ -343,10 +343,19 @@ export const EpisodeIdParams = z.object({
 
 /** Query of GET /v1/speakers/list. */
 export const ListSpeakersQuery = z.object({
+  // document 2 gives the query "for example en": an open list (a language without voices lists none)
   language: z
-    .enum(voiceLanguages)
+    .string()
+    .min(1)
+    .max(35)
     .optional()
-    .meta(provenanceMeta(assumed('the seed shows language as the query; without it the mock lists every voice'), `one of ${voiceLanguages.join(', ')}`)),
+    .meta({
+      ...provenanceMeta(
+        assumed('document 2 shows language as the query ("for example en"); without it every voice is listed; 35 characters bound a language tag'),
+        `a language code, for example ${voiceLanguages.join(', ')}; voices of that language (none for a language without voices)`,
+      ),
+      example: 'en',
+    }),
 });
 
 // ---------------------------------------------------------------------------

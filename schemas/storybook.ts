@@ -25,8 +25,14 @@ import { charCount, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, spee
 export const storybookModes = ['info', 'story', 'slides'] as const;
 export type StorybookMode = (typeof storybookModes)[number];
 
-/** Languages (document 3: "for example en, zh", default en, never inferred; assumed: en, zh and ja, the languages the mock writes). */
+/** Languages decks are written in (document 3: "for example en, zh", default en, never inferred); another is accepted and written in English (assumed). */
 export const storybookLanguages = flowSpeechLanguages;
+export type StorybookLanguage = (typeof storybookLanguages)[number];
+
+/** The language a deck is written in: `language` when it is one of `storybookLanguages`, else en. */
+export function storybookWritingLanguage(language: string): StorybookLanguage {
+  return (storybookLanguages as readonly string[]).includes(language) ? (language as StorybookLanguage) : 'en';
+}
 
 /** videoStatus of an episode (document 3, "Page-deck episode"). */
 export const videoStatuses = ['not_generated', 'pending', 'success', 'fail'] as const;
@@ -149,7 +155,22 @@ export const StorybookEpisodeRequest = z
       .optional()
       .meta({ description: 'at most 1 item; required unless skipAudio is true (ignored with skipAudio)' }),
     skipAudio: z.boolean().default(false).meta({ description: 'true: images and text only, no narration audio' }),
-    language: z.enum(storybookLanguages).default('en').meta({ description: 'en (default), zh or ja; never inferred from the source' }),
+    // document 3: "for example en, zh": an open list
+    language: z
+      .string()
+      .min(2)
+      .max(35)
+      .regex(/^[A-Za-z0-9-]+$/, { message: 'a language code: letters, digits and hyphens (for example en, zh)' })
+      .default('en')
+      .meta({
+        ...provenanceMeta(
+          assumed(
+            'document 3 gives the languages "for example en, zh"; a language outside en, zh and ja is accepted (the deck written in English); 35 characters bound a language tag',
+          ),
+          'a language code, for example en (default), zh or ja; never inferred from the source',
+        ),
+        examples: [...storybookLanguages],
+      }),
     mode: z.enum(storybookModes).default('info').meta({ description: 'info (default), story or slides' }),
     style: z
       .string()

@@ -58,7 +58,11 @@ const bodySetups: Record<string, (m: TestMock, key: string) => Promise<() => unk
     const { providerSongId } = await musicSong(m, key);
     return () => musicForm({ ...musicFormFields.track, providerSongId });
   },
-  createMusicRemix: async () => () => musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/songs/original.mp3' }),
+  // remix takes platform audio only (document 3): a song of the key's
+  createMusicRemix: async (m, key) => {
+    const { providerSongId } = await musicSong(m, key);
+    return () => musicForm({ ...musicFormFields.remix, providerSongId });
+  },
   createMusicExtend: async (m, key) => {
     const { taskId } = await musicSong(m, key);
     return () => musicForm({ taskId });

@@ -136,7 +136,11 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
     path: op.path,
     body: musicForm({ ...musicFormFields.track, providerSongId: (await musicSong(m)).providerSongId }),
   }),
-  createMusicRemix: async (_m, op) => ({ path: op.path, body: musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/songs/original.mp3' }) }),
+  // remix takes platform audio only (document 3): a song of the key's
+  createMusicRemix: async (m, op) => ({
+    path: op.path,
+    body: musicForm({ ...musicFormFields.remix, providerSongId: (await musicSong(m)).providerSongId }),
+  }),
   // only a succeeded task can be extended
   createMusicExtend: async (m, op) => ({ path: op.path, body: musicForm({ taskId: (await musicSong(m)).taskId }) }),
 };
