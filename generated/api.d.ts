@@ -422,7 +422,7 @@ export interface paths {
          * Speak a text in one voice (binary audio)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
          */
-        post: operations["textToSpeech"];
+        post: operations["synthesizeSpeech"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1144,7 +1144,7 @@ export interface paths {
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
-        post: operations["createMusicGenerate"];
+        post: operations["generateMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1166,7 +1166,7 @@ export interface paths {
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
-        post: operations["createMusicInstrumental"];
+        post: operations["generateInstrumental"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1188,7 +1188,7 @@ export interface paths {
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
-        post: operations["createMusicSoundtrack"];
+        post: operations["generateSoundtrack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1210,7 +1210,7 @@ export interface paths {
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
-        post: operations["createMusicTrack"];
+        post: operations["generateTrack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1232,7 +1232,7 @@ export interface paths {
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
-        post: operations["createMusicRemix"];
+        post: operations["remixMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1254,7 +1254,7 @@ export interface paths {
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
-        post: operations["createMusicCover"];
+        post: operations["coverMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1276,7 +1276,7 @@ export interface paths {
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          */
-        post: operations["createMusicExtend"];
+        post: operations["extendMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5648,7 +5648,7 @@ export interface operations {
             };
         };
     };
-    textToSpeech: {
+    synthesizeSpeech: {
         parameters: {
             query?: never;
             header?: never;
@@ -8976,7 +8976,7 @@ export interface operations {
             };
         };
     };
-    createMusicGenerate: {
+    generateMusic: {
         parameters: {
             query?: never;
             header?: never;
@@ -9077,7 +9077,7 @@ export interface operations {
             };
         };
     };
-    createMusicInstrumental: {
+    generateInstrumental: {
         parameters: {
             query?: never;
             header?: never;
@@ -9171,7 +9171,7 @@ export interface operations {
             };
         };
     };
-    createMusicSoundtrack: {
+    generateSoundtrack: {
         parameters: {
             query?: never;
             header?: never;
@@ -9265,7 +9265,7 @@ export interface operations {
             };
         };
     };
-    createMusicTrack: {
+    generateTrack: {
         parameters: {
             query?: never;
             header?: never;
@@ -9369,7 +9369,7 @@ export interface operations {
             };
         };
     };
-    createMusicRemix: {
+    remixMusic: {
         parameters: {
             query?: never;
             header?: never;
@@ -9482,7 +9482,7 @@ export interface operations {
             };
         };
     };
-    createMusicCover: {
+    coverMusic: {
         parameters: {
             query?: never;
             header?: never;
@@ -9600,7 +9600,7 @@ export interface operations {
             };
         };
     };
-    createMusicExtend: {
+    extendMusic: {
         parameters: {
             query?: never;
             header?: never;

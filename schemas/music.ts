@@ -711,7 +711,7 @@ const shared = {
 const audioUpload = { maxFileBytes: MUSIC_AUDIO_MAX_BYTES };
 
 export const musicOperations = defineOperations('Music', {
-  createMusicGenerate: {
+  generateMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/generate',
@@ -726,7 +726,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED'],
   },
-  createMusicInstrumental: {
+  generateInstrumental: {
     ...shared,
     method: 'post',
     path: '/v1/music/instrumental',
@@ -747,7 +747,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors],
   },
-  createMusicSoundtrack: {
+  generateSoundtrack: {
     ...shared,
     method: 'post',
     path: '/v1/music/soundtrack',
@@ -765,7 +765,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors],
   },
-  createMusicTrack: {
+  generateTrack: {
     ...shared,
     method: 'post',
     path: '/v1/music/track',
@@ -780,7 +780,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_NOT_FOUND'],
   },
-  createMusicRemix: {
+  remixMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/remix',
@@ -794,7 +794,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
   },
-  createMusicCover: {
+  coverMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/cover',
@@ -807,7 +807,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...createErrors, 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
   },
-  createMusicExtend: {
+  extendMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/extend',

@@ -554,7 +554,7 @@ const episodeLifecycle =
 
 /** The speech operations (document 2). */
 export const speechOperations = defineOperations('Speech', {
-  textToSpeech: ttsOperation('/v1/tts', 'Speak a text in one voice (binary audio)', ''),
+  synthesizeSpeech: ttsOperation('/v1/tts', 'Speak a text in one voice (binary audio)', ''),
   createSpeech: ttsOperation(
     '/v1/audio/speech',
     'Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)',

@@ -52,18 +52,18 @@ interface LedgerEntry {
  * factory of valid bodies. Every other charging create sends its example.
  */
 const bodySetups: Record<string, (m: TestMock, key: string) => Promise<() => unknown>> = {
-  createMusicInstrumental: async () => () => musicForm(musicFormFields.instrumental),
-  createMusicSoundtrack: async () => () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg } }),
-  createMusicTrack: async (m, key) => {
+  generateInstrumental: async () => () => musicForm(musicFormFields.instrumental),
+  generateSoundtrack: async () => () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg } }),
+  generateTrack: async (m, key) => {
     const { providerSongId } = await musicSong(m, key);
     return () => musicForm({ ...musicFormFields.track, providerSongId });
   },
   // remix takes platform audio only (document 3): a song of the key's
-  createMusicRemix: async (m, key) => {
+  remixMusic: async (m, key) => {
     const { providerSongId } = await musicSong(m, key);
     return () => musicForm({ ...musicFormFields.remix, providerSongId });
   },
-  createMusicExtend: async (m, key) => {
+  extendMusic: async (m, key) => {
     const { taskId } = await musicSong(m, key);
     return () => musicForm({ taskId });
   },

@@ -128,21 +128,21 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   recognizeMusic: async (_m, op) => ({ path: op.path, body: analysisForm() }),
   describeMusic: async (_m, op) => ({ path: op.path, body: analysisForm() }),
   separateMusicStems: async (_m, op) => ({ path: op.path, body: analysisForm({ model: 'audio-separation-2' }) }),
-  getMusicTask: createThenGet('createMusicGenerate', 'taskId'),
+  getMusicTask: createThenGet('generateMusic', 'taskId'),
   // the multipart music creates: a form with their source (a text prompt, an image, a public URL, a song of the key's)
-  createMusicInstrumental: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.instrumental) }),
-  createMusicSoundtrack: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.webp } }) }),
-  createMusicTrack: async (m, op) => ({
+  generateInstrumental: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.instrumental) }),
+  generateSoundtrack: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.webp } }) }),
+  generateTrack: async (m, op) => ({
     path: op.path,
     body: musicForm({ ...musicFormFields.track, providerSongId: (await musicSong(m)).providerSongId }),
   }),
   // remix takes platform audio only (document 3): a song of the key's
-  createMusicRemix: async (m, op) => ({
+  remixMusic: async (m, op) => ({
     path: op.path,
     body: musicForm({ ...musicFormFields.remix, providerSongId: (await musicSong(m)).providerSongId }),
   }),
   // only a succeeded task can be extended
-  createMusicExtend: async (m, op) => ({ path: op.path, body: musicForm({ taskId: (await musicSong(m)).taskId }) }),
+  extendMusic: async (m, op) => ({ path: op.path, body: musicForm({ taskId: (await musicSong(m)).taskId }) }),
 };
 
 /** A clone task of the harness's key (completed when `complete`: the clock moves past its processing). */

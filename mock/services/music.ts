@@ -419,7 +419,7 @@ function keptParams(p: Record<string, unknown> | undefined): MusicTaskParams['pr
   return Object.keys(kept).length ? kept : undefined;
 }
 
-const generate: Handler<'createMusicGenerate'> = ({ body }, ctx) => {
+const generate: Handler<'generateMusic'> = ({ body }, ctx) => {
   const provider = resolveProvider(body.provider);
   const model = body.model ?? defaultModelOf[provider];
   const seed = ctx.engine.seed;
@@ -448,7 +448,7 @@ const generate: Handler<'createMusicGenerate'> = ({ body }, ctx) => {
   });
 };
 
-const cover: Handler<'createMusicCover'> = ({ body }, ctx) => {
+const cover: Handler<'coverMusic'> = ({ body }, ctx) => {
   const source = urlSource(ctx, 'uploadUrl', body.uploadUrl);
   const seed = ctx.engine.seed;
   const providerParams = keptParams(body.providerParams);
@@ -478,7 +478,7 @@ const cover: Handler<'createMusicCover'> = ({ body }, ctx) => {
   });
 };
 
-const instrumental: Handler<'createMusicInstrumental'> = async ({ body }, ctx0) => {
+const instrumental: Handler<'generateInstrumental'> = async ({ body }, ctx0) => {
   const ref = body.referenceAudio ? await checkUpload('referenceAudio', body.referenceAudio, musicFileTypes.referenceAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
@@ -500,7 +500,7 @@ const instrumental: Handler<'createMusicInstrumental'> = async ({ body }, ctx0) 
   });
 };
 
-const soundtrack: Handler<'createMusicSoundtrack'> = async ({ body }, ctx0) => {
+const soundtrack: Handler<'generateSoundtrack'> = async ({ body }, ctx0) => {
   const image = body.image ? await checkUpload('image', body.image, musicFileTypes.image, false) : undefined;
   const video = body.video ? await checkUpload('video', body.video, musicFileTypes.video, false) : undefined;
   // a soundtrack lasts as long as its video, when the video can be read
@@ -531,7 +531,7 @@ const soundtrack: Handler<'createMusicSoundtrack'> = async ({ body }, ctx0) => {
   });
 };
 
-const track: Handler<'createMusicTrack'> = async ({ body }, ctx0) => {
+const track: Handler<'generateTrack'> = async ({ body }, ctx0) => {
   const upload = body.audio ? await checkUpload('audio', body.audio, musicFileTypes.trackAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
@@ -573,7 +573,7 @@ const track: Handler<'createMusicTrack'> = async ({ body }, ctx0) => {
   });
 };
 
-const remix: Handler<'createMusicRemix'> = async ({ body }, ctx0) => {
+const remix: Handler<'remixMusic'> = async ({ body }, ctx0) => {
   const upload = body.audio ? await checkUpload('audio', body.audio, musicFileTypes.remixAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
@@ -610,7 +610,7 @@ const remix: Handler<'createMusicRemix'> = async ({ body }, ctx0) => {
   });
 };
 
-const extend: Handler<'createMusicExtend'> = ({ body }, ctx) => {
+const extend: Handler<'extendMusic'> = ({ body }, ctx) => {
   const src = kit.own(ctx, body.taskId, { notFound: 'MUSIC_TASK_NOT_FOUND' });
   if (src.status !== 'success') throw new ApiError('MUSIC_TASK_NOT_READY', `taskId ${src.id} is ${src.status}; only a succeeded music task can be extended`);
   const provider = src.provider;
@@ -688,24 +688,24 @@ function trackAsset(t: MusicTrackPlan): MediaAsset {
 
 /** The music area's service: seven creates, the task read and the list, and the signed track MP3s. */
 export const musicService: Service<
-  | 'createMusicGenerate'
-  | 'createMusicInstrumental'
-  | 'createMusicSoundtrack'
-  | 'createMusicTrack'
-  | 'createMusicRemix'
-  | 'createMusicCover'
-  | 'createMusicExtend'
+  | 'generateMusic'
+  | 'generateInstrumental'
+  | 'generateSoundtrack'
+  | 'generateTrack'
+  | 'remixMusic'
+  | 'coverMusic'
+  | 'extendMusic'
   | 'getMusicTask'
   | 'listMusicTasks'
 > = {
   handlers: {
-    createMusicGenerate: generate,
-    createMusicInstrumental: instrumental,
-    createMusicSoundtrack: soundtrack,
-    createMusicTrack: track,
-    createMusicRemix: remix,
-    createMusicCover: cover,
-    createMusicExtend: extend,
+    generateMusic: generate,
+    generateInstrumental: instrumental,
+    generateSoundtrack: soundtrack,
+    generateTrack: track,
+    remixMusic: remix,
+    coverMusic: cover,
+    extendMusic: extend,
     getMusicTask: get,
     listMusicTasks: list,
   },
