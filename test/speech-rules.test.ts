@@ -264,8 +264,15 @@ describe('GET /v1/speakers/list: the language filter', () => {
     for (const s of r.json.data.speakers) expect(s.language).toBe(language);
   });
 
-  it.each([['xx'], ['english'], ['EN']])('language %s: 35001 naming language', async (language) => {
-    expectError(await m.call('GET', pathOf('listSpeakers', {}, { language })), invalid('language'));
+  // document 2: the query is "for example en", an open list: a language without voices lists none
+  it.each([['xx'], ['english'], ['EN']])('language %s: no voices (an open list)', async (language) => {
+    const r = await m.call('GET', pathOf('listSpeakers', {}, { language }));
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.data.speakers).toEqual([]);
+  });
+
+  it('a language over 35 characters: 35001 naming language', async () => {
+    expectError(await m.call('GET', pathOf('listSpeakers', {}, { language: 'x'.repeat(36) })), invalid('language'));
   });
 
   it('every listed id is accepted by every speech endpoint', async () => {
