@@ -106,3 +106,74 @@ describe('generator-friendly output', () => {
     expect(mock.bugs()).toEqual([]);
   });
 });
+
+describe('the documents to the letter', () => {
+  const schemas = spec.components.schemas;
+  const op = (path: string, method: string) => spec.paths[path][method];
+
+  it.each([
+    ['music generate customMode', schemas.CreateMusicGenerateRequest.properties.customMode.default, true],
+    ['music cover customMode', schemas.CreateMusicCoverRequest.properties.customMode.default, true],
+    ['image imageConfig', schemas.ImageConfig.default, { imageSize: '2K' }],
+    ['family5 model', schemas.CreateFamily5VideoTaskRequest.properties.model.default, 'family5'],
+    ['family5 language', schemas.CreateFamily5VideoTaskRequest.properties.language.default, 'en'],
+    ['family5 quality', schemas.CreateFamily5VideoTaskRequest.properties.quality.default, '720p'],
+    ['family5 aspectRatio', schemas.CreateFamily5VideoTaskRequest.properties.aspectRatio.default, '16:9'],
+    ['family5 duration', schemas.CreateFamily5VideoTaskRequest.properties.duration.default, 5],
+    ['family5 estimate duration', schemas.EstimateFamily5CreditsRequest.properties.duration.default, 5],
+    ['family5 estimate quality', schemas.EstimateFamily5CreditsRequest.properties.quality.default, '720p'],
+    ['video estimate hasVideoInput', schemas.EstimateVideoCreditsRequest.properties.hasVideoInput.default, false],
+    ['video estimate ratio', schemas.EstimateVideoCreditsRequest.properties.ratio.default, '16:9'],
+  ])('default of %s as the documents state it', (_what, actual, expected) => {
+    expect(actual).toEqual(expected);
+  });
+
+  it.each([
+    ['GeneratedAudioTask', 'creditCharged'],
+    ['GeneratedAudioTask', 'creditRefunded'],
+    ['PodcastEpisode', 'credits'],
+    ['PodcastEpisode', 'failCode'],
+    ['StorybookEpisode', 'credits'],
+    ['StorybookEpisode', 'failCode'],
+    ['MusicTask', 'creditCost'],
+    ['LyricsTask', 'creditCost'],
+    ['ImageEstimateData', 'credits'],
+  ])('%s.%s is a number, as the documents say', (schema, field) => {
+    expect(schemas[schema].properties[field].type).toBe('number');
+  });
+
+  it('"for example" lists stay open: estimate warnings and the languages of podcasts, page decks and the speakers list', () => {
+    expect(schemas.ImageEstimateData.properties.warnings.items).toMatchObject({ type: 'string' });
+    expect(schemas.ImageEstimateData.properties.warnings.items.enum).toBeUndefined();
+    for (const s of [schemas.PodcastRequest, schemas.StorybookEpisodeRequest]) expect(s.properties.language.enum).toBeUndefined();
+    const q = op('/v1/speakers/list', 'get').parameters.find((p: { name: string }) => p.name === 'language');
+    expect(q.schema.enum).toBeUndefined();
+  });
+
+  it('what the documents do not show is marked assumed: the OAuth operations, /extend, /recognize, /describe, /stem', () => {
+    for (const [path, method] of [
+      ['/v1/oauth/login-sessions', 'post'],
+      ['/v1/oauth/token', 'post'],
+      ['/v1/oauth/refresh', 'post'],
+      ['/v1/oauth/revoke', 'post'],
+      ['/v1/music/extend', 'post'],
+      ['/v1/music/recognize', 'post'],
+      ['/v1/music/describe', 'post'],
+      ['/v1/music/stem', 'post'],
+    ])
+      expect(op(path, method)['x-provenance'], path).toMatch(/^assumed: /);
+    const catalog = new Map<number, string>(spec['x-error-catalog'].map((e: { code: number; 'x-provenance': string }) => [e.code, e['x-provenance']]));
+    for (const c of [36029, 36030, 36031, 33007]) expect(catalog.get(c), String(c)).toMatch(/^assumed: /);
+  });
+
+  it("document 1's two base URLs are servers and the user token a security scheme on every operation with a credential", () => {
+    expect(spec.servers.map((s: { url: string }) => s.url)).toEqual(['{base_url}', '{user_api_base_url}']);
+    expect(spec.components.securitySchemes.userToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const o of specOps) if (o.security.length) expect(o.security, o.operationId).toEqual([{ apiKey: [] }, { userToken: [] }]);
+  });
+
+  it('voice-clone 429s carry the documented Retry-After of 2 s', () => {
+    const r = op('/v1/voice-clone/clone', 'post').responses['429'];
+    expect(r.headers['Retry-After'].schema.default).toBe(2);
+  });
+});
