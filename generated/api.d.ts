@@ -25,8 +25,6 @@ export interface paths {
          *     | family4-video | 720p, 1080p (720p) | 3-15 | 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, 4:5, 5:4 | 9 | 2500 | 3-60 | no | no | 720p: 10, 1080p: 20 |
          *
          *     A created task can fail with: 31008 VIDEO_GENERATION_FAILED (provider error during generation), 31009 VIDEO_CONTENT_REJECTED (content rejected by moderation).
-         *
-         *     Source: document 1, "Video: create task (shared)".
          */
         post: operations["createVideoTask"];
         delete?: never;
@@ -61,8 +59,6 @@ export interface paths {
          *     | agent | pixverse.agentType plus product images; quality 720p or 1080p; duration 20, 30 or 60; promo_mix needs at least 4 product images; ad_master needs at least 1 product image and no video | 2 |
          *
          *     A created task can fail with: 32003 F5_PROVIDER_ERROR (provider error during generation), 32007 F5_PROVIDER_THROTTLED (upstream provider throttling or video concurrency slots exhausted), 32008 F5_CONTENT_REJECTED (content rejected by moderation).
-         *
-         *     Source: document 1, "Video: family5 create".
          */
         post: operations["createFamily5VideoTask"];
         delete?: never;
@@ -82,7 +78,7 @@ export interface paths {
          * Get a video task (any family)
          * @description Returns the video task of any family, family5 included. Poll until status is success or failed.
          *
-         *     The task's videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):
+         *     The task's videoUrl, coverUrl and providerVideoUrl are hosted by the service (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):
          *
          *     | ratio | 360p | 480p | 540p | 720p | 768p | 1080p | 2k |
          *     |---|---|---|---|---|---|---|---|
@@ -94,17 +90,13 @@ export interface paths {
          *     | 21:9 | 840x360 | 1120x480 | 1260x540 | 1680x720 | 1792x768 | 2520x1080 | 3360x1440 |
          *     | 4:5 | 360x450 | 480x600 | 540x676 | 720x900 | 768x960 | 1080x1350 | 1440x1800 |
          *     | 5:4 | 450x360 | 600x480 | 676x540 | 900x720 | 960x768 | 1350x1080 | 1800x1440 |
-         *
-         *     Source: document 1, "Video: get task".
          */
         get: operations["getVideoTask"];
         put?: never;
         post?: never;
         /**
          * Delete a finished video task (assumed shape)
-         * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (assumed: nothing is cancelled or refunded by a delete). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
-         *
-         *     Source: assumed: document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path.
+         * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
          */
         delete: operations["deleteVideoTask"];
         options?: never;
@@ -122,8 +114,6 @@ export interface paths {
         /**
          * List the caller's video tasks, newest first (all families)
          * @description The current API user's tasks of both video endpoints, newest first, optionally filtered by status. Deleted tasks are not listed.
-         *
-         *     Source: document 1, "Video: list tasks".
          */
         get: operations["listVideoTasks"];
         put?: never;
@@ -146,8 +136,6 @@ export interface paths {
         /**
          * Set or toggle the share flag of a video task (assumed shape)
          * @description Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.
-         *
-         *     Source: assumed: document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path.
          */
         post: operations["shareVideoTask"];
         delete?: never;
@@ -168,8 +156,6 @@ export interface paths {
         /**
          * Estimate a shared-endpoint video task
          * @description Returns tokens and estimatedCostUsd for the configuration; credits are an internal unit and are not returned (read the balance from GET /v1/user/subscription). The estimate matches what creation charges.
-         *
-         *     Source: document 1, "Video: estimate (shared)".
          */
         post: operations["estimateVideoCredits"];
         delete?: never;
@@ -190,8 +176,6 @@ export interface paths {
         /**
          * Estimate a family5 video task
          * @description Returns tokens and estimatedCostUsd for the configuration; matches what creation charges.
-         *
-         *     Source: document 1, "Video: family5 estimate".
          */
         post: operations["estimateFamily5Credits"];
         delete?: never;
@@ -210,8 +194,6 @@ export interface paths {
         /**
          * Read the credit balance and free allowances
          * @description Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the seed says it is not shown.
-         *
-         *     Source: document 1, "Account endpoint referenced by these services".
          */
         get: operations["getSubscription"];
         put?: never;
@@ -233,9 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Start a login session
-         * @description (a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits 10 minutes (assumed). Needs no credential. Paths and payloads are assumed (the document says they are not shown).
-         *
-         *     Source: document 1, "Authentication".
+         * @description (a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits 10 minutes (assumed). Needs no credential.
          */
         post: operations["startLoginSession"];
         delete?: never;
@@ -255,9 +235,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange the code for tokens
-         * @description (c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; 3600 assumed). A code works once, within 5 minutes (assumed). Needs no credential. Paths and payloads are assumed (the document says they are not shown).
-         *
-         *     Source: document 1, "Authentication".
+         * @description (c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; 3600 assumed). A code works once, within 5 minutes (assumed). Needs no credential.
          */
         post: operations["exchangeOAuthCode"];
         delete?: never;
@@ -277,9 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Refresh the tokens
-         * @description (d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works 30 days (assumed). Needs no credential. Paths and payloads are assumed (the document says they are not shown).
-         *
-         *     Source: document 1, "Authentication".
+         * @description (d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works 30 days (assumed). Needs no credential.
          */
         post: operations["refreshOAuthToken"];
         delete?: never;
@@ -299,9 +275,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the session
-         * @description (e) of the lifecycle: a refresh token of the session ends it; its access and refresh tokens stop working at once. Needs no credential. Paths and payloads are assumed (the document says they are not shown).
-         *
-         *     Source: document 1, "Authentication".
+         * @description (e) of the lifecycle: a refresh token of the session ends it; its access and refresh tokens stop working at once. Needs no credential.
          */
         post: operations["revokeOAuthToken"];
         delete?: never;
@@ -321,9 +295,9 @@ export interface paths {
         put?: never;
         /**
          * Generate an image synchronously (raw model output)
-         * @description Blocks until the image is generated and returns the raw model output without the envelope: candidates[].content.parts[].inlineData {mimeType, data} with data the base64 bytes of the image (image/png, assumed), whose pixel size matches the resolved size and ratio. Errors use the envelope (assumed: the seed says the error body of this endpoint is not shown). Charges the same credits as the estimate (or one free generation, see imageFreeAllowance); no task is created (assumed). Rate limit (assumed numbers): 60 generate requests per minute per user, sync and async together; 10 per minute for requests carrying base64 reference images (HTTP 429 with Retry-After). Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's 2 slots are taken. JSON body up to 25 MB (413 above).
+         * @description Blocks until the image is generated and returns the raw model output without the envelope: candidates[].content.parts[].inlineData {mimeType, data} with data the base64 bytes of the image (image/png, assumed), whose pixel size matches the resolved size and ratio. Errors use the envelope. Charges the same credits as the estimate (or one free generation, see imageFreeAllowance); no task is created (assumed). Rate limit (assumed numbers): 60 generate requests per minute per user, sync and async together; 10 per minute for requests carrying base64 reference images (HTTP 429 with Retry-After). Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's 2 slots are taken. JSON body up to 25 MB (413 above).
          *
-         *     Pixel sizes (assumed: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):
+         *     Pixel sizes (1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):
          *
          *     | ratio | 1K | 2K | 4K |
          *     |---|---|---|---|
@@ -341,8 +315,6 @@ export interface paths {
          *     | 4:1 | 1024x256 | 2048x512 | 4096x1024 |
          *     | 1:8 | 128x1024 | 256x2048 | 512x4096 |
          *     | 8:1 | 1024x128 | 2048x256 | 4096x512 |
-         *
-         *     Source: document 1, "Image: synchronous generate".
          */
         post: operations["generateImage"];
         delete?: never;
@@ -362,15 +334,13 @@ export interface paths {
         put?: never;
         /**
          * Create an image task (asynchronous)
-         * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (served by the mock, no auth, Range requests answered 206). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
+         * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (no auth, Range requests answered 206). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
          *
-         *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out (force with Prefer: outcome=stuck).
+         *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out
          *
-         *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=free_relax_busy (26030) or error=free_relax_timeout (26031). Paid or previously paid accounts are never restricted.
+         *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.
          *
          *     A created task can fail with: 26008 IMAGE_GENERATION_FAILED (provider error during image generation), 26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy) (free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later), 26031 IMAGE_FREE_RELAX_TIMEOUT (free_relax_timeout) (free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later).
-         *
-         *     Source: document 1, "Image: asynchronous generate".
          */
         post: operations["createImageTask"];
         delete?: never;
@@ -389,8 +359,6 @@ export interface paths {
         /**
          * Get an image task
          * @description Returns the image task. Poll until status is success or fail. An unknown task, or one of another user, answers 404 (26006, assumed).
-         *
-         *     Source: document 1, "Image: get task".
          */
         get: operations["getImageTask"];
         put?: never;
@@ -411,8 +379,6 @@ export interface paths {
         /**
          * List the caller's image tasks, newest first
          * @description The current API user's image tasks (asynchronous endpoint), newest first, optionally filtered by status. page >= 1, pageSize 1-100.
-         *
-         *     Source: document 1, "Image: list tasks".
          */
         get: operations["listImageTasks"];
         put?: never;
@@ -435,8 +401,6 @@ export interface paths {
         /**
          * Estimate an image generation
          * @description Same body (provider optional, prompt optional or empty); the same rules and errors. Spends nothing, calls no model and creates no task. credits is the full price, never reduced by the free allowance, and equals what a generation of the same body charges. Most models are priced at a fixed credit cost per size (mode fixed); image-a-2-official from estimated tokens (mode token-estimate), growing with prompt length, output size, quality and reference image count.
-         *
-         *     Source: document 1, "Image: estimate credits".
          */
         post: operations["estimateImageCredits"];
         delete?: never;
@@ -457,10 +421,8 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
-         *
-         *     Source: document 2, "POST /v1/tts and POST /v1/audio/speech".
          */
-        post: operations["textToSpeech"];
+        post: operations["synthesizeSpeech"];
         delete?: never;
         options?: never;
         head?: never;
@@ -479,8 +441,6 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
-         *
-         *     Source: document 2, "POST /v1/tts and POST /v1/audio/speech".
          */
         post: operations["createSpeech"];
         delete?: never;
@@ -501,8 +461,6 @@ export interface paths {
         /**
          * Speak a multi-voice script (JSON with the audio URL)
          * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
-         *
-         *     Source: document 2, "POST /v1/speech".
          */
         post: operations["createSpeechScript"];
         delete?: never;
@@ -522,13 +480,11 @@ export interface paths {
         put?: never;
         /**
          * Narrate a text or a page in one voice (asynchronous episode)
-         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates a fake article derived from the URL (the mock reads no page). Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.
+         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
-         *
-         *     Source: document 2, "POST /v1/flow-speech/episodes".
          */
         post: operations["createFlowSpeechEpisode"];
         delete?: never;
@@ -550,11 +506,9 @@ export interface paths {
          * Convert a long multi-voice script verbatim (asynchronous episode)
          * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.
+         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
-         *
-         *     Source: document 2, "POST /v1/flow-speech/episodes/tts".
          */
         post: operations["createFlowSpeechTtsEpisode"];
         delete?: never;
@@ -573,8 +527,6 @@ export interface paths {
         /**
          * Get a flow-speech episode
          * @description Returns the episode. Poll until processStatus is success (or fail, with failCode). title, outline, scripts and the media URLs (cover PNG, MP3, HLS playlist, SRT) are present on success. An unknown episode, or one of another user, answers 404 (35006, assumed).
-         *
-         *     Source: document 2, "GET /v1/flow-speech/episodes/{episodeId}".
          */
         get: operations["getFlowSpeechEpisode"];
         put?: never;
@@ -595,8 +547,6 @@ export interface paths {
         /**
          * List the voices this account can use
          * @description The built-in voices (assumed catalogue: a female and a male voice for each of en, zh, ja, es, pt, fr, de, tr, ko, it, th, vi) and the account's confirmed cloned voices, filtered by language when given (every voice when omitted, assumed). Every speech endpoint accepts exactly the ids listed here for the account.
-         *
-         *     Source: document 2, "GET /v1/speakers/list".
          */
         get: operations["listSpeakers"];
         put?: never;
@@ -618,11 +568,9 @@ export interface paths {
         put?: never;
         /**
          * Clone a voice from reference recordings (multipart)
-         * @description multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. Returns {taskId, status: pending}. 5 creates per minute per user (429, 36029, Retry-After). The reference audio is measured: a file that is not audio is refused here (36013); a total under 5 s or over 5 minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). Lifecycle (assumed): pending 2 s, processing 8 s, completed with demoAudioUrl. Prefer: outcome=failed (TASK_FAILED, or error=AUDIO_DURATION_INVALID / NO_VALID_SPEECH), outcome=stuck. Creating is free.
+         * @description multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. Returns {taskId, status: pending}. 5 creates per minute per user (429, 36029, Retry-After). The reference audio is measured: a file that is not audio is refused here (36013); a total under 5 s or over 5 minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). Lifecycle (assumed): pending 2 s, processing 8 s, completed with demoAudioUrl. Creating is free.
          *
          *     A created task can fail with: 36008 TASK_FAILED (TASK_FAILED: cloning failed; errorMessage has detail), 36006 AUDIO_DURATION_INVALID (AUDIO_DURATION_INVALID: the reference audio is too short or too long), 36007 NO_VALID_SPEECH (NO_VALID_SPEECH: no speech in the reference audio).
-         *
-         *     Source: document 2, "Voice cloning (prefix /v1/voice-clone)".
          */
         post: operations["createVoiceClone"];
         delete?: never;
@@ -640,9 +588,7 @@ export interface paths {
         };
         /**
          * Poll a clone task (and confirm it, with autoConfirm)
-         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged (forced with Prefer: error=36030 or code=503).
-         *
-         *     Source: document 2, "Voice cloning (prefix /v1/voice-clone)".
+         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
          */
         get: operations["getVoiceClone"];
         put?: never;
@@ -664,9 +610,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a completed clone as a private voice
-         * @description taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged (forced with Prefer: error=36030 or code=503).
-         *
-         *     Source: document 2, "Voice cloning (prefix /v1/voice-clone)".
+         * @description taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
          */
         post: operations["confirmVoiceClone"];
         delete?: never;
@@ -685,8 +629,6 @@ export interface paths {
         /**
          * List the account's private voices and its allowance
          * @description The private voices (oldest first), the quota, the confirmations left this period, maxSpeakers and isLimitReached.
-         *
-         *     Source: document 2, "Private voice".
          */
         get: operations["listPrivateVoices"];
         put?: never;
@@ -707,23 +649,17 @@ export interface paths {
         /**
          * Get a private voice
          * @description One of the caller's private voices, by speakerInnerId (or id); another user's answers 404 (36012).
-         *
-         *     Source: document 2, "Voice cloning (prefix /v1/voice-clone)".
          */
         get: operations["getPrivateVoice"];
         /**
          * Rename a private voice or change its gender
          * @description Body: name and/or gender (at least one). Returns the voice; updatedAt moves.
-         *
-         *     Source: document 2, "Voice cloning (prefix /v1/voice-clone)".
          */
         put: operations["updatePrivateVoice"];
         post?: never;
         /**
          * Delete a private voice
          * @description Returns {speakerId}. Frees one slot against maxSpeakers; confirmations already spent this period are not returned. The id stops working in every speech endpoint.
-         *
-         *     Source: document 2, "Voice cloning (prefix /v1/voice-clone)".
          */
         delete: operations["deletePrivateVoice"];
         options?: never;
@@ -742,11 +678,9 @@ export interface paths {
         put?: never;
         /**
          * Generate audio (platform-voice-1.0)
-         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 30 / 60)) credits; reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.
+         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 30 / 60)) credits; reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009).
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
-         *
-         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
         post: operations["createPlatformVoiceTask"];
         delete?: never;
@@ -765,8 +699,6 @@ export interface paths {
         /**
          * Get a platform-voice-1.0 task
          * @description The task. An unknown task, or one of another user, answers 400 with 33001.
-         *
-         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
         get: operations["getPlatformVoiceTask"];
         put?: never;
@@ -787,8 +719,6 @@ export interface paths {
         /**
          * List platform-voice-1.0 tasks, newest first
          * @description page >= 1, pageSize 1-100, status, keyword (up to 64 characters: tasks whose text contains every word of it, ignoring case; assumed fuzziness).
-         *
-         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
         get: operations["listPlatformVoiceTasks"];
         put?: never;
@@ -810,11 +740,9 @@ export interface paths {
         put?: never;
         /**
          * Generate audio (seed-audio-1.0)
-         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 40 / 60)) credits (the rate is assumed: the document says only that P2 is billed on audioDuration); reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.
+         * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 40 / 60)) credits (the rate is assumed: the document says only that P2 is billed on audioDuration); reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009).
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
-         *
-         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
         post: operations["createSeedAudioTask"];
         delete?: never;
@@ -833,8 +761,6 @@ export interface paths {
         /**
          * Get a seed-audio-1.0 task
          * @description The task. An unknown task, or one of another user, answers 400 with 33001.
-         *
-         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
         get: operations["getSeedAudioTask"];
         put?: never;
@@ -855,8 +781,6 @@ export interface paths {
         /**
          * List seed-audio-1.0 tasks, newest first
          * @description page >= 1, pageSize 1-100, status, keyword (up to 64 characters: tasks whose text contains every word of it, ignoring case; assumed fuzziness).
-         *
-         *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
         get: operations["listSeedAudioTasks"];
         put?: never;
@@ -880,11 +804,9 @@ export interface paths {
          * Create a podcast episode in one call (script and audio)
          * @description At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).
+         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
-         *
-         *     Source: document 2, "Podcast".
          */
         post: operations["createPodcastEpisode"];
         delete?: never;
@@ -906,11 +828,9 @@ export interface paths {
          * Two-stage flow, stage 1: write the script only
          * @description The one-shot fields, but language is required and each speaker's language must match it (else 400, 37002, "Speaker language mismatch"). No audio is produced: poll until contentStatus is text-success, optionally edit the script, then POST /v1/podcast/episodes/{episodeId}/audio. At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).
+         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
-         *
-         *     Source: document 2, "Podcast".
          */
         post: operations["createPodcastTextContent"];
         delete?: never;
@@ -929,8 +849,6 @@ export interface paths {
         /**
          * Get a podcast episode
          * @description Returns the episode as it stands: sourceProcessResult and title once the sources are read, the outline and the scripts as they are written, the cover once the script is done, the media URLs (MP3, HLS, SRT) once the audio is rendered, and the credits consumed so far. An unknown episode, or one of another user, answers 404 (37005, assumed).
-         *
-         *     Source: document 2, "Podcast episode (GET result)".
          */
         get: operations["getPodcastEpisode"];
         put?: never;
@@ -952,11 +870,9 @@ export interface paths {
         put?: never;
         /**
          * Two-stage flow, stage 2: render the audio (of the original or the edited script)
-         * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus } (assumed shape). Prefer: outcome=failed|stuck forces the render to fail or stall.
+         * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus }.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded).
-         *
-         *     Source: document 2, "Podcast".
          */
         post: operations["createPodcastAudio"];
         delete?: never;
@@ -975,8 +891,6 @@ export interface paths {
         /**
          * Stream the outline or the script as it is written (Server-Sent Events)
          * @description A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written on the virtual clock: a client connected early receives each as the clock reaches it, one connected late receives everything written so far at once. Then a `done` message ({ episodeId, complete, count, failCode }) and the stream closes; when the text stage fails first, done carries complete false and the failCode. Heartbeat comments keep an idle connection open. The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). Owner-scoped (404, 37005); event must be script or outline (400, 37001).
-         *
-         *     Source: document 2, "Podcast".
          */
         get: operations["streamPodcastText"];
         put?: never;
@@ -998,11 +912,9 @@ export interface paths {
         put?: never;
         /**
          * Generate lyrics
-         * @description HTTP 202 with { taskId, status } only; the lyrics are read from the task. prompt: 1 to 200 characters (code points; longer or blank: 38001, nothing reserved). provider: default (runs on musicA), musicA or musicB. musicA writes one variant inside the create call: the answer's status is success (failed when the provider rejects the request). musicB answers pending; the task is generating after 2 s and the provider's callback brings typically two variants 20-40 s after creation (assumed schedule). A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. Price: a flat 2 credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. 10 requests per minute per user (HTTP 429 with 38029 and Retry-After; the value is assumed). Prefer: outcome=failed (38005; error=38004 a provider rejection, error=38006 a musicB task left to its timeout), outcome=stuck (musicB: the callback never comes, the timeout fails it), outcome=partial (musicB: the task succeeds with its second variant failed). stuck and partial need provider musicB (with musicA: 10007).
+         * @description HTTP 202 with { taskId, status } only; the lyrics are read from the task. prompt: 1 to 200 characters (code points; longer or blank: 38001, nothing reserved). provider: default (runs on musicA), musicA or musicB. musicA writes one variant inside the create call: the answer's status is success (failed when the provider rejects the request). musicB answers pending; the task is generating after 2 s and the provider's callback brings typically two variants 20-40 s after creation (assumed schedule). A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. Price: a flat 2 credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. 10 requests per minute per user (HTTP 429 with 38029 and Retry-After). A task can fail with 38005 (generation), 38004 (a provider rejection) or 38006 (a musicB timeout); a musicB task can succeed with one variant failed.
          *
          *     A created task can fail with: 38005 LYRICS_GENERATION_FAILED (lyrics generation failed at the provider; credits refunded (also the errorMessage of a failed variant)), 38004 LYRICS_PROVIDER_REJECTED (the provider rejected the lyrics request; credits refunded), 38006 LYRICS_TIMED_OUT (lyrics generation timed out (a musicB task without a provider callback for 30 minutes); credits refunded in full, no later recovery).
-         *
-         *     Source: document 3, "Lyrics (prefix /v1/lyrics)".
          */
         post: operations["createLyricsTask"];
         delete?: never;
@@ -1021,8 +933,6 @@ export interface paths {
         /**
          * List lyrics tasks, newest first
          * @description page >= 1 (default 1), pageSize 1-100 (default 20), status (pending, generating, success, failed). The caller's tasks only.
-         *
-         *     Source: document 3, "Lyrics (prefix /v1/lyrics)".
          */
         get: operations["listLyricsTasks"];
         put?: never;
@@ -1043,8 +953,6 @@ export interface paths {
         /**
          * Get a lyrics task
          * @description The task. musicB has no query endpoint: its callback is the only path to success, so poll every few seconds. An unknown task, or one of another user, answers 404 with 38002.
-         *
-         *     Source: document 3, "Lyrics (prefix /v1/lyrics)".
          */
         get: operations["getLyricsTask"];
         put?: never;
@@ -1066,9 +974,7 @@ export interface paths {
         put?: never;
         /**
          * Recognize the lyrics of a recording (synchronous)
-         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["recognizeMusic"];
         delete?: never;
@@ -1088,9 +994,7 @@ export interface paths {
         put?: never;
         /**
          * Describe a recording: genre, mood, tempo, key, instruments (synchronous)
-         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["describeMusic"];
         delete?: never;
@@ -1110,9 +1014,7 @@ export interface paths {
         put?: never;
         /**
          * Separate a recording into stems (synchronous)
-         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem an MP3 hosted by the mock, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them). Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
+         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["separateMusicStems"];
         delete?: never;
@@ -1132,11 +1034,9 @@ export interface paths {
         put?: never;
         /**
          * Turn a text or a URL into a narrated deck of pages
-         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure. Prefer: outcome=failed (failCode 40008, or error=40009 / 40010) or outcome=stuck (failCode 40011 after 30 minutes).
+         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
          *
          *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
-         *
-         *     Source: document 3, "Page-deck episodes (prefix /v1/storybook)".
          */
         post: operations["createStorybookEpisode"];
         delete?: never;
@@ -1155,8 +1055,6 @@ export interface paths {
         /**
          * Get a page-deck episode
          * @description Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005).
-         *
-         *     Source: document 3, "Page-deck episode (GET result)".
          */
         get: operations["getStorybookEpisode"];
         put?: never;
@@ -1178,11 +1076,9 @@ export interface paths {
         put?: never;
         /**
          * Render a page-deck episode to a video
-         * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure. Prefer: outcome=failed (40012) or outcome=stuck (40011 after 30 minutes).
+         * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).
          *
          *     A created task can fail with: 40012 STORYBOOK_VIDEO_FAILED (the video render failed; the render refunded).
-         *
-         *     Source: document 3, "Page-deck episodes (prefix /v1/storybook)".
          */
         post: operations["createStorybookVideo"];
         delete?: never;
@@ -1202,11 +1098,9 @@ export interface paths {
         put?: never;
         /**
          * Start extracting the content of a URL
-         * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). Prefer: outcome=failed fails the extraction (failCode 41008, or error=41009 / 41010), every credit refunded; outcome=stuck keeps it processing (until an assumed 10-minute timeout, 41010).
+         * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). A failed extraction (failCode 41008, 41009, or 41010 after a 10-minute timeout) refunds every credit.
          *
          *     A created task can fail with: 41008 EXTRACTION_PAGE_UNREACHABLE (the page could not be fetched; every credit refunded), 41009 EXTRACTION_UNSUPPORTED_CONTENT (the page has no extractable text; every credit refunded), 41010 EXTRACTION_TIMED_OUT (the extraction timed out; every credit refunded).
-         *
-         *     Source: document 3, "Content extraction".
          */
         post: operations["createExtraction"];
         delete?: never;
@@ -1225,8 +1119,6 @@ export interface paths {
         /**
          * Get an extraction task
          * @description While processing: only taskId, status and createdAt (13-digit ms); completed: data { content, metadata, references } and the final credits, with a short success text in the envelope message; failed: failCode and message, every credit refunded. An unknown task, or one of another user, answers 404 (41002, assumed).
-         *
-         *     Source: document 3, "Extraction task".
          */
         get: operations["getExtraction"];
         put?: never;
@@ -1248,13 +1140,11 @@ export interface paths {
         put?: never;
         /**
          * Generate a song (musicA or musicB)
-         * @description HTTP 202 with {taskId, status: pending}. provider: default (runs on musicA), musicA or musicB; the task reports the provider that ran it. musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). model: default auto on musicA, V6 on musicB; one of the provider's models (39007). Price by model: musicA auto 10, musicA-7.6 5, musicA-8 10, musicA-9 10, musicA-o2 10; musicB V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description HTTP 202 with {taskId, status: pending}. provider: default (runs on musicA), musicA or musicB; the task reports the provider that ran it. musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). model: default auto on musicA, V6 on musicB; one of the provider's models (39007). Price by model: musicA auto 10, musicA-7.6 5, musicA-8 10, musicA-9 10, musicA-o2 10; musicB V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
          */
-        post: operations["createMusicGenerate"];
+        post: operations["generateMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1272,13 +1162,11 @@ export interface paths {
         put?: never;
         /**
          * Generate an instrumental (musicA, multipart)
-         * @description multipart/form-data: prompt or referenceAudio (mp3 or m4a, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (auto, musicA-7.6, musicA-8, musicA-o2; default auto; musicA-9 is not available here: 39007). musicA only. Price by model: auto 10, musicA-7.6 5, musicA-8 10, musicA-o2 10. One track. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: prompt or referenceAudio (mp3 or m4a, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (auto, musicA-7.6, musicA-8, musicA-o2; default auto; musicA-9 is not available here: 39007). musicA only. Price by model: auto 10, musicA-7.6 5, musicA-8 10, musicA-o2 10. One track. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
          */
-        post: operations["createMusicInstrumental"];
+        post: operations["generateInstrumental"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1296,13 +1184,11 @@ export interface paths {
         put?: never;
         /**
          * Generate a soundtrack for an image or a video (musicA, multipart)
-         * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits (assumed: document 3 does not show it). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
          */
-        post: operations["createMusicSoundtrack"];
+        post: operations["generateSoundtrack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1320,13 +1206,11 @@ export interface paths {
         put?: never;
         /**
          * Generate one instrument or vocal track over a song (musicA, multipart)
-         * @description multipart/form-data: generateType (Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds), prompt, audio (mp3, m4a, wav, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: generateType (Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds), prompt, audio (mp3, m4a, wav, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
          */
-        post: operations["createMusicTrack"];
+        post: operations["generateTrack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1344,13 +1228,11 @@ export interface paths {
         put?: never;
         /**
          * Re-sing a musicA song with new lyrics (multipart)
-         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
          */
-        post: operations["createMusicRemix"];
+        post: operations["remixMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1368,13 +1250,11 @@ export interface paths {
         put?: never;
         /**
          * Re-record a recording in a new style, keeping its melody (musicB)
-         * @description JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). model (a musicB tier, default V6); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. Price by tier: V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Two tracks. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * @description JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). model (a musicB tier, default V6); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. Price by tier: V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Two tracks. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
          */
-        post: operations["createMusicCover"];
+        post: operations["coverMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1391,14 +1271,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Extend a song (multipart; shape assumed)
-         * @description multipart/form-data (assumed: document 3 does not show the shape): taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId}: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).
+         * Extend a song (multipart)
+         * @description multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
-         *
-         *     Source: document 3, "Providers and models (lyrics and music)".
          */
-        post: operations["createMusicExtend"];
+        post: operations["extendMusic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1415,8 +1293,6 @@ export interface paths {
         /**
          * List music tasks of both providers, newest first
          * @description page >= 1 (default 1), pageSize 1-100 (default 20), status (pending, generating, uploading, success, failed). The caller's tasks only; track URLs are signed afresh by each list.
-         *
-         *     Source: document 3, "Music: asynchronous generation (prefix /v1/music)".
          */
         get: operations["listMusicTasks"];
         put?: never;
@@ -1436,9 +1312,7 @@ export interface paths {
         };
         /**
          * Get a music task
-         * @description The task. Each fetch signs its tracks' audioUrl afresh, valid 60 minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.
-         *
-         *     Source: document 3, "Music task".
+         * @description The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid 60 minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.
          */
         get: operations["getMusicTask"];
         put?: never;
@@ -1453,13 +1327,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description (Assumed: document 2 says the payload format of the stream messages is not shown) */
+        /** @description Error envelope: a non-zero code (the reason; clients branch on it), a message naming the field and the rule, data null. */
+        ErrorEnvelope: {
+            /**
+             * @description the error code, never 0 (see x-error-codes of each response)
+             * @example 31001
+             */
+            code: number;
+            /** @description what went wrong, naming the field and the rule */
+            message: string;
+            /** @description always null on errors */
+            data: null;
+        };
         PodcastOutlineStreamEvent: {
             /** @description position in the outline, from 0 */
             index: number;
             content: string;
         };
-        /** @description (Assumed: document 2 says the payload format of the stream messages is not shown) */
         PodcastScriptStreamEvent: {
             /** @description position in the script, from 0 */
             index: number;
@@ -1467,7 +1351,6 @@ export interface components {
             speakerName: string;
             content: string;
         };
-        /** @description (Assumed: document 2 says the payload format of the stream messages is not shown) */
         PodcastDoneStreamEvent: {
             episodeId: string;
             /** @description true when every item was delivered; false when the stage failed first */
@@ -1573,13 +1456,14 @@ export interface components {
             type: "image_url";
             image_url: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
                 url: string;
             };
             /**
-             * @description first_frame, last_frame or reference_image (default reference_image) (Assumed: the seed does not say what an image without a role means; it counts as reference_image)
+             * @description first_frame, last_frame or reference_image (default reference_image)
              * @enum {string}
              */
             role?: "first_frame" | "last_frame" | "reference_image";
@@ -1588,6 +1472,7 @@ export interface components {
             type: "video_url";
             video_url: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1600,6 +1485,7 @@ export interface components {
             type: "audio_url";
             audio_url: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1648,21 +1534,27 @@ export interface components {
             prompt?: string;
             /**
              * @description default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p
+             * @default 720p
              * @enum {string}
              */
             quality?: "360p" | "540p" | "720p" | "1080p";
             /**
              * @description default 16:9; agent defaults to 9:16
+             * @default 16:9
              * @enum {string}
              */
             aspectRatio?: "9:16" | "16:9" | "1:1" | "4:3" | "3:4";
-            /** @description seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30) */
+            /**
+             * @description seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)
+             * @default 5
+             */
             duration?: number;
             /** @description a prior succeeded family5 task of the caller (restyle, lip_sync source video) */
             sourceTaskId?: string;
             /** @default [] */
             images?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1673,6 +1565,7 @@ export interface components {
             /** @default [] */
             videos?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1683,6 +1576,7 @@ export interface components {
             /** @default [] */
             audios?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1712,6 +1606,7 @@ export interface components {
             /** @description multi_transition: 2-7 clips */
             multiTransition?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1725,6 +1620,7 @@ export interface components {
                 /** @enum {string} */
                 type: "subject" | "background";
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1745,6 +1641,7 @@ export interface components {
             /** @description agent: brand sticker */
             brandSticker?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1755,6 +1652,7 @@ export interface components {
             /** @description agent: intro or outro clip */
             introOutroClip?: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1773,23 +1671,23 @@ export interface components {
             /** @description model used (the shared model id; for family5 the version sent: family5, v6, v5 or v4.5) */
             model: string;
             params: components["schemas"]["VideoTaskParams"];
-            /** @description stored output, usable when status is success (Assumed: null until the task succeeds; the seed types it as string) */
+            /** @description stored output, usable when status is success */
             videoUrl: string | null;
-            /** @description cover image URL (Assumed: null until the task succeeds; the seed types it as string) */
+            /** @description cover image URL */
             coverUrl: string | null;
-            /** @description URL of the provider's own output (Assumed: null until the task succeeds; the seed types it as string) */
+            /** @description URL of the provider's own output */
             providerVideoUrl: string | null;
             /** @description seconds */
             duration: number;
             resolution: string;
             ratio: string;
             seed: number;
-            /** @description credits charged; 0 once a failed task has been refunded (assumed: net of the refund) */
+            /** @description credits charged, net of refunds: 0 once a failed task has been refunded */
             creditCharged: number;
             enabledShare: boolean;
-            /** @description catalog code of the failure when status is failed, else null (Assumed: the seed does not show where a failed video task carries its reason) */
+            /** @description catalog code of the failure when status is failed, else null */
             errorCode: number | null;
-            /** @description failure message when status is failed, else null (Assumed: the seed does not show where a failed video task carries its reason) */
+            /** @description failure message when status is failed, else null */
             errorMessage: string | null;
             /**
              * @description Epoch milliseconds
@@ -1827,6 +1725,7 @@ export interface components {
             sourceTaskId?: string;
             images: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1836,6 +1735,7 @@ export interface components {
             }[];
             videos: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1845,6 +1745,7 @@ export interface components {
             }[];
             audios: {
                 /**
+                 * Format: uri
                  * @description http(s) URL or data: URI of the asset (a URI: spaces and non-ASCII characters percent-encoded)
                  * @example https://example.com/cat.png
                  */
@@ -1860,16 +1761,16 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "generating" | "uploading" | "success" | "failed";
             model: string;
-            /** @description the first 60 characters of the prompt, or a generated title when there is none (Assumed: the seed does not say how a title is made) */
+            /** @description the first 60 characters of the prompt, or a generated title when there is none */
             title: string;
             /** @description the text item (shared) or prompt (family5); null when none */
             prompt: string | null;
             params: components["schemas"]["VideoTaskParams"];
-            /** @description stored output (Assumed: null until the task succeeds; the seed types it as string) */
+            /** @description stored output */
             videoUrl: string | null;
-            /** @description cover image URL (Assumed: null until the task succeeds; the seed types it as string) */
+            /** @description cover image URL */
             coverUrl: string | null;
-            /** @description provider's own output (Assumed: null until the task succeeds; the seed types it as string) */
+            /** @description provider's own output */
             providerVideoUrl: string | null;
             seed: number;
             creditCharged: number;
@@ -1880,7 +1781,7 @@ export interface components {
             createdAt: number;
         };
         /**
-         * @description the task and its share flag (Assumed: document 1 says the share response shape is not shown)
+         * @description the task and its share flag
          * @example {
          *       "taskId": "vt_1a2b3c4d5e6f7a8b",
          *       "enabledShare": true
@@ -1891,7 +1792,7 @@ export interface components {
             enabledShare: boolean;
         };
         /**
-         * @description set or toggle the share flag (Assumed: document 1 says the share request shape is not shown)
+         * @description set or toggle the share flag
          * @example {
          *       "enabledShare": true
          *     }
@@ -1901,7 +1802,7 @@ export interface components {
             enabledShare?: boolean;
         };
         /**
-         * @description the deleted task (Assumed: document 1 says the delete response shape is not shown)
+         * @description the deleted task
          * @example {
          *       "taskId": "vt_1a2b3c4d5e6f7a8b",
          *       "deleted": true
@@ -1983,10 +1884,14 @@ export interface components {
              * @enum {string}
              */
             language?: "en" | "zh";
-            /** @description default 5; 1-60; agent 20, 30 or 60 (default 30) */
+            /**
+             * @description default 5; 1-60; agent 20, 30 or 60 (default 30)
+             * @default 5
+             */
             duration?: number;
             /**
              * @description default 720p; multi_transition 360p
+             * @default 720p
              * @enum {string}
              */
             quality?: "360p" | "540p" | "720p" | "1080p";
@@ -2006,14 +1911,14 @@ export interface components {
          *     }
          */
         SubscriptionData: {
-            /** @description live credit balance, in credits (Assumed: the seed says "live credit balance" but does not name the field) */
+            /** @description live credit balance, in credits */
             balance: number;
             /** @description free generations left, keyed by model id */
             freeUsages: {
                 [key: string]: number;
             };
             /**
-             * @description free or paid (Assumed: the seed does not show the plan field)
+             * @description free or paid
              * @enum {string}
              */
             plan: "free" | "paid";
@@ -2042,7 +1947,7 @@ export interface components {
         LoginSessionRequest: {
             /** @description the local port the client listens on for the redirect to http://127.0.0.1:<callbackPort>/?code=<code> */
             callbackPort: number;
-            /** @description opaque value added to the redirect as state= (Assumed: the seed shows no state parameter; an opaque value returned on the redirect, as OAuth clients expect) */
+            /** @description opaque value added to the redirect as state= */
             state?: string;
         };
         /**
@@ -2061,7 +1966,7 @@ export interface components {
             /** @description seconds until the access token expires */
             expiresIn: number;
             /**
-             * @description how to send the access token (Assumed: the seed does not show it; OAuth 2.0 token responses carry it)
+             * @description how to send the access token
              * @enum {string}
              */
             tokenType: "Bearer";
@@ -2107,13 +2012,13 @@ export interface components {
         };
         /** @description Raw model output (no envelope). Other fields of the raw output are not shown by the seed and may be present. */
         ImageGenerationOutput: {
-            /** @description model candidates (Assumed: the seed shows candidates[].content.parts[].inlineData only; the mock returns one candidate with one part) */
+            /** @description model candidates */
             candidates: {
                 content: {
                     parts: {
                         inlineData: {
                             /**
-                             * @description mime type of the image (Assumed: the seed does not say which type the models return; the mock returns image/png)
+                             * @description mime type of the image
                              * @enum {string}
                              */
                             mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
@@ -2141,7 +2046,7 @@ export interface components {
          *     | image-d-2.7 | image-d | 1K, 2K | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 5, 2K: 8 | image-d-2.7-preview |
          *     | image-d-2.7-pro | image-d | 1K, 2K, 4K (4K only for text-to-image) | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 8, 2K: 12, 4K: 24 | - |
          *
-         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the mock renders 1:1, assumed). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
+         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the rendered image is 1:1). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
          *
          *     Size rules: image-c-5-0-pro and image-d-2.7 answer 400 (code 26002) for 4K; image-d-2.7-pro answers 400 (26002) for 4K when reference images are present. More reference images than the family allows: 400 (26003), the message names the limit. Only image-a-2-official honours quality.
          * @example {
@@ -2172,7 +2077,7 @@ export interface components {
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
         };
-        /** @description carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; the mock counts it once) */
+        /** @description carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; it counts once) */
         ImageReferenceImage: {
             fileData?: components["schemas"]["ImageFileData"];
             inlineData?: components["schemas"]["ImageInlineData"];
@@ -2198,7 +2103,12 @@ export interface components {
              */
             mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
         };
-        /** @description default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description) */
+        /**
+         * @description default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)
+         * @default {
+         *       "imageSize": "2K"
+         *     }
+         */
         ImageConfig: {
             /**
              * @description 1K, 2K (default), 4K; per model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only without reference images)
@@ -2249,13 +2159,13 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "generating" | "success" | "fail";
             /**
-             * @description normalised model id (Assumed: the seed does not list model on the task; the normalised model id is returned for lists)
+             * @description normalised model id
              * @enum {string}
              */
             model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro";
             /** @description present on success; one image per task (assumed) */
             images?: {
-                /** @description hosted image URL (Assumed: the seed says images are persisted as hosted URLs; the mock serves them itself at /media/images/{taskId}/{n}.png) */
+                /** @description hosted image URL */
                 url: string;
                 /** @enum {string} */
                 mimeType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "image/heif";
@@ -2277,11 +2187,11 @@ export interface components {
              * @enum {string}
              */
             failReason?: "free_relax_busy" | "free_relax_timeout";
-            /** @description true for the free-lane failures (Assumed: the seed gives retryable only for free-lane failures; the mock sets it on every failure (true for timeouts, provider errors and the free lane)) */
+            /** @description true for the free-lane failures */
             retryable?: boolean;
-            /** @description true when the free allowance was returned (Assumed: set on every failure, true when a free allowance was consumed and returned) */
+            /** @description true when the free allowance was returned */
             freeUsageRolledBack?: boolean;
-            /** @description localizable user-facing text (Assumed: wording is the mock's; present on every failure) */
+            /** @description localizable user-facing text */
             userMessage?: string;
         };
         /**
@@ -2329,7 +2239,7 @@ export interface components {
              * @enum {string}
              */
             quality?: "low" | "medium" | "high";
-            /** @description { width, height, size } as WxH, when resolved (Assumed: pixel table: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; absent when the model auto-selects the ratio) */
+            /** @description { width, height, size } as WxH, when resolved */
             pixels?: {
                 width: number;
                 height: number;
@@ -2345,7 +2255,7 @@ export interface components {
             canGenerate: boolean;
             /** @description true only for image-a-2-official at 4K or quality high */
             requiresSubscription: boolean;
-            /** @description pricingVersion, mode (token-estimate or fixed), rate inputs (Assumed: the seed names pricingVersion, mode and "rate inputs"; the rate inputs and numbers are the mock's) */
+            /** @description pricingVersion, mode (token-estimate or fixed), rate inputs */
             pricing: {
                 pricingVersion: string;
                 /** @enum {string} */
@@ -2368,8 +2278,8 @@ export interface components {
                 outputCreditsPer1kTokens: number;
                 qualityFactor: number;
             };
-            /** @description advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed) */
-            warnings: ("quality_ignored_for_image_a_2_lite" | "reference_image_input_tokens_not_included")[];
+            /** @description advisory strings, an open list; for example quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it) or reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included) */
+            warnings: string[];
         };
         /**
          * @description Estimate an image generation. provider is optional; prompt is optional or empty.
@@ -2388,7 +2298,7 @@ export interface components {
          *     | image-d-2.7 | image-d | 1K, 2K | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 5, 2K: 8 | image-d-2.7-preview |
          *     | image-d-2.7-pro | image-d | 1K, 2K, 4K (4K only for text-to-image) | 5 (1:1, 3:4, 4:3, 9:16, 16:9; assumed) | 9 | 400, code 26019 | 1K: 8, 2K: 12, 4K: 24 | - |
          *
-         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the mock renders 1:1, assumed). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
+         *     Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the rendered image is 1:1). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).
          *
          *     Size rules: image-c-5-0-pro and image-d-2.7 answer 400 (code 26002) for 4K; image-d-2.7-pro answers 400 (26002) for 4K when reference images are present. More reference images than the family allows: 400 (26003), the message names the limit. Only image-a-2-official honours quality.
          * @example {
@@ -2459,11 +2369,11 @@ export interface components {
          *     }
          */
         SpeechData: {
-            /** @description MP3 of the lines in order, each speaker in a voice of its own (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description MP3 of the lines in order, each speaker in a voice of its own */
             audioUrl: string;
             /** @description ms, the MP3's decoded duration */
             audioDuration: number;
-            /** @description SRT, one cue per line, timed to the audio; valid 24 hours (then 410, code 10015) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description SRT, one cue per line, timed to the audio; valid 24 hours (then 410, code 10015) */
             subtitlesUrl: string;
             taskId: string;
             /** @description credits charged */
@@ -2538,7 +2448,10 @@ export interface components {
                 type: "text" | "url";
                 /** @description text: the text, 10 to 20,000 characters; url: the page address, accepted in place of uri */
                 content?: string;
-                /** @description url: the page address (recommended); either uri or content must be present */
+                /**
+                 * Format: uri
+                 * @description url: the page address (recommended); either uri or content must be present
+                 */
                 uri?: string;
             }[];
             /** @description exactly one speaker */
@@ -2568,7 +2481,6 @@ export interface components {
             speed?: number;
         };
         /**
-         * @description (Assumed: document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech)
          * @example {
          *       "scripts": [
          *         {
@@ -2631,7 +2543,7 @@ export interface components {
             createdAt: number;
             /** @enum {string} */
             processStatus: "pending" | "success" | "fail";
-            /** @description present on failure: 35008 speech synthesis failed; nothing charged; 35009 content rejected by moderation; nothing charged; 35010 the page of a url source could not be read; nothing charged; 35011 the episode was not produced within 30 minutes (a failCode only); nothing charged (Assumed: document 2 says the failCode values are not shown) */
+            /** @description present on failure: 35008 speech synthesis failed; nothing charged; 35009 content rejected by moderation; nothing charged; 35010 the page of a url source could not be read; nothing charged; 35011 the episode was not produced within 30 minutes (a failCode only); nothing charged */
             failCode?: number;
             /**
              * @description ms, when it finished (success or fail)
@@ -2642,19 +2554,18 @@ export interface components {
             title?: string;
             /** @description present on success: one line per part */
             outline?: string;
-            /** @description cover image (PNG, 1024x1024), present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description cover image (PNG, 1024x1024), present on success */
             cover?: string;
-            /** @description MP3, present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description MP3, present on success */
             audioUrl?: string;
-            /** @description HLS playlist of the audio (packed AAC segments), present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description HLS playlist of the audio (packed AAC segments), present on success */
             audioStreamUrl?: string;
-            /** @description SRT timed to the audio, present on success (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description SRT timed to the audio, present on success */
             subtitlesUrl?: string;
             /** @description present on success: the full narration text (smart mode: cleaned; direct mode and multi-voice scripts: verbatim, lines joined by newlines) */
             scripts?: string;
         };
         /**
-         * @description (Assumed: document 2 does not show the list shape; the voice-clone list also names its array speakers)
          * @example {
          *       "speakers": [
          *         {
@@ -2671,7 +2582,6 @@ export interface components {
         SpeakerListData: {
             speakers: components["schemas"]["Speaker"][];
         };
-        /** @description (Assumed: document 2 says the item shape beyond the speakerId value is not shown) */
         Speaker: {
             /** @description pass it as voice or speakerId to any speech endpoint */
             speakerId: string;
@@ -2680,7 +2590,7 @@ export interface components {
             language: "en" | "zh" | "ja" | "es" | "pt" | "fr" | "de" | "tr" | "ko" | "it" | "th" | "vi";
             /** @enum {string} */
             gender: "male" | "female" | "other";
-            /** @description MP3 sample of the voice (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description MP3 sample of the voice */
             demoAudioUrl: string;
             /**
              * @description built-in, or cloned (the account's confirmed private voice)
@@ -2742,11 +2652,10 @@ export interface components {
          *     }
          */
         CloneTask: {
-            /** @description (Assumed: the poll result table does not list the id; the mock echoes it) */
             taskId: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
-            /** @description MP3 preview of the temporary voice, when completed (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description MP3 preview of the temporary voice, when completed */
             demoAudioUrl?: string;
             /** @description present once the voice is confirmed: pass it wherever a voice is expected */
             speakerId?: string;
@@ -2812,7 +2721,7 @@ export interface components {
             language: "en" | "zh" | "ja" | "es" | "pt" | "fr" | "de" | "tr" | "ko" | "it" | "th" | "vi";
             /** @enum {string} */
             gender: "male" | "female" | "other";
-            /** @description MP3 preview (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description MP3 preview */
             demoAudioUrl: string;
             /**
              * @description ISO 8601 timestamp (UTC)
@@ -2891,12 +2800,18 @@ export interface components {
                 type: "speaker" | "reference";
                 /** @description speaker: a speaker id of GET /v1/speakers/list */
                 id?: string;
-                /** @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus; not fetched by the mock) */
+                /**
+                 * Format: uri
+                 * @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus)
+                 */
                 url?: string;
             }[];
             /** @description exactly one of url or data; not with voices */
             image?: {
-                /** @description http or https URL of the image */
+                /**
+                 * Format: uri
+                 * @description http or https URL of the image
+                 */
                 url?: string;
                 /** @description Base64 image bytes, optionally with a data:image/...;base64, prefix; jpeg, png or webp, at most 10 MB */
                 data?: string;
@@ -2956,7 +2871,7 @@ export interface components {
                 durationHint?: number;
                 watermark?: boolean;
             };
-            /** @description only when success (Assumed: the mock hosts the audio under /media/ (no auth)) */
+            /** @description only when success */
             audioUrl?: string;
             /** @description seconds; the billed duration: the decoded length of the audio (0 until success) */
             audioDuration: number;
@@ -3015,12 +2930,18 @@ export interface components {
                 type: "speaker" | "reference";
                 /** @description speaker: a speaker id of GET /v1/speakers/list */
                 id?: string;
-                /** @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus; not fetched by the mock) */
+                /**
+                 * Format: uri
+                 * @description reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus)
+                 */
                 url?: string;
             }[];
             /** @description exactly one of url or data; not with voices */
             image?: {
-                /** @description http or https URL of the image */
+                /**
+                 * Format: uri
+                 * @description http or https URL of the image
+                 */
                 url?: string;
                 /** @description Base64 image bytes, optionally with a data:image/...;base64, prefix; jpeg, png or webp, at most 10 MB */
                 data?: string;
@@ -3101,10 +3022,12 @@ export interface components {
              */
             speed?: number;
             /**
-             * @description en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)
-             * @enum {string}
+             * @description a language code, for example en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)
+             * @example en
+             * @example zh
+             * @example ja
              */
-            language?: "en" | "zh" | "ja";
+            language?: string;
         };
         /**
          * @example {
@@ -3167,10 +3090,12 @@ export interface components {
              */
             speed?: number;
             /**
-             * @description en, zh or ja (required); each speaker's language must match it
-             * @enum {string}
+             * @description a language code, for example en, zh or ja (required); each speaker's language must match it
+             * @example en
+             * @example zh
+             * @example ja
              */
-            language: "en" | "zh" | "ja";
+            language: string;
         };
         /**
          * @example {
@@ -3217,7 +3142,7 @@ export interface components {
              * @enum {string}
              */
             contentStatus?: "text-success" | "text-fail" | "audio-success" | "audio-fail";
-            /** @description 0 when no failure; on failure 37008 podcast generation failed; refunded; 37009 content rejected by moderation; refunded; 37010 a source could not be read (a url source that does not load); refunded; 37011 a stage was still pending after 30 minutes; refunded (Assumed: document 2 says the failCode values are not shown) */
+            /** @description 0 when no failure; on failure 37008 podcast generation failed; refunded; 37009 content rejected by moderation; refunded; 37010 a source could not be read (a url source that does not load); refunded; 37011 a stage was still pending after 30 minutes; refunded */
             failCode: number;
             /** @description status detail: the stage running, or why it failed */
             message: string;
@@ -3232,13 +3157,13 @@ export interface components {
             title?: string;
             /** @description the outline items written so far, one numbered line each */
             outline?: string;
-            /** @description cover image (PNG, 1024x1024), present once the script is written (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description cover image (PNG, 1024x1024), present once the script is written */
             cover?: string;
-            /** @description MP3 of the script, each speaker in a voice of its own; present once the audio is rendered (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description MP3 of the script, each speaker in a voice of its own; present once the audio is rendered */
             audioUrl?: string;
-            /** @description HLS playlist of the same audio (packed AAC segments) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description HLS playlist of the same audio (packed AAC segments) */
             audioStreamUrl?: string;
-            /** @description SRT timed to the audio (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description SRT timed to the audio */
             subtitlesUrl?: string;
             /** @description present once the sources are read */
             sourceProcessResult?: {
@@ -3249,7 +3174,6 @@ export interface components {
             /** @description the lines written so far, alternating between the speakers */
             scripts?: components["schemas"]["PodcastScriptLine"][];
         };
-        /** @description (Assumed: document 2 says references is an array of citations without their shape) */
         PodcastReference: {
             title: string;
             url: string;
@@ -3260,7 +3184,6 @@ export interface components {
             content: string;
         };
         /**
-         * @description (Assumed: document 2 says the response shape of the audio call is not shown)
          * @example {
          *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
          *       "contentStatus": "text-success"
@@ -3309,7 +3232,7 @@ export interface components {
         CreateLyricsData: {
             taskId: string;
             /**
-             * @description musicB: pending; musicA: success (failed when the provider rejected it) (Assumed: document 3 says only { taskId, status }; musicA runs inside the create call, so its status is already final)
+             * @description musicB: pending; musicA: success (failed when the provider rejected it)
              * @enum {string}
              */
             status: "pending" | "success" | "failed";
@@ -3375,7 +3298,6 @@ export interface components {
             errorMessage?: string;
         };
         /**
-         * @description (Assumed: document 3 says the response shapes of /recognize, /describe and /stem are not shown)
          * @example {
          *       "lyrics": "Morning light on the river\nWe were running out of time",
          *       "segments": [
@@ -3417,11 +3339,13 @@ export interface components {
              * @description the recording: mp3, m4a or wav, at most 10 MB; its type is read from its bytes (the file name and the part's Content-Type are not trusted). Exactly one of audio and audioUrl.
              */
             audio?: string;
-            /** @description an http(s) URL of the recording, instead of audio. A URL of the mock's own hosted media (its origin, a path under /media/) is read from the mock: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL cannot be fetched by the mock: it stands for a recording of 30-240 s chosen from the URL (assumed). */
+            /**
+             * Format: uri
+             * @description an http(s) URL of the recording, instead of audio. A URL of the platform's own hosted media (a path under /media/) is read from the platform: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL is a public recording (30-240 s).
+             */
             audioUrl?: string;
         } & (unknown | unknown);
         /**
-         * @description (Assumed: document 3 says the response shapes of /recognize, /describe and /stem are not shown)
          * @example {
          *       "description": "A 3:05 upbeat pop track at 118 BPM in A minor, led by vocals over synthesizer, bass and drums.",
          *       "genre": "pop",
@@ -3439,11 +3363,11 @@ export interface components {
         MusicDescribeData: {
             /** @description one sentence on the recording */
             description: string;
-            /** @description the main genre (the mock says one of: pop, rock, hip hop, electronic, jazz, classical, folk, r&b, ambient, country) */
+            /** @description the main genre, one of: pop, rock, hip hop, electronic, jazz, classical, folk, r&b, ambient, country */
             genre: string;
-            /** @description the mood (the mock says one of: upbeat, melancholic, energetic, calm, dreamy, dark, romantic, playful) */
+            /** @description the mood, one of: upbeat, melancholic, energetic, calm, dreamy, dark, romantic, playful */
             mood: string;
-            /** @description tempo, beats per minute (the mock: 60-180) */
+            /** @description tempo, beats per minute (60-180) */
             bpm: number;
             /** @description musical key, e.g. "A minor" or "Eb major" */
             key: string;
@@ -3451,7 +3375,6 @@ export interface components {
             instruments: string[];
         };
         /**
-         * @description (Assumed: document 3 says the response shapes of /recognize, /describe and /stem are not shown)
          * @example {
          *       "model": "audio-separation-2",
          *       "stems": [
@@ -3475,13 +3398,13 @@ export interface components {
             model: "audio-separation-1" | "audio-separation-2";
             /** @description the stems, in the model's order */
             stems: components["schemas"]["MusicStem"][];
-            /** @description a Standard MIDI File of the melody, as long as the recording: audio-separation-2 only; null for audio-separation-1 (assumed) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description a Standard MIDI File of the melody, as long as the recording: audio-separation-2 only; null for audio-separation-1 (assumed) */
             midiUrl: string | null;
         };
         MusicStem: {
             /** @description vocals, drums, bass, other (audio-separation-2 also guitar and piano; assumed) */
             name: string;
-            /** @description the stem: MP3, 24 kHz mono (assumed), as long as the recording (to the 24 ms frame) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description the stem: MP3, 24 kHz mono (assumed), as long as the recording (to the 24 ms frame) */
             audioUrl: string;
         };
         /**
@@ -3497,7 +3420,10 @@ export interface components {
              * @description the recording: mp3, m4a or wav, at most 10 MB; its type is read from its bytes (the file name and the part's Content-Type are not trusted). Exactly one of audio and audioUrl.
              */
             audio?: string;
-            /** @description an http(s) URL of the recording, instead of audio. A URL of the mock's own hosted media (its origin, a path under /media/) is read from the mock: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL cannot be fetched by the mock: it stands for a recording of 30-240 s chosen from the URL (assumed). */
+            /**
+             * Format: uri
+             * @description an http(s) URL of the recording, instead of audio. A URL of the platform's own hosted media (a path under /media/) is read from the platform: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL is a public recording (30-240 s).
+             */
             audioUrl?: string;
             /**
              * @description audio-separation-1 (default) or audio-separation-2 (also produces MIDI)
@@ -3558,11 +3484,13 @@ export interface components {
              */
             skipAudio?: boolean;
             /**
-             * @description en (default), zh or ja; never inferred from the source
+             * @description a language code, for example en (default), zh or ja; never inferred from the source
              * @default en
-             * @enum {string}
+             * @example en
+             * @example zh
+             * @example ja
              */
-            language?: "en" | "zh" | "ja";
+            language?: string;
             /**
              * @description info (default), story or slides
              * @default info
@@ -3598,7 +3526,7 @@ export interface components {
          */
         StorybookEpisode: {
             episodeId: string;
-            /** @description creation time, epoch SECONDS (unlike the ms of the other areas) (Assumed: document 3 says the unit is not stated and the sample values have second magnitude; the mock answers epoch seconds, as the samples) */
+            /** @description creation time, epoch SECONDS (unlike the ms of the other areas) */
             createdAt: number;
             /** @enum {string} */
             mode: "info" | "story" | "slides";
@@ -3608,12 +3536,12 @@ export interface components {
             videoStatus: "not_generated" | "pending" | "success" | "fail";
             /** @description credits consumed so far: the deck once made, plus each rendered video */
             credits: number;
-            /** @description when processStatus is fail: 40008 the deck could not be made; refunded; 40009 content rejected by moderation; refunded; 40010 the source could not be read; refunded; 40011 still pending after 30 minutes; refunded (Assumed: document 3 says the numeric codes are not shown) */
+            /** @description when processStatus is fail: 40008 the deck could not be made; refunded; 40009 content rejected by moderation; refunded; 40010 the source could not be read; refunded; 40011 still pending after 30 minutes; refunded */
             failCode?: number;
             /** @description status detail: what is being made, or why the deck or its video failed */
             message: string;
             title?: string;
-            /** @description PNG of page 1 (the mode's cover or title page) (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description PNG of page 1 (the mode's cover or title page) */
             cover?: string;
             /** @description narration MP3 (each page starts at its audioTimestamp); "" with skipAudio (no narration) */
             audioUrl?: string;
@@ -3628,7 +3556,7 @@ export interface components {
             text: string;
             /** @description from 1; page 1 is the mode's cover or title page (info: a magazine-style cover; story: a story cover; slides: a title page) */
             pageNumber: number;
-            /** @description PNG of the page (Assumed: the mock hosts the files itself under /media/ (no auth; Range answered 206)) */
+            /** @description PNG of the page */
             imageUrl: string;
             /** @description seconds: where the page starts in audioUrl (increasing, within audioDuration); 0 for every page with skipAudio */
             audioTimestamp: number;
@@ -3671,7 +3599,10 @@ export interface components {
                  * @enum {string}
                  */
                 type: "url";
-                /** @description the URL to extract */
+                /**
+                 * Format: uri
+                 * @description the URL to extract
+                 */
                 uri: string;
             };
             /**
@@ -3750,12 +3681,12 @@ export interface components {
             };
             /** @description the final charge, when completed */
             credits?: number;
-            /** @description when failed: 41008 the page could not be fetched; every credit refunded; 41009 the page has no extractable text; every credit refunded; 41010 the extraction timed out; every credit refunded (Assumed: document 3 says the numeric codes are not shown) */
+            /** @description when failed: 41008 the page could not be fetched; every credit refunded; 41009 the page has no extractable text; every credit refunded; 41010 the extraction timed out; every credit refunded */
             failCode?: number;
             /** @description when failed: the error description */
             message?: string;
         };
-        /** @description always kind, url, title, author, publishedAt, language; plus postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article) (Assumed: document 3 shows only "for example title and author") */
+        /** @description always kind, url, title, author, publishedAt, language; plus postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article) */
         ExtractionMetadata: {
             /** @enum {string} */
             kind: "web-article" | "microblog-profile" | "microblog-post" | "video" | "official-account-article";
@@ -3801,7 +3732,10 @@ export interface components {
              * @default false
              */
             instrumental?: boolean;
-            /** @description musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006 */
+            /**
+             * @description musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006
+             * @default true
+             */
             customMode?: boolean;
             /**
              * @description default auto on musicA, V6 on musicB; a model of the other provider answers 39007
@@ -3917,7 +3851,7 @@ export interface components {
          * @example {
          *       "lyrics": "[Verse]\nNew words for an old tune",
          *       "prompt": "upbeat disco",
-         *       "audioUrl": "https://example.com/songs/original.mp3"
+         *       "providerSongId": "ma_1a2b3c4d5e6f7a8b_0"
          *     }
          */
         CreateMusicRemixRequest: {
@@ -3930,7 +3864,10 @@ export interface components {
              * @description audio (mp3, m4a; judged by its content), at most 10 MB
              */
             audio?: string;
-            /** @description a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL */
+            /**
+             * Format: uri
+             * @description an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)
+             */
             audioUrl?: string;
             /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
             providerSongId?: string;
@@ -3944,7 +3881,10 @@ export interface components {
          *     }
          */
         CreateMusicCoverRequest: {
-            /** @description the recording to re-record: a publicly reachable http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks; ownership verified: another account's answers 403 with 39008) */
+            /**
+             * Format: uri
+             * @description the recording to re-record: a publicly reachable http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks; ownership verified: another account's answers 403 with 39008)
+             */
             uploadUrl: string;
             /**
              * @description a musicB tier (default V6); priced by tier
@@ -3970,7 +3910,7 @@ export interface components {
             instrumental?: boolean;
             providerParams?: components["schemas"]["MusicBProviderParams"] & unknown;
         };
-        /** @description multipart/form-data (assumed): taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
+        /** @description multipart/form-data: taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
         CreateMusicExtendRequest: {
             /** @description a succeeded music task of the caller (409 with 39010 before it succeeds) */
             taskId: string;
@@ -4026,7 +3966,7 @@ export interface components {
             params: components["schemas"]["MusicTaskParams"];
             /** @description empty until success; musicA one track, musicB two (assumed); audioUrl values are signed and expire an hour after this fetch */
             tracks: components["schemas"]["MusicTrack"][];
-            /** @description credits: 0 until success, then the price (Assumed: document 3 gives creditCost without saying when it is set; as lyrics: 0 until success) */
+            /** @description credits: 0 until success, then the price */
             creditCost: number;
             /** @description only when failed: the code and what went wrong */
             errorMessage?: string;
@@ -4041,11 +3981,10 @@ export interface components {
              */
             updatedAt: number;
         };
-        /** @description (Assumed: document 3 says params includes model, prompt and instrumental; the mock echoes the other request fields too, files by name, size and type) */
         MusicTaskParams: {
             /** @description the tier the task ran on, which creditCost is priced against (an extend on auto ran on musicA-7.6) */
             model: string;
-            /** @description the prompt sent (empty when none) */
+            /** @description the prompt used: the prompt sent, else the style (its fallback on /generate), else empty */
             prompt: string;
             instrumental: boolean;
             lyrics?: string;
@@ -4111,13 +4050,13 @@ export interface components {
         };
         MusicTrack: {
             title: string;
-            /** @description style tags, comma-separated (Assumed: document 3 does not give the type of tags) */
+            /** @description style tags, comma-separated */
             tags: string;
             /** @description seconds: the decoded length of the MP3 at audioUrl */
             duration: number;
             /** @description MP3 of the track, signed: ?expires=<epoch ms>&sig=<hex>; it loads for 60 minutes after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL */
             audioUrl: string;
-            /** @description the provider's id of this song: pass it to /track, /remix (musicA) or /extend (Assumed: document 3 takes a providerSongId on /track, /remix and /extend without saying where a client reads it) */
+            /** @description the provider's id of this song: pass it to /track, /remix (musicA) or /extend */
             providerSongId: string;
         };
     };
@@ -4138,6 +4077,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "family1-video-2-fast",
+                 *       "content": [
+                 *         {
+                 *           "type": "text",
+                 *           "text": "A red fox running through snow at dawn"
+                 *         }
+                 *       ],
+                 *       "resolution": "720p",
+                 *       "ratio": "16:9",
+                 *       "duration": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateVideoTaskRequest"];
             };
         };
@@ -4161,174 +4114,75 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31002` unsupported model, ratio, resolution or duration combination (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31003` missing media duration (inputVideoDuration is required with video input) (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31004` insufficient credits (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `31001` invalid parameters
+             *     - `31002` unsupported model, ratio, resolution or duration combination
+             *     - `31003` missing media duration (inputVideoDuration is required with video input)
+             *     - `31004` insufficient credits
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input); 31004 insufficient credits
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 31001 | 31002 | 31003 | 31004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `31029` per-user video generate rate limit (5 per minute), answered with HTTP 429 and Retry-After (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range) */
+            /** @description - `31029` per-user video generate rate limit (5 per minute), answered with HTTP 429 and Retry-After */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 31029 per-user video generate rate limit (5 per minute), answered with HTTP 429 and Retry-After
-                         * @enum {number}
-                         */
-                        code: 31029;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4342,6 +4196,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "capability": "text_to_video",
+                 *       "prompt": "A paper boat drifting down a rainy street",
+                 *       "duration": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateFamily5VideoTaskRequest"];
             };
         };
@@ -4365,178 +4226,79 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `32001` task not found (document 1, "Errors")
-             *     - `32002` not enough credits (document 1, "Errors")
-             *     - `32003` provider error during generation (document 1, "Errors")
-             *     - `32004` invalid parameters or unsupported capability combination (document 1, "Errors")
-             *     - `32005` task exists but belongs to another user (document 1, "Errors")
-             *     - `32006` audio input requires at least one image or video (document 1, "Errors")
-             *     - `32007` upstream provider throttling or video concurrency slots exhausted (document 1, "Errors")
-             *     - `32008` content rejected by moderation (document 1, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `32001` task not found
+             *     - `32002` not enough credits
+             *     - `32003` provider error during generation
+             *     - `32004` invalid parameters or unsupported capability combination
+             *     - `32005` task exists but belongs to another user
+             *     - `32006` audio input requires at least one image or video
+             *     - `32007` upstream provider throttling or video concurrency slots exhausted
+             *     - `32008` content rejected by moderation
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32001 task not found; 32002 not enough credits; 32003 provider error during generation; 32004 invalid parameters or unsupported capability combination; 32005 task exists but belongs to another user; 32006 audio input requires at least one image or video; 32007 upstream provider throttling or video concurrency slots exhausted; 32008 content rejected by moderation
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 32001 | 32002 | 32003 | 32004 | 32005 | 32006 | 32007 | 32008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `29998` per-user request rate limit, answered with a real HTTP 429 and Retry-After (document 1, "Errors") */
+            /** @description - `29998` per-user request rate limit, answered with a real HTTP 429 and Retry-After */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 29998 per-user request rate limit, answered with a real HTTP 429 and Retry-After
-                         * @enum {number}
-                         */
-                        code: 29998;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4572,107 +4334,53 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `31001` invalid parameters
+             *     - `31006` the task does not exist
+             *     - `31005` the task belongs to another user
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 31001 | 31006 | 31005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4708,108 +4416,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31007` the task has not finished: only a succeeded or failed task can be deleted (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `31001` invalid parameters
+             *     - `31006` the task does not exist
+             *     - `31005` the task belongs to another user
+             *     - `31007` the task has not finished: only a succeeded or failed task can be deleted
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user; 31007 the task has not finished: only a succeeded or failed task can be deleted
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 31001 | 31006 | 31005 | 31007;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4855,86 +4509,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `31001` invalid parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 31001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4951,6 +4561,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "enabledShare": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["ShareVideoTaskRequest"];
             };
         };
@@ -4974,171 +4589,72 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31006` the task does not exist (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31005` the task belongs to another user (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `31001` invalid parameters
+             *     - `31006` the task does not exist
+             *     - `31005` the task belongs to another user
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31006 the task does not exist; 31005 the task belongs to another user
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 31001 | 31006 | 31005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5152,6 +4668,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "family1-video-2-pro",
+                 *       "resolution": "1080p",
+                 *       "duration": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["EstimateVideoCreditsRequest"];
             };
         };
@@ -5175,152 +4698,63 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `31001` invalid parameters (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31002` unsupported model, ratio, resolution or duration combination (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *     - `31003` missing media duration (inputVideoDuration is required with video input) (assumed: document 1 says the numeric codes of the shared video endpoints are "not shown"; the 31xxx range sits beside the documented family5 32xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `31001` invalid parameters
+             *     - `31002` unsupported model, ratio, resolution or duration combination
+             *     - `31003` missing media duration (inputVideoDuration is required with video input)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 31001 invalid parameters; 31002 unsupported model, ratio, resolution or duration combination; 31003 missing media duration (inputVideoDuration is required with video input)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 31001 | 31002 | 31003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5334,6 +4768,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "capability": "agent",
+                 *       "duration": 30,
+                 *       "quality": "1080p",
+                 *       "pixverse": {
+                 *         "agentType": "promo_mix"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["EstimateFamily5CreditsRequest"];
             };
         };
@@ -5357,150 +4801,61 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `32004` invalid parameters or unsupported capability combination (document 1, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `32004` invalid parameters or unsupported capability combination
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 32004 invalid parameters or unsupported capability combination
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 32004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5532,86 +4887,40 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
-             */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5625,6 +4934,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "callbackPort": 53682,
+                 *       "state": "x7Kp2"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LoginSessionRequest"];
             };
         };
@@ -5648,131 +4963,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `42001` invalid OAuth request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 42001 invalid OAuth request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 42001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5786,6 +5022,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "sessionId": "ls_3f9a1c2b7d4e5f60",
+                 *       "code": "oc_8d2e4f6a1b3c5d7e"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TokenExchangeRequest"];
             };
         };
@@ -5809,133 +5051,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
-             *     - `42002` the login session does not exist, has expired, or has already been exchanged (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
-             *     - `42003` the authorization code is wrong for this login session, already used, or expired (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `42001` invalid OAuth request parameters
+             *     - `42002` the login session does not exist, has expired, or has already been exchanged
+             *     - `42003` the authorization code is wrong for this login session, already used, or expired
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 42001 invalid OAuth request parameters; 42002 the login session does not exist, has expired, or has already been exchanged; 42003 the authorization code is wrong for this login session, already used, or expired
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 42001 | 42002 | 42003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5949,6 +5112,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "rt_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefreshRequest"];
             };
         };
@@ -5972,150 +5140,61 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `42001` invalid OAuth request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 42001 invalid OAuth request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 42001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `42004` the refresh token is unknown, expired, revoked, or an old one already replaced by a refresh (reuse ends the session) (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise)) */
+            /** @description - `42004` the refresh token is unknown, expired, revoked, or an old one already replaced by a refresh (reuse ends the session) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 42004 the refresh token is unknown, expired, revoked, or an old one already replaced by a refresh (reuse ends the session)
-                         * @enum {number}
-                         */
-                        code: 42004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6129,6 +5208,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "rt_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RevokeRequest"];
             };
         };
@@ -6152,131 +5236,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `42001` invalid OAuth request parameters (assumed: document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `42001` invalid OAuth request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 42001 invalid OAuth request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 42001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6290,6 +5295,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "provider": "vendor_a",
+                 *       "model": "image-a-2",
+                 *       "prompt": "A lighthouse on a cliff at sunset, watercolor",
+                 *       "imageConfig": {
+                 *         "imageSize": "1K",
+                 *         "aspectRatio": "16:9"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ImageGenerationRequest"];
             };
         };
@@ -6304,202 +5320,93 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
-             *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
-             *     - `26008` provider error during image generation (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `26001` invalid image request parameters
+             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image)
+             *     - `26003` more reference images than the model family allows (the message names the limit)
+             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios
+             *     - `29003` aspect ratio not supported by the image-b model
+             *     - `26008` provider error during image generation
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model; 26008 provider error during image generation
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003 | 26008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `26004` insufficient credits for the image generation (HTTP 402 per document 1) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26005` image-a-2-official at 4K or quality high requires a subscription (plan paid) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             * @description - `26004` insufficient credits for the image generation (HTTP 402 per document 1)
+             *     - `26005` image-a-2-official at 4K or quality high requires a subscription (plan paid)
              */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 26004 insufficient credits for the image generation (HTTP 402 per document 1); 26005 image-a-2-official at 4K or quality high requires a subscription (plan paid)
-                         * @enum {number}
-                         */
-                        code: 26004 | 26005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `26029` per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26030` free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later (failure reason `free_relax_busy`) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26031` free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later (failure reason `free_relax_timeout`) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             * @description - `26029` per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After
+             *     - `26030` free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later (failure reason `free_relax_busy`)
+             *     - `26031` free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later (failure reason `free_relax_timeout`)
              */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 26029 per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After; 26030 free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later; 26031 free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later
-                         * @enum {number}
-                         */
-                        code: 26029 | 26030 | 26031;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6513,6 +5420,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "provider": "vendor_a",
+                 *       "model": "image-a-2",
+                 *       "prompt": "A lighthouse on a cliff at sunset, watercolor",
+                 *       "imageConfig": {
+                 *         "imageSize": "1K",
+                 *         "aspectRatio": "16:9"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ImageGenerationRequest"];
             };
         };
@@ -6536,197 +5454,88 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
-             *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `26001` invalid image request parameters
+             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image)
+             *     - `26003` more reference images than the model family allows (the message names the limit)
+             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios
+             *     - `29003` aspect ratio not supported by the image-b model
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `26004` insufficient credits for the image generation (HTTP 402 per document 1) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26005` image-a-2-official at 4K or quality high requires a subscription (plan paid) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             * @description - `26004` insufficient credits for the image generation (HTTP 402 per document 1)
+             *     - `26005` image-a-2-official at 4K or quality high requires a subscription (plan paid)
              */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 26004 insufficient credits for the image generation (HTTP 402 per document 1); 26005 image-a-2-official at 4K or quality high requires a subscription (plan paid)
-                         * @enum {number}
-                         */
-                        code: 26004 | 26005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `26029` per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019) */
+            /** @description - `26029` per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 26029 per-user image generate rate limit (tighter with base64 reference images), answered with HTTP 429 and Retry-After
-                         * @enum {number}
-                         */
-                        code: 26029;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6762,108 +5571,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `26001` invalid image request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 26001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `26006` image task not found (or it belongs to another user) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
+             * @description - `10004` no operation at this path
+             *     - `26006` image task not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 26006 image task not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 26006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6909,86 +5664,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `26001` invalid image request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 26001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7002,6 +5713,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "image-a-2-official",
+                 *       "prompt": "A lighthouse on a cliff at sunset",
+                 *       "imageConfig": {
+                 *         "imageSize": "2K",
+                 *         "aspectRatio": "1:1",
+                 *         "quality": "high"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["EstimateImageCreditsRequest"];
             };
         };
@@ -7025,159 +5747,70 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `26001` invalid image request parameters (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26003` more reference images than the model family allows (the message names the limit) (assumed: document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019)
-             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios (document 1, "Image: request schema")
-             *     - `29003` aspect ratio not supported by the image-b model (document 1, "Image: request schema")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `26001` invalid image request parameters
+             *     - `26002` imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image)
+             *     - `26003` more reference images than the model family allows (the message names the limit)
+             *     - `26019` aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios
+             *     - `29003` aspect ratio not supported by the image-b model
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 26001 invalid image request parameters; 26002 imageSize not supported by the model (image-c-5-0-pro and image-d-2.7 have no 4K; image-d-2.7-pro has 4K only for text-to-image); 26003 more reference images than the model family allows (the message names the limit); 26019 aspect ratio not supported by the model (image-a, image-d); the message lists the supported ratios; 29003 aspect ratio not supported by the image-b model
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 26001 | 26002 | 26003 | 26019 | 29003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    textToSpeech: {
+    synthesizeSpeech: {
         parameters: {
             query?: never;
             header?: never;
@@ -7186,6 +5819,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "input": "Hello from the mock. This is a short sentence.",
+                 *       "voice": "en_ava",
+                 *       "response_format": "mp3",
+                 *       "speed": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["TtsRequest"];
             };
         };
@@ -7201,171 +5842,72 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `35001` invalid speech request parameters
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
+             *     - `35008` speech synthesis failed; nothing charged
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id); 35008 speech synthesis failed; nothing charged
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 35001 | 35002 | 35008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
-                         * @enum {number}
-                         */
-                        code: 35004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7379,6 +5921,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "input": "Hello from the mock. This is a short sentence.",
+                 *       "voice": "en_ava",
+                 *       "response_format": "mp3",
+                 *       "speed": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["TtsRequest"];
             };
         };
@@ -7394,171 +5944,72 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `35001` invalid speech request parameters
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
+             *     - `35008` speech synthesis failed; nothing charged
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id); 35008 speech synthesis failed; nothing charged
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 35001 | 35002 | 35008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
-                         * @enum {number}
-                         */
-                        code: 35004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7572,6 +6023,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scripts": [
+                 *         {
+                 *           "speakerId": "en_ava",
+                 *           "content": "Welcome back to the show."
+                 *         },
+                 *         {
+                 *           "speakerId": "en_noah",
+                 *           "content": "Thanks. Today we talk about mocks."
+                 *         }
+                 *       ],
+                 *       "speed": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["SpeechRequest"];
             };
         };
@@ -7595,171 +6061,72 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35008` speech synthesis failed; nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `35001` invalid speech request parameters
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
+             *     - `35008` speech synthesis failed; nothing charged
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id); 35008 speech synthesis failed; nothing charged
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 35001 | 35002 | 35008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
-                         * @enum {number}
-                         */
-                        code: 35004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7773,6 +6140,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "sources": [
+                 *         {
+                 *           "type": "text",
+                 *           "content": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+                 *         }
+                 *       ],
+                 *       "speakers": [
+                 *         {
+                 *           "speakerId": "en_ava"
+                 *         }
+                 *       ],
+                 *       "language": "en",
+                 *       "mode": "smart",
+                 *       "speed": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["FlowSpeechRequest"];
             };
         };
@@ -7796,170 +6181,71 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `35001` invalid speech request parameters
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 35001 | 35002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
-                         * @enum {number}
-                         */
-                        code: 35004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7973,6 +6259,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scripts": [
+                 *         {
+                 *           "speakerId": "en_ava",
+                 *           "content": "Chapter one. The lighthouse keeper woke before dawn."
+                 *         },
+                 *         {
+                 *           "speakerId": "en_noah",
+                 *           "content": "Is anyone there? he called into the fog."
+                 *         }
+                 *       ],
+                 *       "language": "en",
+                 *       "speed": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["FlowSpeechTtsRequest"];
             };
         };
@@ -7996,170 +6298,71 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `35001` invalid speech request parameters
+             *     - `35002` a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters; 35002 a voice or speakerId that GET /v1/speakers/list does not list for this account (the message names the id)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 35001 | 35002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range) */
+            /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 35004 insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged
-                         * @enum {number}
-                         */
-                        code: 35004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8195,108 +6398,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `35001` invalid speech request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 35001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35006` flow-speech episode not found (or it belongs to another user) (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
+             * @description - `10004` no operation at this path
+             *     - `35006` flow-speech episode not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 35006 flow-speech episode not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 35006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8304,8 +6453,8 @@ export interface operations {
     listSpeakers: {
         parameters: {
             query?: {
-                /** @description one of en, zh, ja, es, pt, fr, de, tr, ko, it, th, vi (Assumed: the seed shows language as the query; without it the mock lists every voice) */
-                language?: "en" | "zh" | "ja" | "es" | "pt" | "fr" | "de" | "tr" | "ko" | "it" | "th" | "vi";
+                /** @description a language code, for example en, zh, ja, es, pt, fr, de, tr, ko, it, th, vi; voices of that language (none for a language without voices) */
+                language?: string;
             };
             header?: never;
             path?: never;
@@ -8332,86 +6481,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `35001` invalid speech request parameters (assumed: document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `35001` invalid speech request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 35001 invalid speech request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 35001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8449,172 +6554,73 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *     - `36013` a reference file is not audio the service reads (WAV, MP3, Ogg, FLAC, AAC or M4A) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `36001` invalid voice-clone request parameters
+             *     - `36013` a reference file is not audio the service reads (WAV, MP3, Ogg, FLAC, AAC or M4A)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 36001 invalid voice-clone request parameters; 36013 a reference file is not audio the service reads (WAV, MP3, Ogg, FLAC, AAC or M4A)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 36001 | 36013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36014` a reference file over 5 MB, or files over 20 MB together (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's) */
+            /** @description - `36014` a reference file over 5 MB, or files over 20 MB together */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36014 a reference file over 5 MB, or files over 20 MB together
-                         * @enum {number}
-                         */
-                        code: 36014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36029` more than 5 voice-clone creates per minute per user (HTTP 429, Retry-After); safe to retry, nothing charged (document 2, "Errors") */
+            /** @description - `36029` more than 5 voice-clone creates per minute per user (HTTP 429, Retry-After); safe to retry, nothing charged */
             429: {
                 headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    /** @description seconds to wait before retrying (2 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36029 more than 5 voice-clone creates per minute per user (HTTP 429, Retry-After); safe to retry, nothing charged
-                         * @enum {number}
-                         */
-                        code: 36029;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8650,127 +6656,63 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `36001` invalid voice-clone request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 36001 invalid voice-clone request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 36001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36009` voice-clone task not found (or it belongs to another user) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `36009` voice-clone task not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 36009 voice-clone task not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 36009;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36010` the voice-clone task was not confirmed within 7 days of completing and has expired (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's) */
+            /** @description - `36010` the voice-clone task was not confirmed within 7 days of completing and has expired */
             410: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36010 the voice-clone task was not confirmed within 7 days of completing and has expired
-                         * @enum {number}
-                         */
-                        code: 36010;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8784,6 +6726,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "taskId": "vct_1a2b3c4d5e6f7a8b",
+                 *       "name": "My narrator",
+                 *       "gender": "female",
+                 *       "useCredits": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConfirmCloneRequest"];
             };
         };
@@ -8807,272 +6757,132 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `36001` invalid voice-clone request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 36001 invalid voice-clone request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 36001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36003` NEED_CREDIT: the quota is used up and useCredits is not set (or the balance is under 300); nothing charged (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's) */
+            /** @description - `36003` NEED_CREDIT: the quota is used up and useCredits is not set (or the balance is under 300); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36003 NEED_CREDIT: the quota is used up and useCredits is not set (or the balance is under 300); nothing charged
-                         * @enum {number}
-                         */
-                        code: 36003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36002` NEED_UPGRADE: cloning needs a paid plan (a free-tier confirmation returns it) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's) */
+            /** @description - `36002` NEED_UPGRADE: cloning needs a paid plan (a free-tier confirmation returns it) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36002 NEED_UPGRADE: cloning needs a paid plan (a free-tier confirmation returns it)
-                         * @enum {number}
-                         */
-                        code: 36002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36009` voice-clone task not found (or it belongs to another user) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's) */
+            /** @description - `36009` voice-clone task not found (or it belongs to another user) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36009 voice-clone task not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 36009;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `36011` only a completed voice-clone task can be confirmed (this one is pending, processing or failed) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *     - `36005` ALREADY_CONFIRMED: the task is already confirmed; no second charge (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *     - `36004` SPEAKER_LIMIT_REACHED: the account holds maxSpeakers private voices; delete one first (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             * @description - `36011` only a completed voice-clone task can be confirmed (this one is pending, processing or failed)
+             *     - `36005` ALREADY_CONFIRMED: the task is already confirmed; no second charge
+             *     - `36004` SPEAKER_LIMIT_REACHED: the account holds maxSpeakers private voices; delete one first
              */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36011 only a completed voice-clone task can be confirmed (this one is pending, processing or failed); 36005 ALREADY_CONFIRMED: the task is already confirmed; no second charge; 36004 SPEAKER_LIMIT_REACHED: the account holds maxSpeakers private voices; delete one first
-                         * @enum {number}
-                         */
-                        code: 36011 | 36005 | 36004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36010` the voice-clone task was not confirmed within 7 days of completing and has expired (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's) */
+            /** @description - `36010` the voice-clone task was not confirmed within 7 days of completing and has expired */
             410: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36010 the voice-clone task was not confirmed within 7 days of completing and has expired
-                         * @enum {number}
-                         */
-                        code: 36010;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36030` another confirmation for the same account is in flight (HTTP 429, Retry-After 2 s); safe to retry, nothing charged (document 2, "Errors") */
+            /** @description - `36030` another confirmation for the same account is in flight (HTTP 429, Retry-After 2 s); safe to retry, nothing charged */
             429: {
                 headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    /** @description seconds to wait before retrying (2 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 36030 another confirmation for the same account is in flight (HTTP 429, Retry-After 2 s); safe to retry, nothing charged
-                         * @enum {number}
-                         */
-                        code: 36030;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description - `36031` the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged (document 2, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
+            /** @description - `36031` the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged */
             503: {
                 headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    /** @description seconds to wait before retrying (5 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds; 36031 the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged
-                         * @enum {number}
-                         */
-                        code: 10019 | 36031;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9104,86 +6914,40 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
-             */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9219,108 +6983,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `36001` invalid voice-clone request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 36001 invalid voice-clone request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 36001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36012` private voice not found (or it belongs to another user) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `36012` private voice not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 36012 private voice not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 36012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9337,6 +7047,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Narrator (warm)"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateVoiceRequest"];
             };
         };
@@ -9360,172 +7075,73 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `36001` invalid voice-clone request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 36001 invalid voice-clone request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 36001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36012` private voice not found (or it belongs to another user) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `36012` private voice not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 36012 private voice not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 36012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9561,108 +7177,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36001` invalid voice-clone request parameters (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `36001` invalid voice-clone request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 36001 invalid voice-clone request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 36001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `36012` private voice not found (or it belongs to another user) (assumed: document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `36012` private voice not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 36012 private voice not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 36012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9676,6 +7238,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "platform-voice-1.0",
+                 *       "text": "@音频1 Welcome to the show.\n@音频2 Thanks for having me.",
+                 *       "voices": [
+                 *         {
+                 *           "type": "speaker",
+                 *           "id": "en_ava"
+                 *         },
+                 *         {
+                 *           "type": "speaker",
+                 *           "id": "en_noah"
+                 *         }
+                 *       ],
+                 *       "audioConfig": {
+                 *         "format": "mp3"
+                 *       },
+                 *       "durationHint": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlatformVoiceGenerateRequest"];
             };
         };
@@ -9699,176 +7281,77 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
-             *     - `33002` speaker not found for a speaker entry (document 2, "Errors")
-             *     - `33005` too many voices (max 3) (document 2, "Errors")
-             *     - `33006` not enough credits; nothing reserved (document 2, "Errors")
-             *     - `33009` per-user concurrency limit reached (document 2, "Errors")
-             *     - `33003` generation service unavailable (document 2, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url)
+             *     - `33002` speaker not found for a speaker entry
+             *     - `33005` too many voices (max 3)
+             *     - `33006` not enough credits; nothing reserved
+             *     - `33009` per-user concurrency limit reached
+             *     - `33003` generation service unavailable
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33002 speaker not found for a speaker entry; 33005 too many voices (max 3); 33006 not enough credits; nothing reserved; 33009 per-user concurrency limit reached; 33003 generation service unavailable
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 33004 | 33002 | 33005 | 33006 | 33009 | 33003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) (document 2, "Errors") */
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 33007 rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)
-                         * @enum {number}
-                         */
-                        code: 33007;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9904,106 +7387,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
-             *     - `33001` task not found or not owned by the caller (document 2, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url)
+             *     - `33001` task not found or not owned by the caller
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33001 task not found or not owned by the caller
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 33004 | 33001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10051,86 +7480,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 33004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10144,6 +7529,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "seed-audio-1.0",
+                 *       "text": "@音频1 Welcome to the show.\n@音频2 Thanks for having me.",
+                 *       "voices": [
+                 *         {
+                 *           "type": "speaker",
+                 *           "id": "en_ava"
+                 *         },
+                 *         {
+                 *           "type": "speaker",
+                 *           "id": "en_noah"
+                 *         }
+                 *       ],
+                 *       "audioConfig": {
+                 *         "format": "mp3"
+                 *       },
+                 *       "durationHint": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["SeedAudioGenerateRequest"];
             };
         };
@@ -10167,176 +7572,77 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
-             *     - `33002` speaker not found for a speaker entry (document 2, "Errors")
-             *     - `33005` too many voices (max 3) (document 2, "Errors")
-             *     - `33006` not enough credits; nothing reserved (document 2, "Errors")
-             *     - `33009` per-user concurrency limit reached (document 2, "Errors")
-             *     - `33003` generation service unavailable (document 2, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url)
+             *     - `33002` speaker not found for a speaker entry
+             *     - `33005` too many voices (max 3)
+             *     - `33006` not enough credits; nothing reserved
+             *     - `33009` per-user concurrency limit reached
+             *     - `33003` generation service unavailable
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33002 speaker not found for a speaker entry; 33005 too many voices (max 3); 33006 not enough credits; nothing reserved; 33009 per-user concurrency limit reached; 33003 generation service unavailable
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 33004 | 33002 | 33005 | 33006 | 33009 | 33003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) (document 2, "Errors") */
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 33007 rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)
-                         * @enum {number}
-                         */
-                        code: 33007;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10372,106 +7678,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
-             *     - `33001` task not found or not owned by the caller (document 2, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url)
+             *     - `33001` task not found or not owned by the caller
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url); 33001 task not found or not owned by the caller
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 33004 | 33001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10519,86 +7771,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url) (document 2, "Errors")
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `33004` invalid parameters (for example voices and image together, or an entry mixing id and url)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 33004 invalid parameters (for example voices and image together, or an entry mixing id and url)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 33004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10612,6 +7820,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "Why frontend teams mock their APIs",
+                 *       "speakers": [
+                 *         {
+                 *           "speakerId": "en_ava"
+                 *         },
+                 *         {
+                 *           "speakerId": "en_noah"
+                 *         }
+                 *       ],
+                 *       "mode": "quick",
+                 *       "speed": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["PodcastRequest"];
             };
         };
@@ -10635,170 +7858,71 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `37001` invalid podcast request parameters
+             *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters; 37003 a speakerId that GET /v1/speakers/list does not list for this account
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 37001 | 37003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `37004` insufficient credits; nothing reserved (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            /** @description - `37004` insufficient credits; nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 37004 insufficient credits; nothing reserved
-                         * @enum {number}
-                         */
-                        code: 37004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10812,6 +7936,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "Why frontend teams mock their APIs",
+                 *       "speakers": [
+                 *         {
+                 *           "speakerId": "en_ava"
+                 *         },
+                 *         {
+                 *           "speakerId": "en_noah"
+                 *         }
+                 *       ],
+                 *       "mode": "quick",
+                 *       "speed": 1,
+                 *       "language": "en"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PodcastTextContentRequest"];
             };
         };
@@ -10835,171 +7975,72 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *     - `37002` Speaker language mismatch: in the two-stage flow a speaker's language differs from language (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `37001` invalid podcast request parameters
+             *     - `37003` a speakerId that GET /v1/speakers/list does not list for this account
+             *     - `37002` Speaker language mismatch: in the two-stage flow a speaker's language differs from language
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters; 37003 a speakerId that GET /v1/speakers/list does not list for this account; 37002 Speaker language mismatch: in the two-stage flow a speaker's language differs from language
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 37001 | 37003 | 37002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `37004` insufficient credits; nothing reserved (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            /** @description - `37004` insufficient credits; nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 37004 insufficient credits; nothing reserved
-                         * @enum {number}
-                         */
-                        code: 37004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11035,108 +8076,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `37001` invalid podcast request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 37001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37005` podcast episode not found (or it belongs to another user) (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `37005` podcast episode not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 37005 podcast episode not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 37005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11153,6 +8140,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "scripts": [
+                 *         {
+                 *           "speakerId": "en_ava",
+                 *           "content": "Welcome to the show."
+                 *         },
+                 *         {
+                 *           "speakerId": "en_noah",
+                 *           "content": "Thanks for having me."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PodcastAudioRequest"];
             };
         };
@@ -11176,210 +8177,91 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `37001` invalid podcast request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 37001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `37004` insufficient credits; nothing reserved (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            /** @description - `37004` insufficient credits; nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 37004 insufficient credits; nothing reserved
-                         * @enum {number}
-                         */
-                        code: 37004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37005` podcast episode not found (or it belongs to another user) (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `37005` podcast episode not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 37005 podcast episode not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 37005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `37006` the episode cannot render audio now: it is one-shot, its script is not ready (or failed), or its audio is rendering; the message says which (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's) */
+            /** @description - `37006` the episode cannot render audio now: it is one-shot, its script is not ready (or failed), or its audio is rendering; the message says which */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 37006 the episode cannot render audio now: it is one-shot, its script is not ready (or failed), or its audio is rendering; the message says which
-                         * @enum {number}
-                         */
-                        code: 37006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11409,133 +8291,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37001` invalid podcast request parameters (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `37001` invalid podcast request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 37001 invalid podcast request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 37001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `37005` podcast episode not found (or it belongs to another user) (assumed: document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `37005` podcast episode not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 37005 podcast episode not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 37005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11549,6 +8352,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "prompt": "a summer road trip with old friends",
+                 *       "provider": "musicB"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLyricsRequest"];
             };
         };
@@ -11572,190 +8381,81 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `38001` invalid lyrics request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 38001 invalid lyrics request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 38001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `38003` insufficient credits for a lyrics request (2 credits); nothing reserved (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)) */
+            /** @description - `38003` insufficient credits for a lyrics request (2 credits); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 38003 insufficient credits for a lyrics request (2 credits); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 38003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `38029` per-user lyrics creation rate limit (the value is assumed), answered with HTTP 429 and Retry-After; nothing reserved (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)) */
+            /** @description - `38029` per-user lyrics creation rate limit (the value is assumed), answered with HTTP 429 and Retry-After; nothing reserved */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 38029 per-user lyrics creation rate limit (the value is assumed), answered with HTTP 429 and Retry-After; nothing reserved
-                         * @enum {number}
-                         */
-                        code: 38029;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11801,86 +8501,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `38001` invalid lyrics request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 38001 invalid lyrics request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 38001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11916,108 +8572,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `38001` invalid lyrics request parameters (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `38001` invalid lyrics request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 38001 invalid lyrics request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 38001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `38002` lyrics task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock's (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task))
+             * @description - `10004` no operation at this path
+             *     - `38002` lyrics task not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 38002 lyrics task not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 38002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12055,192 +8657,83 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field
+             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged
+             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged
+             *     - `39505` audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)
+             *     - `39508` the analysis failed at the provider; nothing charged
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39501 invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field; 39502 the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged; 39503 the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged; 39505 audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet); 39508 the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39501 | 39502 | 39503 | 39505 | 39508;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39507 insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged
-                         * @enum {number}
-                         */
-                        code: 39507;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39506 audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
-                         * @enum {number}
-                         */
-                        code: 39506;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39504 the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged
-                         * @enum {number}
-                         */
-                        code: 39504;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12278,192 +8771,83 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field
+             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged
+             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged
+             *     - `39505` audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)
+             *     - `39508` the analysis failed at the provider; nothing charged
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39501 invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field; 39502 the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged; 39503 the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged; 39505 audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet); 39508 the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39501 | 39502 | 39503 | 39505 | 39508;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39507 insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged
-                         * @enum {number}
-                         */
-                        code: 39507;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39506 audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
-                         * @enum {number}
-                         */
-                        code: 39506;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39504 the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged
-                         * @enum {number}
-                         */
-                        code: 39504;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12501,192 +8885,83 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39505` audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *     - `39508` the analysis failed at the provider; nothing charged (forced with Prefer: error=39508) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39501` invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field
+             *     - `39502` the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged
+             *     - `39503` the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged
+             *     - `39505` audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)
+             *     - `39508` the analysis failed at the provider; nothing charged
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39501 invalid music-analysis parameters (both or neither of audio and audioUrl, an unknown model, an audioUrl that is not http(s)); the message names the field; 39502 the audio is empty, unreadable, or not mp3, m4a or wav (judged from its bytes, not its name or declared type); nothing charged; 39503 the audio is too short or too long to analyse (1 s to 60 minutes); nothing charged; 39505 audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet); 39508 the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39501 | 39502 | 39503 | 39505 | 39508;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39507` insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39507 insufficient credits for the analysis (HTTP 402, as the speech endpoints); nothing charged
-                         * @enum {number}
-                         */
-                        code: 39507;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39506 audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
-                         * @enum {number}
-                         */
-                        code: 39506;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged (assumed: document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock's, for the synchronous analysis endpoints) */
+            /** @description - `39504` the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39504 the audio file is over 10 MB (an upload, or the hosted file an audioUrl names); nothing charged
-                         * @enum {number}
-                         */
-                        code: 39504;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12700,6 +8975,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "sources": [
+                 *         {
+                 *           "type": "text",
+                 *           "content": "Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
+                 *         }
+                 *       ],
+                 *       "speakers": [
+                 *         {
+                 *           "speakerId": "en_ava"
+                 *         }
+                 *       ],
+                 *       "mode": "info"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StorybookEpisodeRequest"];
             };
         };
@@ -12723,170 +9014,71 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
-             *     - `40003` a speakerId that GET /v1/speakers/list does not list for this account (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `40001` invalid page-deck request parameters
+             *     - `40003` a speakerId that GET /v1/speakers/list does not list for this account
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 40001 invalid page-deck request parameters; 40003 a speakerId that GET /v1/speakers/list does not list for this account
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 40001 | 40003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `40004` insufficient credits; nothing reserved (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's) */
+            /** @description - `40004` insufficient credits; nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 40004 insufficient credits; nothing reserved
-                         * @enum {number}
-                         */
-                        code: 40004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12922,108 +9114,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `40001` invalid page-deck request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 40001 invalid page-deck request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 40001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `40005` page-deck episode not found (or it belongs to another user) (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `40005` page-deck episode not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 40005 page-deck episode not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 40005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -13059,146 +9197,72 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `40001` invalid page-deck request parameters (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `40001` invalid page-deck request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 40001 invalid page-deck request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 40001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `40004` insufficient credits; nothing reserved (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's) */
+            /** @description - `40004` insufficient credits; nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 40004 insufficient credits; nothing reserved
-                         * @enum {number}
-                         */
-                        code: 40004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `40005` page-deck episode not found (or it belongs to another user) (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `40005` page-deck episode not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 40005 page-deck episode not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 40005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `40006` a video needs processStatus success (the deck is pending or failed) (assumed: document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's) */
+            /** @description - `40006` a video needs processStatus success (the deck is pending or failed) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 40006 a video needs processStatus success (the deck is pending or failed)
-                         * @enum {number}
-                         */
-                        code: 40006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -13212,6 +9276,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "source": {
+                 *         "type": "url",
+                 *         "uri": "https://example.com/blog/why-mock-servers-help"
+                 *       },
+                 *       "options": {
+                 *         "summarize": false,
+                 *         "maxLength": 100000
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExtractRequest"];
             };
         };
@@ -13235,169 +9311,70 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `41001` invalid extraction request parameters (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `41001` invalid extraction request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 41001 invalid extraction request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 41001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `41003` the balance does not cover the hold; nothing held (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's) */
+            /** @description - `41003` the balance does not cover the hold; nothing held */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 41003 the balance does not cover the hold; nothing held
-                         * @enum {number}
-                         */
-                        code: 41003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -13433,113 +9410,59 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `41001` invalid extraction request parameters (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `41001` invalid extraction request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 41001 invalid extraction request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 41001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `41002` extraction task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's)
+             * @description - `10004` no operation at this path
+             *     - `41002` extraction task not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 41002 extraction task not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 41002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createMusicGenerate: {
+    generateMusic: {
         parameters: {
             query?: never;
             header?: never;
@@ -13548,6 +9471,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "prompt": "warm indie pop, acoustic guitar, hand claps",
+                 *       "lyrics": "[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home",
+                 *       "title": "Open Windows",
+                 *       "provider": "musicA"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateMusicGenerateRequest"];
             };
         };
@@ -13571,176 +9502,77 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `39001` invalid music request parameters
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 39001 | 39007 | 39006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 39003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createMusicInstrumental: {
+    generateInstrumental: {
         parameters: {
             query?: never;
             header?: never;
@@ -13773,176 +9605,77 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39001` invalid music request parameters
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 39003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
-                         * @enum {number}
-                         */
-                        code: 39005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createMusicSoundtrack: {
+    generateSoundtrack: {
         parameters: {
             query?: never;
             header?: never;
@@ -13975,176 +9708,77 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39001` invalid music request parameters
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 39003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
-                         * @enum {number}
-                         */
-                        code: 39005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createMusicTrack: {
+    generateTrack: {
         parameters: {
             query?: never;
             header?: never;
@@ -14177,196 +9811,87 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39001` invalid music request parameters
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read; 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004 | 39006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 39003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39009 the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track
-                         * @enum {number}
-                         */
-                        code: 39009;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
-                         * @enum {number}
-                         */
-                        code: 39005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createMusicRemix: {
+    remixMusic: {
         parameters: {
             query?: never;
             header?: never;
@@ -14399,215 +9924,96 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39001` invalid music request parameters
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
+             *     - `39004` an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39004 an uploaded file is not of a type the field accepts (judged by its content, not its name), or cannot be read; 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39004 | 39006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 39003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39008 a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified
-                         * @enum {number}
-                         */
-                        code: 39008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39009 the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track
-                         * @enum {number}
-                         */
-                        code: 39009;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39005` an uploaded file is over its size limit (audio: 10 MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39005 an uploaded file is over its size limit (audio: 10 MB)
-                         * @enum {number}
-                         */
-                        code: 39005;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createMusicCover: {
+    coverMusic: {
         parameters: {
             query?: never;
             header?: never;
@@ -14616,6 +10022,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uploadUrl": "https://example.com/recordings/demo.mp3",
+                 *       "style": "lo-fi jazz, brushed drums",
+                 *       "title": "Demo (Jazz Cover)",
+                 *       "prompt": "[Verse]\nThe same old melody in a brand new room"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateMusicCoverRequest"];
             };
         };
@@ -14639,213 +10053,94 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `39001` invalid music request parameters
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10007 | 39001 | 39007;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 39003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39008 a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified
-                         * @enum {number}
-                         */
-                        code: 39008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39009` the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39009 the source names no song of the caller: a platform URL or providerSongId of no (or no finished) music track
-                         * @enum {number}
-                         */
-                        code: 39009;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createMusicExtend: {
+    extendMusic: {
         parameters: {
             query?: never;
             header?: never;
@@ -14878,209 +10173,90 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `39001` invalid music request parameters
+             *     - `39007` the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental)
+             *     - `39006` a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters; 39007 the model is not one of the provider's models, or not available on this endpoint (musicA-9 on /instrumental); 39006 a field of one music provider sent to the other (vocalId on musicB, customMode or musicB parameters on musicA, another provider than the source task's)
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10007 | 39001 | 39007 | 39006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39003 insufficient credits for the music request (its price by model tier or endpoint); nothing reserved
-                         * @enum {number}
-                         */
-                        code: 39003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39002` music task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39002` music task not found (or it belongs to another user) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39002 music task not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 39002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39010` the source music task has not succeeded (only a succeeded task can be extended) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)) */
+            /** @description - `39010` the source music task has not succeeded (only a succeeded task can be extended) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 39010 the source music task has not succeeded (only a succeeded task can be extended)
-                         * @enum {number}
-                         */
-                        code: 39010;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
-                };
-            };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
-            503: {
-                headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -15126,86 +10302,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `39001` invalid music request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 39001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -15241,108 +10373,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39001` invalid music request parameters (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10007` the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare (assumed: mock-only: forcing outcomes is a feature of the mock, not of the service)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `39001` invalid music request parameters
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10007 the Prefer header (or __code/__error/__outcome/__delay query) asks for something this operation does not declare; 39001 invalid music request parameters
-                         * @enum {number}
-                         */
-                        code: 10014 | 10007 | 39001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10001` missing, malformed or deleted API key (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10001` missing, malformed or deleted API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10001 missing, malformed or deleted API key
-                         * @enum {number}
-                         */
-                        code: 10001;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `39002` music task not found (or it belongs to another user) (assumed: document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock's (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads))
+             * @description - `10004` no operation at this path
+             *     - `39002` music task not found (or it belongs to another user)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 39002 music task not found (or it belongs to another user)
-                         * @enum {number}
-                         */
-                        code: 10004 | 39002;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

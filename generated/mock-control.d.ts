@@ -468,6 +468,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Error envelope: a non-zero code (the reason; clients branch on it), a message naming the field and the rule, data null. */
+        ErrorEnvelope: {
+            /**
+             * @description the error code, never 0 (see x-error-codes of each response)
+             * @example 31001
+             */
+            code: number;
+            /** @description what went wrong, naming the field and the rule */
+            message: string;
+            /** @description always null on errors */
+            data: null;
+        };
         TaskActivityEvent: {
             /** @description position in the feed, from 1 */
             seq: number;
@@ -713,84 +725,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -824,109 +792,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -954,84 +865,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1066,109 +933,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1196,84 +1006,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1343,114 +1109,54 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10010` a control-API resource that does not exist (for example a deleted account) (assumed: mock-only: the control API is the mock's own)
+             * @description - `10004` no operation at this path
+             *     - `10010` a control-API resource that does not exist (for example a deleted account)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 10010 a control-API resource that does not exist (for example a deleted account)
-                         * @enum {number}
-                         */
-                        code: 10004 | 10010;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1542,128 +1248,61 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1694,108 +1333,51 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1831,84 +1413,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1967,109 +1505,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2094,84 +1575,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2201,108 +1638,51 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2328,84 +1708,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2435,84 +1771,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2535,84 +1827,40 @@ export interface operations {
                     "application/json": components["schemas"]["MockState"];
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2646,109 +1894,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2777,89 +1968,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2912,89 +2056,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3030,89 +2127,42 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3145,114 +2195,53 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds (assumed: mock-only: the mock's own caps on concurrent work (the service's are not documented))
-             */
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
             503: {
                 headers: {
-                    /** @description seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10019 the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds
-                         * @enum {number}
-                         */
-                        code: 10019;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3300,108 +2289,51 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3449,128 +2381,61 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10009` the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10009 the multipart/form-data body cannot be parsed (no boundary, truncated, or a part without a name); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10009 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10003 the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads)
-                         * @enum {number}
-                         */
-                        code: 10003;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3596,84 +2461,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3712,109 +2533,52 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3839,84 +2603,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3956,134 +2676,64 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *     - `10002` the request body is not valid JSON (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10002` the request body is not valid JSON
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10002 the request body is not valid JSON; 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10002 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
-             * @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10010` a control-API resource that does not exist (for example a deleted account) (assumed: mock-only: the control API is the mock's own)
+             * @description - `10004` no operation at this path
+             *     - `10010` a control-API resource that does not exist (for example a deleted account)
              */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path; 10010 a control-API resource that does not exist (for example a deleted account)
-                         * @enum {number}
-                         */
-                        code: 10004 | 10010;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10006` the request body is larger than the operation accepts (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10006` the request body is larger than the operation accepts */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10006 the request body is larger than the operation accepts
-                         * @enum {number}
-                         */
-                        code: 10006;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4109,84 +2759,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-                         * @enum {number}
-                         */
-                        code: 10014;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4215,108 +2821,51 @@ export interface operations {
                 };
             };
             /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them)
-             *
-             *     **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10008` a control-API request (/__mock) that does not match its schema (assumed: mock-only: the control API is the mock's own)
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10014 the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header); 10008 a control-API request (/__mock) that does not match its schema
-                         * @enum {number}
-                         */
-                        code: 10014 | 10008;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description **Mock only** (mediagen-mock, not the service; see the mock's document):
-             *
-             *     - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires (assumed: mock-only: the control API is the mock's own)
-             */
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10012 a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires
-                         * @enum {number}
-                         */
-                        code: 10012;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10004` no operation at this path (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10004` no operation at this path */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10004 no operation at this path
-                         * @enum {number}
-                         */
-                        code: 10004;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10016 the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes
-                         * @enum {number}
-                         */
-                        code: 10016;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) (assumed: document 1 does not number transport-level errors; the 10xxx range is reserved for them) */
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Error code: 10013 the request line and headers together are larger than the server reads (16 KiB)
-                         * @enum {number}
-                         */
-                        code: 10013;
-                        /** @description what went wrong, naming the field and the rule */
-                        message: string;
-                        /** @description always null on errors (Assumed: the seed does not show the data of an error envelope) */
-                        data: null;
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -13,13 +13,15 @@ import { DEFAULT_KEY_PREFIX } from './api-key.ts';
 export const EpochMs = z.number().int().nonnegative().meta({ description: 'Epoch milliseconds', example: 1767225600000 });
 
 /** An RFC 3986 URI: a scheme, then ASCII characters a URI may hold, anything else percent-encoded. */
-const RFC3986_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+export const RFC3986_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 
 /**
  * A URL a request may carry and a response may echo: a URL (WHATWG parsing)
  * that is also a URI (RFC 3986, what JSON Schema's `format: uri` checks), so
  * that what the mock echoes back always matches the spec. Spaces, quotes,
- * angle brackets and non-ASCII characters must be percent-encoded.
+ * angle brackets and non-ASCII characters must be percent-encoded. The spec
+ * shows it as `format: uri` alone (the emitter drops the RFC 3986 pattern,
+ * which says the same and holds a quote some generators cannot quote).
  */
 export function uriString() {
   return z.url().regex(RFC3986_URI, { message: 'must be a URI: ASCII only, with spaces, quotes, angle brackets and non-ASCII characters percent-encoded' });
@@ -98,8 +100,25 @@ export const bearerApiKeyScheme = {
     scheme: 'bearer',
     bearerFormat: `${DEFAULT_KEY_PREFIX}_<keyId>_<secret>`,
     description:
-      'Authorization: Bearer <API_KEY>. Keys have the format <key_prefix>_<keyId>_<secret> (document 1, "Authentication"). ' +
-      `The prefix "${DEFAULT_KEY_PREFIX}" is assumed (the seed says the prefix is fixed but does not show it); keyId and secret are letters and digits (assumed).`,
+      'Authorization: Bearer <API_KEY>. The key represents the account. Keys have the format <key_prefix>_<keyId>_<secret>, ' +
+      `with the fixed prefix "${DEFAULT_KEY_PREFIX}"; keyId and secret are letters and digits. Sent to {base_url}.`,
+    'x-provenance': `document 1, "Authentication"; assumed: the prefix "${DEFAULT_KEY_PREFIX}" and the characters of keyId and secret (the document says the prefix is fixed but does not show it)`,
+  },
+};
+
+/**
+ * The second credential (document 1, "Authentication"): a user-facing client at {user_api_base_url} sends the
+ * access token of a signed-in user (POST /v1/oauth/token) and acts as that user. A bearer scheme rather than an
+ * oauth2 flow: the document's login is a session with a local callback port, not a standard authorization-code
+ * redirect.
+ */
+export const userTokenScheme = {
+  name: 'userToken',
+  scheme: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    description:
+      'Authorization: Bearer <ACCESS_TOKEN>: the access token of a signed-in user, from the OAuth login session, exchange and refresh operations (tag OAuth). The request acts as that user. Sent to {user_api_base_url}.',
     'x-provenance': `document 1, "Authentication"`,
   },
 };

@@ -32,14 +32,16 @@ const sharedVideoCodes = assumed(
 );
 const transport = assumed('document 1 does not number transport-level errors; the 10xxx range is reserved for them');
 const speechCodes = assumed(
-  'document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range',
+  'document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range; a missing resource, or one of another user, answers HTTP 404 (decisions/0022-service-document.md)',
 );
 const voiceCloneCodes = assumed(
-  "document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's",
+  "document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's; a missing resource, or one of another user, answers HTTP 404 (decisions/0022-service-document.md)",
 );
-const voiceCloneRetry = fromSeed(2, 'Errors');
+const voiceCloneRetry = assumed(
+  'document 2, "Errors", gives these retry answers (HTTP 429 or 503, Retry-After 2 s or 5 s, safe to retry, nothing charged) but no numbers; 36029-36031 sit in the voice-cloning range',
+);
 const podcastCodes = assumed(
-  'document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock\'s',
+  'document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock\'s; a missing resource, or one of another user, answers HTTP 404 (decisions/0022-service-document.md)',
 );
 const lyricsCodes = assumed(
   'document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock\'s (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)',
@@ -47,16 +49,20 @@ const lyricsCodes = assumed(
 const musicAnalysisCodes = assumed(
   'document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock\'s, for the synchronous analysis endpoints',
 );
-const storybookCodes = assumed("document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's");
+const storybookCodes = assumed(
+  "document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's; a missing resource, or one of another user, answers HTTP 404 (decisions/0022-service-document.md)",
+);
 const oauthCodes = assumed(
   "document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise)",
 );
-const extractionCodes = assumed("document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's");
+const extractionCodes = assumed(
+  "document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's; a missing resource, or one of another user, answers HTTP 404 (decisions/0022-service-document.md)",
+);
 const musicCodes = assumed(
   'document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock\'s (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)',
 );
 const imageCodes = assumed(
-  'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019',
+  'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019; a missing resource, or one of another user, answers HTTP 404 (decisions/0022-service-document.md)',
 );
 
 /** The catalog, keyed by a stable name used in code (the wire carries only `code`). */
@@ -265,7 +271,10 @@ export const errorCatalog = {
     code: 33007,
     httpStatus: 429,
     meaning: 'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)',
-    provenance: fromSeed(2, 'Errors'),
+    // document 2 both lists 33007 among the codes of business errors (HTTP 400) and says a 429 answers the generate rate
+    provenance: assumed(
+      'document 2, "Errors", lists 33007 "rate limited" among the generated-audio codes and says their business errors are HTTP 400, but also that HTTP 429 applies beyond 5 generate requests per minute; which code that 429 carries is not shown: it carries 33007, with HTTP 429 as document 1 answers every rate limit',
+    ),
   },
   GEN_AUDIO_TIMED_OUT: { code: 33008, httpStatus: 400, meaning: 'generation timed out', provenance: fromSeed(2, 'Errors'), failure: true },
   GEN_AUDIO_CONCURRENCY_LIMIT: { code: 33009, httpStatus: 400, meaning: 'per-user concurrency limit reached', provenance: fromSeed(2, 'Errors') },
@@ -588,7 +597,7 @@ export const errorCatalog = {
   MUSIC_ANALYSIS_SOURCE_NOT_FOUND: {
     code: 39505,
     httpStatus: 400,
-    meaning: "audioUrl is an address of the mock's own but names no hosted media file (unknown, deleted, expired or not produced yet)",
+    meaning: 'audioUrl is an address of the platform but names no hosted media file (unknown, deleted, expired or not produced yet)',
     provenance: musicAnalysisCodes,
   },
   MUSIC_ANALYSIS_SOURCE_FORBIDDEN: {
@@ -606,7 +615,7 @@ export const errorCatalog = {
   MUSIC_ANALYSIS_FAILED: {
     code: 39508,
     httpStatus: 400,
-    meaning: 'the analysis failed at the provider; nothing charged (forced with Prefer: error=39508)',
+    meaning: 'the analysis failed at the provider; nothing charged',
     provenance: musicAnalysisCodes,
   },
 

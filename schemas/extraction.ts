@@ -264,7 +264,7 @@ export const extractionOperations = defineOperations('Content extraction', {
     description:
       'source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). ' +
       `Validates, holds ${extractionPricing.holdCredits} credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). ` +
-      'Prefer: outcome=failed fails the extraction (failCode 41008, or error=41009 / 41010), every credit refunded; outcome=stuck keeps it processing (until an assumed 10-minute timeout, 41010).',
+      'A failed extraction (failCode 41008, 41009, or 41010 after a 10-minute timeout) refunds every credit.',
     provenance: fromSeed(3, 'Content extraction'),
     auth: true,
     request: { body: json(ExtractRequest) },

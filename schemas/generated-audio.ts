@@ -120,9 +120,7 @@ const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,/i;
 export const VoiceEntry = z.object({
   type: z.enum(['speaker', 'reference']).meta({ description: 'speaker (a built-in voice: send id) or reference (a recording: send url)' }),
   id: z.string().min(1).optional().meta({ description: 'speaker: a speaker id of GET /v1/speakers/list' }),
-  url: uriString()
-    .optional()
-    .meta({ description: 'reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus; not fetched by the mock)' }),
+  url: uriString().optional().meta({ description: 'reference: http or https URL of a recording up to 30 s and 10 MB (wav, mp3, pcm or ogg_opus)' }),
 });
 
 export const ImageEntry = z.object({
@@ -309,10 +307,9 @@ export const GeneratedAudioTask = z
       .optional()
       .meta(provenanceMeta(assumed('the mock hosts the audio under /media/ (no auth)'), 'only when success')),
     audioDuration: z.number().nonnegative().meta({ description: 'seconds; the billed duration: the decoded length of the audio (0 until success)' }),
-    creditCharged: z.number().int().nonnegative().meta({ description: 'credits actually charged (0 until charged)' }),
+    creditCharged: z.number().nonnegative().meta({ description: 'credits actually charged (0 until charged)' }),
     creditRefunded: z
       .number()
-      .int()
       .nonnegative()
       .meta({ description: 'credits refunded: on failure all of the reservation, on success the part of it not charged' }),
     errorMessage: z.string().optional().meta({ description: 'only when failed: the code and what went wrong' }),
@@ -371,7 +368,7 @@ function createSpec(name: GeneratedAudioServiceName) {
       `Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. ` +
       `The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. ${price} ` +
       `Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. ` +
-      `${generatedAudioRateLimit.limit} generate requests per minute per user (HTTP 429 with 33007 and Retry-After); ${GENERATED_AUDIO_CONCURRENCY} tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.`,
+      `${generatedAudioRateLimit.limit} generate requests per minute per user (HTTP 429 with 33007 and Retry-After); ${GENERATED_AUDIO_CONCURRENCY} tasks running at once per user (33009).`,
     provenance: fromSeed(2, 'Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)'),
     auth: true,
     request: { body: json(generateRequest(s.model, `${upper(name)}GenerateRequest`), { limitBytes: 15 * 1024 * 1024 }) },

@@ -391,8 +391,8 @@ export function renderPixelTable(): string {
 /** Text of the aspect-ratio resolution rules, for the spec. */
 export const aspectRatioRules =
   'Aspect ratio resolution (document 1, "Image: request schema"): with an imageConfig object sent and no aspectRatio, the ratio is 1:1 on every model. ' +
-  'With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the mock renders ' +
-  `${AUTO_RATIO_OUTPUT}, assumed). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).`;
+  'With imageConfig omitted: image-b resolves to 1:1; image-a, image-c and image-d leave it unset (the model picks; the rendered image is ' +
+  `${AUTO_RATIO_OUTPUT}). Unsupported ratio: image-b answers 400 code 29003; image-a and image-d answer 400 code 26019 with the supported list in the message; image-c accepts any ratio W:H (validated on size only).`;
 
 // ---------------------------------------------------------------------------
 // Request
@@ -425,7 +425,7 @@ export const ImageInlineData = z
 export const ReferenceImage = z
   .object({ fileData: ImageFileData.optional(), inlineData: ImageInlineData.optional() })
   .meta({
-    description: 'carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; the mock counts it once)',
+    description: 'carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; it counts once)',
   })
   .openapi('ImageReferenceImage');
 
@@ -447,7 +447,8 @@ export const ImageConfig = z
         description: `low, medium, high; honoured only by image-a-2-official (default ${DEFAULT_IMAGE_QUALITY}, assumed); every other model drops it silently`,
       }),
   })
-  .openapi('ImageConfig');
+  // document 1: the field's default is { imageSize: 2K } (the component is only used as that field)
+  .openapi('ImageConfig', { default: { imageSize: '2K' } });
 
 const ProviderField = z
   .enum(imageProviders)
@@ -466,6 +467,7 @@ const commonRequestFields = {
       maxItems: MAX_REFERENCE_IMAGES,
       description: `at most ${MAX_REFERENCE_IMAGES} items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit)`,
     }),
+  // document 1: default { imageSize: 2K } (on the component). Shown in the spec only: an imageConfig sent (even this one) sets the ratio to 1:1 on every model
   imageConfig: ImageConfig.optional().meta({ description: 'default { imageSize: 2K } (aspect ratio then resolved per family, see the operation description)' }),
 };
 const generateBase = z.object({
@@ -753,7 +755,7 @@ export const ImageEstimateData = z
           '{ width, height, size } as WxH, when resolved',
         ),
       ),
-    credits: z.number().int().nonnegative().meta({ description: 'full credit price of the configuration; never reduced by the free allowance' }),
+    credits: z.number().nonnegative().meta({ description: 'full credit price of the configuration; never reduced by the free allowance' }),
     canGenerate: z.boolean().meta({
       description: 'whether the effective balance suffices: a free allowance that applies, or enough credits (and a subscription where required, assumed)',
     }),
@@ -766,9 +768,10 @@ export const ImageEstimateData = z
           'pricingVersion, mode (token-estimate or fixed), rate inputs',
         ),
       ),
-    warnings: z.array(z.enum(imageEstimateWarnings)).meta({
+    // document 1 gives these "for example": an open list of strings, so a client must accept others
+    warnings: z.array(z.string().meta({ examples: [...imageEstimateWarnings] })).meta({
       description:
-        'advisory strings: quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it), reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included, assumed)',
+        'advisory strings, an open list; for example quality_ignored_for_image_a_2_lite (a quality sent to a model that drops it) or reference_image_input_tokens_not_included (token estimate with reference images: only a flat count per image is included)',
     }),
   })
   .openapi('ImageEstimateData', {
@@ -889,11 +892,11 @@ export const imageOperations = defineOperations('Image', {
     summary: 'Generate an image synchronously (raw model output)',
     description:
       'Blocks until the image is generated and returns the raw model output without the envelope: candidates[].content.parts[].inlineData {mimeType, data} with data the base64 bytes of the image (image/png, assumed), ' +
-      'whose pixel size matches the resolved size and ratio. Errors use the envelope (assumed: the seed says the error body of this endpoint is not shown). ' +
+      'whose pixel size matches the resolved size and ratio. Errors use the envelope. ' +
       'Charges the same credits as the estimate (or one free generation, see imageFreeAllowance); no task is created (assumed). ' +
       `Rate limit (assumed numbers): ${imageRateLimits.generate.limit} generate requests per minute per user, sync and async together; ${imageRateLimits.inlineReferences.limit} per minute for requests carrying base64 reference images (HTTP 429 with Retry-After). ` +
       `Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's ${freeLane.capacity} slots are taken. JSON body up to 25 MB (413 above).\n\n` +
-      `Pixel sizes (assumed: 1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):\n\n${renderPixelTable()}`,
+      `Pixel sizes (1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):\n\n${renderPixelTable()}`,
     provenance: fromSeed(1, 'Image: synchronous generate'),
     auth: true,
     request: { body: json(ImageGenerationRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
@@ -916,12 +919,12 @@ export const imageOperations = defineOperations('Image', {
     path: '/v1/images/generation/async',
     summary: 'Create an image task (asynchronous)',
     description:
-      'Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (served by the mock, no auth, Range requests answered 206). ' +
+      'Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (no auth, Range requests answered 206). ' +
       "Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.\n\n" +
       `Simulated lifecycle (assumed): pending ${imageSchedule.pendingMs / 1000} s, then generating ${imageSchedule.generatingMs['image-a'] / 1000}-${imageSchedule.generatingMs['image-c'] / 1000} s by family plus ${imageSchedule.sizeExtraMs['2K'] / 1000} s at 2K or ${imageSchedule.sizeExtraMs['4K'] / 1000} s at 4K, then success. ` +
-      `A task pending or generating for more than ${IMAGE_TASK_TIMEOUT_MS / 60000} minutes becomes fail with a failMsg saying it timed out (force with Prefer: outcome=stuck).\n\n` +
+      `A task pending or generating for more than ${IMAGE_TASK_TIMEOUT_MS / 60000} minutes becomes fail with a failMsg saying it timed out\n\n` +
       `Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): ${freeLane.capacity} generations in flight across all such accounts, ${freeLane.queueCapacity} more wait (pending) and fail with failReason free_relax_timeout after ${freeLane.queueTimeoutMs / 1000} s, any further task fails with failReason free_relax_busy. ` +
-      'Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=free_relax_busy (26030) or error=free_relax_timeout (26031). Paid or previously paid accounts are never restricted.',
+      'Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.',
     provenance: fromSeed(1, 'Image: asynchronous generate'),
     auth: true,
     request: { body: json(ImageGenerationRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },

@@ -140,7 +140,6 @@ export const LyricsTask = z
       .meta({ description: 'empty until success; musicA writes one, musicB typically two; a successful task may still carry a failed variant' }),
     creditCost: z
       .number()
-      .int()
       .nonnegative()
       .meta({ description: `credits: 0 until the task succeeds, then ${LYRICS_CREDITS}` }),
     errorMessage: z.string().optional().meta({ description: 'only when failed: the code and what went wrong' }),
@@ -186,9 +185,8 @@ export const lyricsOperations = defineOperations('Lyrics', {
       `musicB answers pending; the task is generating after ${s.pendingMs / 1000} s and the provider's callback brings typically two variants ${s.callbackMinMs / 1000}-${s.callbackMaxMs / 1000} s after creation (assumed schedule). ` +
       `A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. ` +
       `Price: a flat ${LYRICS_CREDITS} credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. ` +
-      `${lyricsRateLimit.limit} requests per minute per user (HTTP 429 with 38029 and Retry-After; the value is assumed). ` +
-      'Prefer: outcome=failed (38005; error=38004 a provider rejection, error=38006 a musicB task left to its timeout), outcome=stuck (musicB: the callback never comes, the timeout fails it), ' +
-      'outcome=partial (musicB: the task succeeds with its second variant failed). stuck and partial need provider musicB (with musicA: 10007).',
+      `${lyricsRateLimit.limit} requests per minute per user (HTTP 429 with 38029 and Retry-After). ` +
+      'A task can fail with 38005 (generation), 38004 (a provider rejection) or 38006 (a musicB timeout); a musicB task can succeed with one variant failed.',
     provenance: section,
     auth: true,
     request: { body: json(CreateLyricsRequest) },

@@ -19,7 +19,7 @@ import { STEM_SEPARATION_DEFAULT_MODEL, stemSeparationModels } from './music-pro
 import { z } from './zod.ts';
 import { report, type RuleIssue } from './rules.ts';
 import { uriString } from './common.ts';
-import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { assumed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, multipart, uploadedFile, type Area } from './define.ts';
 
 // ---------------------------------------------------------------------------
@@ -103,9 +103,9 @@ const sourceFields = {
     .optional()
     .meta({
       description:
-        "an http(s) URL of the recording, instead of audio. A URL of the mock's own hosted media (its origin, a path under /media/) is read from the mock: " +
+        "an http(s) URL of the recording, instead of audio. A URL of the platform's own hosted media (a path under /media/) is read from the platform: " +
         "it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. " +
-        `Any other URL cannot be fetched by the mock: it stands for a recording of ${externalRecordingSeconds.min}-${externalRecordingSeconds.max} s chosen from the URL (assumed).`,
+        `Any other URL is a public recording (${externalRecordingSeconds.min}-${externalRecordingSeconds.max} s).`,
     }),
 };
 
@@ -188,13 +188,13 @@ export const MusicRecognizeData = z
 export const MusicDescribeData = z
   .strictObject({
     description: z.string().meta({ description: 'one sentence on the recording' }),
-    genre: z.string().meta({ description: `the main genre (the mock says one of: ${musicGenres.join(', ')})` }),
-    mood: z.string().meta({ description: `the mood (the mock says one of: ${musicMoods.join(', ')})` }),
+    genre: z.string().meta({ description: `the main genre, one of: ${musicGenres.join(', ')}` }),
+    mood: z.string().meta({ description: `the mood, one of: ${musicMoods.join(', ')}` }),
     bpm: z
       .number()
       .int()
       .positive()
-      .meta({ description: `tempo, beats per minute (the mock: ${musicBpm.min}-${musicBpm.max})` }),
+      .meta({ description: `tempo, beats per minute (${musicBpm.min}-${musicBpm.max})` }),
     key: z.string().meta({ description: 'musical key, e.g. "A minor" or "Eb major"' }),
     instruments: z.array(z.string()).meta({ description: 'instruments heard, most prominent first' }),
   })
@@ -295,9 +295,8 @@ const errors = [
 const sourceRule =
   'multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). ' +
   'The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. ' +
-  "audioUrl: a URL of the mock's own hosted media (/media/...) is read from the mock (unknown: 39505; another account's: 403, 39506); any other http(s) URL stands for a recording of 30-240 s chosen from the URL (the mock cannot fetch it). " +
-  'The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling. ' +
-  'Prefer: error=39508 forces a provider failure (nothing charged). Shapes, prices and rules beyond HTTP 200 are assumed (document 3 does not show them).';
+  "audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. " +
+  'The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing.';
 
 const charge = (credits: string) => `Price (assumed): ${credits}, charged at once; a short balance answers 402 (39507) and takes nothing.`;
 
@@ -308,7 +307,10 @@ const body = <S extends typeof MusicAnalysisRequest | typeof MusicStemRequest>(s
     limitError: 'MUSIC_ANALYSIS_FILE_TOO_LARGE',
   });
 
-const provenance = fromSeed(3, 'Music: asynchronous generation (prefix /v1/music)');
+// document 3 names the endpoints and says they answer HTTP 200 synchronously; the method, the request and the response are not shown
+const provenance = assumed(
+  'document 3, "Music: asynchronous generation (prefix /v1/music)", names /recognize, /describe and /stem and says they answer HTTP 200 synchronously; their method (POST), request and response are not shown',
+);
 
 /** The music-analysis operations (document 3, "Music: asynchronous generation (prefix /v1/music)", last paragraph). */
 export const musicAnalysisOperations = defineOperations('Music analysis', {
@@ -346,7 +348,7 @@ export const musicAnalysisOperations = defineOperations('Music analysis', {
     summary: 'Separate a recording into stems (synchronous)',
     description:
       `model: audio-separation-1 (default; stems ${stemModels['audio-separation-1'].stems.join(', ')}) or audio-separation-2 (stems ${stemModels['audio-separation-2'].stems.join(', ')}, and MIDI). ` +
-      'Returns {model, stems [{name, audioUrl}], midiUrl}: each stem an MP3 hosted by the mock, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. ' +
+      'Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. ' +
       `${sourceRule} ${charge(`${musicAnalysisCredits.stem['audio-separation-1']} credits (audio-separation-1) or ${musicAnalysisCredits.stem['audio-separation-2']} (audio-separation-2)`)}`,
     provenance,
     auth: true,

@@ -313,7 +313,9 @@ const GenerateShape = z.object({
   style: styleField(`style descriptors; the fallback for prompt; up to ${musicTextLimits.style} characters`),
   title: titleField(`track title; up to ${musicTextLimits.title} characters`),
   instrumental: z.boolean().default(false).meta({ description: 'no vocals (default false)' }),
+  // default true for musicB (document 3): a spec-only default, since musicA refuses the field when it is sent
   customMode: z.boolean().optional().meta({
+    default: true,
     description:
       'musicB only; default true (style and title carry descriptors, the lyric body from lyrics or prompt); false drives the whole song from prompt. Sent with musicA: 39006',
   }),
@@ -505,7 +507,7 @@ export const CreateMusicRemixRequest = z
     audio: audioFile(musicFileTypes.remixAudio).optional(),
     audioUrl: uriString().optional().meta({
       description:
-        "a platform audio URL that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008) or a public http(s) URL",
+        "an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)",
     }),
     providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks)'),
   })
@@ -517,7 +519,7 @@ export const CreateMusicRemixRequest = z
   .openapi('CreateMusicRemixRequest', {
     description: 'multipart/form-data: lyrics, prompt, and exactly one of audio, audioUrl and providerSongId.',
     oneOf: oneOfRequired(['audio', 'audioUrl', 'providerSongId']),
-    example: { lyrics: '[Verse]\nNew words for an old tune', prompt: 'upbeat disco', audioUrl: 'https://example.com/songs/original.mp3' },
+    example: { lyrics: '[Verse]\nNew words for an old tune', prompt: 'upbeat disco', providerSongId: 'ma_1a2b3c4d5e6f7a8b_0' },
   });
 
 /** Body of POST /v1/music/extend (assumed multipart: document 3 says its shape is not shown, and that the musicB parameters are its top-level form fields). */
@@ -550,8 +552,9 @@ export const CreateMusicExtendRequest = z
     report(ctx, out);
   })
   .openapi('CreateMusicExtendRequest', {
+    'x-provenance': 'assumed: document 3 says the request shape of /extend is not shown',
     description:
-      'multipart/form-data (assumed): taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only).',
+      'multipart/form-data: taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only).',
   });
 
 export const MusicTaskPathParams = z.object({
@@ -608,7 +611,7 @@ const UploadEcho = z
 export const MusicTaskParams = z
   .strictObject({
     model: z.string().meta({ description: 'the tier the task ran on, which creditCost is priced against (an extend on auto ran on musicA-7.6)' }),
-    prompt: z.string().meta({ description: 'the prompt sent (empty when none)' }),
+    prompt: z.string().meta({ description: 'the prompt used: the prompt sent, else the style (its fallback on /generate), else empty' }),
     instrumental: z.boolean(),
     lyrics: z.string().optional(),
     style: z.string().optional(),
@@ -663,7 +666,6 @@ export const MusicTask = z
       .meta({ description: 'empty until success; musicA one track, musicB two (assumed); audioUrl values are signed and expire an hour after this fetch' }),
     creditCost: z
       .number()
-      .int()
       .nonnegative()
       .meta(
         provenanceMeta(
@@ -687,10 +689,10 @@ const s = musicSchedule;
 const sec = (ms: number) => `${ms / 1000} s`;
 
 const lifecycleText =
-  `Poll GET /v1/music/tasks/{taskId}: pending ${sec(s.pendingMs)}, generating ${sec(s.generatingMinMs)}-${sec(s.generatingMaxMs)} (fixed per task), uploading ${sec(s.uploadingMs)}, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). ` +
+  'Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). ' +
+  `Schedule: pending ${sec(s.pendingMs)}, generating ${sec(s.generatingMinMs)}-${sec(s.generatingMaxMs)} (fixed per task), uploading ${sec(s.uploadingMs)}, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). ` +
   `A task without progress for ${s.timeoutMs / 60_000} minutes fails with 39013, refunded in full (assumed). ` +
-  'Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure. ' +
-  'Prefer: outcome=failed (39011; error=39012 a provider rejection, error=39013 left to the timeout), outcome=stuck (never leaves generating; the timeout fails it).';
+  'Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.';
 
 const musicAModelTable = musicAModels.map((m) => `${m.model} ${m.credits}`).join(', ');
 const musicBModelTable = musicBModels.map((m) => `${m.model} ${m.credits}`).join(', ');
@@ -732,7 +734,7 @@ const musicLifecycle: LifecycleDef = {
 };
 
 export const musicOperations = defineOperations('Music', {
-  createMusicGenerate: {
+  generateMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/generate',
@@ -748,7 +750,7 @@ export const musicOperations = defineOperations('Music', {
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED'],
     lifecycle: musicLifecycle,
   },
-  createMusicInstrumental: {
+  generateInstrumental: {
     ...shared,
     method: 'post',
     path: '/v1/music/instrumental',
@@ -769,14 +771,14 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors],
   },
-  createMusicSoundtrack: {
+  generateSoundtrack: {
     ...shared,
     method: 'post',
     path: '/v1/music/soundtrack',
     summary: 'Generate a soundtrack for an image or a video (musicA, multipart)',
     description:
       `multipart/form-data: image (${musicFileTypes.image.join(', ')}; at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB, assumed) or video (${musicFileTypes.video.join(', ')}; at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (${musicAModelsFor('soundtrack').join(', ')}; default auto). musicA only. ` +
-      `Price: a flat ${musicFlatCredits.soundtrack} credits (assumed: document 3 does not show it). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
+      `Price: a flat ${musicFlatCredits.soundtrack} credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicSoundtrackRequest, {
         files: { image: { maxFileBytes: soundtrackUploads.imageMaxBytes }, video: { maxFileBytes: soundtrackUploads.videoMaxBytes } },
@@ -787,7 +789,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors],
   },
-  createMusicTrack: {
+  generateTrack: {
     ...shared,
     method: 'post',
     path: '/v1/music/track',
@@ -802,7 +804,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_NOT_FOUND'],
   },
-  createMusicRemix: {
+  remixMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/remix',
@@ -816,7 +818,7 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
   },
-  createMusicCover: {
+  coverMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/cover',
@@ -829,16 +831,19 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...createErrors, 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
   },
-  createMusicExtend: {
+  extendMusic: {
     ...shared,
     method: 'post',
     path: '/v1/music/extend',
-    summary: 'Extend a song (multipart; shape assumed)',
+    summary: 'Extend a song (multipart)',
     description:
-      "multipart/form-data (assumed: document 3 does not show the shape): taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, " +
+      "multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, " +
       `model (of the task's provider; default ${MUSIC_A_DEFAULT_MODEL} or ${MUSIC_B_DEFAULT_MODEL}), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). ` +
       `The new tracks last continueAt plus the continuation. Price (document 3): ${extendPricing.reducedCredits} credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); ${extendPricing.otherCredits} for every other model, every musicB tier included. ${lifecycleText}`,
-    provenance: fromSeed(3, 'Providers and models (lyrics and music)'),
+    // the price is document 3's ("Providers and models": extend pricing); the operation's shape is not shown
+    provenance: assumed(
+      'document 3 names /extend, its musicB parameters and its price ("Providers and models (lyrics and music)", "musicB parameters") but says its request and response shapes are not shown: the method (POST), the multipart body and the answer are assumed',
+    ),
     request: { body: multipart(CreateMusicExtendRequest, { files: {}, maxTotalBytes: 0 }) },
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_TASK_NOT_FOUND', 'MUSIC_TASK_NOT_READY'],
@@ -859,7 +864,7 @@ export const musicOperations = defineOperations('Music', {
     method: 'get',
     path: '/v1/music/tasks/{taskId}',
     summary: 'Get a music task',
-    description: `The task. Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
+    description: `The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
     provenance: fromSeed(3, 'Music task'),
     auth: true,
     request: { params: MusicTaskPathParams },

@@ -28,7 +28,13 @@ export const oauthLifetimes = {
   refreshTokenSeconds: 30 * 24 * 60 * 60,
 } as const;
 
-const Token = (what: string) => z.string().min(1).max(256).meta({ description: what });
+/** A token or id of the flow: at most 256 characters (assumed: the document shows no length). */
+const Token = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(256)
+    .meta(provenanceMeta(assumed('document 1 shows no length for the tokens and ids of the OAuth flow; 256 characters bound what is stored'), what));
 
 export const LoginSessionRequest = z
   .object({
@@ -101,8 +107,10 @@ export const RevokeData = z
   })
   .openapi('RevokeData', { example: { revoked: true } });
 
-const flow = fromSeed(1, 'Authentication');
-const pathsAssumed = 'Paths and payloads are assumed (the document says they are not shown).';
+/** Each step is document 1's ("Authentication", OAuth user tokens); its path and payload are not shown. */
+const flow = assumed(
+  'document 1, "Authentication", describes the OAuth user-token lifecycle step, but says the HTTP paths and payloads of its four operations are not shown: path, method, body and answer are assumed',
+);
 
 /** The four operations of the user-token lifecycle (document 1, "Authentication"). */
 export const oauthOperations = defineOperations('OAuth user tokens', {
@@ -110,7 +118,7 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     method: 'post',
     path: '/v1/oauth/login-sessions',
     summary: 'Start a login session',
-    description: `(a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits ${oauthLifetimes.loginSessionSeconds / 60} minutes (assumed). Needs no credential. ${pathsAssumed}`,
+    description: `(a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits ${oauthLifetimes.loginSessionSeconds / 60} minutes (assumed). Needs no credential.`,
     provenance: flow,
     auth: false,
     request: { body: json(LoginSessionRequest) },
@@ -122,7 +130,7 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     method: 'post',
     path: '/v1/oauth/token',
     summary: 'Exchange the code for tokens',
-    description: `(c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; ${oauthLifetimes.accessTokenSeconds} assumed). A code works once, within ${oauthLifetimes.codeSeconds / 60} minutes (assumed). Needs no credential. ${pathsAssumed}`,
+    description: `(c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; ${oauthLifetimes.accessTokenSeconds} assumed). A code works once, within ${oauthLifetimes.codeSeconds / 60} minutes (assumed). Needs no credential.`,
     provenance: flow,
     auth: false,
     request: { body: json(TokenExchangeRequest) },
@@ -134,7 +142,7 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     method: 'post',
     path: '/v1/oauth/refresh',
     summary: 'Refresh the tokens',
-    description: `(d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works ${oauthLifetimes.refreshTokenSeconds / 86400} days (assumed). Needs no credential. ${pathsAssumed}`,
+    description: `(d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works ${oauthLifetimes.refreshTokenSeconds / 86400} days (assumed). Needs no credential.`,
     provenance: flow,
     auth: false,
     request: { body: json(RefreshRequest) },
@@ -146,7 +154,7 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     method: 'post',
     path: '/v1/oauth/revoke',
     summary: 'Revoke the session',
-    description: `(e) of the lifecycle: a refresh token of the session ends it; its access and refresh tokens stop working at once. Needs no credential. ${pathsAssumed}`,
+    description: `(e) of the lifecycle: a refresh token of the session ends it; its access and refresh tokens stop working at once. Needs no credential.`,
     provenance: flow,
     auth: false,
     request: { body: json(RevokeRequest) },

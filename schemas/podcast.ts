@@ -29,9 +29,31 @@ export type PodcastMode = (typeof podcastModes)[number];
 /** Speakers of an episode (document 2: 1 to 2; debate exactly 2). */
 export const PODCAST_SPEAKERS = { min: 1, max: 2, debate: 2 } as const;
 
-/** Languages the mock writes scripts in (document 2 gives "for example en, zh, ja"; assumed: exactly those, as flow-speech). */
+/** Languages scripts are written in (document 2 gives "for example en, zh, ja"); another language is accepted and written in English (assumed). */
 export const podcastLanguages = flowSpeechLanguages;
 export type PodcastLanguage = (typeof podcastLanguages)[number];
+
+/** The language a script is written in: `language` when it is one of `podcastLanguages`, else en. */
+export function podcastWritingLanguage(language: string): PodcastLanguage {
+  return (podcastLanguages as readonly string[]).includes(language) ? (language as PodcastLanguage) : 'en';
+}
+
+/** A language code of a request: an open list (document 2: "for example en, zh, ja"). */
+const LanguageCode = (description: string) =>
+  z
+    .string()
+    .min(2)
+    .max(35)
+    .regex(/^[A-Za-z0-9-]+$/, { message: 'a language code: letters, digits and hyphens (for example en, zh, ja)' })
+    .meta({
+      ...provenanceMeta(
+        assumed(
+          'document 2 gives the languages "for example en, zh, ja"; a language outside those is accepted (its script written in English); 35 characters bound a language tag',
+        ),
+        description,
+      ),
+      examples: [...podcastLanguages],
+    });
 
 /** contentStatus of a two-stage episode (document 2, "Podcast episode"); absent on one-shot episodes. */
 export const contentStatuses = ['text-success', 'text-fail', 'audio-success', 'audio-fail'] as const;
@@ -81,7 +103,18 @@ export function podcastAudioCredits(scriptChars: number): number {
 // Request schemas
 // ---------------------------------------------------------------------------
 
-const SpeakerId = z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account', example: 'en_ava' });
+/** A speaker id: at most 128 characters (assumed: the documents show no length). */
+const SpeakerId = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({
+    ...provenanceMeta(
+      assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
+      'a speaker id GET /v1/speakers/list lists for this account',
+    ),
+    example: 'en_ava',
+  });
 
 /** One source of an episode (document 2): the raw text, or a link. */
 export const PodcastSource = z.object({
@@ -163,10 +196,9 @@ const oneShotExample = {
 export const PodcastRequest = z
   .object({
     ...podcastFields,
-    language: z
-      .enum(podcastLanguages)
-      .optional()
-      .meta({ description: 'en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)' }),
+    language: LanguageCode(
+      'a language code, for example en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)',
+    ).optional(),
   })
   .superRefine((v, ctx) => report(ctx, checkPodcast(v)))
   .openapi('PodcastRequest', { example: oneShotExample });
@@ -176,7 +208,7 @@ export type PodcastRequest = z.infer<typeof PodcastRequest>;
 export const PodcastTextContentRequest = z
   .object({
     ...podcastFields,
-    language: z.enum(podcastLanguages).meta({ description: "en, zh or ja (required); each speaker's language must match it" }),
+    language: LanguageCode("a language code, for example en, zh or ja (required); each speaker's language must match it"),
   })
   .superRefine((v, ctx) => report(ctx, checkPodcast(v)))
   .openapi('PodcastTextContentRequest', { example: { ...oneShotExample, language: 'en' } });
@@ -275,7 +307,6 @@ export const PodcastEpisode = z
       .meta({ description: 'two-stage flow only, once a stage has ended: text-success, text-fail, audio-success, audio-fail; absent on one-shot episodes' }),
     failCode: z
       .number()
-      .int()
       .meta(
         provenanceMeta(
           assumed('document 2 says the failCode values are not shown'),
@@ -286,7 +317,6 @@ export const PodcastEpisode = z
     completedTime: EpochMs.optional().meta({ description: 'ms, when the last stage ended (success or fail)' }),
     credits: z
       .number()
-      .int()
       .min(0)
       .meta({ description: 'credits consumed so far: the script once written, plus the audio once rendered; 0 after a failure refunded in full' }),
     title: z.string().optional().meta({ description: 'present once the sources are read' }),
@@ -388,7 +418,7 @@ export const podcastTableAssumptions: TableAssumption[] = [
 const voiceRule = 'speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.';
 const lifecycle =
   'Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. ' +
-  'Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).';
+  'Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.';
 const createErrors = ['PODCAST_INVALID_PARAMETERS', 'PODCAST_SPEAKER_NOT_FOUND', 'PODCAST_INSUFFICIENT_CREDITS'] as const;
 const createFailures = ['PODCAST_GENERATION_FAILED', 'PODCAST_CONTENT_REJECTED', 'PODCAST_SOURCE_UNREADABLE'] as const;
 const bodyRules =
@@ -448,7 +478,7 @@ export const podcastOperations = defineOperations('Podcast', {
       'An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). ' +
       'Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. ' +
       `Reserves the audio price (1 credit per ${speechPricing.charsPerCredit} characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. ` +
-      'Answers { episodeId, contentStatus } (assumed shape). Prefer: outcome=failed|stuck forces the render to fail or stall.',
+      'Answers { episodeId, contentStatus }.',
     provenance: fromSeed(2, 'Podcast'),
     auth: true,
     request: { params: PodcastEpisodeIdParams, body: json(PodcastAudioRequest), bodyOptional: true },

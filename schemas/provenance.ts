@@ -29,8 +29,10 @@ export interface TableAssumption {
   reason: string;
 }
 
-/** Schema metadata carrying the provenance (`x-provenance`) and, for assumptions, a visible marker in the description. */
+/**
+ * Schema metadata carrying the provenance in `x-provenance` only: the description stays the field's own text, so
+ * a generated SDK's comments read as the service's (docs/assumptions.md lists every assumption).
+ */
 export function provenanceMeta(p: Provenance, description?: string): Record<string, unknown> {
-  const text = p.source === 'assumed' ? `${description ? `${description} ` : ''}(Assumed: ${p.reason})` : description;
-  return { ...(text ? { description: text } : {}), 'x-provenance': describeProvenance(p) };
+  return { ...(description ? { description } : {}), 'x-provenance': describeProvenance(p) };
 }

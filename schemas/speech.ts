@@ -183,7 +183,18 @@ function text(max: number, what: string) {
     .openapi({ maxLength: max });
 }
 
-const SpeakerId = z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account', example: 'en_ava' });
+/** A speaker id: at most 128 characters (assumed: the documents show no length). */
+const SpeakerId = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({
+    ...provenanceMeta(
+      assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
+      'a speaker id GET /v1/speakers/list lists for this account',
+    ),
+    example: 'en_ava',
+  });
 
 /** Body of POST /v1/tts and POST /v1/audio/speech (document 2). Unknown fields (the OpenAI SDK's `model`) are ignored. */
 export const TtsRequest = z
@@ -329,10 +340,19 @@ export const EpisodeIdParams = z.object({
 
 /** Query of GET /v1/speakers/list. */
 export const ListSpeakersQuery = z.object({
+  // document 2 gives the query "for example en": an open list (a language without voices lists none)
   language: z
-    .enum(voiceLanguages)
+    .string()
+    .min(1)
+    .max(35)
     .optional()
-    .meta(provenanceMeta(assumed('the seed shows language as the query; without it the mock lists every voice'), `one of ${voiceLanguages.join(', ')}`)),
+    .meta({
+      ...provenanceMeta(
+        assumed('document 2 shows language as the query ("for example en"); without it every voice is listed; 35 characters bound a language tag'),
+        `a language code, for example ${voiceLanguages.join(', ')}; voices of that language (none for a language without voices)`,
+      ),
+      example: 'en',
+    }),
 });
 
 // ---------------------------------------------------------------------------
@@ -527,12 +547,11 @@ const episodeErrors = ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 
 const episodeFailures = ['SPEECH_GENERATION_FAILED', 'SPEECH_CONTENT_REJECTED', 'SPEECH_SOURCE_UNREADABLE'] as const;
 const episodeLifecycle =
   `Simulated lifecycle (assumed): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
-  `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure. ` +
-  'Force a failure with Prefer: outcome=failed (failCode 35008, or error=35009 / 35010), a stall with outcome=stuck.';
+  `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.`;
 
 /** The speech operations (document 2). */
 export const speechOperations = defineOperations('Speech', {
-  textToSpeech: ttsOperation('/v1/tts', 'Speak a text in one voice (binary audio)', ''),
+  synthesizeSpeech: ttsOperation('/v1/tts', 'Speak a text in one voice (binary audio)', ''),
   createSpeech: ttsOperation(
     '/v1/audio/speech',
     'Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)',
@@ -560,7 +579,7 @@ export const speechOperations = defineOperations('Speech', {
     description:
       'Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. ' +
       'language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). ' +
-      `A url source narrates a fake article derived from the URL (the mock reads no page). Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. ${voiceRule} ${priceRule} (on the narrated text) ${rateRule}\n\n${episodeLifecycle}`,
+      `A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. ${voiceRule} ${priceRule} (on the narrated text) ${rateRule}\n\n${episodeLifecycle}`,
     provenance: fromSeed(2, 'POST /v1/flow-speech/episodes'),
     auth: true,
     request: { body: json(FlowSpeechRequest) },

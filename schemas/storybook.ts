@@ -25,8 +25,14 @@ import { charCount, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, spee
 export const storybookModes = ['info', 'story', 'slides'] as const;
 export type StorybookMode = (typeof storybookModes)[number];
 
-/** Languages (document 3: "for example en, zh", default en, never inferred; assumed: en, zh and ja, the languages the mock writes). */
+/** Languages decks are written in (document 3: "for example en, zh", default en, never inferred); another is accepted and written in English (assumed). */
 export const storybookLanguages = flowSpeechLanguages;
+export type StorybookLanguage = (typeof storybookLanguages)[number];
+
+/** The language a deck is written in: `language` when it is one of `storybookLanguages`, else en. */
+export function storybookWritingLanguage(language: string): StorybookLanguage {
+  return (storybookLanguages as readonly string[]).includes(language) ? (language as StorybookLanguage) : 'en';
+}
 
 /** videoStatus of an episode (document 3, "Page-deck episode"). */
 export const videoStatuses = ['not_generated', 'pending', 'success', 'fail'] as const;
@@ -131,14 +137,51 @@ export const StorybookEpisodeRequest = z
   .object({
     sources: z.array(StorybookSource).min(1).max(1).meta({ description: 'exactly 1 item' }),
     speakers: z
-      .array(z.object({ speakerId: z.string().min(1).max(128).meta({ description: 'a speaker id GET /v1/speakers/list lists for this account' }) }))
+      .array(
+        z.object({
+          speakerId: z
+            .string()
+            .min(1)
+            .max(128)
+            .meta(
+              provenanceMeta(
+                assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
+                'a speaker id GET /v1/speakers/list lists for this account',
+              ),
+            ),
+        }),
+      )
       .max(1)
       .optional()
       .meta({ description: 'at most 1 item; required unless skipAudio is true (ignored with skipAudio)' }),
     skipAudio: z.boolean().default(false).meta({ description: 'true: images and text only, no narration audio' }),
-    language: z.enum(storybookLanguages).default('en').meta({ description: 'en (default), zh or ja; never inferred from the source' }),
+    // document 3: "for example en, zh": an open list
+    language: z
+      .string()
+      .min(2)
+      .max(35)
+      .regex(/^[A-Za-z0-9-]+$/, { message: 'a language code: letters, digits and hyphens (for example en, zh)' })
+      .default('en')
+      .meta({
+        ...provenanceMeta(
+          assumed(
+            'document 3 gives the languages "for example en, zh"; a language outside en, zh and ja is accepted (the deck written in English); 35 characters bound a language tag',
+          ),
+          'a language code, for example en (default), zh or ja; never inferred from the source',
+        ),
+        examples: [...storybookLanguages],
+      }),
     mode: z.enum(storybookModes).default('info').meta({ description: 'info (default), story or slides' }),
-    style: z.string().max(64).optional().meta({ description: "visual style id; omit for the mode's default; opaque (any id is accepted)" }),
+    style: z
+      .string()
+      .max(64)
+      .optional()
+      .meta(
+        provenanceMeta(
+          assumed('document 3 says the accepted style ids are not part of the public contract and shows no length; 64 characters bound what is stored'),
+          "visual style id; omit for the mode's default; opaque (any id is accepted)",
+        ),
+      ),
   })
   .superRefine((v, ctx) => report(ctx, checkEpisode(v)))
   .openapi('StorybookEpisodeRequest', {
@@ -216,10 +259,9 @@ export const StorybookEpisode = z
     mode: z.enum(storybookModes),
     processStatus: z.enum(episodeStatuses),
     videoStatus: z.enum(videoStatuses),
-    credits: z.number().int().min(0).meta({ description: 'credits consumed so far: the deck once made, plus each rendered video' }),
+    credits: z.number().min(0).meta({ description: 'credits consumed so far: the deck once made, plus each rendered video' }),
     failCode: z
       .number()
-      .int()
       .optional()
       .meta(
         provenanceMeta(
@@ -308,7 +350,7 @@ export const storybookOperations = defineOperations('Page decks', {
     description:
       'Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. ' +
       'Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). ' +
-      `Simulated (assumed): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure. Prefer: outcome=failed (failCode 40008, or error=40009 / 40010) or outcome=stuck (failCode 40011 after 30 minutes).`,
+      `Simulated (assumed): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
     auth: true,
     request: { body: json(StorybookEpisodeRequest) },
@@ -339,7 +381,7 @@ export const storybookOperations = defineOperations('Page decks', {
     description:
       'No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. ' +
       'While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. ' +
-      `Price (assumed): 1 credit per ${storybookVideo.secondsPerCredit} s of video, reserved here (402, 40004 when short), captured on success, refunded on failure. Prefer: outcome=failed (40012) or outcome=stuck (40011 after 30 minutes).`,
+      `Price (assumed): 1 credit per ${storybookVideo.secondsPerCredit} s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
     auth: true,
     request: { params: StorybookEpisodeIdParams },

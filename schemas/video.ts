@@ -682,15 +682,16 @@ const family5Base = z.object({
   quality: z
     .enum(family5Qualities)
     .optional()
-    .meta({ description: 'default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p' }),
-  aspectRatio: z.enum(family5Ratios).optional().meta({ description: 'default 16:9; agent defaults to 9:16' }),
+    // the documented defaults, shown in the spec; the service applies the capability's own (family5Defaults)
+    .meta({ default: '720p', description: 'default 720p; multi_transition defaults to 360p; mimic is locked to 720p; agent 720p or 1080p' }),
+  aspectRatio: z.enum(family5Ratios).optional().meta({ default: '16:9', description: 'default 16:9; agent defaults to 9:16' }),
   duration: z
     .number()
     .int()
     .min(family5Limits.duration.min)
     .max(family5Limits.duration.max)
     .optional()
-    .meta({ description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
+    .meta({ default: 5, description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
   sourceTaskId: z.string().min(1).optional().meta({ description: 'a prior succeeded family5 task of the caller (restyle, lip_sync source video)' }),
   images: z.array(Family5Asset).max(family5Limits.images).default([]),
   videos: z.array(Family5Asset).max(family5Limits.videos).default([]),
@@ -811,8 +812,8 @@ export const EstimateFamily5CreditsRequest = z
     capability: z.enum(family5Capabilities),
     model: z.enum(family5Models).default('family5'),
     language: z.enum(['en', 'zh']).default('en'),
-    duration: z.number().int().min(1).max(60).optional().meta({ description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
-    quality: z.enum(family5Qualities).optional().meta({ description: 'default 720p; multi_transition 360p' }),
+    duration: z.number().int().min(1).max(60).optional().meta({ default: 5, description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
+    quality: z.enum(family5Qualities).optional().meta({ default: '720p', description: 'default 720p; multi_transition 360p' }),
     pixverse: z.object({ agentType: z.enum(family5AgentTypes).optional() }).default({}),
   })
   .superRefine((v, ctx) => report(ctx, checkFamily5Common(v)))
@@ -909,7 +910,7 @@ export const VideoTask = z
     resolution: z.string(),
     ratio: z.string(),
     seed: z.number().int(),
-    creditCharged: z.number().int().nonnegative().meta({ description: 'credits charged; 0 once a failed task has been refunded (assumed: net of the refund)' }),
+    creditCharged: z.number().int().nonnegative().meta({ description: 'credits charged, net of refunds: 0 once a failed task has been refunded' }),
     enabledShare: z.boolean(),
     ...failureFields,
     createdAt: EpochMs,
@@ -990,7 +991,7 @@ const assumedPaths = assumed(
   'document 1 says the task read, list, share and delete endpoints are shared and that share and delete shapes are not shown; path and method follow the task read path',
 );
 const mediaNote =
-  "The task's videoUrl, coverUrl and providerVideoUrl are served by the mock itself (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n";
+  "The task's videoUrl, coverUrl and providerVideoUrl are hosted by the service (no auth, Range requests answered 206): an MP4 (H.264, with an AAC audio track when generateAudio is true) lasting the task's duration and of the pixel size of its resolution and ratio, and a PNG cover of the same size (pixel sizes assumed):\n\n";
 
 /**
  * The video task's states as data (document 1, "Video task": poll until success or failed; the moves are the
@@ -1112,7 +1113,7 @@ export const videoOperations = defineOperations('Video', {
     path: '/v1/video-generation/tasks/{taskId}',
     summary: 'Delete a finished video task (assumed shape)',
     description:
-      'Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (assumed: nothing is cancelled or refunded by a delete). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.',
+      'Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.',
     provenance: assumedPaths,
     auth: true,
     request: { params: VideoTaskIdParams },

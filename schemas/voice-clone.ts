@@ -232,7 +232,7 @@ const confirmErrors = [
 const confirmRules =
   `Confirmation: free while the period's quota lasts; after it ${CONFIRM_CREDITS} credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); ` +
   'an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. ' +
-  'HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged (forced with Prefer: error=36030 or code=503).';
+  'HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.';
 
 /** The voice-cloning operations (document 2, "Voice cloning (prefix /v1/voice-clone)"). */
 export const voiceCloneOperations = defineOperations('Voice cloning', {
@@ -244,7 +244,7 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
       'multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. ' +
       `Returns {taskId, status: pending}. ${cloneRateLimit.limit} creates per minute per user (429, 36029, Retry-After). ` +
       `The reference audio is measured: a file that is not audio is refused here (36013); a total under ${referenceDurationMs.min / 1000} s or over ${referenceDurationMs.max / 60_000} minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). ` +
-      `Lifecycle (assumed): pending ${cloneSchedule.pendingMs / 1000} s, processing ${cloneSchedule.processingMs / 1000} s, completed with demoAudioUrl. Prefer: outcome=failed (TASK_FAILED, or error=AUDIO_DURATION_INVALID / NO_VALID_SPEECH), outcome=stuck. Creating is free.`,
+      `Lifecycle (assumed): pending ${cloneSchedule.pendingMs / 1000} s, processing ${cloneSchedule.processingMs / 1000} s, completed with demoAudioUrl. Creating is free.`,
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
     auth: true,
     request: {

@@ -15,7 +15,8 @@ function walk(node: unknown, path: string[], out: Found[]): void {
   const obj = node as Record<string, unknown>;
   const p = obj['x-provenance'];
   if (typeof p === 'string' && p.startsWith('assumed')) out.push({ where: path.join(' > ') || '(document)', reason: p.replace(/^assumed:\s*/, '') });
-  for (const [k, v] of Object.entries(obj)) if (k !== 'x-provenance') walk(v, [...path, k], out);
+  // x-error-catalog repeats the catalog, listed apart (its assumed codes are the "Error codes" section)
+  for (const [k, v] of Object.entries(obj)) if (k !== 'x-provenance' && k !== 'x-error-catalog') walk(v, [...path, k], out);
 }
 
 /** Markdown list of the assumptions in `doc`, grouped by reason. */

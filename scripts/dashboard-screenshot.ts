@@ -40,7 +40,7 @@ try {
   await call('POST', pathOf('createLyricsTask'), lyricsBody());
   await call('POST', pathOf('createSpeechScript'), speechBody());
   await call('POST', pathOf('createImageTask'), imageBody({ prompt: 'a lighthouse at dusk' }));
-  await call('POST', pathOf('createMusicGenerate'), musicBody());
+  await call('POST', pathOf('generateMusic'), musicBody());
   // a second session, as a parallel test worker would make
   await call('GET', pathOf('getSubscription'), undefined, { 'x-mock-session': 'worker-1' });
   await page.waitForTimeout(500);

@@ -6,15 +6,13 @@
  * text/event-stream whose events are listed in `x-events`). Pure: returns
  * objects; `build.ts` writes them.
  */
-import { OpenAPIRegistry, OpenApiGeneratorV31, getRefId, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { bearerApiKeyScheme, envelope, errorEnvelope } from '../schemas/common.ts';
+import { OpenAPIRegistry, OpenApiGeneratorV31, getOpenApiMetadata, getRefId, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { RFC3986_URI, bearerApiKeyScheme, envelope, userTokenScheme } from '../schemas/common.ts';
 import { controlOperations, controlTags } from '../schemas/control.ts';
-import { describeErrorRef, errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
+import { describeErrorRef, errorCatalog, errorNames, errorReason, type CatalogError, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations, tags } from '../schemas/operations.ts';
-import { describeProvenance } from '../schemas/provenance.ts';
+import { assumed, describeProvenance, fromSeed } from '../schemas/provenance.ts';
 import type { JsonBody, MultipartBody, OperationDef, ResponseDef } from '../schemas/registry-types.ts';
-
-const RetryAfter = { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' as const, minimum: 1 } } };
 
 /** Groups errors by HTTP status. */
 export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number, ErrorName[]> {
@@ -26,22 +24,48 @@ export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number
   return out;
 }
 
-function describeErrors(names: readonly ErrorName[]): string {
-  const line = (n: ErrorName) =>
-    `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning}${errorReason(n) ? ` (failure reason \`${errorReason(n)}\`)` : ''} (${describeProvenance(errorCatalog[n].provenance)})`;
-  const service = names.filter((n) => !isMockOnly(n)).map(line);
-  const mock = names.filter(isMockOnly).map(line);
-  return [...service, ...(mock.length ? [`\n**Mock only** (mediagen-mock, not the service; see the mock's document):\n`, ...mock] : [])].join('\n');
+/**
+ * Replaces the RFC 3986 pattern (of `uriString()` and the asset URLs) by `format: uri`, the same rule in words
+ * every validator knows, so no pattern holds a quote a generator would have to escape. Mutates `node`.
+ */
+export function quotablePatterns(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(quotablePatterns);
+  if (node === null || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (o.pattern === RFC3986_URI.source) {
+    delete o.pattern;
+    o.format = 'uri';
+  }
+  Object.values(o).forEach(quotablePatterns);
 }
 
-/** The error catalog as a Markdown table. */
+/** One line per error: its code, meaning and, for a failure reason, the string a failed task reports. */
+function describeErrors(names: readonly ErrorName[]): string {
+  return names
+    .map((n) => `- \`${errorCatalog[n].code}\` ${errorCatalog[n].meaning}${errorReason(n) ? ` (failure reason \`${errorReason(n)}\`)` : ''}`)
+    .join('\n');
+}
+
+/** The error catalog as a Markdown table (provenance is in the document's `x-error-catalog`). */
 function catalogTable(names: readonly ErrorName[]): string {
-  return `| code | name | HTTP | meaning | provenance |\n|---|---|---|---|---|\n${names
+  return `| code | name | HTTP | meaning |\n|---|---|---|---|\n${names
     .map(
       (n) =>
-        `| ${errorCatalog[n].code} | ${n}${errorReason(n) ? ` (\`${errorReason(n)}\`)` : ''} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} | ${describeProvenance(errorCatalog[n].provenance)} |`,
+        `| ${errorCatalog[n].code} | ${n}${errorReason(n) ? ` (\`${errorReason(n)}\`)` : ''} | ${errorCatalog[n].httpStatus} | ${errorCatalog[n].meaning} |`,
     )
     .join('\n')}`;
+}
+
+/** The catalog as data: code, name, HTTP status, meaning, failure reason and `x-provenance` of each error. */
+function catalogExtension(names: readonly ErrorName[]) {
+  return names.map((n) => ({
+    code: errorCatalog[n].code,
+    name: n,
+    httpStatus: errorCatalog[n].httpStatus,
+    meaning: errorCatalog[n].meaning,
+    ...(errorReason(n) ? { failureReason: errorReason(n) } : {}),
+    'x-provenance': describeProvenance(errorCatalog[n].provenance),
+  }));
 }
 
 /** True for the errors only the mock answers (its forcing, its control API, its own faults). */
@@ -56,47 +80,77 @@ function exampleMessage(name: ErrorName): string {
   return meaning.startsWith(`${name}:`) ? meaning : meaning.charAt(0).toUpperCase() + meaning.slice(1);
 }
 
-/** One example per declared error: its code and a message as the mock writes it. */
+/** One example per declared error: its code and a message as the service writes it. */
 function errorExamples(names: readonly ErrorName[]) {
   return Object.fromEntries(
-    names.map((n) => [
-      n,
-      {
-        summary: `${errorCatalog[n].code} ${n}${isMockOnly(n) ? ' (mock only)' : ''}`,
-        value: { code: errorCatalog[n].code, message: exampleMessage(n), data: null },
-      },
-    ]),
+    names.map((n) => [n, { summary: `${errorCatalog[n].code} ${n}`, value: { code: errorCatalog[n].code, message: exampleMessage(n), data: null } }]),
   );
 }
 
+/** Component name of the one error envelope every error response of a document refers to. */
+export const ERROR_ENVELOPE = 'ErrorEnvelope';
+
 /**
- * The error envelope as emitted. zod-to-openapi 9.1.0 emits a multi-value
- * `z.literal([a, b, ...])` as `enum: [a]` (its LiteralTransformer keeps only the
- * first value), so a 400 listing several codes would allow only the first one;
- * state the full list explicitly.
+ * The shared error envelope (document 1, "Common response envelope": a non-zero code, a message, data). One
+ * component, so a generator emits one error type; the codes each response can carry are its `x-error-codes`.
  */
-function specErrorEnvelope(names: readonly ErrorName[]) {
-  const env = errorEnvelope(names);
-  const codes = [...new Set(names.map((n) => errorCatalog[n].code))];
-  return codes.length > 1 ? env.extend({ code: env.shape.code.openapi({ enum: codes }) }) : env;
+const errorEnvelopeComponent = {
+  type: 'object' as const,
+  description: 'Error envelope: a non-zero code (the reason; clients branch on it), a message naming the field and the rule, data null.',
+  properties: {
+    code: { type: 'integer' as const, not: { const: 0 }, description: 'the error code, never 0 (see x-error-codes of each response)', example: 31001 },
+    message: { type: 'string' as const, description: 'what went wrong, naming the field and the rule' },
+    data: {
+      type: 'null' as const,
+      description: 'always null on errors',
+      'x-provenance': describeProvenance(assumed('the documents do not show the data of an error envelope')),
+    },
+  },
+  required: ['code', 'message', 'data'],
+  additionalProperties: false,
+  'x-provenance': describeProvenance(fromSeed(1, 'Common response envelope')),
+};
+
+/** Retry-After of a 429 or 503 answer: seconds, with the documented default when every error of the status has one. */
+function retryAfterHeader(names: readonly ErrorName[]) {
+  const defaults = new Set(names.map((n) => (errorCatalog[n] as CatalogError).retryAfterSeconds));
+  const only = defaults.size === 1 ? [...defaults][0] : undefined;
+  return {
+    'Retry-After': {
+      description: `seconds to wait before retrying${only === undefined ? '' : ` (${only} s unless the answer says otherwise)`}`,
+      required: true,
+      schema: { type: 'integer' as const, minimum: 1, ...(only === undefined ? {} : { default: only }) },
+    },
+  };
 }
 
-/** The error responses of `errors`, one per HTTP status. */
+/** The error responses of `errors`, one per HTTP status, each referring to the shared envelope and listing its codes. */
 function errorResponses(errors: readonly ErrorName[]): RouteConfig['responses'] {
   const out: RouteConfig['responses'] = {};
   for (const [status, names] of [...errorsByStatus({ errors })].sort((a, b) => a[0] - b[0])) {
     out[status] = {
       description: describeErrors(names),
-      ...(status === 429 || status === 503 ? { headers: RetryAfter } : {}),
-      content: { 'application/json': { schema: specErrorEnvelope(names), examples: errorExamples(names) } },
+      ...(status === 429 || status === 503 ? { headers: retryAfterHeader(names) } : {}),
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` }, examples: errorExamples(names) } },
     };
   }
   return out;
 }
 
+/** Adds `x-error-codes` (the codes an error response can carry) to every error response of `op` in `doc`. */
+function tagErrorCodes(doc: { paths?: object }, op: { path: string; method: string }, errors: readonly ErrorName[]) {
+  const paths = doc.paths as Record<string, Record<string, { responses: Record<string, Record<string, unknown>> }>>;
+  const responses = paths[op.path][op.method].responses;
+  for (const [status, names] of errorsByStatus({ errors })) responses[String(status)]['x-error-codes'] = [...new Set(names.map((n) => errorCatalog[n].code))];
+}
+
 /** The requestBody of a JSON or multipart body. */
 function requestBody(body: JsonBody | MultipartBody, required: boolean) {
-  if (body.kind === 'json') return { required, content: { 'application/json': { schema: body.schema } } };
+  if (body.kind === 'json') {
+    // the schema's example, also at the media-type level (where Postman, Prism and SDK generators read it)
+    const example = (getOpenApiMetadata(body.schema) as { example?: unknown } | undefined)?.example;
+    return { required, content: { 'application/json': { schema: body.schema, ...(example === undefined ? {} : { example }) } } };
+  }
   const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MB (${bytes} bytes)`;
   const limits = Object.entries(body.files).map(([f, r]) => `${f}: each file at most ${mb(r.maxFileBytes)}`);
   // a form of text fields only (POST /v1/music/extend) has no file limits to state
@@ -113,7 +167,7 @@ function requestBody(body: JsonBody | MultipartBody, required: boolean) {
 /** The success response of a response kind; `eventSchemas` collects the schemas an event stream names. */
 function successResponse(r: ResponseDef, wrap: boolean, captured?: unknown) {
   // an example the mock answered (scripts/examples.ts), where the schema declares none
-  const example = captured === undefined ? {} : { examples: { mock: { summary: 'answered by the mock (seed 1)', value: captured } } };
+  const example = captured === undefined ? {} : { examples: { mock: { summary: 'an example answer', value: captured } } };
   switch (r.kind) {
     case 'envelope':
       return { description: r.description, content: { 'application/json': { schema: wrap ? envelope(r.schema) : r.schema, ...example } } };
@@ -165,8 +219,9 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     operationId: op.operationId,
     tags: op.tags,
     summary: op.summary,
-    description: `${op.description}${failures}\n\nSource: ${describeProvenance(op.provenance)}.`,
-    ...(op.auth ? { security: [{ [bearerApiKeyScheme.name]: [] }] } : { security: [] }),
+    description: `${op.description}${failures}`,
+    // an API key, or a signed-in user's access token (document 1, "Authentication")
+    ...(op.auth ? { security: [{ [bearerApiKeyScheme.name]: [] }, { [userTokenScheme.name]: [] }] } : { security: [] }),
     request: {
       ...(op.request.params ? { params: op.request.params } : {}),
       ...(op.request.query ? { query: op.request.query } : {}),
@@ -181,14 +236,35 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
   };
 }
 
+/** The errors `op` shows in the service document: every declared error but the mock's own (its forcing). */
+export function serviceErrors(op: Pick<OperationDef, 'errors'>): ErrorName[] {
+  return op.errors.filter((n) => !isMockOnly(n));
+}
+
+/**
+ * The document's two base URLs (document 1, "What the service does"): API-key access at {base_url} and OAuth
+ * user-token access at {user_api_base_url}; both default to a local address.
+ */
+// (no description on the variables: swagger-parser, which orval runs, refuses one there)
+const apiServers: { url: string; description: string; variables: Record<string, { default: string }> }[] = [
+  { url: '{base_url}', description: 'API-key access (every operation): {base_url}', variables: { base_url: { default: 'http://localhost:4010' } } },
+  {
+    url: '{user_api_base_url}',
+    description: 'OAuth user-token access (a signed-in user): {user_api_base_url}',
+    variables: { user_api_base_url: { default: 'http://localhost:4010' } },
+  },
+];
+
 /** The API document (spec/openapi.json and spec/openapi.yaml); `examples`: success examples captured from the mock (scripts/examples.ts). */
 export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Map()) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', bearerApiKeyScheme.name, bearerApiKeyScheme.scheme);
-  for (const id of operationIds) {
-    const op = operations[id] as OperationDef;
+  registry.registerComponent('securitySchemes', userTokenScheme.name, userTokenScheme.scheme);
+  registry.registerComponent('schemas', ERROR_ENVELOPE, errorEnvelopeComponent);
+  const ops = operationIds.map((id) => operations[id] as OperationDef);
+  for (const op of ops) {
     registerEvents(registry, op.response);
-    registry.registerPath(routeConfig(op, examples.get(id)));
+    registry.registerPath(routeConfig({ ...op, errors: serviceErrors(op) }, examples.get(op.operationId)));
   }
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -198,16 +274,29 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
       license: LICENSE,
       contact: CONTACT,
       description:
-        'Provider-neutral contract of the Media Generation Service (video, images, speech, music and more), emitted from the Zod schemas of mediagen-contract. ' +
-        'Every field, limit and error code carries its provenance (`x-provenance`): a seed document and section, or "assumed" with the reason.\n\n' +
-        'The mock of this service (mediagen-mock) documents its own behaviour apart: forcing outcomes with the `Prefer` header, the virtual clock, isolated sessions, its control API and its own error codes are in the document "Mock: control API and behaviour" (spec/mock-control.openapi.yaml). Where an operation can answer a mock-only code, its error response lists it under "Mock only".\n\n' +
+        'Provider-neutral contract of the Media Generation Service: video, images, speech, voice cloning, generated audio, podcasts, lyrics, music, page-deck episodes and content extraction. ' +
+        'Most jobs are asynchronous: a create call answers a task or episode id, and the client polls its read endpoint until a terminal state. ' +
+        'Every JSON answer but the synchronous image endpoint and the binary speech endpoints is the envelope `{code, message, data}`: code 0 means success, any other code is an error, and clients branch on the code. ' +
+        'Every error response refers to one schema, `ErrorEnvelope`; the codes it can carry are listed in its `x-error-codes`.\n\n' +
+        'Where each field, limit, code and operation comes from is in `x-provenance` (a source document and section, or an assumption with its reason).\n\n' +
         `## Error catalog\n\n${catalogTable(errorNames.filter((n) => !isMockOnly(n)))}`,
     },
-    servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock (the stateful mock)' }],
+    servers: apiServers,
     tags,
-    security: [{ [bearerApiKeyScheme.name]: [] }],
+    security: [{ [bearerApiKeyScheme.name]: [] }, { [userTokenScheme.name]: [] }],
   });
-  return doc;
+  for (const op of ops) tagErrorCodes(doc, op, serviceErrors(op));
+  quotablePatterns(doc);
+  return { ...doc, 'x-error-catalog': catalogExtension(errorNames.filter((n) => !isMockOnly(n))) };
+}
+
+/** The operations that declare forcible outcomes, as a Markdown table (the mock's document). */
+function forcingTable(): string {
+  const rows = operationIds
+    .map((id) => operations[id] as OperationDef)
+    .filter((op) => op.outcomes?.length)
+    .map((op) => `| ${op.operationId} | ${op.outcomes!.join(', ')} | ${(op.failureReasons ?? []).map((n) => `${describeErrorRef(n)} ${n}`).join(', ')} |`);
+  return `| operation | outcomes | failure reasons |\n|---|---|---|\n${rows.join('\n')}`;
 }
 
 /** The license and contact of both documents. */
@@ -241,7 +330,8 @@ export function buildControlDocument() {
       responses: { 200: successResponse(op.response, false), ...errorResponses(op.errors) },
     });
   }
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  registry.registerComponent('schemas', ERROR_ENVELOPE, errorEnvelopeComponent);
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'mediagen-mock control API',
@@ -252,11 +342,12 @@ export function buildControlDocument() {
         "The mock server's own control API under /__mock: health, reset, the virtual clock, accounts and their ledgers, scenario rules, the request journal, task activity as an event stream, sample media, users of the OAuth flow, isolated sessions, and an upload inspector. Not part of the Media Generation Service.\n\n" +
         '## Mock behaviour\n\n' +
         'What the mock does that the service does not, or that the source documents do not show:\n\n' +
-        '- **Forcing outcomes** on any API request: `Prefer: code=<status>` (any status the operation declares), `Prefer: error=<code, name or failure reason>`, `Prefer: outcome=failed|stuck|partial` (a created task fails, never finishes, or partly succeeds), `Prefer: delay=<ms>`; several at once separated by commas; or the query parameters `__code`, `__error`, `__outcome`, `__delay`. Rules for the next matching requests: `POST /__mock/scenarios`.\n' +
+        '- **Forcing outcomes** on any API request: `Prefer: code=<status>` (any status the operation declares), `Prefer: error=<code, name or failure reason>`, `Prefer: outcome=failed|stuck|partial` (a created task fails, never finishes, or partly succeeds), `Prefer: delay=<ms>`; several at once separated by commas; or the query parameters `__code`, `__error`, `__outcome`, `__delay`. Rules for the next matching requests: `POST /__mock/scenarios`. The service document declares neither the header nor these parameters; a value an operation cannot honour answers HTTP 400 with code 10007 on any API operation, a code of the mock only.\n' +
         '- **The virtual clock**: task lifecycles follow it (`--clock manual` moves it only with `POST /__mock/clock/advance`). The schedules, prices and limits the documents do not show are assumed: every assumption is listed in docs/assumptions.md and marked `x-provenance: assumed` in the API document.\n' +
         '- **Isolated sessions**: `X-Mock-Session: <name>` or the path prefix `/sessions/<name>` selects a world of its own (clock, seed, accounts, tasks, journal).\n' +
         '- **The OAuth authorization page** at `/oauth/authorize?sessionId=` (the `authUrl` of a login session).\n' +
         '- **The documentation site** at `/docs`, and the documents at `/openapi.json`, `/openapi.yaml`, `/mock-control.openapi.yaml`.\n\n' +
+        `## Forcible outcomes per operation\n\nA created task can be forced with \`Prefer: outcome=...\` (and \`error=\` naming one of its failure reasons; the first is the default):\n\n${forcingTable()}\n\n` +
         `## Mock-only error codes\n\n${catalogTable(errorNames.filter(isMockOnly))}`,
     },
     servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock' }],
@@ -264,4 +355,7 @@ export function buildControlDocument() {
     // open on this machine; with --control-token (or listening beyond it) every route but health needs the token
     security: [{}, { [CONTROL_TOKEN_SCHEME]: [] }],
   });
+  for (const op of Object.values(controlOperations) as OperationDef[]) tagErrorCodes(doc, op, op.errors);
+  quotablePatterns(doc);
+  return doc;
 }

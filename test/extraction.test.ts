@@ -81,10 +81,11 @@ describe('request rules', () => {
 });
 
 describe('lifecycle and money', () => {
-  it('processing shows only taskId, status and createdAt; completed has data, credits and a success message; the hold is replaced by the final charge', async () => {
+  it('processing shows only taskId, status and createdAt, with a success text; completed has data, credits and a success message; the hold is replaced by the final charge', async () => {
     const id = await create();
     const processing = await read(id);
-    expect(processing.json).toEqual({ code: 0, message: '', data: { taskId: id, status: 'processing', createdAt: 1767225600000 } });
+    // a success envelope carries a short success text while processing too (document 3, "Content extraction")
+    expect(processing.json).toEqual({ code: 0, message: 'processing', data: { taskId: id, status: 'processing', createdAt: 1767225600000 } });
     const r = await done(id);
     expect(r.message).toMatch(/^extracted [\d,]+ characters$/);
     expect(r.data).toMatchObject({ taskId: id, status: 'completed', createdAt: 1767225600000 });

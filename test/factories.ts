@@ -89,7 +89,7 @@ export function imageRefs(n: number): Body[] {
   return Array.from({ length: n }, (_, i) => ({ fileData: { fileUri: `https://example.com/${i}.png`, mimeType: 'image/png' } }));
 }
 
-/** textToSpeech and createSpeech: 8 words (3.2 s at speed 1, 1 credit) in the built-in voice en_ava, mp3 by default. */
+/** synthesizeSpeech and createSpeech: 8 words (3.2 s at speed 1, 1 credit) in the built-in voice en_ava, mp3 by default. */
 export function ttsBody(over: Body = {}): Body {
   return { ...({ input: 'The quick brown fox jumps over the dog.', voice: 'en_ava' } satisfies z.input<typeof TtsRequest>), ...over };
 }
@@ -229,7 +229,7 @@ export function wavOfSize(totalBytes: number): Uint8Array {
   return out;
 }
 
-/** createMusicGenerate: a musicA song (the request's default provider) with a style prompt, lyrics and a title (10 credits on auto). */
+/** generateMusic: a musicA song (the request's default provider) with a style prompt, lyrics and a title (10 credits on auto). */
 export function musicBody(over: Body = {}): Body {
   return {
     ...({
@@ -241,7 +241,7 @@ export function musicBody(over: Body = {}): Body {
   };
 }
 
-/** createMusicCover: custom mode (style, title, prompt as lyrics) over a public recording URL, on V6 (20 credits). */
+/** coverMusic: custom mode (style, title, prompt as lyrics) over a public recording URL, on V6 (20 credits). */
 export function musicCoverBody(over: Body = {}): Body {
   return {
     ...({
@@ -262,8 +262,8 @@ export interface FormFile {
 }
 
 /**
- * A multipart form for the music uploads (createMusicInstrumental, createMusicSoundtrack, createMusicTrack,
- * createMusicRemix, createMusicExtend): the text fields (strings, as a form sends them; null leaves one out) and
+ * A multipart form for the music uploads (generateInstrumental, generateSoundtrack, generateTrack,
+ * remixMusic, extendMusic): the text fields (strings, as a form sends them; null leaves one out) and
  * the files by field name.
  */
 export function musicForm(fields: Record<string, string | null> = {}, files: Record<string, FormFile> = {}): FormData {
@@ -327,11 +327,11 @@ interface MockLike {
 }
 
 /**
- * A succeeded musicA song of `key` (createMusicGenerate with `musicBody()`, then 10 minutes of virtual time): its
+ * A succeeded musicA song of `key` (generateMusic with `musicBody()`, then 10 minutes of virtual time): its
  * task id, its track's providerSongId and the task as read (track URLs signed by that read).
  */
 export async function musicSong(m: MockLike, key?: string, body: Body = musicBody()): Promise<{ taskId: string; providerSongId: string; task: MusicTask }> {
-  const r = await m.call('POST', pathOf('createMusicGenerate'), { body, key });
+  const r = await m.call('POST', pathOf('generateMusic'), { body, key });
   if (r.status !== 202) throw new Error(`musicSong: ${r.text}`);
   await m.advance(600_000);
   const t = await m.call('GET', pathOf('getMusicTask', { taskId: r.json.data.taskId }), { key });

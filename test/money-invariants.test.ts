@@ -59,14 +59,18 @@ interface LedgerEntry {
  * factory of valid bodies. Every other charging create sends its example.
  */
 const bodySetups: Record<string, (m: TestMock, key: string) => Promise<() => unknown>> = {
-  createMusicInstrumental: async () => () => musicForm(musicFormFields.instrumental),
-  createMusicSoundtrack: async () => () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg } }),
-  createMusicTrack: async (m, key) => {
+  generateInstrumental: async () => () => musicForm(musicFormFields.instrumental),
+  generateSoundtrack: async () => () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg } }),
+  generateTrack: async (m, key) => {
     const { providerSongId } = await musicSong(m, key);
     return () => musicForm({ ...musicFormFields.track, providerSongId });
   },
-  createMusicRemix: async () => () => musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/songs/original.mp3' }),
-  createMusicExtend: async (m, key) => {
+  // remix takes platform audio only (document 3): a song of the key's
+  remixMusic: async (m, key) => {
+    const { providerSongId } = await musicSong(m, key);
+    return () => musicForm({ ...musicFormFields.remix, providerSongId });
+  },
+  extendMusic: async (m, key) => {
     const { taskId } = await musicSong(m, key);
     return () => musicForm({ taskId });
   },
@@ -403,8 +407,8 @@ describe.each(charging.map((op) => [op.operationId, op] as const))('%s', (_id, o
 
 /** Bodies for the slow-body walk: uploads carry a file (the handler reads it asynchronously), other creates their usual body. */
 const slowBodySetups: Record<string, (m: TestMock, key: string) => Promise<() => unknown>> = {
-  createMusicInstrumental: async () => () => musicForm({}, { referenceAudio: { bytes: mp3Bytes({ seconds: 5 }), type: 'audio/mpeg' } }),
-  createMusicTrack: async () => () => musicForm(musicFormFields.track, { audio: { bytes: wavBytes(8), type: 'audio/wav' } }),
+  generateInstrumental: async () => () => musicForm({}, { referenceAudio: { bytes: mp3Bytes({ seconds: 5 }), type: 'audio/mpeg' } }),
+  generateTrack: async () => () => musicForm(musicFormFields.track, { audio: { bytes: wavBytes(8), type: 'audio/wav' } }),
   createVoiceClone: async () => () => cloneForm(),
 };
 

@@ -68,7 +68,7 @@ async function session(send: Send, advance: (ms: number) => void): Promise<Sent[
   await rec(send('video range', 'GET', videoUrl!, { headers: { range: 'bytes=100-299' } }));
   await rec(send('video failed (forced)', 'POST', pathOf('createVideoTask'), { body: videoBody(), headers: { prefer: 'outcome=failed' } }));
 
-  await rec(send('speech binary', 'POST', pathOf('textToSpeech'), { body: ttsBody() }));
+  await rec(send('speech binary', 'POST', pathOf('synthesizeSpeech'), { body: ttsBody() }));
   await rec(send('speech script', 'POST', pathOf('createSpeechScript'), { body: speechBody() }));
   const clone = json(await rec(send('voice clone upload', 'POST', pathOf('createVoiceClone'), { form: cloneForm() })));
   await rec(send('voice clone poll', 'GET', pathOf('getVoiceClone', { taskId: String(clone.data.taskId) })));

@@ -42,7 +42,7 @@ const call = (method: string, path: string, opts: Parameters<PrismHarness['call'
 
 /** A succeeded song of the key, read through Prism. */
 async function song(m: MockHandle, body: Body = musicBody(), key?: string) {
-  const id = await create('createMusicGenerate', body, {}, key);
+  const id = await create('generateMusic', body, {}, key);
   await m.advance(DONE_MS);
   return getTask(id, key);
 }
@@ -50,8 +50,8 @@ async function song(m: MockHandle, body: Body = musicBody(), key?: string) {
 describe('the music task through Prism', () => {
   it('generate on musicA and musicB: pending, generating, uploading, success with tracks that play; the list', async () => {
     const m = prism.useMock();
-    const a = await create('createMusicGenerate', musicBody());
-    const b = await create('createMusicGenerate', musicB({ model: 'V4_5', providerParams: { vocalGender: 'f', dropped: true } }));
+    const a = await create('generateMusic', musicBody());
+    const b = await create('generateMusic', musicB({ model: 'V4_5', providerParams: { vocalGender: 'f', dropped: true } }));
     const first = await getTask(b);
     expect(Object.keys(first).sort()).toEqual(['createdAt', 'creditCost', 'id', 'params', 'provider', 'status', 'taskType', 'tracks', 'updatedAt']);
     expect(first).toMatchObject({ provider: 'musicB', taskType: 'GENERATE', status: 'pending', tracks: [], creditCost: 0 });
@@ -93,28 +93,25 @@ describe('the music task through Prism', () => {
     const a = await song(m);
     const b = await song(m, musicB());
     const ids = [
-      await create('createMusicInstrumental', musicForm({ ...musicFormFields.instrumental, model: 'musicA-o2' })),
-      await create('createMusicSoundtrack', musicForm({}, { image: { bytes: magicFiles.webp, name: 'still.webp', type: 'image/webp' } })),
+      await create('generateInstrumental', musicForm({ ...musicFormFields.instrumental, model: 'musicA-o2' })),
+      await create('generateSoundtrack', musicForm({}, { image: { bytes: magicFiles.webp, name: 'still.webp', type: 'image/webp' } })),
       await create(
-        'createMusicSoundtrack',
+        'generateSoundtrack',
         musicForm({ model: 'musicA-9', prompt: 'tense' }, { video: { bytes: magicFiles.mp4, name: 'clip.mp4', type: 'video/mp4' } }),
       ),
-      await create('createMusicTrack', musicForm({ ...musicFormFields.track, providerSongId: a.tracks[0].providerSongId })),
+      await create('generateTrack', musicForm({ ...musicFormFields.track, providerSongId: a.tracks[0].providerSongId })),
       await create(
-        'createMusicTrack',
+        'generateTrack',
         musicForm(
           { generateType: 'Vocals', prompt: 'harmonies', lyrics: 'oh', vocalGender: 'male', generateStart: '1', generateEnd: '4' },
           { audio: { bytes: wav, name: 'mix.wav', type: 'audio/wav' } },
         ),
       ),
-      await create('createMusicRemix', musicForm({ ...musicFormFields.remix, audioUrl: a.tracks[0].audioUrl })),
-      await create('createMusicRemix', musicForm({ ...musicFormFields.remix, providerSongId: a.tracks[0].providerSongId })),
-      await create(
-        'createMusicCover',
-        musicCoverBody({ uploadUrl: b.tracks[1].audioUrl, model: 'V5', providerParams: { personaId: 'p1', personaModel: 'V5' } }),
-      ),
-      await create('createMusicExtend', musicForm({ taskId: b.id, trackIndex: '1', continueAt: '12.5', styleWeight: '0.5', vocalGender: 'm' })),
-      await create('createMusicExtend', musicForm({ taskId: a.id, providerSongId: a.tracks[0].providerSongId, model: 'musicA-8', provider: 'default' })),
+      await create('remixMusic', musicForm({ ...musicFormFields.remix, audioUrl: a.tracks[0].audioUrl })),
+      await create('remixMusic', musicForm({ ...musicFormFields.remix, providerSongId: a.tracks[0].providerSongId })),
+      await create('coverMusic', musicCoverBody({ uploadUrl: b.tracks[1].audioUrl, model: 'V5', providerParams: { personaId: 'p1', personaModel: 'V5' } })),
+      await create('extendMusic', musicForm({ taskId: b.id, trackIndex: '1', continueAt: '12.5', styleWeight: '0.5', vocalGender: 'm' })),
+      await create('extendMusic', musicForm({ taskId: a.id, providerSongId: a.tracks[0].providerSongId, model: 'musicA-8', provider: 'default' })),
     ];
     await m.advance(DONE_MS);
     const tasks = [];
@@ -133,9 +130,9 @@ describe('the music task through Prism', () => {
   it('failed tasks carry errorMessage: forced failures, a provider rejection, a stuck task after the timeout', async () => {
     const m = prism.useMock();
     const ids = [
-      await create('createMusicGenerate', musicBody(), { prefer: 'outcome=failed' }),
-      await create('createMusicCover', musicCoverBody(), { prefer: `outcome=failed, error=${errorCatalog.MUSIC_PROVIDER_REJECTED.code}` }),
-      await create('createMusicInstrumental', musicForm(musicFormFields.instrumental), { prefer: 'outcome=stuck' }),
+      await create('generateMusic', musicBody(), { prefer: 'outcome=failed' }),
+      await create('coverMusic', musicCoverBody(), { prefer: `outcome=failed, error=${errorCatalog.MUSIC_PROVIDER_REJECTED.code}` }),
+      await create('generateInstrumental', musicForm(musicFormFields.instrumental), { prefer: 'outcome=stuck' }),
     ];
     await m.advance(musicSchedule.pendingMs + musicSchedule.timeoutMs);
     const codes = [];
@@ -153,17 +150,17 @@ describe('the music task through Prism', () => {
 describe('documented errors the spec cannot rule out', () => {
   it('generate and cover: 39001, 39006, 39007, 39003, 39008, 39009', async () => {
     const m = prism.useMock();
-    const gen = (body: Body) => call('POST', pathOf('createMusicGenerate'), { body });
+    const gen = (body: Body) => call('POST', pathOf('generateMusic'), { body });
     expectError(await gen(musicBody({ lyrics: undefined })), 'MUSIC_INVALID_PARAMETERS', 'lyrics');
     expectError(await gen(musicB({ vocalId: 'v1' })), 'MUSIC_PROVIDER_UNSUPPORTED', 'vocalId');
     expectError(await gen(musicBody({ customMode: false })), 'MUSIC_PROVIDER_UNSUPPORTED', 'customMode');
     expectError(await gen(musicBody({ model: 'V6' })), 'MUSIC_MODEL_UNSUPPORTED', 'model');
     expectError(await gen(musicB({ providerParams: { personaModel: 'V6' } })), 'MUSIC_INVALID_PARAMETERS', 'personaId');
-    expectError(await call('POST', pathOf('createMusicCover'), { body: musicCoverBody({ style: undefined }) }), 'MUSIC_INVALID_PARAMETERS', 'style');
+    expectError(await call('POST', pathOf('coverMusic'), { body: musicCoverBody({ style: undefined }) }), 'MUSIC_INVALID_PARAMETERS', 'style');
     const theirs = await song(m, musicBody(), OTHER_KEY);
-    expectError(await call('POST', pathOf('createMusicCover'), { body: musicCoverBody({ uploadUrl: theirs.tracks[0].audioUrl }) }), 'MUSIC_SOURCE_FORBIDDEN');
+    expectError(await call('POST', pathOf('coverMusic'), { body: musicCoverBody({ uploadUrl: theirs.tracks[0].audioUrl }) }), 'MUSIC_SOURCE_FORBIDDEN');
     expectError(
-      await call('POST', pathOf('createMusicCover'), { body: musicCoverBody({ uploadUrl: `${m.base}/media/music/mus_0/0.mp3` }) }),
+      await call('POST', pathOf('coverMusic'), { body: musicCoverBody({ uploadUrl: `${m.base}/media/music/mus_0/0.mp3` }) }),
       'MUSIC_SOURCE_NOT_FOUND',
     );
     await setCredits(m, 9);
@@ -174,25 +171,25 @@ describe('documented errors the spec cannot rule out', () => {
     const m = prism.useMock();
     const b = await song(m, musicB());
     const text = { bytes: new TextEncoder().encode('plain text'), name: 'a.png', type: 'image/png' };
-    expectError(await call('POST', pathOf('createMusicSoundtrack'), { body: musicForm({}, { image: text }) }), 'MUSIC_UNSUPPORTED_FILE', 'image');
+    expectError(await call('POST', pathOf('generateSoundtrack'), { body: musicForm({}, { image: text }) }), 'MUSIC_UNSUPPORTED_FILE', 'image');
     expectError(
-      await call('POST', pathOf('createMusicTrack'), { body: musicForm({ ...musicFormFields.track, providerSongId: 'ma_0000000000000000_0' }) }),
+      await call('POST', pathOf('generateTrack'), { body: musicForm({ ...musicFormFields.track, providerSongId: 'ma_0000000000000000_0' }) }),
       'MUSIC_SOURCE_NOT_FOUND',
       'providerSongId',
     );
     expectError(
-      await call('POST', pathOf('createMusicTrack'), { body: musicForm({ ...musicFormFields.track, providerSongId: b.tracks[0].providerSongId }) }),
+      await call('POST', pathOf('generateTrack'), { body: musicForm({ ...musicFormFields.track, providerSongId: b.tracks[0].providerSongId }) }),
       'MUSIC_PROVIDER_UNSUPPORTED',
     );
     expectError(
-      await call('POST', pathOf('createMusicTrack'), {
+      await call('POST', pathOf('generateTrack'), {
         body: musicForm({ ...musicFormFields.track, generateEnd: '60' }, { audio: { bytes: wav, name: 'a.wav' } }),
       }),
       'MUSIC_INVALID_PARAMETERS',
       'generateEnd',
     );
     expectError(
-      await call('POST', pathOf('createMusicRemix'), { body: musicForm({ ...musicFormFields.remix, audioUrl: 'ftp://example.com/a.mp3' }) }),
+      await call('POST', pathOf('remixMusic'), { body: musicForm({ ...musicFormFields.remix, audioUrl: 'ftp://example.com/a.mp3' }) }),
       'MUSIC_INVALID_PARAMETERS',
       'audioUrl',
     );
@@ -201,10 +198,10 @@ describe('documented errors the spec cannot rule out', () => {
   it('extend: an unknown task (39002), one not finished (39010), musicB fields on a musicA task (39006), trackIndex out of range (39001); reads: 39002', async () => {
     const m = prism.useMock();
     const a = await song(m);
-    const ext = (fields: Record<string, string>, key?: string) => call('POST', pathOf('createMusicExtend'), { body: musicForm(fields), key });
+    const ext = (fields: Record<string, string>, key?: string) => call('POST', pathOf('extendMusic'), { body: musicForm(fields), key });
     expectError(await ext({ taskId: 'mus_missing' }), 'MUSIC_TASK_NOT_FOUND', 'mus_missing');
     expectError(await ext({ taskId: a.id }, OTHER_KEY), 'MUSIC_TASK_NOT_FOUND');
-    const pending = await create('createMusicGenerate', musicBody());
+    const pending = await create('generateMusic', musicBody());
     expectError(await ext({ taskId: pending }), 'MUSIC_TASK_NOT_READY');
     expectError(await ext({ taskId: a.id, negativeTags: 'metal' }), 'MUSIC_PROVIDER_UNSUPPORTED', 'negativeTags');
     expectError(await ext({ taskId: a.id, trackIndex: '1' }), 'MUSIC_INVALID_PARAMETERS', 'trackIndex');
@@ -218,26 +215,26 @@ describe('documented errors the spec cannot rule out', () => {
 const musicOps = operationIds.map((id) => operations[id] as OperationDef).filter((op) => op.tags.includes('Music'));
 
 const bodyFor: Partial<Record<OperationId, () => Body | FormData>> = {
-  createMusicGenerate: () => musicBody(),
-  createMusicCover: () => musicCoverBody(),
-  createMusicInstrumental: () => musicForm(musicFormFields.instrumental),
-  createMusicSoundtrack: () => musicForm({}, { image: { bytes: magicFiles.webp, name: 'a.webp' } }),
-  createMusicTrack: () => musicForm({ ...musicFormFields.track, providerSongId: 'ma_0000000000000000_0' }),
-  createMusicRemix: () => musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/a.mp3' }),
-  createMusicExtend: () => musicForm({ taskId: 'mus_forced' }),
+  generateMusic: () => musicBody(),
+  coverMusic: () => musicCoverBody(),
+  generateInstrumental: () => musicForm(musicFormFields.instrumental),
+  generateSoundtrack: () => musicForm({}, { image: { bytes: magicFiles.webp, name: 'a.webp' } }),
+  generateTrack: () => musicForm({ ...musicFormFields.track, providerSongId: 'ma_0000000000000000_0' }),
+  remixMusic: () => musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/a.mp3' }),
+  extendMusic: () => musicForm({ taskId: 'mus_forced' }),
 };
 
 describe('Prefer-forced answers of every music operation, through Prism', () => {
   it('covers the nine music operations', () => {
     expect(musicOps.map((op) => op.operationId).sort()).toEqual(
       [
-        'createMusicCover',
-        'createMusicExtend',
-        'createMusicGenerate',
-        'createMusicInstrumental',
-        'createMusicRemix',
-        'createMusicSoundtrack',
-        'createMusicTrack',
+        'coverMusic',
+        'extendMusic',
+        'generateMusic',
+        'generateInstrumental',
+        'remixMusic',
+        'generateSoundtrack',
+        'generateTrack',
         'getMusicTask',
         'listMusicTasks',
       ].sort(),
@@ -259,46 +256,40 @@ describe('Prefer-forced answers of every music operation, through Prism', () => 
 
 describe('requests the spec forbids: Prism flags them; the mock answers its documented error', () => {
   it.each([
-    ['generate: provider musicC', 'createMusicGenerate', () => musicBody({ provider: 'musicC' }), 'MUSIC_INVALID_PARAMETERS', 'provider'],
-    ['generate: prompt of 5001 characters', 'createMusicGenerate', () => musicBody({ prompt: 'x'.repeat(5001) }), 'MUSIC_INVALID_PARAMETERS', 'prompt'],
-    ['generate: model musicA-10', 'createMusicGenerate', () => musicBody({ model: 'musicA-10' }), 'MUSIC_MODEL_UNSUPPORTED', 'model'],
-    ['generate: styleWeight 2', 'createMusicGenerate', () => musicB({ providerParams: { styleWeight: 2 } }), 'MUSIC_INVALID_PARAMETERS', 'styleWeight'],
-    ['cover: uploadUrl missing', 'createMusicCover', () => musicCoverBody({ uploadUrl: undefined }), 'MUSIC_INVALID_PARAMETERS', 'uploadUrl'],
-    ['cover: model auto', 'createMusicCover', () => musicCoverBody({ model: 'auto' }), 'MUSIC_MODEL_UNSUPPORTED', 'model'],
-    ['instrumental: neither prompt nor referenceAudio', 'createMusicInstrumental', () => musicForm({ model: 'auto' }), 'MUSIC_INVALID_PARAMETERS', 'prompt'],
-    ['instrumental: model musicA-9', 'createMusicInstrumental', () => musicForm({ prompt: 'x', model: 'musicA-9' }), 'MUSIC_MODEL_UNSUPPORTED', 'model'],
+    ['generate: provider musicC', 'generateMusic', () => musicBody({ provider: 'musicC' }), 'MUSIC_INVALID_PARAMETERS', 'provider'],
+    ['generate: prompt of 5001 characters', 'generateMusic', () => musicBody({ prompt: 'x'.repeat(5001) }), 'MUSIC_INVALID_PARAMETERS', 'prompt'],
+    ['generate: model musicA-10', 'generateMusic', () => musicBody({ model: 'musicA-10' }), 'MUSIC_MODEL_UNSUPPORTED', 'model'],
+    ['generate: styleWeight 2', 'generateMusic', () => musicB({ providerParams: { styleWeight: 2 } }), 'MUSIC_INVALID_PARAMETERS', 'styleWeight'],
+    ['cover: uploadUrl missing', 'coverMusic', () => musicCoverBody({ uploadUrl: undefined }), 'MUSIC_INVALID_PARAMETERS', 'uploadUrl'],
+    ['cover: model auto', 'coverMusic', () => musicCoverBody({ model: 'auto' }), 'MUSIC_MODEL_UNSUPPORTED', 'model'],
+    ['instrumental: neither prompt nor referenceAudio', 'generateInstrumental', () => musicForm({ model: 'auto' }), 'MUSIC_INVALID_PARAMETERS', 'prompt'],
+    ['instrumental: model musicA-9', 'generateInstrumental', () => musicForm({ prompt: 'x', model: 'musicA-9' }), 'MUSIC_MODEL_UNSUPPORTED', 'model'],
     [
       'soundtrack: both image and video',
-      'createMusicSoundtrack',
+      'generateSoundtrack',
       () => musicForm({}, { image: { bytes: magicFiles.webp }, video: { bytes: magicFiles.mp4 } }),
       'MUSIC_INVALID_PARAMETERS',
       'exactly one',
     ],
     [
       'track: generateType Cowbell',
-      'createMusicTrack',
+      'generateTrack',
       () => musicForm({ generateType: 'Cowbell', prompt: 'x', providerSongId: 'ma_0_0' }),
       'MUSIC_INVALID_PARAMETERS',
       'generateType',
     ],
     [
       'track: vocalGender m',
-      'createMusicTrack',
+      'generateTrack',
       () => musicForm({ generateType: 'Vocals', prompt: 'x', lyrics: 'y', vocalGender: 'm', providerSongId: 'ma_0_0' }),
       'MUSIC_INVALID_PARAMETERS',
       'vocalGender',
     ],
-    [
-      'remix: lyrics missing',
-      'createMusicRemix',
-      () => musicForm({ prompt: 'x', audioUrl: 'https://example.com/a.mp3' }),
-      'MUSIC_INVALID_PARAMETERS',
-      'lyrics',
-    ],
-    ['extend: taskId missing', 'createMusicExtend', () => musicForm({ trackIndex: '0' }), 'MUSIC_INVALID_PARAMETERS', 'taskId'],
+    ['remix: lyrics missing', 'remixMusic', () => musicForm({ prompt: 'x', audioUrl: 'https://example.com/a.mp3' }), 'MUSIC_INVALID_PARAMETERS', 'lyrics'],
+    ['extend: taskId missing', 'extendMusic', () => musicForm({ trackIndex: '0' }), 'MUSIC_INVALID_PARAMETERS', 'taskId'],
     [
       'extend: vocalGender female (m or f)',
-      'createMusicExtend',
+      'extendMusic',
       () => musicForm({ taskId: 'mus_x', vocalGender: 'female' }),
       'MUSIC_INVALID_PARAMETERS',
       'vocalGender',

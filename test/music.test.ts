@@ -72,7 +72,7 @@ function ruleTable(op: OperationId, cases: Case[]) {
 
 describe('POST /v1/music/generate: rules', () => {
   const noLyrics = musicBody({ lyrics: undefined });
-  ruleTable('createMusicGenerate', [
+  ruleTable('generateMusic', [
     ['musicA (the default) with lyrics', musicBody(), 'ok'],
     ['musicA without lyrics', noLyrics, invalid('lyrics', 'musicA')],
     ['musicA with blank lyrics', musicBody({ lyrics: ' \n ' }), invalid('lyrics')],
@@ -137,7 +137,7 @@ describe('POST /v1/music/generate: rules', () => {
 });
 
 describe('POST /v1/music/cover: rules', () => {
-  ruleTable('createMusicCover', [
+  ruleTable('coverMusic', [
     ['custom mode with style, title and prompt', musicCoverBody(), 'ok'],
     ['custom mode without style', musicCoverBody({ style: undefined }), invalid('style', 'custom mode')],
     ['custom mode without title', musicCoverBody({ title: undefined }), invalid('title')],
@@ -177,7 +177,7 @@ describe('provider routing: the task reports the provider that ran it, and the t
     ['musicA', musicBody({ provider: 'musicA' }), 'musicA', 'auto', 1],
     ['musicB', musicB(), 'musicB', 'V6', 2],
   ])('provider %s: the task reports the provider that ran it, its default model and its tracks', async (_n, body, provider, model, tracks) => {
-    const id = await create(m, 'createMusicGenerate', body);
+    const id = await create(m, 'generateMusic', body);
     await m.advance(DONE_MS);
     const t = await getTask(m, id);
     expect(t).toMatchObject({ provider, taskType: 'GENERATE', status: 'success' });
@@ -186,7 +186,7 @@ describe('provider routing: the task reports the provider that ran it, and the t
   });
 
   it('params echo the request: musicA with vocalId; musicB with customMode (default true) and only the listed providerParams', async () => {
-    const a = await create(m, 'createMusicGenerate', musicBody({ vocalId: 'voc_1', style: 'indie' }));
+    const a = await create(m, 'generateMusic', musicBody({ vocalId: 'voc_1', style: 'indie' }));
     expect((await getTask(m, a)).params).toEqual({
       model: 'auto',
       prompt: 'warm indie pop, acoustic guitar, hand claps',
@@ -196,7 +196,7 @@ describe('provider routing: the task reports the provider that ran it, and the t
       title: 'Open Windows',
       vocalId: 'voc_1',
     });
-    const b = await create(m, 'createMusicGenerate', musicB({ model: 'V4_5', providerParams: { vocalGender: 'm', tempo: 90, bpm: 'fast', styleWeight: 0.7 } }));
+    const b = await create(m, 'generateMusic', musicB({ model: 'V4_5', providerParams: { vocalGender: 'm', tempo: 90, bpm: 'fast', styleWeight: 0.7 } }));
     expect((await getTask(m, b)).params).toEqual({
       model: 'V4_5',
       prompt: '[Verse]\nRain on the harbor',
@@ -204,16 +204,24 @@ describe('provider routing: the task reports the provider that ran it, and the t
       customMode: true,
       providerParams: { vocalGender: 'm', styleWeight: 0.7 },
     });
-    const c = await create(m, 'createMusicGenerate', musicB({ customMode: false, providerParams: { unknown: 1 } }));
+    const c = await create(m, 'generateMusic', musicB({ customMode: false, providerParams: { unknown: 1 } }));
     expect((await getTask(m, c)).params).toEqual({ model: 'V6', prompt: '[Verse]\nRain on the harbor', instrumental: false, customMode: false });
+  });
+
+  it('style is the fallback for a missing prompt: the echo shows it as the prompt used; a prompt sent wins', async () => {
+    const { prompt: _omit, ...noPrompt } = musicBody({ style: 'lo-fi jazz' });
+    const a = await create(m, 'generateMusic', noPrompt);
+    expect((await getTask(m, a)).params).toMatchObject({ prompt: 'lo-fi jazz', style: 'lo-fi jazz' });
+    const b = await create(m, 'generateMusic', musicBody({ style: 'lo-fi jazz' }));
+    expect((await getTask(m, b)).params).toMatchObject({ prompt: 'warm indie pop, acoustic guitar, hand claps', style: 'lo-fi jazz' });
   });
 
   it('the title is the one sent, else the first sung line of the lyrics (musicB: of the prompt read as lyrics)', async () => {
     const ids = [
-      await create(m, 'createMusicGenerate', musicBody()),
-      await create(m, 'createMusicGenerate', musicBody({ title: undefined })),
-      await create(m, 'createMusicGenerate', musicB()),
-      await create(m, 'createMusicGenerate', musicBody({ lyrics: undefined, instrumental: true, style: 'dub techno' })),
+      await create(m, 'generateMusic', musicBody()),
+      await create(m, 'generateMusic', musicBody({ title: undefined })),
+      await create(m, 'generateMusic', musicB()),
+      await create(m, 'generateMusic', musicBody({ lyrics: undefined, instrumental: true, style: 'dub techno' })),
     ];
     await m.advance(DONE_MS);
     const [a, b, c, d] = await Promise.all(ids.map((id) => getTask(m, id)));
@@ -256,21 +264,21 @@ describe('prices (document 3, "Providers and models": by model tier; extend by i
     ...musicBModels.map((x) => ['musicB', x.model, x.credits] as const),
   ];
   it.each(generateCases)('generate on %s %s: %i credits', async (provider, model, credits) => {
-    await expectPrice(m, 'createMusicGenerate', provider === 'musicA' ? musicBody({ model }) : musicB({ model }), credits, model);
+    await expectPrice(m, 'generateMusic', provider === 'musicA' ? musicBody({ model }) : musicB({ model }), credits, model);
     expect((await account(m)).credits).toBe(OPENING - credits);
   });
 
   it('generate without model: auto on musicA (10), V6 on musicB (20)', async () => {
-    await expectPrice(m, 'createMusicGenerate', musicBody(), 10, 'auto');
-    await expectPrice(m, 'createMusicGenerate', musicB(), 20, 'V6');
+    await expectPrice(m, 'generateMusic', musicBody(), 10, 'auto');
+    await expectPrice(m, 'generateMusic', musicB(), 20, 'V6');
   });
 
   it.each(musicBModels.map((x) => [x.model, x.credits] as const))('cover on %s: %i credits', async (model, credits) => {
-    await expectPrice(m, 'createMusicCover', musicCoverBody({ model }), credits, model);
+    await expectPrice(m, 'coverMusic', musicCoverBody({ model }), credits, model);
   });
 
   it('cover without model: V6, 20 credits', async () => {
-    await expectPrice(m, 'createMusicCover', musicCoverBody(), 20, 'V6');
+    await expectPrice(m, 'coverMusic', musicCoverBody(), 20, 'V6');
   });
 
   const extendCases: [provider: 'musicA' | 'musicB', model: string | undefined, credits: number, ranOn: string][] = [
@@ -285,16 +293,16 @@ describe('prices (document 3, "Providers and models": by model tier; extend by i
   ];
   it.each(extendCases)('extend of a %s song on model %s: %i credits (priced on %s)', async (provider, model, credits, ranOn) => {
     const { taskId } = await musicSong(m, undefined, provider === 'musicA' ? musicBody() : musicB());
-    await expectPrice(m, 'createMusicExtend', musicForm({ taskId, ...(model ? { model } : {}) }), credits, ranOn);
+    await expectPrice(m, 'extendMusic', musicForm({ taskId, ...(model ? { model } : {}) }), credits, ranOn);
   });
 
   it('a short balance: 402 (39003), nothing reserved; the exact price is enough', async () => {
     await setCredits(m, 19);
-    expectError(await send(m, 'createMusicGenerate', musicB()), fails('MUSIC_INSUFFICIENT_CREDITS', '20', '19'));
-    expectError(await send(m, 'createMusicCover', musicCoverBody()), 'MUSIC_INSUFFICIENT_CREDITS');
+    expectError(await send(m, 'generateMusic', musicB()), fails('MUSIC_INSUFFICIENT_CREDITS', '20', '19'));
+    expectError(await send(m, 'coverMusic', musicCoverBody()), 'MUSIC_INSUFFICIENT_CREDITS');
     await expectNothingReserved(m, 19);
     await setCredits(m, 20);
-    await create(m, 'createMusicGenerate', musicB());
+    await create(m, 'generateMusic', musicB());
     expect((await account(m)).credits).toBe(0);
   });
 });
@@ -311,7 +319,7 @@ describe('lifecycle on the manual clock (assumed schedule: pending 10 s, generat
   const { pendingMs, uploadingMs, timeoutMs } = musicSchedule;
 
   it('pending -> generating -> uploading -> success at the scheduled times; tracks and creditCost only at success', async () => {
-    const id = await create(m, 'createMusicGenerate', musicB());
+    const id = await create(m, 'generateMusic', musicB());
     const gen = musicGeneratingMs(SEED, id);
     expect(gen).toBeGreaterThanOrEqual(musicSchedule.generatingMinMs);
     expect(gen).toBeLessThanOrEqual(musicSchedule.generatingMaxMs);
@@ -353,7 +361,7 @@ describe('lifecycle on the manual clock (assumed schedule: pending 10 s, generat
     [`outcome=failed, error=${errorCatalog.MUSIC_PROVIDER_REJECTED.code}`, 'MUSIC_PROVIDER_REJECTED'],
     ['outcome=failed, error=MUSIC_GENERATION_FAILED', 'MUSIC_GENERATION_FAILED'],
   ] as const)('Prefer: %s: failed when generating ends, refunded, errorMessage with the code', async (prefer, reason) => {
-    const id = await create(m, 'createMusicGenerate', musicBody(), { prefer });
+    const id = await create(m, 'generateMusic', musicBody(), { prefer });
     const gen = musicGeneratingMs(SEED, id);
     await m.advance(pendingMs + gen - 1);
     expect((await getTask(m, id)).status).toBe('generating');
@@ -371,7 +379,7 @@ describe('lifecycle on the manual clock (assumed schedule: pending 10 s, generat
   it.each(['outcome=stuck', `outcome=failed, error=${errorCatalog.MUSIC_TIMED_OUT.code}`])(
     'Prefer: %s: stays generating; 30 minutes after its last update it fails with 39013, refunded',
     async (prefer) => {
-      const id = await create(m, 'createMusicGenerate', musicB(), { prefer });
+      const id = await create(m, 'generateMusic', musicB(), { prefer });
       await m.advance(pendingMs + timeoutMs - 1);
       expect((await getTask(m, id)).status).toBe('generating');
       await m.advance(1);
@@ -386,23 +394,20 @@ describe('lifecycle on the manual clock (assumed schedule: pending 10 s, generat
   );
 
   it('an error= without outcome answers that error at once (nothing created)', async () => {
-    expectError(
-      await send(m, 'createMusicGenerate', musicBody(), { prefer: `error=${errorCatalog.MUSIC_PROVIDER_UNSUPPORTED.code}` }),
-      'MUSIC_PROVIDER_UNSUPPORTED',
-    );
+    expectError(await send(m, 'generateMusic', musicBody(), { prefer: `error=${errorCatalog.MUSIC_PROVIDER_UNSUPPORTED.code}` }), 'MUSIC_PROVIDER_UNSUPPORTED');
     expect((await listTasks(m)).total).toBe(0);
   });
 });
 
 /** A valid request of each create, for `key` (the song-based ones make their source song first). */
 const everyCreate: [OperationId, (m: TestMock) => Promise<Body | FormData>][] = [
-  ['createMusicGenerate', async () => musicBody()],
-  ['createMusicCover', async () => musicCoverBody()],
-  ['createMusicInstrumental', async () => musicForm(musicFormFields.instrumental)],
-  ['createMusicSoundtrack', async () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg, name: 'cover.jpg' } })],
-  ['createMusicTrack', async (m) => musicForm({ ...musicFormFields.track, providerSongId: (await musicSong(m)).providerSongId })],
-  ['createMusicRemix', async () => musicForm({ ...musicFormFields.remix, audioUrl: 'https://example.com/songs/a.mp3' })],
-  ['createMusicExtend', async (m) => musicForm({ taskId: (await musicSong(m)).taskId })],
+  ['generateMusic', async () => musicBody()],
+  ['coverMusic', async () => musicCoverBody()],
+  ['generateInstrumental', async () => musicForm(musicFormFields.instrumental)],
+  ['generateSoundtrack', async () => musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.jpeg, name: 'cover.jpg' } })],
+  ['generateTrack', async (m) => musicForm({ ...musicFormFields.track, providerSongId: (await musicSong(m)).providerSongId })],
+  ['remixMusic', async (m) => musicForm({ ...musicFormFields.remix, providerSongId: (await musicSong(m)).providerSongId })],
+  ['extendMusic', async (m) => musicForm({ taskId: (await musicSong(m)).taskId })],
 ];
 
 describe('forcing on every create: failed and stuck tasks are refunded in full', () => {
@@ -525,7 +530,7 @@ describe('signed track URLs: they load for an hour after the fetch that produced
   });
 
   it('a task that has not succeeded has no tracks, and its would-be URL answers 404 even when signed', async () => {
-    const id = await create(m, 'createMusicGenerate', musicBody());
+    const id = await create(m, 'generateMusic', musicBody());
     const path = `/media/music/${id}/0.mp3`;
     const expires = T0 + 600_000 + MUSIC_URL_TTL_MS;
     expect((await load(`${m.base}${path}?expires=${expires}&sig=${signTrackPath(SEED, path, expires)}`)).status).toBe(404);
@@ -565,9 +570,9 @@ describe('tracks are real MP3s whose decoded length is their duration', () => {
     }
     expect(b.task.tracks[0].providerSongId).toBe(`mb_${b.taskId.slice(4)}_0`);
     expect(b.task.tracks[1].providerSongId).toBe(`mb_${b.taskId.slice(4)}_1`);
-    const coverPublic = await create(m, 'createMusicCover', musicCoverBody());
-    const coverOwn = await create(m, 'createMusicCover', musicCoverBody({ uploadUrl: b.task.tracks[1].audioUrl }));
-    const ext = await create(m, 'createMusicExtend', musicForm({ taskId: b.taskId, trackIndex: '1', continueAt: '30.5' }));
+    const coverPublic = await create(m, 'coverMusic', musicCoverBody());
+    const coverOwn = await create(m, 'coverMusic', musicCoverBody({ uploadUrl: b.task.tracks[1].audioUrl }));
+    const ext = await create(m, 'extendMusic', musicForm({ taskId: b.taskId, trackIndex: '1', continueAt: '30.5' }));
     await m.advance(DONE_MS);
     const [cp, co, ex] = await Promise.all([coverPublic, coverOwn, ext].map((id) => getTask(m, id)));
     for (const t of [cp, co, ex]) await expectPlayableTracks(t);
@@ -598,7 +603,7 @@ describe('POST /v1/music/extend: rules (assumed multipart shape)', () => {
     a = await musicSong(m);
     b = await musicSong(m, undefined, musicB());
   });
-  const extend = (fields: Record<string, string>) => send(m, 'createMusicExtend', musicForm(fields));
+  const extend = (fields: Record<string, string>) => send(m, 'extendMusic', musicForm(fields));
 
   it.each([
     ['taskId missing', () => ({}), invalid('taskId')],
@@ -644,7 +649,7 @@ describe('POST /v1/music/extend: rules (assumed multipart shape)', () => {
       () => b.task.tracks[1].duration,
     ],
   ] as [string, () => Record<string, string>, string, number, () => number][])('%s', async (_n, fields, provider, index, continueAt) => {
-    const id = await create(m, 'createMusicExtend', musicForm(fields()));
+    const id = await create(m, 'extendMusic', musicForm(fields()));
     const t = await getTask(m, id);
     expect(t).toMatchObject({ provider, taskType: 'EXTEND' });
     expect(t.params).toMatchObject({ taskId: fields().taskId, trackIndex: index, continueAt: continueAt() });
@@ -653,7 +658,7 @@ describe('POST /v1/music/extend: rules (assumed multipart shape)', () => {
   it('musicB parameters are top-level fields of a musicB extend, echoed in params.providerParams', async () => {
     const id = await create(
       m,
-      'createMusicExtend',
+      'extendMusic',
       musicForm({
         taskId: b.taskId,
         negativeTags: 'metal',
@@ -677,15 +682,15 @@ describe('POST /v1/music/extend: rules (assumed multipart shape)', () => {
   });
 
   it('a task of another key: 404 (39002); an unknown one: 404; a task that has not succeeded: 409 (39010); an extend of an extend works', async () => {
-    expectError(await send(m, 'createMusicExtend', musicForm({ taskId: a.taskId }), {}, OTHER_KEY), fails('MUSIC_TASK_NOT_FOUND', a.taskId));
+    expectError(await send(m, 'extendMusic', musicForm({ taskId: a.taskId }), {}, OTHER_KEY), fails('MUSIC_TASK_NOT_FOUND', a.taskId));
     expectError(await extend({ taskId: 'mus_0000000000000000' }), fails('MUSIC_TASK_NOT_FOUND', 'mus_0000000000000000'));
-    const running = await create(m, 'createMusicGenerate', musicBody());
+    const running = await create(m, 'generateMusic', musicBody());
     expectError(await extend({ taskId: running }), fails('MUSIC_TASK_NOT_READY', running, 'pending'));
-    const failed = await create(m, 'createMusicGenerate', musicBody(), { prefer: 'outcome=failed' });
-    const first = await create(m, 'createMusicExtend', musicForm({ taskId: a.taskId }));
+    const failed = await create(m, 'generateMusic', musicBody(), { prefer: 'outcome=failed' });
+    const first = await create(m, 'extendMusic', musicForm({ taskId: a.taskId }));
     await m.advance(DONE_MS);
     expectError(await extend({ taskId: failed }), fails('MUSIC_TASK_NOT_READY', 'failed'));
-    const second = await create(m, 'createMusicExtend', musicForm({ taskId: first, continueAt: '60' }));
+    const second = await create(m, 'extendMusic', musicForm({ taskId: first, continueAt: '60' }));
     await m.advance(DONE_MS);
     const t = await getTask(m, second);
     expect(t.status).toBe('success');
@@ -704,7 +709,7 @@ describe('owner scoping and source ownership', () => {
   });
 
   it("another key's task: 404 (39002) on read, absent from its list; an unknown task: 404", async () => {
-    const id = await create(m, 'createMusicGenerate', musicBody());
+    const id = await create(m, 'generateMusic', musicBody());
     expectError(await m.call('GET', pathOf('getMusicTask', { taskId: id }), { key: OTHER_KEY }), fails('MUSIC_TASK_NOT_FOUND', id));
     expectError(await m.call('GET', pathOf('getMusicTask', { taskId: 'mus_missing' })), fails('MUSIC_TASK_NOT_FOUND', 'mus_missing'));
     expect(await listTasks(m, {}, OTHER_KEY)).toEqual({ items: [], page: 1, pageSize: 20, total: 0 });
@@ -715,18 +720,18 @@ describe('owner scoping and source ownership', () => {
     const mine = (await musicSong(m)).task;
     const theirs = (await musicSong(m, OTHER_KEY)).task;
     await m.advance(2 * MUSIC_URL_TTL_MS);
-    await create(m, 'createMusicCover', musicCoverBody({ uploadUrl: mine.tracks[0].audioUrl }));
-    expectError(await send(m, 'createMusicCover', musicCoverBody({ uploadUrl: theirs.tracks[0].audioUrl })), fails('MUSIC_SOURCE_FORBIDDEN', 'uploadUrl'));
+    await create(m, 'coverMusic', musicCoverBody({ uploadUrl: mine.tracks[0].audioUrl }));
+    expectError(await send(m, 'coverMusic', musicCoverBody({ uploadUrl: theirs.tracks[0].audioUrl })), fails('MUSIC_SOURCE_FORBIDDEN', 'uploadUrl'));
     for (const url of [
       `${m.base}/media/videos/vt_1.mp4`,
       `${m.base}/media/music/mus_0000000000000000/0.mp3`,
       mine.tracks[0].audioUrl.replace('/0.mp3', '/3.mp3'),
       `${m.base}/v1/music/tasks`,
     ])
-      expectError(await send(m, 'createMusicCover', musicCoverBody({ uploadUrl: url })), fails('MUSIC_SOURCE_NOT_FOUND', 'uploadUrl'));
+      expectError(await send(m, 'coverMusic', musicCoverBody({ uploadUrl: url })), fails('MUSIC_SOURCE_NOT_FOUND', 'uploadUrl'));
     // a task that has not succeeded has no track to cover
-    const pending = await create(m, 'createMusicGenerate', musicBody());
-    expectError(await send(m, 'createMusicCover', musicCoverBody({ uploadUrl: `${m.base}/media/music/${pending}/0.mp3` })), 'MUSIC_SOURCE_NOT_FOUND');
+    const pending = await create(m, 'generateMusic', musicBody());
+    expectError(await send(m, 'coverMusic', musicCoverBody({ uploadUrl: `${m.base}/media/music/${pending}/0.mp3` })), 'MUSIC_SOURCE_NOT_FOUND');
     // the refused covers reserved nothing: one cover and three generates were charged
     expect((await account(m)).credits).toBe(OPENING - 20 - 10 - 10);
   });

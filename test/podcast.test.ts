@@ -118,7 +118,7 @@ describe('request rules', () => {
     ['an unknown mode', podcastBody({ mode: 'long' }), 'PODCAST_INVALID_PARAMETERS', 'mode'],
     ['speed over 2', podcastBody({ speed: 2.01 }), 'PODCAST_INVALID_PARAMETERS', 'speed'],
     ['speed with three decimals', podcastBody({ speed: 1.005 }), 'PODCAST_INVALID_PARAMETERS', 'speed'],
-    ['a language the mock does not write', podcastBody({ language: 'fr' }), 'PODCAST_INVALID_PARAMETERS', 'language'],
+    ['a language that is not a language code', podcastBody({ language: 'en us!' }), 'PODCAST_INVALID_PARAMETERS', 'language'],
     [
       'an unknown speaker',
       podcastBody({ speakers: [{ speakerId: 'en_ava' }, { speakerId: 'xx_nobody' }] }),
@@ -136,6 +136,8 @@ describe('request rules', () => {
 
   it.each([
     ['query alone', podcastBody()],
+    // document 2: languages "for example en, zh, ja", an open list (the script of another language is written in English)
+    ['a language outside en, zh and ja', podcastBody({ language: 'fr' })],
     ['sources alone with an empty query', podcastBody({ query: '', sources: [{ type: 'text', content: 'Mock servers keep state.' }] })],
     ['a url source', podcastBody({ query: undefined, sources: [{ type: 'url', content: 'https://example.com/blog/why-mocks-help' }] })],
     ['one speaker', podcastBody({ speakers: [{ speakerId: 'en_ava' }] })],

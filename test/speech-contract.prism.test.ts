@@ -26,7 +26,7 @@ const ok = (method: string, path: string, opts: Parameters<PrismHarness['call']>
 const expectError = expectErrorEnvelope;
 
 const ttsPaths = [
-  ['POST /v1/tts', pathOf('textToSpeech')],
+  ['POST /v1/tts', pathOf('synthesizeSpeech')],
   ['POST /v1/audio/speech', pathOf('createSpeech')],
 ] as const;
 
@@ -195,7 +195,7 @@ describe('GET /v1/speakers/list through Prism', () => {
 const speechOps = operationIds.map((id) => operations[id] as OperationDef).filter((op) => op.tags.includes('Speech'));
 
 const bodyFor: Partial<Record<OperationId, Body>> = {
-  textToSpeech: ttsBody(),
+  synthesizeSpeech: ttsBody(),
   createSpeech: ttsBody(),
   createSpeechScript: speechBody(),
   createFlowSpeechEpisode: flowSpeechBody(),
@@ -212,7 +212,7 @@ describe('Prefer-forced answers of every speech operation, through Prism', () =>
         'createSpeechScript',
         'getFlowSpeechEpisode',
         'listSpeakers',
-        'textToSpeech',
+        'synthesizeSpeech',
       ].sort(),
     );
   });
@@ -231,13 +231,13 @@ describe('Prefer-forced answers of every speech operation, through Prism', () =>
 describe('requests the spec forbids: Prism flags them; the mock answers its documented error', () => {
   const emoji = '\u{1F600}';
   it.each([
-    ['TTS input of 20,001 characters', pathOf('textToSpeech'), ttsBody({ input: 'x'.repeat(20_001) }), 'SPEECH_INVALID_PARAMETERS'],
+    ['TTS input of 20,001 characters', pathOf('synthesizeSpeech'), ttsBody({ input: 'x'.repeat(20_001) }), 'SPEECH_INVALID_PARAMETERS'],
     ['TTS input of 20,001 emoji', pathOf('createSpeech'), ttsBody({ input: emoji.repeat(20_001) }), 'SPEECH_INVALID_PARAMETERS'],
-    ['TTS input empty', pathOf('textToSpeech'), ttsBody({ input: '' }), 'SPEECH_INVALID_PARAMETERS'],
+    ['TTS input empty', pathOf('synthesizeSpeech'), ttsBody({ input: '' }), 'SPEECH_INVALID_PARAMETERS'],
     ['TTS without voice', pathOf('createSpeech'), { input: 'Hello.' }, 'SPEECH_INVALID_PARAMETERS'],
-    ['TTS response_format ogg', pathOf('textToSpeech'), ttsBody({ response_format: 'ogg' }), 'SPEECH_INVALID_PARAMETERS'],
+    ['TTS response_format ogg', pathOf('synthesizeSpeech'), ttsBody({ response_format: 'ogg' }), 'SPEECH_INVALID_PARAMETERS'],
     ['TTS speed 2.01', pathOf('createSpeech'), ttsBody({ speed: 2.01 }), 'SPEECH_INVALID_PARAMETERS'],
-    ['TTS speed 0.49', pathOf('textToSpeech'), ttsBody({ speed: 0.49 }), 'SPEECH_INVALID_PARAMETERS'],
+    ['TTS speed 0.49', pathOf('synthesizeSpeech'), ttsBody({ speed: 0.49 }), 'SPEECH_INVALID_PARAMETERS'],
     ['speech: scripts empty', pathOf('createSpeechScript'), speechBody({ scripts: [] }), 'SPEECH_INVALID_PARAMETERS'],
     [
       'speech: a line with empty content',
@@ -284,12 +284,14 @@ describe('requests the spec forbids: Prism flags them; the mock answers its docu
     expectError(await m.call('POST', path, { body }), error);
   });
 
-  it('speakers list: an unknown language', async () => {
+  it('speakers list: language is an open list (document 2: "for example en"): one without voices lists none; one over 35 characters is refused', async () => {
     const m = prism.useMock();
-    const r = await prism.call('GET', pathOf('listSpeakers', {}, { language: 'xx' }), { allowViolations: true });
+    expect((await ok('GET', pathOf('listSpeakers', {}, { language: 'xx' }))).json.data.speakers).toEqual([]);
+    const long = 'x'.repeat(36);
+    const r = await prism.call('GET', pathOf('listSpeakers', {}, { language: long }), { allowViolations: true });
     expect(r.status).toBe(422);
     expect(r.forwarded).toBe(false);
     prism.takeViolations();
-    expectError(await m.call('GET', pathOf('listSpeakers', {}, { language: 'xx' })), 'SPEECH_INVALID_PARAMETERS', 'language');
+    expectError(await m.call('GET', pathOf('listSpeakers', {}, { language: long })), 'SPEECH_INVALID_PARAMETERS', 'language');
   });
 });

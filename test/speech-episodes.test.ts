@@ -421,7 +421,7 @@ describe('money: episodes reserve at creation, capture on success, refund on fai
 
 describe('money: the synchronous endpoints charge at once', () => {
   it.each([
-    ['POST /v1/tts', 'textToSpeech'],
+    ['POST /v1/tts', 'synthesizeSpeech'],
     ['POST /v1/audio/speech', 'createSpeech'],
   ] as const)('%s: speechCredits(input characters), reserved and captured at once', async (_n, op) => {
     const r = await m.call('POST', pathOf(op), { body: ttsBody({ input: 'x'.repeat(250) }) });
@@ -456,7 +456,7 @@ describe('money: the synchronous endpoints charge at once', () => {
 describe('money: a short balance answers 402 (35004) and charges nothing', () => {
   /** Each charging endpoint with a body priced at 3 credits. */
   const charging: [OperationId, Body][] = [
-    ['textToSpeech', ttsBody({ input: 'x'.repeat(250) })],
+    ['synthesizeSpeech', ttsBody({ input: 'x'.repeat(250) })],
     ['createSpeech', ttsBody({ input: 'x'.repeat(201) })],
     [
       'createSpeechScript',

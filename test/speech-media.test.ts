@@ -37,7 +37,7 @@ const toleranceMs: Record<AudioFormat, number> = { mp3: MP3_FRAME_MS / 2, aac: 2
 /** The Content-Type of the TTS answer (document 2): audio/mpeg for every format but opus, audio/ogg. */
 const ttsType = (format: AudioFormat) => (format === 'opus' ? 'audio/ogg' : 'audio/mpeg');
 
-const ttsPaths = [pathOf('textToSpeech'), pathOf('createSpeech')] as const;
+const ttsPaths = [pathOf('synthesizeSpeech'), pathOf('createSpeech')] as const;
 
 /** POSTs `body` as JSON with the test key; the raw fetch Response (its body unread). */
 function post(m: TestMock, path: string, body: unknown, key: string = KEY): Promise<Response> {
@@ -238,14 +238,14 @@ describe('POST /v1/tts and POST /v1/audio/speech: the binary answer', () => {
 
   it('mp3 is the default format', async () => {
     const m = await mock();
-    const res = await post(m, pathOf('textToSpeech'), { input, voice: 'en_noah' });
+    const res = await post(m, pathOf('synthesizeSpeech'), { input, voice: 'en_noah' });
     expect(res.headers.get('content-type')).toBe('audio/mpeg');
     await expectAudio(new Uint8Array(await res.arrayBuffer()), 'mp3', speechDurationMs(input, 1));
   });
 
   it('pcm is the samples of the wav without its header (raw 16-bit little-endian, 24 kHz mono)', async () => {
     const m = await mock();
-    const wav = new Uint8Array(await (await post(m, pathOf('textToSpeech'), ttsBody({ input, response_format: 'wav', speed: 1.25 }))).arrayBuffer());
+    const wav = new Uint8Array(await (await post(m, pathOf('synthesizeSpeech'), ttsBody({ input, response_format: 'wav', speed: 1.25 }))).arrayBuffer());
     const pcm = new Uint8Array(await (await post(m, pathOf('createSpeech'), ttsBody({ input, response_format: 'pcm', speed: 1.25 }))).arrayBuffer());
     expect(pcm.length).toBe(speechDurationMs(input, 1.25) * 48);
     expect(Buffer.from(pcm).equals(Buffer.from(wavData(wav)))).toBe(true);
@@ -256,7 +256,7 @@ describe('POST /v1/tts and POST /v1/audio/speech: the binary answer', () => {
     const short = 'The quick brown fox jumps over the dog.'; // 8 words: 3.2 s
     const long = `${short} ${short}`; // 16 words: 6.4 s
     const decoded = async (text: string, speed: number) => {
-      const res = await post(m, pathOf('textToSpeech'), ttsBody({ input: text, response_format: format, speed }));
+      const res = await post(m, pathOf('synthesizeSpeech'), ttsBody({ input: text, response_format: format, speed }));
       expect(res.status).toBe(200);
       return expectAudio(new Uint8Array(await res.arrayBuffer()), format, speechDurationMs(text, speed));
     };
@@ -273,7 +273,7 @@ describe('POST /v1/tts and POST /v1/audio/speech: the binary answer', () => {
     const m = await mock();
     const zh = '你好，欢迎收听今天的节目。'; // 11 Han characters
     expect(speechDurationMs(zh, 1)).toBe(11 * 250);
-    const res = await post(m, pathOf('textToSpeech'), ttsBody({ input: zh, voice: 'zh_mei', response_format: 'wav' }));
+    const res = await post(m, pathOf('synthesizeSpeech'), ttsBody({ input: zh, voice: 'zh_mei', response_format: 'wav' }));
     expect(res.status).toBe(200);
     await expectAudio(new Uint8Array(await res.arrayBuffer()), 'wav', 11 * 250);
   });
@@ -592,7 +592,7 @@ describe('flow-speech episodes: the media of a succeeded episode', () => {
       const ep = await episode(m);
       // Each voice's AAC frames, from POST /v1/tts in aac (3.2 s: more than one 1.92 s loop of the voice's frames).
       const aacVoice = async (voice: string) => {
-        const res = await post(m, pathOf('textToSpeech'), ttsBody({ voice, response_format: 'aac' }));
+        const res = await post(m, pathOf('synthesizeSpeech'), ttsBody({ voice, response_format: 'aac' }));
         return new Set(adtsFrames(new Uint8Array(await res.arrayBuffer())).map(keyOf));
       };
       const [avaAac, noahAac] = await Promise.all([aacVoice('en_ava'), aacVoice('en_noah')]);

@@ -77,7 +77,7 @@ const ttsCases: Case[] = [
 ];
 
 describe.each([
-  ['POST /v1/tts', pathOf('textToSpeech')],
+  ['POST /v1/tts', pathOf('synthesizeSpeech')],
   ['POST /v1/audio/speech', pathOf('createSpeech')],
 ])('%s rules', (_name, path) => {
   it.each(ttsCases)('%s', async (_case, body, expected) => {
@@ -97,7 +97,7 @@ describe('the two TTS paths are one endpoint', () => {
     ['opus, unknown field', ttsBody({ response_format: 'opus', model: 'tts-1' })],
   ])('%s: the same status, Content-Type and bytes on both', async (_n, body) => {
     const [a, b] = await Promise.all([
-      fetch(m.base + pathOf('textToSpeech'), { method: 'POST', headers: auth, body: JSON.stringify(body) }),
+      fetch(m.base + pathOf('synthesizeSpeech'), { method: 'POST', headers: auth, body: JSON.stringify(body) }),
       fetch(m.base + pathOf('createSpeech'), { method: 'POST', headers: auth, body: JSON.stringify(body) }),
     ]);
     expect([a.status, a.headers.get('content-type')]).toEqual([b.status, b.headers.get('content-type')]);
@@ -106,7 +106,7 @@ describe('the two TTS paths are one endpoint', () => {
 
   it('speed omitted is speed 1 (the same audio)', async () => {
     const bytes = async (body: Body) => {
-      const res = await fetch(m.base + pathOf('textToSpeech'), { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      const res = await fetch(m.base + pathOf('synthesizeSpeech'), { method: 'POST', headers: auth, body: JSON.stringify(body) });
       expect(res.status).toBe(200);
       return Buffer.from(await res.arrayBuffer());
     };
@@ -264,8 +264,15 @@ describe('GET /v1/speakers/list: the language filter', () => {
     for (const s of r.json.data.speakers) expect(s.language).toBe(language);
   });
 
-  it.each([['xx'], ['english'], ['EN']])('language %s: 35001 naming language', async (language) => {
-    expectError(await m.call('GET', pathOf('listSpeakers', {}, { language })), invalid('language'));
+  // document 2: the query is "for example en", an open list: a language without voices lists none
+  it.each([['xx'], ['english'], ['EN']])('language %s: no voices (an open list)', async (language) => {
+    const r = await m.call('GET', pathOf('listSpeakers', {}, { language }));
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.data.speakers).toEqual([]);
+  });
+
+  it('a language over 35 characters: 35001 naming language', async () => {
+    expectError(await m.call('GET', pathOf('listSpeakers', {}, { language: 'x'.repeat(36) })), invalid('language'));
   });
 
   it('every listed id is accepted by every speech endpoint', async () => {
@@ -275,7 +282,7 @@ describe('GET /v1/speakers/list: the language filter', () => {
       expect(r.status, `${speakerId}: ${r.text}`).toBe(200);
     }
     const last = all.at(-1)!.speakerId;
-    expect((await m.call('POST', pathOf('textToSpeech'), { body: ttsBody({ voice: last }) })).status).toBe(200);
+    expect((await m.call('POST', pathOf('synthesizeSpeech'), { body: ttsBody({ voice: last }) })).status).toBe(200);
     expect((await m.call('POST', pathOf('createFlowSpeechEpisode'), { body: flowSpeechBody({ speakers: [{ speakerId: last }] }) })).status).toBe(200);
     expect((await m.call('POST', pathOf('createFlowSpeechTtsEpisode'), { body: flowSpeechTtsBody({ scripts: [line('Hi.', last)] }) })).status).toBe(200);
   });

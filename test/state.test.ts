@@ -186,7 +186,7 @@ describe('a saved state is checked in full against the areas (each refused namin
   it.each(cases)('%s', async (_name, spoil, path) => {
     const m = await mock();
     expect((await m.call('POST', pathOf('createVideoTask'), { body: videoBody() })).status).toBe(200);
-    expect((await m.call('POST', pathOf('createMusicGenerate'), { body: musicBody() })).status).toBe(202);
+    expect((await m.call('POST', pathOf('generateMusic'), { body: musicBody() })).status).toBe(202);
     const before = (await m.call('GET', '/__mock/state', control)).json as Doc;
     expect(before.state.accounts.holds.length).toBeGreaterThan(0);
     // the mock's own state loads

@@ -90,7 +90,7 @@ describe('request rules', () => {
     ['an empty speakers array without skipAudio', { speakers: [] }, 'speakers'],
     ['two speakers', { speakers: [{ speakerId: 'en_ava' }, { speakerId: 'en_noah' }] }, 'speakers'],
     ['an unknown mode', { mode: 'poster' }, 'mode'],
-    ['a language the mock does not write', { language: 'fr' }, 'language'],
+    ['a language that is not a language code', { language: 'en us!' }, 'language'],
     ['a style over 64 characters', { style: 's'.repeat(65) }, 'style'],
   ])('%s -> 400 (40001) naming %s, nothing reserved', async (_what, over, field) => {
     const r = await m.call('POST', pathOf('createStorybookEpisode'), { body: storybookBody(over) });
@@ -105,6 +105,8 @@ describe('request rules', () => {
       { sources: [{ type: 'url', content: 'https://example.com/blog/why-mocks', uri: 'ignored', metadata: { a: 1 } }] },
     ],
     ['any style id', { style: 'watercolour-2' }],
+    // document 3: languages "for example en, zh", an open list (another language's deck is written in English)
+    ['a language outside en, zh and ja', { language: 'fr' }],
     ['a text of exactly 20,000 characters', text('a '.repeat(10_000))],
   ])('accepted: %s', async (_what, over) => {
     await create(storybookBody(over));

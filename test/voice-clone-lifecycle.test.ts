@@ -306,7 +306,7 @@ describe('a confirmed voice in the speech endpoints', () => {
   it('its speakerInnerId works in /v1/tts, /v1/audio/speech, /v1/speech and /v1/flow-speech/episodes, and is listed (type cloned) until deleted', async () => {
     const speakerId = await voice('fr', 'Aline', 'female');
 
-    for (const op of ['textToSpeech', 'createSpeech'] as const) {
+    for (const op of ['synthesizeSpeech', 'createSpeech'] as const) {
       const r = await m.call('POST', pathOf(op), { body: ttsBody({ voice: speakerId }) });
       expect(r.status, `${op}: ${r.text.slice(0, 300)}`).toBe(200);
       expect(r.headers.get('content-type')).toBe('audio/mpeg');
@@ -345,11 +345,15 @@ describe('a confirmed voice in the speech endpoints', () => {
     expect(en.map((s: { speakerId: string }) => s.speakerId)).not.toContain(speakerId);
 
     // another key can neither use nor see it
-    expectError(await m.call('POST', pathOf('textToSpeech'), { body: ttsBody({ voice: speakerId }), key: OTHER_KEY }), 'SPEECH_SPEAKER_NOT_FOUND', speakerId);
+    expectError(
+      await m.call('POST', pathOf('synthesizeSpeech'), { body: ttsBody({ voice: speakerId }), key: OTHER_KEY }),
+      'SPEECH_SPEAKER_NOT_FOUND',
+      speakerId,
+    );
     expect(await listed(OTHER_KEY)).toEqual([]);
 
     expect((await m.call('DELETE', pathOf('deletePrivateVoice', { speakerId }))).status).toBe(200);
-    expectError(await m.call('POST', pathOf('textToSpeech'), { body: ttsBody({ voice: speakerId }) }), 'SPEECH_SPEAKER_NOT_FOUND', speakerId);
+    expectError(await m.call('POST', pathOf('synthesizeSpeech'), { body: ttsBody({ voice: speakerId }) }), 'SPEECH_SPEAKER_NOT_FOUND', speakerId);
     expectError(
       await m.call('POST', pathOf('createSpeechScript'), { body: speechBody({ scripts: [{ speakerId, content: 'Encore.' }] }) }),
       'SPEECH_SPEAKER_NOT_FOUND',

@@ -104,8 +104,10 @@ export function operationsOf(doc: ApiDocument): SpecOperation[] {
       const codeNames = new Map<number, string>();
       for (const s of statuses.filter((s) => s >= 400)) {
         const c = op.responses[s].content?.['application/json'];
+        // one shared ErrorEnvelope per error response, its codes in x-error-codes (or, in an older document, a code enum)
+        const listed = (op.responses[s] as { 'x-error-codes'?: number[] })['x-error-codes'];
         const code = c?.schema?.properties?.code;
-        codes.set(s, (code?.enum as number[] | undefined) ?? (code?.const !== undefined ? [code.const as number] : []));
+        codes.set(s, listed ?? (code?.enum as number[] | undefined) ?? (code?.const !== undefined ? [code.const as number] : []));
         for (const [name, ex] of Object.entries(c?.examples ?? {})) {
           const v = ex.value as { code?: number } | undefined;
           if (typeof v?.code === 'number') codeNames.set(v.code, name);

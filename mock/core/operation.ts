@@ -264,7 +264,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     if (op.rateLimit && apiKey) {
       const d = engine.limiter.hit(apiKey, op.rateLimit.bucket, op.rateLimit.limit, op.rateLimit.windowMs, engine.clock.now());
       if (!d.allowed) {
-        const wait = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
+        // an error with a documented Retry-After (voice cloning: 2 s, document 2, "Errors") answers that; else the window's wait
+        const wait = (errorCatalog[op.rateLimit.error] as CatalogError).retryAfterSeconds ?? Math.max(1, Math.ceil(d.retryAfterMs / 1000));
         throw new ApiError(
           op.rateLimit.error,
           `rate limit: at most ${op.rateLimit.limit} requests per ${op.rateLimit.windowMs / 1000} s across the ${op.rateLimit.bucket} endpoints; retry after ${wait} s`,

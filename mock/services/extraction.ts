@@ -236,7 +236,11 @@ export const extractionService: Service<'createExtraction' | 'getExtraction'> = 
     getExtraction({ params }, ctx) {
       const r = kit.own(ctx, params.taskId, notFound);
       const head = { taskId: r.id, status: r.status, createdAt: r.createdAt };
-      if (r.status === 'processing') return head;
+      // document 3, "Content extraction": success envelopes carry a short success text, the processing read's too
+      if (r.status === 'processing') {
+        ctx.message = 'processing';
+        return head;
+      }
       if (r.status === 'failed')
         return { ...head, failCode: r.failCode!, message: errorCatalog[(r.failReason ?? 'EXTRACTION_PAGE_UNREACHABLE') as ErrorName]?.meaning ?? 'failed' };
       ctx.message = `extracted ${[...r.result.content].length.toLocaleString('en-US')} characters`;

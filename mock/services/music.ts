@@ -362,11 +362,18 @@ function ownTrack(ctx: ServiceContext, field: string, shown: string, taskId: str
  * another account's, MUSIC_SOURCE_NOT_FOUND for anything else), and its length
  * is known; any other http(s) URL is public (length unknown).
  */
-function urlSource(ctx: ServiceContext, field: string, url: string): { durationMs?: number } {
+function urlSource(ctx: ServiceContext, field: string, url: string, opts: { platformOnly?: boolean } = {}): { durationMs?: number } {
   if (!isHttpUrl(url)) throw new ApiError('MUSIC_INVALID_PARAMETERS', `${field}: must be an http or https URL`);
   const u = new URL(url);
   const base = new URL(ctx.url('/'));
-  if (u.origin !== base.origin || !u.pathname.startsWith(base.pathname)) return {};
+  if (u.origin !== base.origin || !u.pathname.startsWith(base.pathname)) {
+    if (opts.platformOnly)
+      throw new ApiError(
+        'MUSIC_INVALID_PARAMETERS',
+        `${field}: must be an audio URL of this platform (a track audioUrl of one of your music tasks), not ${u.origin}`,
+      );
+    return {};
+  }
   const m = TRACK_PATH.exec(`/${u.pathname.slice(base.pathname.length)}`);
   if (!m) throw new ApiError('MUSIC_SOURCE_NOT_FOUND', `${field}: ${u.pathname} is a URL of this platform but not a music track's audioUrl`);
   let taskId: string;
@@ -416,14 +423,15 @@ function keptParams(p: Record<string, unknown> | undefined): MusicTaskParams['pr
   return Object.keys(kept).length ? kept : undefined;
 }
 
-const generate: Handler<'createMusicGenerate'> = ({ body }, ctx) => {
+const generate: Handler<'generateMusic'> = ({ body }, ctx) => {
   const provider = resolveProvider(body.provider);
   const model = body.model ?? defaultModelOf[provider];
   const seed = ctx.engine.seed;
   const providerParams = provider === 'musicB' ? keptParams(body.providerParams) : undefined;
   const params: MusicTaskParams = {
     model,
-    prompt: body.prompt ?? '',
+    // style is the fallback for a missing prompt (document 3, "POST /v1/music/generate"): the echo shows what was used
+    prompt: body.prompt ?? body.style ?? '',
     instrumental: body.instrumental,
     ...texts(body, ['lyrics', 'style', 'title'] as const),
     ...(provider === 'musicB' ? { customMode: body.customMode ?? true } : {}),
@@ -431,7 +439,7 @@ const generate: Handler<'createMusicGenerate'> = ({ body }, ctx) => {
     ...(providerParams ? { providerParams } : {}),
   };
   // musicB reads the prompt as lyrics in custom mode
-  const lyrics = params.lyrics ?? (provider === 'musicB' && params.customMode ? params.prompt : undefined);
+  const lyrics = params.lyrics ?? (provider === 'musicB' && params.customMode ? body.prompt : undefined);
   return start(ctx, {
     provider,
     taskType: 'GENERATE',
@@ -444,7 +452,7 @@ const generate: Handler<'createMusicGenerate'> = ({ body }, ctx) => {
   });
 };
 
-const cover: Handler<'createMusicCover'> = ({ body }, ctx) => {
+const cover: Handler<'coverMusic'> = ({ body }, ctx) => {
   const source = urlSource(ctx, 'uploadUrl', body.uploadUrl);
   const seed = ctx.engine.seed;
   const providerParams = keptParams(body.providerParams);
@@ -474,7 +482,7 @@ const cover: Handler<'createMusicCover'> = ({ body }, ctx) => {
   });
 };
 
-const instrumental: Handler<'createMusicInstrumental'> = async ({ body }, ctx0) => {
+const instrumental: Handler<'generateInstrumental'> = async ({ body }, ctx0) => {
   const ref = body.referenceAudio ? await checkUpload('referenceAudio', body.referenceAudio, musicFileTypes.referenceAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
@@ -496,7 +504,7 @@ const instrumental: Handler<'createMusicInstrumental'> = async ({ body }, ctx0) 
   });
 };
 
-const soundtrack: Handler<'createMusicSoundtrack'> = async ({ body }, ctx0) => {
+const soundtrack: Handler<'generateSoundtrack'> = async ({ body }, ctx0) => {
   const image = body.image ? await checkUpload('image', body.image, musicFileTypes.image, false) : undefined;
   const video = body.video ? await checkUpload('video', body.video, musicFileTypes.video, false) : undefined;
   // a soundtrack lasts as long as its video, when the video can be read
@@ -527,7 +535,7 @@ const soundtrack: Handler<'createMusicSoundtrack'> = async ({ body }, ctx0) => {
   });
 };
 
-const track: Handler<'createMusicTrack'> = async ({ body }, ctx0) => {
+const track: Handler<'generateTrack'> = async ({ body }, ctx0) => {
   const upload = body.audio ? await checkUpload('audio', body.audio, musicFileTypes.trackAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
@@ -569,12 +577,13 @@ const track: Handler<'createMusicTrack'> = async ({ body }, ctx0) => {
   });
 };
 
-const remix: Handler<'createMusicRemix'> = async ({ body }, ctx0) => {
+const remix: Handler<'remixMusic'> = async ({ body }, ctx0) => {
   const upload = body.audio ? await checkUpload('audio', body.audio, musicFileTypes.remixAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
   let sourceMs = upload?.durationMs;
-  if (body.audioUrl !== undefined) sourceMs = urlSource(ctx, 'audioUrl', body.audioUrl).durationMs;
+  // document 3, "POST /v1/music/remix": audioUrl is internal platform audio (the caller's or public), never another host's
+  if (body.audioUrl !== undefined) sourceMs = urlSource(ctx, 'audioUrl', body.audioUrl, { platformOnly: true }).durationMs;
   if (body.providerSongId !== undefined) {
     const song = songSource(ctx, body.providerSongId, true);
     sourceMs = song.r.tracks[song.index].durationMs;
@@ -605,7 +614,7 @@ const remix: Handler<'createMusicRemix'> = async ({ body }, ctx0) => {
   });
 };
 
-const extend: Handler<'createMusicExtend'> = ({ body }, ctx) => {
+const extend: Handler<'extendMusic'> = ({ body }, ctx) => {
   const src = kit.own(ctx, body.taskId, { notFound: 'MUSIC_TASK_NOT_FOUND' });
   if (src.status !== 'success') throw new ApiError('MUSIC_TASK_NOT_READY', `taskId ${src.id} is ${src.status}; only a succeeded music task can be extended`);
   const provider = src.provider;
@@ -694,26 +703,26 @@ const musicRecordSchema = taskRecordSchema(musicStatuses, {
 
 /** The music area's service: seven creates, the task read and the list, and the signed track MP3s. */
 export const musicService: Service<
-  | 'createMusicGenerate'
-  | 'createMusicInstrumental'
-  | 'createMusicSoundtrack'
-  | 'createMusicTrack'
-  | 'createMusicRemix'
-  | 'createMusicCover'
-  | 'createMusicExtend'
+  | 'generateMusic'
+  | 'generateInstrumental'
+  | 'generateSoundtrack'
+  | 'generateTrack'
+  | 'remixMusic'
+  | 'coverMusic'
+  | 'extendMusic'
   | 'getMusicTask'
   | 'listMusicTasks'
 > = {
   kits: [kit],
   records: { music: musicRecordSchema },
   handlers: {
-    createMusicGenerate: generate,
-    createMusicInstrumental: instrumental,
-    createMusicSoundtrack: soundtrack,
-    createMusicTrack: track,
-    createMusicRemix: remix,
-    createMusicCover: cover,
-    createMusicExtend: extend,
+    generateMusic: generate,
+    generateInstrumental: instrumental,
+    generateSoundtrack: soundtrack,
+    generateTrack: track,
+    remixMusic: remix,
+    coverMusic: cover,
+    extendMusic: extend,
     getMusicTask: get,
     listMusicTasks: list,
   },

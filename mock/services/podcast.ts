@@ -29,6 +29,7 @@ import {
   podcastAudioSchedule,
   podcastModePlans,
   podcastRenderMs,
+  podcastWritingLanguage,
   type ContentStatus,
   type PodcastEpisode,
   type PodcastLanguage,
@@ -60,7 +61,8 @@ interface Slot {
 interface PodcastRecord extends Task<EpisodeStatus> {
   flow: 'one-shot' | 'two-stage';
   mode: PodcastMode;
-  language: PodcastLanguage;
+  /** The language asked for (or inferred); the script is written in `podcastWritingLanguage` of it. */
+  language: string;
   speed: number;
   slots: Slot[];
   title: string;
@@ -426,7 +428,13 @@ function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastR
   const language = body.language ?? inferLanguage([body.query ?? '', ...sources.filter((s) => s.type === 'text').map((s) => s.content)].join(' '));
   const variants = distinctVariants(voices);
   const slots = voices.map((v) => ({ speakerId: v.speakerId, speakerName: v.name, variant: variants.get(v.speakerId)! }));
-  const written = writeEpisode(engine.seed, { query: body.query, sources, mode: body.mode, language, names: slots.map((s) => s.speakerName) });
+  const written = writeEpisode(engine.seed, {
+    query: body.query,
+    sources,
+    mode: body.mode,
+    language: podcastWritingLanguage(language),
+    names: slots.map((s) => s.speakerName),
+  });
   const plan = podcastModePlans[body.mode];
   const sourcesAt = now + plan.sourcesMs;
   const outlineAt = written.outline.map((_, i) => sourcesAt + (i + 1) * plan.outlineItemMs);

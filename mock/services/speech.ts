@@ -203,7 +203,7 @@ function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
 // ---------------------------------------------------------------------------
 
 /** POST /v1/tts and POST /v1/audio/speech: the audio, streamed. Errors: 35002 (voice), 35004 (credits). */
-const tts: Handler<'textToSpeech'> & Handler<'createSpeech'> = ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
+const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
   const voice = voiceOf(ctx, body.voice, 'voice');
   const chars = charCount(body.input);
   const id = ctx.engine.nextId('tts', ctx.account.apiKey, 'tts');
@@ -227,12 +227,18 @@ const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
 
 /** The six speech operations. Errors: 35001 (rules), 35002 (unknown voice), 35004 (credits), 35006 (episode not found). */
 export const speechService: Service<
-  'textToSpeech' | 'createSpeech' | 'createSpeechScript' | 'createFlowSpeechEpisode' | 'createFlowSpeechTtsEpisode' | 'getFlowSpeechEpisode' | 'listSpeakers'
+  | 'synthesizeSpeech'
+  | 'createSpeech'
+  | 'createSpeechScript'
+  | 'createFlowSpeechEpisode'
+  | 'createFlowSpeechTtsEpisode'
+  | 'getFlowSpeechEpisode'
+  | 'listSpeakers'
 > = {
   kits: [scriptKit, episodeKit],
   records: { speech: speechRecordSchema, 'flow-speech': flowSpeechRecordSchema },
   handlers: {
-    textToSpeech: tts,
+    synthesizeSpeech: tts,
     createSpeech: tts,
 
     createSpeechScript({ body }, ctx) {

@@ -29,8 +29,9 @@ import {
   storybookSchedule,
   storybookVideo,
   storybookVideoCredits,
+  storybookWritingLanguage,
   type StorybookEpisode,
-  type StorybookEpisodeRequest,
+  type StorybookLanguage,
   type StorybookMode,
   type VideoStatus,
 } from '../../schemas/storybook.ts';
@@ -46,12 +47,13 @@ import { voiceOf } from './voices.ts';
 import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
-type Language = StorybookEpisodeRequest['language'];
+type Language = StorybookLanguage;
 
 /** A stored deck: what its GET shows and what renders its media. Plain data. */
 interface DeckRecord extends Task<EpisodeStatus> {
   mode: StorybookMode;
-  language: Language;
+  /** The language asked for; the deck is written in `storybookWritingLanguage` of it. */
+  language: string;
   skipAudio: boolean;
   title: string;
   /** The pages' narration scripts, page 1 first. */
@@ -290,7 +292,7 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
       const { engine, account, now, forcing } = ctx;
       const voice = body.skipAudio ? undefined : voiceOf(ctx, body.speakers![0].speakerId, 'speakers[0].speakerId', 'STORYBOOK_SPEAKER_NOT_FOUND');
       const id = deckKit.nextId(ctx);
-      const { title, pages } = writeDeck(engine.seed, id, body.sources[0], body.mode, body.language);
+      const { title, pages } = writeDeck(engine.seed, id, body.sources[0], body.mode, storybookWritingLanguage(body.language));
       const lines = voice ? pages.map((text) => ({ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, 1) })) : undefined;
       const narrated = lines ? lines.reduce((n, l) => n + [...l.text].length, 0) : 0;
       const price = storybookCredits(body.mode, pages.length, narrated);

@@ -189,7 +189,8 @@ function responsesOf(opAt: SchemaAt): Map<number, ResponseSpec> {
     if (content['application/json']) {
       spec.json = child(rAt, 'content', 'application/json', 'schema');
       const code = nodeAt(deref(spec.json))?.properties?.code;
-      if (Number(status) >= 400 && code) spec.codes = code.enum ?? (code.const !== undefined ? [code.const] : undefined);
+      // the codes of an error response: its x-error-codes (the shared ErrorEnvelope), else an enum or const of its own
+      if (Number(status) >= 400) spec.codes = r['x-error-codes'] ?? (code ? (code.enum ?? (code.const !== undefined ? [code.const] : undefined)) : undefined);
     }
     const events = content['text/event-stream']?.['x-events'];
     if (events) spec.events = Object.fromEntries(Object.keys(events).map((e) => [e, child(rAt, 'content', 'text/event-stream', 'x-events', e)]));
