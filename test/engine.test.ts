@@ -248,6 +248,21 @@ describe('OwnedStore', () => {
     expect(ids(s.pageNewestFirst('bob', 1, 20))).toEqual(['b2', 'b1']);
   });
 
+  it.each([
+    { groups: ['odd', 'even'], keep: 4, gone: ['a1', 'a2', 'a3'] },
+    { groups: ['even'], keep: 4, gone: ['a2', 'a4', 'a6'] },
+    { groups: ['even'], keep: 2, gone: ['a2', 'a4', 'a6'] }, // only the even ones may go
+    { groups: ['odd'], keep: 5, gone: ['a1', 'a3'] },
+    { groups: ['none'], keep: 1, gone: [] },
+    { groups: ['odd', 'even'], keep: 7, gone: [] },
+  ])('evicts the oldest records of the groups $groups down to $keep, oldest first', ({ groups, keep, gone }) => {
+    const s = fill();
+    expect(s.evictOldest('alice', keep, groups).map((r) => r.id)).toEqual(gone);
+    for (const id of gone) expect(s.get(id)).toBeUndefined();
+    expect(s.countOf('alice')).toBe(7 - gone.length);
+    expect(s.countOf('bob')).toBe(2);
+  });
+
   it('pages a group newest first; total counts the group', () => {
     const s = fill();
     const p1 = s.pageNewestFirst('alice', 1, 2, 'even');

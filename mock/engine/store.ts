@@ -82,14 +82,25 @@ export class OwnedStore<T> {
   }
 
   /**
-   * Removes the oldest records of `owner` that `canEvict` allows until at most
-   * `keep` remain (records it does not allow are skipped, so fewer may go).
-   * Returns the records removed.
+   * Removes the oldest records of `owner` whose group is one of `groups` until
+   * at most `keep` of its records remain (records of other groups stay, so
+   * fewer may go). Returns the records removed, oldest first. Costs
+   * O(removed x groups): it walks the per-group lists, never the owner's whole
+   * list (a create beyond the cap while every task still runs stays cheap).
    */
-  evictOldest(owner: string, keep: number, canEvict: (record: T) => boolean): T[] {
-    const list = this.byOwner.get(owner) ?? [];
+  evictOldest(owner: string, keep: number, groups: readonly string[]): T[] {
+    let excess = this.countOf(owner) - keep;
+    if (excess <= 0) return [];
+    const lists = groups.map((g) => this.byOwnerGroup.get(`${owner}\u0000${g}`) ?? []);
+    const at = lists.map(() => 0);
     const gone: Entry<T>[] = [];
-    for (let i = 0; list.length - gone.length > keep && i < list.length; i++) if (canEvict(list[i].record)) gone.push(list[i]);
+    for (; excess > 0; excess--) {
+      // the oldest head of the group lists (each sorted by seq)
+      let best = -1;
+      for (let i = 0; i < lists.length; i++) if (at[i] < lists[i].length && (best < 0 || lists[i][at[i]].seq < lists[best][at[best]].seq)) best = i;
+      if (best < 0) break;
+      gone.push(lists[best][at[best]++]);
+    }
     for (const e of gone) this.delete(e.id);
     return gone.map((e) => e.record);
   }

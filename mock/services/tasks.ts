@@ -220,7 +220,7 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     this.report(engine, task);
     const finished = (r: T) => this.isTerminal(r);
     const gone: T[] = [];
-    if (store.countOf(task.owner) > engine.limits.tasksPerKey) gone.push(...store.evictOldest(task.owner, engine.limits.tasksPerKey, finished));
+    if (store.countOf(task.owner) > engine.limits.tasksPerKey) gone.push(...store.evictOldest(task.owner, engine.limits.tasksPerKey, this.config.terminal));
     if (store.size > engine.limits.tasks) gone.push(...store.evictOldestOverall(engine.limits.tasks, finished));
     for (const old of gone)
       engine.activity.record({ at: engine.clock.now(), area: this.config.area, taskId: old.id, apiKey: old.owner, status: 'evicted', terminal: true });

@@ -1,0 +1,151 @@
+/**
+ * A CPU profile of the mock's request path: starts the mock as `npm run bench`
+ * does (`--clock manual --no-rate-limit --quiet`, a preloaded account) under
+ * `node --cpu-prof`, loads one route with autocannon from this process, stops
+ * the mock (its profile is written at exit) and prints the functions with the
+ * most self time.
+ *
+ *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR]
+ *
+ * The profile (.cpuprofile, for Chrome DevTools or speedscope) stays in DIR
+ * (default: a temporary directory, printed).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { operations } from '../schemas/operations.ts';
+import { freePort } from './bench-util.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: argv } = parseArgs({
+  options: {
+    route: { type: 'string', default: 'post' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    top: { type: 'string', default: '30' },
+    out: { type: 'string' },
+  },
+});
+const KEY = 'mg_bench_secret1';
+const AUTH = { authorization: `Bearer ${KEY}` };
+const CREATE_BODY = JSON.stringify({ model: 'family1-video-2-fast', content: [{ type: 'text', text: 'a cat on a skateboard, golden hour' }], duration: 5 });
+
+/** One request on a fresh connection: status and body text. */
+function http(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** CPU time (user + system, ms) process `pid` has used so far, from /proc (Linux; NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** The `top` call frames by self time (share of all samples), from a .cpuprofile. */
+export function topSelf(file: string, top: number): string[] {
+  const prof = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[] };
+  const byFrame = new Map<string, number>();
+  let total = 0;
+  for (const n of prof.nodes) {
+    const hits = n.hitCount ?? 0;
+    total += hits;
+    const url = n.callFrame.url.replace(/^file:\/\//, '');
+    const where = url ? `${url.startsWith(ROOT) ? relative(ROOT, url) : url}:${n.callFrame.lineNumber + 1}` : '';
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${where}`.trim();
+    byFrame.set(key, (byFrame.get(key) ?? 0) + hits);
+  }
+  return [...byFrame]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, h]) => `${((100 * h) / total).toFixed(1).padStart(5)}%  ${k}`);
+}
+
+async function main() {
+  const out = argv.out ?? mkdtempSync(join(tmpdir(), 'mg-profile-'));
+  mkdirSync(out, { recursive: true });
+  const accountsFile = join(out, 'accounts.json');
+  writeFileSync(accountsFile, JSON.stringify([{ apiKey: KEY, credits: 1_000_000_000_000 }]));
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      out,
+      '--import',
+      'tsx',
+      'mock/cli.ts',
+      '--port',
+      String(port),
+      '--clock',
+      'manual',
+      '--no-rate-limit',
+      '--quiet',
+      '--accounts',
+      accountsFile,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  for (let i = 0; ; i++) {
+    try {
+      if ((await http(port, 'GET', '/v1/user/subscription', AUTH)).status === 200) break;
+    } catch {
+      if (i > 3000) throw new Error('the mock did not start');
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const json = { ...AUTH, 'content-type': 'application/json' };
+  const created = await http(port, 'POST', operations.createVideoTask.path, json, CREATE_BODY);
+  const taskId = (JSON.parse(created.text) as { data: { taskId: string } }).data.taskId;
+  const post = argv.route === 'post';
+  const cpu0 = cpuMs(child.pid!);
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}${post ? operations.createVideoTask.path : operations.getVideoTask.path.replace('{taskId}', taskId)}`,
+    method: post ? 'POST' : 'GET',
+    headers: post ? json : AUTH,
+    body: post ? CREATE_BODY : undefined,
+    connections: Number(argv.connections),
+    duration: Number(argv.duration),
+  });
+  const cpu = cpuMs(child.pid!) - cpu0;
+  child.kill('SIGTERM');
+  await exited;
+  const file = readdirSync(out).find((f) => /\.0\.\d+\.cpuprofile$/.test(f)); // thread 0: the main thread (tsx's loader is another);
+  if (!file) throw new Error(`no profile in ${out}`);
+  process.stdout.write(
+    [
+      `${post ? 'POST' : 'GET'} c=${argv.connections}: ${Math.round(r.requests.total / r.duration)} req/s, p50/p99 ${r.latency.p50}/${r.latency.p99} ms, non-2xx ${r.non2xx}; ` +
+        `server CPU ${Math.round((1000 * cpu) / r.requests.total)} µs per request (under the profiler; less noisy than req/s on a shared machine)`,
+      `profile: ${join(out, file)}`,
+      'self time  function  file:line',
+      ...topSelf(join(out, file), Number(argv.top)),
+      '',
+    ].join('\n'),
+  );
+}
+
+await main();
