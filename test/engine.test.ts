@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Accounts } from '../mock/engine/accounts.ts';
 import { Clock } from '../mock/engine/clock.ts';
+import { ActivityFeed } from '../mock/engine/activity.ts';
+import { Journal } from '../mock/engine/journal.ts';
 import { RateLimiter } from '../mock/engine/rate-limiter.ts';
+import { Ring } from '../mock/engine/ring.ts';
 import { hash32, Rng } from '../mock/engine/rng.ts';
 import { Scheduler } from '../mock/engine/scheduler.ts';
 import { OwnedStore } from '../mock/engine/store.ts';
@@ -225,6 +228,51 @@ describe('RateLimiter (sliding window)', () => {
     expect(r.hit('a', 'b', 1, 1000, 0).allowed).toBe(true);
     r.enabled = false;
     for (let i = 0; i < 10; i++) expect(r.hit('a', 'b', 1, 1000, 0)).toEqual({ allowed: true, retryAfterMs: 0 });
+  });
+});
+
+describe('Ring', () => {
+  it.each([
+    { capacity: 3, pushed: 0, held: [] },
+    { capacity: 3, pushed: 2, held: [1, 2] },
+    { capacity: 3, pushed: 3, held: [1, 2, 3] },
+    { capacity: 3, pushed: 4, held: [2, 3, 4] },
+    { capacity: 3, pushed: 8, held: [6, 7, 8] },
+    { capacity: 1, pushed: 5, held: [5] },
+    { capacity: 0, pushed: 5, held: [] },
+  ])('capacity $capacity after $pushed pushes holds the last ones, oldest first', ({ capacity, pushed, held }) => {
+    const r = new Ring<number>(capacity);
+    for (let n = 1; n <= pushed; n++) r.push(n);
+    expect(r.toArray()).toEqual(held);
+    expect(r.length).toBe(held.length);
+    expect(r.at(0)).toBe(held[0]);
+    expect(r.toArray(1)).toEqual(held.slice(1));
+  });
+
+  it('loads the last `capacity` items and goes on from them', () => {
+    const r = new Ring<number>(3);
+    for (let n = 1; n <= 5; n++) r.push(n);
+    r.load([10, 11, 12, 13]);
+    expect(r.toArray()).toEqual([11, 12, 13]);
+    r.push(14);
+    expect(r.toArray()).toEqual([12, 13, 14]);
+    r.clear();
+    expect(r.toArray()).toEqual([]);
+  });
+
+  it('journal and activity feed keep their last entries with their sequence numbers', () => {
+    const j = new Journal(2);
+    for (const status of [200, 201, 202]) j.record({ at: 0, method: 'GET', path: '/x', operationId: null, keyId: null, status, code: null });
+    expect(j.list().map((e) => [e.seq, e.status])).toEqual([
+      [2, 201],
+      [3, 202],
+    ]);
+    expect(j.total).toBe(3);
+    const f = new ActivityFeed(2);
+    for (const status of ['a', 'b', 'c']) f.record({ at: 0, area: 'video', taskId: 't', apiKey: 'k', status, terminal: false });
+    expect(f.since(0).map((e) => e.status)).toEqual(['b', 'c']);
+    expect(f.since(2).map((e) => e.status)).toEqual(['c']);
+    expect(f.since(3)).toEqual([]);
   });
 });
 

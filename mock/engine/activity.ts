@@ -2,6 +2,7 @@
  * The activity feed: every change of a task's status, in order, for the
  * control API's event stream (a bounded ring of the most recent `capacity`).
  */
+import { Ring } from './ring.ts';
 
 /** One change of status of a task of any area. */
 export interface TaskActivity {
@@ -21,15 +22,16 @@ export interface TaskActivity {
 }
 
 export class ActivityFeed {
-  private entries: TaskActivity[] = [];
+  private readonly entries: Ring<TaskActivity>;
   private seq = 0;
 
-  constructor(private readonly capacity = 1000) {}
+  constructor(capacity = 1000) {
+    this.entries = new Ring(capacity);
+  }
 
-  /** Appends a change. */
+  /** Appends a change; beyond `capacity`, the oldest goes. */
   record(e: Omit<TaskActivity, 'seq'>): void {
     this.entries.push({ seq: ++this.seq, ...e });
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
   /** Sequence number of the latest change (0 when none). */
@@ -40,23 +42,23 @@ export class ActivityFeed {
   /** Changes after `seq`, oldest first (those still in the ring). */
   since(seq: number): TaskActivity[] {
     if (this.entries.length === 0 || seq >= this.seq) return [];
-    const first = this.entries[0].seq;
-    return this.entries.slice(Math.max(0, seq + 1 - first));
+    const first = this.entries.at(0)!.seq;
+    return this.entries.toArray(seq + 1 - first);
   }
 
   /** The entries and the sequence counter (for saving the state). */
   dump(): { entries: TaskActivity[]; seq: number } {
-    return { entries: [...this.entries], seq: this.seq };
+    return { entries: this.entries.toArray(), seq: this.seq };
   }
 
   /** Replaces the entries with saved ones (the last `capacity`). */
   load(saved: { entries: readonly TaskActivity[]; seq: number }): void {
-    this.entries = saved.entries.slice(-this.capacity);
+    this.entries.load(saved.entries);
     this.seq = saved.seq;
   }
 
   clear(): void {
-    this.entries = [];
+    this.entries.clear();
     this.seq = 0;
   }
 }

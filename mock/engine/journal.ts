@@ -1,15 +1,18 @@
 /** The request journal: the most recent API requests and their response status (a ring of `capacity`). */
 import type { JournalEntry } from '../../schemas/control.ts';
+import { Ring } from './ring.ts';
 
 export class Journal {
-  private entries: JournalEntry[] = [];
+  private readonly entries: Ring<JournalEntry>;
   private seq = 0;
 
-  constructor(private readonly capacity = 500) {}
+  constructor(capacity = 500) {
+    this.entries = new Ring(capacity);
+  }
 
+  /** Records one request with the next sequence number; beyond `capacity`, the oldest entry goes. */
   record(e: Omit<JournalEntry, 'seq'>): void {
     this.entries.push({ seq: ++this.seq, ...e });
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
   /** API requests recorded since the start (or the last reset), the dropped ones included. */
@@ -17,23 +20,24 @@ export class Journal {
     return this.seq;
   }
 
+  /** The entries kept, oldest first. */
   list(): JournalEntry[] {
-    return [...this.entries];
+    return this.entries.toArray();
   }
 
   /** The entries and the sequence counter (for saving the state). */
   dump(): { entries: JournalEntry[]; seq: number } {
-    return { entries: [...this.entries], seq: this.seq };
+    return { entries: this.entries.toArray(), seq: this.seq };
   }
 
   /** Replaces the entries with saved ones (the last `capacity`). */
   load(saved: { entries: readonly JournalEntry[]; seq: number }): void {
-    this.entries = saved.entries.slice(-this.capacity);
+    this.entries.load(saved.entries);
     this.seq = saved.seq;
   }
 
   clear(): void {
-    this.entries = [];
+    this.entries.clear();
     this.seq = 0;
   }
 }
