@@ -6,6 +6,7 @@
  * answer the control error naming the field.
  */
 import { describe, expect, it } from 'vitest';
+import { journalBody } from '../mock/core/operation.ts';
 import { JOURNAL_BODY_CHARS } from '../schemas/control.ts';
 import { errorCatalog } from '../schemas/errors.ts';
 import { cloneForm, pathOf, videoBody } from './factories.ts';
@@ -65,6 +66,24 @@ describe('the journal as a verification tool', () => {
     const [cut] = await requests(m, '?operationId=createVideoTask');
     expect(cut.bodyTruncated).toBe(true);
     expect(cut.body).toBe(JSON.stringify(long).slice(0, JOURNAL_BODY_CHARS));
+  });
+
+  // journalBody skips building the text of a body clearly under the cut: the result is the same as cutting the text
+  const N = JOURNAL_BODY_CHARS;
+  it.each([
+    ['a small object', { model: 'm', duration: 5, content: [{ type: 'text', text: 'a cat' }], flag: true, none: null }],
+    ['just under the cut', { text: 'x'.repeat(N - 11) }],
+    ['exactly the cut', { text: 'x'.repeat(N - 10) }],
+    ['one over the cut', { text: 'x'.repeat(N - 9) }],
+    ['escapes that double the text', { text: '"'.repeat(N / 2) }],
+    ['control characters (6-character escapes)', { text: '\u0001'.repeat(N / 6) }],
+    ['many numbers', { n: Array.from({ length: N / 10 }, (_, i) => 1e21 + i) }],
+    ['an array at the top', [1, 'two', { three: 3 }]],
+    ['a string at the top', 'x'.repeat(N + 1)],
+    ['a __proto__ key', JSON.parse('{"__proto__": {"a": 1}, "b": 2}') as unknown],
+  ])('journalBody: %s', (_what, raw) => {
+    const text = JSON.stringify(raw);
+    expect(journalBody(raw)).toEqual(text.length > N ? { body: text.slice(0, N), bodyTruncated: true } : { body: raw });
   });
 
   it('a body nested deeper than JSON.stringify can go is still answered (400, not 500) and journaled as a note (found by the fuzzer)', async () => {

@@ -84,20 +84,57 @@ export interface OperationTrace {
   bodyTruncated?: boolean;
 }
 
+/**
+ * An upper bound of the length of `value`'s JSON text, exact enough to skip
+ * JSON.stringify for a body far below the journal's cut: a string counts 6
+ * characters per character (the longest escape) and its quotes, a number 24
+ * (the longest a double prints as). Returns Infinity once over `budget`, or for
+ * anything but JSON data (then the caller stringifies).
+ */
+function jsonLengthBound(value: unknown, budget: number): number {
+  switch (typeof value) {
+    case 'string':
+      return 6 * value.length + 2;
+    case 'number':
+      return 24;
+    case 'boolean':
+      return 5;
+    case 'undefined':
+      return 4;
+    case 'object': {
+      if (value === null) return 4;
+      // a budget spent on the way down ends the walk (a body nested 20,000 deep never reaches the stack's limit here)
+      if (budget < 2) return Infinity;
+      let n = 2;
+      if (Array.isArray(value)) {
+        for (const v of value) if ((n += jsonLengthBound(v, budget - n) + 1) > budget) return Infinity;
+        return n;
+      }
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) return Infinity;
+      for (const k in value) {
+        n += 6 * k.length + 4 + jsonLengthBound((value as Record<string, unknown>)[k], budget - n);
+        if (n > budget) return Infinity;
+      }
+      return n;
+    }
+    default:
+      return Infinity;
+  }
+}
+
 /** A request body for the journal: files as {filename, mimeType, size}; beyond JOURNAL_BODY_CHARS of JSON text, the cut text. */
 export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: boolean } {
-  const summary =
-    raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-      ? Object.fromEntries(
-          Object.entries(raw).map(([k, v]) => {
-            const file = (f: unknown) => {
-              const u = f as { filename?: unknown; mimeType?: unknown; bytes?: unknown };
-              return u && u.bytes instanceof Uint8Array ? { filename: u.filename, mimeType: u.mimeType, size: u.bytes.byteLength } : f;
-            };
-            return [k, Array.isArray(v) ? v.map(file) : file(v)];
-          }),
-        )
-      : raw;
+  let summary = raw;
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    const file = (f: unknown) => {
+      const u = f as { filename?: unknown; mimeType?: unknown; bytes?: unknown };
+      return u && u.bytes instanceof Uint8Array ? { filename: u.filename, mimeType: u.mimeType, size: u.bytes.byteLength } : f;
+    };
+    summary = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.map(file) : file(v)]));
+  }
+  // most bodies are far below the cut: their text is never built
+  if (jsonLengthBound(summary, JOURNAL_BODY_CHARS) <= JOURNAL_BODY_CHARS) return { body: summary };
   let text: string;
   try {
     text = JSON.stringify(summary) ?? '';
@@ -126,6 +163,9 @@ function bearerKey(header: string | undefined, engine: Engine, services: Service
   throw new ApiError('UNAUTHORIZED', `API key must have the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits), or be an OAuth access token`);
 }
 
+/** Decodes UTF-8 (a leading BOM dropped); stateless between calls, so one serves every request. */
+const UTF8 = new TextDecoder();
+
 /**
  * A JSON request body of `op` from its bytes; undefined when empty.
  * Errors: UNSUPPORTED_MEDIA_TYPE (not a JSON media type; a control operation
@@ -136,7 +176,7 @@ export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string
   if (!op?.control && !isJsonType(contentType))
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType || '(none)'} is not accepted; send application/json`);
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(UTF8.decode(bytes));
   } catch (e) {
     throw new ApiError('MALFORMED_JSON', `request body is not valid JSON: ${(e as Error).message}`);
   }
