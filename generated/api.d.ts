@@ -3475,7 +3475,10 @@ export interface components {
             }[];
             /** @description at most 1 item; required unless skipAudio is true (ignored with skipAudio) */
             speakers?: {
-                /** @description a speaker id GET /v1/speakers/list lists for this account */
+                /**
+                 * @description a speaker id GET /v1/speakers/list lists for this account
+                 * @example en_ava
+                 */
                 speakerId: string;
             }[];
             /**

@@ -16,7 +16,7 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
-import { charCount, EPISODE_COVER_SIDE, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeechSpeed, speechPricing } from './speech.ts';
+import { charCount, EPISODE_COVER_SIDE, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, SpeechSpeed, speechPricing } from './speech.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -102,19 +102,6 @@ export function podcastAudioCredits(scriptChars: number): number {
 // ---------------------------------------------------------------------------
 // Request schemas
 // ---------------------------------------------------------------------------
-
-/** A speaker id: at most 128 characters (assumed: the documents show no length). */
-const SpeakerId = z
-  .string()
-  .min(1)
-  .max(128)
-  .meta({
-    ...provenanceMeta(
-      assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
-      'a speaker id GET /v1/speakers/list lists for this account',
-    ),
-    example: 'en_ava',
-  });
 
 /** One source of an episode (document 2): the raw text, or a link. */
 export const PodcastSource = z.object({

@@ -183,8 +183,8 @@ function text(max: number, what: string) {
     .openapi({ maxLength: max });
 }
 
-/** A speaker id: at most 128 characters (assumed: the documents show no length). */
-const SpeakerId = z
+/** A speaker id: at most 128 characters (assumed: the documents show no length). Shared by every area that takes one. */
+export const SpeakerId = z
   .string()
   .min(1)
   .max(128)

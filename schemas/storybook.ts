@@ -15,7 +15,7 @@ import { uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
-import { charCount, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, speechPricing } from './speech.ts';
+import { charCount, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -139,16 +139,7 @@ export const StorybookEpisodeRequest = z
     speakers: z
       .array(
         z.object({
-          speakerId: z
-            .string()
-            .min(1)
-            .max(128)
-            .meta(
-              provenanceMeta(
-                assumed('the documents show no length for a speaker id; 128 characters bound what is stored'),
-                'a speaker id GET /v1/speakers/list lists for this account',
-              ),
-            ),
+          speakerId: SpeakerId,
         }),
       )
       .max(1)

@@ -5,6 +5,8 @@
  * Bearer, kept in sessionStorage); and the API itself for nothing but reading
  * a task's result with its owner's key. Browser code: no Node module.
  */
+import type { TaskActivityEvent } from '../../schemas/control.ts';
+import { errorCatalog } from '../../schemas/errors.ts';
 
 /** Where the page keeps the control token and the chosen session (per tab). */
 const TOKEN_KEY = 'mediagen-mock.control-token';
@@ -27,8 +29,8 @@ export class MockError extends Error {
   }
 }
 
-/** The control error code of a refused token (CONTROL_FORBIDDEN, schemas/errors.ts). */
-export const CONTROL_FORBIDDEN = 10012;
+/** The control error code of a refused token (CONTROL_FORBIDDEN). */
+export const CONTROL_FORBIDDEN = errorCatalog.CONTROL_FORBIDDEN.code;
 
 function storage(): Storage | undefined {
   try {
@@ -97,15 +99,7 @@ export async function apiGet<T>(ctx: Ctx, path: string, apiKey: string): Promise
 }
 
 /** One change of a task's status (the data of a `task` event of GET /__mock/events). */
-export interface TaskActivity {
-  seq: number;
-  at: number;
-  area: string;
-  taskId: string;
-  apiKey: string;
-  status: string;
-  terminal: boolean;
-}
+export type TaskActivity = TaskActivityEvent;
 
 /**
  * Follows GET /__mock/events from `since` with fetch (an EventSource cannot
