@@ -26,6 +26,10 @@ export interface paths {
          *
          *     A created task can fail with: 31008 VIDEO_GENERATION_FAILED (provider error during generation), 31009 VIDEO_CONTENT_REJECTED (content rejected by moderation).
          *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the price (31004 VIDEO_INSUFFICIENT_CREDITS; reads the account)
+         *
          *     Source: document 1, "Video: create task (shared)".
          */
         post: operations["createVideoTask"];
@@ -61,6 +65,14 @@ export interface paths {
          *     | agent | pixverse.agentType plus product images; quality 720p or 1080p; duration 20, 30 or 60; promo_mix needs at least 4 product images; ad_master needs at least 1 product image and no video | 2 |
          *
          *     A created task can fail with: 32003 F5_PROVIDER_ERROR (provider error during generation), 32007 F5_PROVIDER_THROTTLED (upstream provider throttling or video concurrency slots exhausted), 32008 F5_CONTENT_REJECTED (content rejected by moderation).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - fusion: the prompt contains @refName for every image reference (32004 F5_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - sourceTaskId names a task of the service (32001 F5_TASK_NOT_FOUND; reads the state)
+         *     - sourceTaskId is the caller's own task (32005 F5_TASK_FORBIDDEN; reads the state)
+         *     - sourceTaskId is a succeeded family5 task (32004 F5_INVALID_PARAMETERS; reads the state)
+         *     - the balance covers the price (32002 F5_INSUFFICIENT_CREDITS; reads the account)
          *
          *     Source: document 1, "Video: family5 create".
          */
@@ -1562,7 +1574,17 @@ export interface components {
              * @enum {string}
              */
             audioSetting?: "auto" | "origin";
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & {
+            content: unknown;
+        } & unknown & unknown & {
+            content: unknown;
+        } & {
+            content: unknown;
+        } & unknown & unknown & {
+            content: unknown;
+        } & {
+            content: unknown;
+        } & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         VideoContentItem: {
             /** @enum {string} */
             type: "text";
@@ -1691,7 +1713,7 @@ export interface components {
                 duration?: number;
             }[];
             pixverse?: components["schemas"]["Family5Options"];
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /** @default {} */
         Family5Options: {
             /**
@@ -1959,7 +1981,7 @@ export interface components {
              * @enum {string}
              */
             ratio?: "16:9" | "4:3" | "1:1" | "3:4" | "9:16" | "21:9" | "4:5" | "5:4";
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * @example {
          *       "capability": "agent",
@@ -1995,7 +2017,7 @@ export interface components {
                 /** @enum {string} */
                 agentType?: "ad_master" | "promo_mix";
             };
-        };
+        } & (unknown & unknown & unknown & unknown);
         /**
          * @example {
          *       "balance": 10000,

@@ -166,7 +166,7 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     operationId: op.operationId,
     tags: op.tags,
     summary: op.summary,
-    description: `${op.description}${failures}\n\nSource: ${describeProvenance(op.provenance)}.`,
+    description: `${op.description}${failures}${describeStateRules(op)}\n\nSource: ${describeProvenance(op.provenance)}.`,
     ...(op.auth ? { security: [{ [bearerApiKeyScheme.name]: [] }] } : { security: [] }),
     request: {
       ...(op.request.params ? { params: op.request.params } : {}),
@@ -177,7 +177,21 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),
+    ...(op.stateRules?.length ? { 'x-rules': xRules(op) } : {}),
   };
+}
+
+/** The operation's rules no schema carries, as `x-rules` entries: code, fields, the rule in words, what it reads. */
+function xRules(op: OperationDef) {
+  return (op.stateRules ?? []).map((r) => ({ code: errorCatalog[r.code].code, name: r.code, fields: [...r.fields], rule: r.rule, reads: r.reads }));
+}
+
+/** The same rules for the description. */
+function describeStateRules(op: OperationDef): string {
+  if (!op.stateRules?.length) return '';
+  const line = (r: NonNullable<OperationDef['stateRules']>[number]) =>
+    `- ${r.rule} (${describeErrorRef(r.code)}; reads ${r.reads === 'body' ? 'the body, beyond what a schema can say' : `the ${r.reads}`})`;
+  return `\n\nRules beyond the request schema (also in \`x-rules\`):\n\n${op.stateRules.map(line).join('\n')}`;
 }
 
 /** The API document (spec/openapi.json and spec/openapi.yaml); `examples`: success examples captured from the mock (scripts/examples.ts). */
