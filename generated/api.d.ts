@@ -354,6 +354,13 @@ export interface paths {
          *     | 1:8 | 128x1024 | 256x2048 | 512x4096 |
          *     | 8:1 | 1024x128 | 2048x256 | 4096x512 |
          *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the models and sizes that need a subscription need a paid plan (26005 IMAGE_SUBSCRIPTION_REQUIRED; reads the account)
+         *     - the balance (or a free generation) covers the price (26004 IMAGE_INSUFFICIENT_CREDITS; reads the account)
+         *     - requests with base64 reference images have a tighter rate limit (26029 IMAGE_RATE_LIMITED; reads the account)
+         *     - the free lane of image-b-3-pro (accounts that never paid) takes a bounded number of requests at once (26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy); reads the concurrency)
+         *
          *     Source: document 1, "Image: synchronous generate".
          */
         post: operations["generateImage"];
@@ -381,6 +388,12 @@ export interface paths {
          *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Force them with Prefer: outcome=failed, error=free_relax_busy (26030) or error=free_relax_timeout (26031). Paid or previously paid accounts are never restricted.
          *
          *     A created task can fail with: 26008 IMAGE_GENERATION_FAILED (provider error during image generation), 26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy) (free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later), 26031 IMAGE_FREE_RELAX_TIMEOUT (free_relax_timeout) (free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the models and sizes that need a subscription need a paid plan (26005 IMAGE_SUBSCRIPTION_REQUIRED; reads the account)
+         *     - the balance (or a free generation) covers the price (26004 IMAGE_INSUFFICIENT_CREDITS; reads the account)
+         *     - requests with base64 reference images have a tighter rate limit (26029 IMAGE_RATE_LIMITED; reads the account)
          *
          *     Source: document 1, "Image: asynchronous generate".
          */
@@ -2193,7 +2206,11 @@ export interface components {
             /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
-        };
+        } & ({
+            prompt: unknown;
+        } & {
+            referenceImages?: unknown;
+        } & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /** @description carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; the mock counts it once) */
         ImageReferenceImage: {
             fileData?: components["schemas"]["ImageFileData"];
@@ -2440,7 +2457,9 @@ export interface components {
             /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
-        };
+        } & ({
+            referenceImages?: unknown;
+        } & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * @description Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).
          * @example {

@@ -7,7 +7,17 @@
  */
 import { sharedVideoModelIds, sharedVideoModels, videoRatios, videoResolutions, type SharedVideoModel } from '../schemas/video.ts';
 import type { OperationId } from '../schemas/operations.ts';
-import { family5Body, family5EstimateBody, textItem, videoBody, videoEstimateBody, type Body } from './factories.ts';
+import {
+  imageFamilies,
+  imageModelIds,
+  imageModels,
+  imageSizes,
+  allImageRatios,
+  legacyImageModelIds,
+  MAX_REFERENCE_IMAGES,
+  type ImageModel,
+} from '../schemas/image.ts';
+import { family5Body, family5EstimateBody, imageBody, imageEstimateBody, imageRefs, textItem, videoBody, videoEstimateBody, type Body } from './factories.ts';
 
 /** One request of the table: a valid body (`rule` null) or one breaking `rule` only. */
 export interface RuleCase {
@@ -219,7 +229,69 @@ function family5Cases(): RuleCase[] {
   ];
 }
 
+// ---------------------------------------------------------------------------
+// Images
+// ---------------------------------------------------------------------------
+
+function imageCases(): RuleCase[] {
+  const out: RuleCase[] = [];
+  for (const [op, body] of [
+    ['createImageTask', imageBody],
+    ['estimateImageCredits', imageEstimateBody],
+  ] as const) {
+    for (const id of imageModelIds) {
+      const m: ImageModel = imageModels[id];
+      const fam = imageFamilies[m.family];
+      const max = Math.min(fam.maxReferenceImages, MAX_REFERENCE_IMAGES);
+      out.push(
+        valid(
+          op,
+          `${id} with ${max} references`,
+          body({ model: id, referenceImages: imageRefs(max), imageConfig: { imageSize: '1K', aspectRatio: m.ratios[0] } }),
+        ),
+      );
+      out.push(breaks(op, `image.references-max.${m.family}`, `${id} with ${max + 1} references`, body({ model: id, referenceImages: imageRefs(max + 1) })));
+      const noSize = imageSizes.find((z) => !(m.sizes as readonly string[]).includes(z));
+      if (noSize) out.push(breaks(op, `image.size.${id}`, `${id} at ${noSize}`, body({ model: id, imageConfig: { imageSize: noSize } })));
+      if (m.fourKTextToImageOnly) {
+        out.push(valid(op, `${id} 4K text to image`, body({ model: id, imageConfig: { imageSize: '4K' } })));
+        out.push(
+          breaks(
+            op,
+            `image.4k-text-only.${id}`,
+            `${id} 4K with a reference`,
+            body({ model: id, referenceImages: imageRefs(1), imageConfig: { imageSize: '4K' } }),
+          ),
+        );
+      }
+      const noRatio = allImageRatios.find((r) => !(m.ratios).includes(r)) ?? '7:3';
+      if (fam.unsupportedRatioError && noRatio)
+        out.push(breaks(op, `image.ratio.${id}`, `${id} at ${noRatio}`, body({ model: id, imageConfig: { aspectRatio: noRatio } })));
+      if (!fam.unsupportedRatioError) out.push(valid(op, `${id} takes any ratio`, body({ model: id, imageConfig: { aspectRatio: '7:3' } })));
+    }
+    for (const [legacy, id] of Object.entries(legacyImageModelIds)) {
+      const fam = imageFamilies[imageModels[id].family];
+      out.push(
+        breaks(
+          op,
+          `image.references-max.${imageModels[id].family}`,
+          `${legacy} with too many references`,
+          body({ model: legacy, referenceImages: imageRefs(fam.maxReferenceImages + 1) }),
+        ),
+      );
+    }
+    out.push(
+      breaks(op, 'image.references-max.image-a', 'the default model with 5 references', body({ model: undefined, referenceImages: imageRefs(5) })),
+      breaks(op, 'image.reference-has-data', 'a reference without data', body({ referenceImages: [{}] })),
+      valid(op, 'an inline reference', body({ referenceImages: [{ inlineData: { data: 'iVBORw0KGgo=', mimeType: 'image/png' } }] })),
+    );
+  }
+  out.push(breaks('createImageTask', 'image.prompt-not-blank', 'a blank prompt', imageBody({ prompt: '  ' })));
+  out.push(valid('estimateImageCredits', 'a blank prompt', imageEstimateBody({ prompt: '  ' })));
+  return out;
+}
+
 /** Every case of the table. */
 export function ruleCases(): RuleCase[] {
-  return [...sharedCases(), ...family5Cases()];
+  return [...sharedCases(), ...family5Cases(), ...imageCases()];
 }
