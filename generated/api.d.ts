@@ -771,6 +771,13 @@ export interface paths {
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
          *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - image.data is a jpeg, png or webp image in Base64 (optionally with a data:image/...;base64, prefix), at most 10 MB (33004 GEN_AUDIO_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (33002 GEN_AUDIO_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - at most 3 tasks of the service running per user (33009 GEN_AUDIO_CONCURRENCY_LIMIT; reads the concurrency)
+         *     - the balance covers the reservation (33006 GEN_AUDIO_INSUFFICIENT_CREDITS; reads the account)
+         *
          *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
         post: operations["createPlatformVoiceTask"];
@@ -838,6 +845,13 @@ export interface paths {
          * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 40 / 60)) credits (the rate is assumed: the document says only that P2 is billed on audioDuration); reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009, assumed; off with the rate limits, --no-rate-limit). Prefer: outcome=failed (33003, or error=33008), outcome=stuck.
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - image.data is a jpeg, png or webp image in Base64 (optionally with a data:image/...;base64, prefix), at most 10 MB (33004 GEN_AUDIO_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (33002 GEN_AUDIO_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - at most 3 tasks of the service running per user (33009 GEN_AUDIO_CONCURRENCY_LIMIT; reads the concurrency)
+         *     - the balance covers the reservation (33006 GEN_AUDIO_INSUFFICIENT_CREDITS; reads the account)
          *
          *     Source: document 2, "Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)".
          */
@@ -2960,7 +2974,31 @@ export interface components {
             durationHint?: number;
             /** @description add an audio watermark */
             watermark?: boolean;
-        };
+        } & ({
+            text: unknown;
+        } & {
+            text: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & unknown & unknown & unknown & unknown & {
+            text: unknown;
+        } & {
+            image?: unknown | unknown;
+        } & {
+            image?: {
+                url?: unknown;
+            };
+        });
         GeneratedAudioTask: {
             /** @description task id */
             id: string;
@@ -3084,7 +3122,31 @@ export interface components {
             durationHint?: number;
             /** @description add an audio watermark */
             watermark?: boolean;
-        };
+        } & ({
+            text: unknown;
+        } & {
+            text: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & unknown & unknown & unknown & unknown & {
+            text: unknown;
+        } & {
+            image?: unknown | unknown;
+        } & {
+            image?: {
+                url?: unknown;
+            };
+        });
         /**
          * @example {
          *       "episodeId": "pe_1a2b3c4d5e6f7a8b"

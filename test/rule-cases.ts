@@ -264,7 +264,7 @@ function imageCases(): RuleCase[] {
           ),
         );
       }
-      const noRatio = allImageRatios.find((r) => !(m.ratios).includes(r)) ?? '7:3';
+      const noRatio = allImageRatios.find((r) => !m.ratios.includes(r)) ?? '7:3';
       if (fam.unsupportedRatioError && noRatio)
         out.push(breaks(op, `image.ratio.${id}`, `${id} at ${noRatio}`, body({ model: id, imageConfig: { aspectRatio: noRatio } })));
       if (!fam.unsupportedRatioError) out.push(valid(op, `${id} takes any ratio`, body({ model: id, imageConfig: { aspectRatio: '7:3' } })));
@@ -291,7 +291,48 @@ function imageCases(): RuleCase[] {
   return out;
 }
 
+// ---------------------------------------------------------------------------
+// Generated audio (both services: one body schema each, the same rules)
+// ---------------------------------------------------------------------------
+
+const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+function generatedAudioCases(): RuleCase[] {
+  const out: RuleCase[] = [];
+  for (const op of ['createPlatformVoiceTask', 'createSeedAudioTask'] as const) {
+    const b = (o: Body = {}): Body => ({ text: 'Rain on a tin roof, then thunder far away.', durationHint: 5, ...o });
+    const sp = (id = 'en_ava') => ({ type: 'speaker', id });
+    const v = (rule: string, name: string, o: Body) => out.push(breaks(op, rule, name, b(o)));
+    out.push(
+      valid(op, 'narration', b()),
+      valid(op, 'dialogue of two', b({ text: '@音频1 Hello.\n@音频2 Hi there.', voices: [sp(), sp('en_noah')] })),
+      valid(op, 'a reference voice', b({ voices: [{ type: 'reference', url: 'https://example.com/v.mp3' }] })),
+      valid(op, 'an image by data', b({ image: { data: `data:image/png;base64,${PNG_B64}` } })),
+      valid(op, 'an image by url', b({ image: { url: 'https://example.com/a.png' } })),
+      valid(op, 'a tag inside a line is text', b({ text: 'say @音频7 aloud', voices: [sp()] })),
+    );
+    v('gen-audio.text-length', '1,401 characters', { text: 'a'.repeat(1401) });
+    v('gen-audio.text-not-blank', 'blank text', { text: '   ' });
+    v('gen-audio.voices-max', 'four voices', { voices: [sp(), sp(), sp(), sp()] });
+    v('gen-audio.voices-min', 'no voices', { voices: [] });
+    v('gen-audio.voice-id-or-url', 'id and url', { voices: [{ type: 'speaker', id: 'en_ava', url: 'https://example.com/v.mp3' }] });
+    v('gen-audio.speaker-needs-id', 'a speaker without id', { voices: [{ type: 'speaker' }] });
+    v('gen-audio.reference-needs-url', 'a reference without url', { voices: [{ type: 'reference' }] });
+    v('gen-audio.voice-url-http', 'an ftp reference', { voices: [{ type: 'reference', url: 'ftp://example.com/v.mp3' }] });
+    v('gen-audio.voices-or-image', 'voices and image', { voices: [sp()], image: { url: 'https://example.com/a.png' } });
+    v('gen-audio.dialogue-voice-1', '@音频1 without voices', { text: '@音频1 Hello.' });
+    v('gen-audio.dialogue-voice-2', '@音频2 with one voice', { text: '@音频1 Hello.\n  @音频2 Hi.', voices: [sp()] });
+    v('gen-audio.dialogue-voice-3', '@音频3 with two voices', { text: '@音频3 Hello.', voices: [sp(), sp()] });
+    v('gen-audio.dialogue-voice-range', '@音频0', { text: '@音频0 Hello.', voices: [sp()] });
+    v('gen-audio.dialogue-voice-range', '@音频12', { text: 'One.\n@音频12 Hello.', voices: [sp()] });
+    v('gen-audio.image-url-or-data', 'an empty image', { image: {} });
+    v('gen-audio.image-url-http', 'an image on ftp', { image: { url: 'ftp://example.com/a.png' } });
+    v('x-rules:0', 'image data that is not an image', { image: { data: 'aGVsbG8gd29ybGQh' } });
+  }
+  return out;
+}
+
 /** Every case of the table. */
 export function ruleCases(): RuleCase[] {
-  return [...sharedCases(), ...family5Cases(), ...imageCases()];
+  return [...sharedCases(), ...family5Cases(), ...imageCases(), ...generatedAudioCases()];
 }
