@@ -923,6 +923,12 @@ export interface paths {
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
          *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
+         *
          *     Source: document 2, "Podcast".
          */
         post: operations["createPodcastEpisode"];
@@ -948,6 +954,13 @@ export interface paths {
          *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure. Force a failure with Prefer: outcome=failed (failCode 37008, or error=37009 / 37010), a stall with outcome=stuck (failCode 37011 after 30 minutes).
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
+         *     - each speaker's language is the episode's language (37002 SPEAKER_LANGUAGE_MISMATCH; reads the catalogue)
          *
          *     Source: document 2, "Podcast".
          */
@@ -1040,6 +1053,10 @@ export interface paths {
          * @description HTTP 202 with { taskId, status } only; the lyrics are read from the task. prompt: 1 to 200 characters (code points; longer or blank: 38001, nothing reserved). provider: default (runs on musicA), musicA or musicB. musicA writes one variant inside the create call: the answer's status is success (failed when the provider rejects the request). musicB answers pending; the task is generating after 2 s and the provider's callback brings typically two variants 20-40 s after creation (assumed schedule). A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. Price: a flat 2 credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. 10 requests per minute per user (HTTP 429 with 38029 and Retry-After; the value is assumed). Prefer: outcome=failed (38005; error=38004 a provider rejection, error=38006 a musicB task left to its timeout), outcome=stuck (musicB: the callback never comes, the timeout fails it), outcome=partial (musicB: the task succeeds with its second variant failed). stuck and partial need provider musicB (with musicA: 10007).
          *
          *     A created task can fail with: 38005 LYRICS_GENERATION_FAILED (lyrics generation failed at the provider; credits refunded (also the errorMessage of a failed variant)), 38004 LYRICS_PROVIDER_REJECTED (the provider rejected the lyrics request; credits refunded), 38006 LYRICS_TIMED_OUT (lyrics generation timed out (a musicB task without a provider callback for 30 minutes); credits refunded in full, no later recovery).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the price (38003 LYRICS_INSUFFICIENT_CREDITS; reads the account)
          *
          *     Source: document 3, "Lyrics (prefix /v1/lyrics)".
          */
@@ -1174,6 +1191,12 @@ export interface paths {
          * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure. Prefer: outcome=failed (failCode 40008, or error=40009 / 40010) or outcome=stuck (failCode 40011 after 30 minutes).
          *
          *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (40001 STORYBOOK_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - the speaker id is one GET /v1/speakers/list lists for the account (40003 STORYBOOK_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (40004 STORYBOOK_INSUFFICIENT_CREDITS; reads the account)
          *
          *     Source: document 3, "Page-deck episodes (prefix /v1/storybook)".
          */
@@ -3208,7 +3231,19 @@ export interface components {
              * @enum {string}
              */
             language?: "en" | "zh" | "ja";
-        };
+        } & ({
+            query?: unknown;
+        } & ({
+            query: unknown;
+        } | {
+            sources: unknown;
+        }) & {
+            sources?: unknown;
+        } & {
+            sources?: unknown;
+        } & unknown & {
+            speakers: unknown;
+        });
         /**
          * @example {
          *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
@@ -3274,7 +3309,19 @@ export interface components {
              * @enum {string}
              */
             language: "en" | "zh" | "ja";
-        };
+        } & ({
+            query?: unknown;
+        } & ({
+            query: unknown;
+        } | {
+            sources: unknown;
+        }) & {
+            sources?: unknown;
+        } & {
+            sources?: unknown;
+        } & unknown & {
+            speakers: unknown;
+        });
         /**
          * @example {
          *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
@@ -3432,7 +3479,11 @@ export interface components {
              * @enum {string}
              */
             provider?: "default" | "musicA" | "musicB";
-        };
+        } & ({
+            prompt: unknown;
+        } & {
+            prompt: unknown;
+        });
         LyricsTask: {
             /** @description task id */
             id: string;
@@ -3674,7 +3725,11 @@ export interface components {
             mode?: "info" | "story" | "slides";
             /** @description visual style id; omit for the mode's default; opaque (any id is accepted) */
             style?: string;
-        };
+        } & ({
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & unknown);
         /**
          * @example {
          *       "episodeId": "sb_1a2b3c4d5e6f7a8b",

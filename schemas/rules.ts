@@ -140,6 +140,8 @@ function keywordHolds(k: string, s: unknown, schema: JsonSchema, v: unknown): bo
     case 'minContains':
     case 'maxContains':
       return true; // read with contains
+    case 'uniqueItems':
+      return s !== true || !Array.isArray(v) || new Set(v.map((x) => JSON.stringify(x))).size === v.length;
     case 'minItems':
       return !Array.isArray(v) || v.length >= num;
     case 'maxItems':
@@ -303,6 +305,8 @@ export interface StateRule {
 export const js = {
   /** `{properties: {field: schema}}`. */
   prop: (field: string, schema: JsonSchema): JsonSchema => ({ properties: { [field]: schema } }),
+  /** http or https, the scheme in any case (JSON Schema patterns carry no flags). */
+  httpUrl: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } as JsonSchema,
   /** Not blank: at least one character that is not white space. */
   notBlank: { pattern: '\\S' } as JsonSchema,
   /** An array with at most `n` items matching `item`. */

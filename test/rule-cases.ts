@@ -17,7 +17,21 @@ import {
   MAX_REFERENCE_IMAGES,
   type ImageModel,
 } from '../schemas/image.ts';
-import { family5Body, family5EstimateBody, imageBody, imageEstimateBody, imageRefs, textItem, videoBody, videoEstimateBody, type Body } from './factories.ts';
+import {
+  family5Body,
+  family5EstimateBody,
+  lyricsBody,
+  podcastBody,
+  podcastTextBody,
+  storybookBody,
+  imageBody,
+  imageEstimateBody,
+  imageRefs,
+  textItem,
+  videoBody,
+  videoEstimateBody,
+  type Body,
+} from './factories.ts';
 
 /** One request of the table: a valid body (`rule` null) or one breaking `rule` only. */
 export interface RuleCase {
@@ -332,7 +346,66 @@ function generatedAudioCases(): RuleCase[] {
   return out;
 }
 
+// ---------------------------------------------------------------------------
+// Podcast, page-deck episodes, lyrics
+// ---------------------------------------------------------------------------
+
+function podcastCases(): RuleCase[] {
+  const out: RuleCase[] = [];
+  for (const [op, b] of [
+    ['createPodcastEpisode', podcastBody],
+    ['createPodcastTextContent', podcastTextBody],
+  ] as const) {
+    const text = (content: string) => ({ type: 'text', content });
+    out.push(
+      valid(op, 'a query', b()),
+      valid(
+        op,
+        'sources and an empty query',
+        b({ query: '', sources: [text('Some material to talk about.'), { type: 'url', content: 'https://example.com/a' }] }),
+      ),
+      valid(op, 'a debate', b({ mode: 'debate' })),
+      breaks(op, 'podcast.query-length', 'a query of 2,001', b({ query: 'q'.repeat(2001) })),
+      breaks(op, 'podcast.query-or-sources', 'neither', b({ query: undefined })),
+      breaks(op, 'podcast.query-or-sources', 'a blank query and no sources', b({ query: '  ', sources: [] })),
+      breaks(op, 'podcast.text-source', 'a blank text source', b({ sources: [text('  ')] })),
+      breaks(op, 'podcast.text-source', 'a text source of 20,001', b({ sources: [text('a'.repeat(20_001))] })),
+      breaks(op, 'podcast.url-source', 'an ftp source', b({ sources: [{ type: 'url', content: 'ftp://example.com/a' }] })),
+      breaks(op, 'podcast.debate-speakers', 'a debate of one', b({ mode: 'debate', speakers: [{ speakerId: 'en_ava' }] })),
+      breaks(op, 'podcast.distinct-speakers', 'the same voice twice', b({ speakers: [{ speakerId: 'en_ava' }, { speakerId: 'en_ava' }] })),
+      breaks(op, 'x-rules:0', 'a url source with a space', b({ sources: [{ type: 'url', content: 'https://example.com/a b' }] })),
+    );
+  }
+  return out;
+}
+
+function storybookCases(): RuleCase[] {
+  const op = 'createStorybookEpisode' as const;
+  const b = storybookBody;
+  return [
+    valid(op, 'a text', b()),
+    valid(op, 'a url', b({ sources: [{ type: 'url', content: 'https://example.com/a' }] })),
+    valid(op, 'skipAudio without speakers', b({ skipAudio: true, speakers: undefined })),
+    breaks(op, 'storybook.text-source', 'a blank text', b({ sources: [{ type: 'text', content: ' ' }] })),
+    breaks(op, 'storybook.text-source', 'a text of 20,001', b({ sources: [{ type: 'text', content: 'a'.repeat(20_001) }] })),
+    breaks(op, 'storybook.url-source', 'a url that is not http', b({ sources: [{ type: 'url', content: 'example.com/a' }] })),
+    breaks(op, 'storybook.speakers-unless-skip-audio', 'no speakers', b({ speakers: undefined })),
+    breaks(op, 'storybook.speakers-unless-skip-audio', 'no speakers, skipAudio false', b({ speakers: [], skipAudio: false })),
+    breaks(op, 'x-rules:0', 'a url with a space', b({ sources: [{ type: 'url', content: 'https://example.com/a b' }] })),
+  ];
+}
+
+function lyricsCases(): RuleCase[] {
+  const op = 'createLyricsTask' as const;
+  return [
+    valid(op, 'a prompt', lyricsBody()),
+    valid(op, 'a prompt of 200 emoji', lyricsBody({ prompt: '🎵'.repeat(200) })),
+    breaks(op, 'lyrics.prompt-length', 'a prompt of 201', lyricsBody({ prompt: 'a'.repeat(201) })),
+    breaks(op, 'lyrics.prompt-not-blank', 'a blank prompt', lyricsBody({ prompt: '   ' })),
+  ];
+}
+
 /** Every case of the table. */
 export function ruleCases(): RuleCase[] {
-  return [...sharedCases(), ...family5Cases(), ...imageCases(), ...generatedAudioCases()];
+  return [...sharedCases(), ...family5Cases(), ...imageCases(), ...generatedAudioCases(), ...podcastCases(), ...storybookCases(), ...lyricsCases()];
 }
