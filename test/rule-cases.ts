@@ -21,6 +21,8 @@ import {
   family5Body,
   family5EstimateBody,
   lyricsBody,
+  speechBody,
+  ttsBody,
   podcastBody,
   podcastTextBody,
   storybookBody,
@@ -405,7 +407,25 @@ function lyricsCases(): RuleCase[] {
   ];
 }
 
+function speedCases(): RuleCase[] {
+  return [
+    valid('textToSpeech', 'speed 1.1', ttsBody({ speed: 1.1 })),
+    valid('createSpeechScript', 'speed 0.55', speechBody({ speed: 0.55 })),
+    breaks('textToSpeech', 'field:speed', 'speed 1.005', ttsBody({ speed: 1.005 })),
+    breaks('createSpeechScript', 'field:speed', 'speed 1.333', speechBody({ speed: 1.333 })),
+  ];
+}
+
 /** Every case of the table. */
 export function ruleCases(): RuleCase[] {
-  return [...sharedCases(), ...family5Cases(), ...imageCases(), ...generatedAudioCases(), ...podcastCases(), ...storybookCases(), ...lyricsCases()];
+  return [
+    ...speedCases(),
+    ...sharedCases(),
+    ...family5Cases(),
+    ...imageCases(),
+    ...generatedAudioCases(),
+    ...podcastCases(),
+    ...storybookCases(),
+    ...lyricsCases(),
+  ];
 }
