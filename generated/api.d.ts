@@ -1625,15 +1625,15 @@ export interface components {
              */
             audioSetting?: "auto" | "origin";
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & {
-            content: unknown;
+            content: unknown | unknown;
         } & unknown & unknown & {
-            content: unknown;
+            content: unknown | unknown;
         } & {
-            content: unknown;
+            content: unknown | unknown;
         } & unknown & unknown & {
-            content: unknown;
+            content: unknown | unknown;
         } & {
-            content: unknown;
+            content: unknown | unknown;
         } & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         VideoContentItem: {
             /** @enum {string} */

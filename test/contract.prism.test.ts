@@ -90,6 +90,23 @@ function expectError(r: CallResult, name: ErrorName, messagePart?: string | RegE
   if (e.httpStatus === 429) expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
 }
 
+/**
+ * A request whose body may break a rule the spec carries (docs/rules.md): Prism refuses such a body itself
+ * (422, a request violation, not forwarded), and the mock's own answer to it is then read directly; a body the
+ * spec accepts goes through Prism as usual.
+ */
+async function ruled(method: string, path: string, opts: { body: unknown }): Promise<CallResult> {
+  const r = await prism.call(method, path, { ...opts, allowViolations: true });
+  if (r.forwarded) {
+    expect(r.violations).toEqual([]);
+    return r;
+  }
+  expect(r.status, r.text).toBe(422);
+  expect(r.violations.every((v) => v.direction === 'request')).toBe(true);
+  prism.takeViolations();
+  return prism.mock.call(method, path, opts);
+}
+
 async function create(body: unknown, headers: Record<string, string> = {}, key?: string): Promise<string> {
   const r = await ok('POST', pathOf('createVideoTask'), { body, headers, key });
   expect(r.json.data.status).toBe('generating');
@@ -179,8 +196,10 @@ describe('harness self-checks', () => {
 
   it('response direction, regression (zod-to-openapi keeps only the first value of a multi-code z.literal): a 400 whose code the spec omits is flagged', async () => {
     altered.useMock();
-    const body = { model: 'family1-video-2-fast', resolution: '1080p', duration: 5 };
-    const r = await altered.call('POST', pathOf('estimateVideoCredits'), { body, allowViolations: true });
+    // a valid body (the spec now refuses a broken one itself) and the mock's own forcing of the 400
+    const body = { model: 'family1-video-2-fast', resolution: '720p', duration: 5 };
+    const forced = `${pathOf('estimateVideoCredits')}?__error=VIDEO_UNSUPPORTED_COMBINATION`;
+    const r = await altered.call('POST', forced, { body, allowViolations: true });
     expect(r.status).toBe(500);
     expect(r.upstream?.status).toBe(400);
     expect(JSON.parse(r.upstream!.text).code).toBe(errorCatalog.VIDEO_UNSUPPORTED_COMBINATION.code);
@@ -189,7 +208,7 @@ describe('harness self-checks', () => {
     ).toBe(true);
     // the real spec (fixed emitter) accepts the same answer
     prism.useMock();
-    expectError(await prism.call('POST', pathOf('estimateVideoCredits'), { body }), 'VIDEO_UNSUPPORTED_COMBINATION', /1080p/);
+    expectError(await prism.call('POST', forced, { body }), 'VIDEO_UNSUPPORTED_COMBINATION');
   });
 
   it('response direction: a missing required response header is reported', async () => {
@@ -570,52 +589,52 @@ describe('error responses through Prism', () => {
     // rate limiting comes before validation (docs/architecture.md, "The request path"), so rejected creates count: switch it off here
     prism.useMock({ rateLimit: false });
     const text = textItem('x');
-    expectError(await prism.call('POST', pathOf('createVideoTask'), { body: { content: [text, textItem('y')] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);
+    expectError(await ruled('POST', pathOf('createVideoTask'), { body: { content: [text, textItem('y')] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /1080p/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /duration 3 is outside 4-15/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family2-video', ratio: '21:9', content: [text] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { model: 'family2-video', ratio: '21:9', content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /ratio/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }),
       'VIDEO_MISSING_MEDIA_DURATION',
       /inputVideoDuration/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }),
       'VIDEO_INVALID_PARAMETERS',
       /last_frame needs a first_frame/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), {
+      await ruled('POST', pathOf('createVideoTask'), {
         body: { model: 'family4-video', content: [text, { type: 'audio_url', audio_url: { url: AUD(1) } }] },
       }),
       'VIDEO_INVALID_PARAMETERS',
       /audio_url/,
     );
     expectError(
-      await prism.call('POST', pathOf('estimateVideoCredits'), { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }),
+      await ruled('POST', pathOf('estimateVideoCredits'), { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /720p/,
     );
     expectError(
-      await prism.call('POST', pathOf('estimateVideoCredits'), {
+      await ruled('POST', pathOf('estimateVideoCredits'), {
         body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true },
       }),
       'VIDEO_MISSING_MEDIA_DURATION',
     );
     expectError(
-      await prism.call('POST', pathOf('estimateVideoCredits'), {
+      await ruled('POST', pathOf('estimateVideoCredits'), {
         body: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 },
       }),
       'VIDEO_INVALID_PARAMETERS',
@@ -626,43 +645,43 @@ describe('error responses through Prism', () => {
   it('family5 400s: capability rules, audio needs visual, unknown and foreign source task', async () => {
     const m = prism.useMock({ rateLimit: false });
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }),
       'F5_INVALID_PARAMETERS',
       /exactly 2 images/,
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'text_to_video' } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'text_to_video' } }),
       'F5_INVALID_PARAMETERS',
       /prompt is required/,
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), {
+      await ruled('POST', pathOf('createFamily5VideoTask'), {
         body: { capability: 'agent', prompt: 'x', duration: 25, pixverse: { agentType: 'ad_master' }, images: [{ url: IMG(1) }] },
       }),
       'F5_INVALID_PARAMETERS',
       /duration 25/,
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'lip_sync', audios: [{ url: AUD(1), duration: 10 }] } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'lip_sync', audios: [{ url: AUD(1), duration: 10 }] } }),
       'F5_AUDIO_NEEDS_VISUAL',
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }),
       'F5_TASK_NOT_FOUND',
     );
     const foreign = await createF5(family5Body({ prompt: 'theirs' }), {}, OTHER_KEY);
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }),
       'F5_TASK_FORBIDDEN',
     );
     const mine = await createF5(family5Body({ prompt: 'mine' }));
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }),
       'F5_INVALID_PARAMETERS',
       /status generating/,
     );
     expectError(
-      await prism.call('POST', pathOf('estimateFamily5Credits'), { body: { capability: 'mimic', quality: '1080p' } }),
+      await ruled('POST', pathOf('estimateFamily5Credits'), { body: { capability: 'mimic', quality: '1080p' } }),
       'F5_INVALID_PARAMETERS',
       /locked to 720p/,
     );
