@@ -31,7 +31,7 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { family5Credits, sharedVideoCredits, videoEstimateUnits, videoPhases, videoGenerateRateLimit } from '../schemas/video.ts';
 import { family5Body, family5EstimateBody, pathOf, textItem, videoBody, videoEstimateBody } from './factories.ts';
 import type { CallResult } from './helpers.ts';
-import { forcedCases, KEY, OTHER_KEY, PrismViolationError, startPrism, type PrismCallResult, type PrismHarness } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, PrismViolationError, startPrism, type PrismCallResult, type PrismHarness, viaSpecOrMock } from './prism.ts';
 
 const IMG = (n: number) => `https://example.com/img${n}.png`;
 const VID = (n: number) => `https://example.com/vid${n}.mp4`;
@@ -90,22 +90,7 @@ function expectError(r: CallResult, name: ErrorName, messagePart?: string | RegE
   if (e.httpStatus === 429) expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
 }
 
-/**
- * A request whose body may break a rule the spec carries (docs/rules.md): Prism refuses such a body itself
- * (422, a request violation, not forwarded), and the mock's own answer to it is then read directly; a body the
- * spec accepts goes through Prism as usual.
- */
-async function ruled(method: string, path: string, opts: { body: unknown }): Promise<CallResult> {
-  const r = await prism.call(method, path, { ...opts, allowViolations: true });
-  if (r.forwarded) {
-    expect(r.violations).toEqual([]);
-    return r;
-  }
-  expect(r.status, r.text).toBe(422);
-  expect(r.violations.every((v) => v.direction === 'request')).toBe(true);
-  prism.takeViolations();
-  return prism.mock.call(method, path, opts);
-}
+const ruled = (method: string, path: string, opts: { body: unknown }) => viaSpecOrMock(prism, method, path, opts);
 
 async function create(body: unknown, headers: Record<string, string> = {}, key?: string): Promise<string> {
   const r = await ok('POST', pathOf('createVideoTask'), { body, headers, key });
