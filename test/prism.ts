@@ -459,7 +459,7 @@ export function expectErrorEnvelope(r: CallResult, name: ErrorName, messagePart?
  * a request violation, not forwarded), and the mock's own answer to it is then read directly; a body the spec
  * accepts goes through Prism as usual (and must raise no violation).
  */
-export async function viaSpecOrMock(prism: PrismHarness, method: string, path: string, opts: { body: unknown }): Promise<CallResult> {
+export async function viaSpecOrMock(prism: PrismHarness, method: string, path: string, opts: CallOptions): Promise<CallResult> {
   const r = await prism.call(method, path, { ...opts, allowViolations: true });
   if (r.forwarded) {
     expect(r.violations).toEqual([]);
