@@ -25,6 +25,10 @@ export interface paths {
          *     | family4-video | 720p, 1080p (720p) | 3-15 | 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, 4:5, 5:4 | 9 | 2500 | 3-60 | no | no | 720p: 10, 1080p: 20 |
          *
          *     A created task can fail with: 31008 VIDEO_GENERATION_FAILED (provider error during generation), 31009 VIDEO_CONTENT_REJECTED (content rejected by moderation).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the price (31004 VIDEO_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createVideoTask"];
         delete?: never;
@@ -59,6 +63,14 @@ export interface paths {
          *     | agent | pixverse.agentType plus product images; quality 720p or 1080p; duration 20, 30 or 60; promo_mix needs at least 4 product images; ad_master needs at least 1 product image and no video | 2 |
          *
          *     A created task can fail with: 32003 F5_PROVIDER_ERROR (provider error during generation), 32007 F5_PROVIDER_THROTTLED (upstream provider throttling or video concurrency slots exhausted), 32008 F5_CONTENT_REJECTED (content rejected by moderation).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - fusion: the prompt contains @refName for every image reference (32004 F5_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - sourceTaskId names a task of the service (32001 F5_TASK_NOT_FOUND; reads the state)
+         *     - sourceTaskId is the caller's own task (32005 F5_TASK_FORBIDDEN; reads the state)
+         *     - sourceTaskId is a succeeded family5 task (32004 F5_INVALID_PARAMETERS; reads the state)
+         *     - the balance covers the price (32002 F5_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createFamily5VideoTask"];
         delete?: never;
@@ -315,6 +327,13 @@ export interface paths {
          *     | 4:1 | 1024x256 | 2048x512 | 4096x1024 |
          *     | 1:8 | 128x1024 | 256x2048 | 512x4096 |
          *     | 8:1 | 1024x128 | 2048x256 | 4096x512 |
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the models and sizes that need a subscription need a paid plan (26005 IMAGE_SUBSCRIPTION_REQUIRED; reads the account)
+         *     - the balance (or a free generation) covers the price (26004 IMAGE_INSUFFICIENT_CREDITS; reads the account)
+         *     - requests with base64 reference images have a tighter rate limit (26029 IMAGE_RATE_LIMITED; reads the account)
+         *     - the free lane of image-b-3-pro (accounts that never paid) takes a bounded number of requests at once (26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy); reads the concurrency)
          */
         post: operations["generateImage"];
         delete?: never;
@@ -341,6 +360,12 @@ export interface paths {
          *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.
          *
          *     A created task can fail with: 26008 IMAGE_GENERATION_FAILED (provider error during image generation), 26030 IMAGE_FREE_RELAX_BUSY (free_relax_busy) (free_relax_busy: the restricted free lane (image-b-3-pro, never-paid accounts) is busy; nothing charged, retry later), 26031 IMAGE_FREE_RELAX_TIMEOUT (free_relax_timeout) (free_relax_timeout: the request timed out in the restricted free lane; nothing charged, retry later).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the models and sizes that need a subscription need a paid plan (26005 IMAGE_SUBSCRIPTION_REQUIRED; reads the account)
+         *     - the balance (or a free generation) covers the price (26004 IMAGE_INSUFFICIENT_CREDITS; reads the account)
+         *     - requests with base64 reference images have a tighter rate limit (26029 IMAGE_RATE_LIMITED; reads the account)
          */
         post: operations["createImageTask"];
         delete?: never;
@@ -681,6 +706,13 @@ export interface paths {
          * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 30 / 60)) credits; reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009).
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - image.data is a jpeg, png or webp image in Base64 (optionally with a data:image/...;base64, prefix), at most 10 MB (33004 GEN_AUDIO_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (33002 GEN_AUDIO_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - at most 3 tasks of the service running per user (33009 GEN_AUDIO_CONCURRENCY_LIMIT; reads the concurrency)
+         *     - the balance covers the reservation (33006 GEN_AUDIO_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createPlatformVoiceTask"];
         delete?: never;
@@ -743,6 +775,13 @@ export interface paths {
          * @description Returns HTTP 202 with {taskId, status: pending}. text up to 1400 characters (dialogue: lines prefixed @音频1, @音频2, ... go to the voices in order; a line naming a missing voice: 33004); voices 1-3 ({type: speaker, id} or {type: reference, url}, never both: 33004; more than 3: 33005; an unknown speaker id: 33002); image (exactly one of url or data; jpeg, png or webp, 10 MB) not with voices (33004); audioConfig ranges and format; durationHint 1-110 s. The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. Price: max(1, ceil(audioDuration x 40 / 60)) credits (the rate is assumed: the document says only that P2 is billed on audioDuration); reserved at submission for durationHint (or for 110 s without it, assumed), captured on success at the real price with the rest released, refunded on failure. Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. 5 generate requests per minute per user (HTTP 429 with 33007 and Retry-After); 3 tasks running at once per user (33009).
          *
          *     A created task can fail with: 33003 GEN_AUDIO_UNAVAILABLE (generation service unavailable), 33008 GEN_AUDIO_TIMED_OUT (generation timed out).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - image.data is a jpeg, png or webp image in Base64 (optionally with a data:image/...;base64, prefix), at most 10 MB (33004 GEN_AUDIO_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (33002 GEN_AUDIO_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - at most 3 tasks of the service running per user (33009 GEN_AUDIO_CONCURRENCY_LIMIT; reads the concurrency)
+         *     - the balance covers the reservation (33006 GEN_AUDIO_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createSeedAudioTask"];
         delete?: never;
@@ -807,6 +846,12 @@ export interface paths {
          *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createPodcastEpisode"];
         delete?: never;
@@ -831,6 +876,13 @@ export interface paths {
          *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
+         *     - each speaker's language is the episode's language (37002 SPEAKER_LANGUAGE_MISMATCH; reads the catalogue)
          */
         post: operations["createPodcastTextContent"];
         delete?: never;
@@ -915,6 +967,10 @@ export interface paths {
          * @description HTTP 202 with { taskId, status } only; the lyrics are read from the task. prompt: 1 to 200 characters (code points; longer or blank: 38001, nothing reserved). provider: default (runs on musicA), musicA or musicB. musicA writes one variant inside the create call: the answer's status is success (failed when the provider rejects the request). musicB answers pending; the task is generating after 2 s and the provider's callback brings typically two variants 20-40 s after creation (assumed schedule). A musicB task pending or generating for 30 minutes without an update fails with 38006, refunded in full, and never recovers. Price: a flat 2 credits, reserved at creation (38003, HTTP 402, when the balance is short), captured on success (creditCost stays 0 until then), refunded on a provider rejection, a failure or the timeout. 10 requests per minute per user (HTTP 429 with 38029 and Retry-After). A task can fail with 38005 (generation), 38004 (a provider rejection) or 38006 (a musicB timeout); a musicB task can succeed with one variant failed.
          *
          *     A created task can fail with: 38005 LYRICS_GENERATION_FAILED (lyrics generation failed at the provider; credits refunded (also the errorMessage of a failed variant)), 38004 LYRICS_PROVIDER_REJECTED (the provider rejected the lyrics request; credits refunded), 38006 LYRICS_TIMED_OUT (lyrics generation timed out (a musicB task without a provider callback for 30 minutes); credits refunded in full, no later recovery).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the price (38003 LYRICS_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createLyricsTask"];
         delete?: never;
@@ -1037,6 +1093,12 @@ export interface paths {
          * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
          *
          *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (40001 STORYBOOK_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - the speaker id is one GET /v1/speakers/list lists for the account (40003 STORYBOOK_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (40004 STORYBOOK_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createStorybookEpisode"];
         delete?: never;
@@ -1445,7 +1507,17 @@ export interface components {
              * @enum {string}
              */
             audioSetting?: "auto" | "origin";
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & {
+            content: unknown | unknown;
+        } & unknown & unknown & {
+            content: unknown | unknown;
+        } & {
+            content: unknown | unknown;
+        } & unknown & unknown & {
+            content: unknown | unknown;
+        } & {
+            content: unknown | unknown;
+        } & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         VideoContentItem: {
             /** @enum {string} */
             type: "text";
@@ -1585,7 +1657,7 @@ export interface components {
                 duration?: number;
             }[];
             pixverse?: components["schemas"]["Family5Options"];
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /** @default {} */
         Family5Options: {
             /**
@@ -1860,7 +1932,7 @@ export interface components {
              * @enum {string}
              */
             ratio?: "16:9" | "4:3" | "1:1" | "3:4" | "9:16" | "21:9" | "4:5" | "5:4";
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * @example {
          *       "capability": "agent",
@@ -1900,7 +1972,7 @@ export interface components {
                 /** @enum {string} */
                 agentType?: "ad_master" | "promo_mix";
             };
-        };
+        } & (unknown & unknown & unknown & unknown);
         /**
          * @example {
          *       "balance": 10000,
@@ -2076,7 +2148,11 @@ export interface components {
             /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
-        };
+        } & ({
+            prompt: unknown;
+        } & {
+            referenceImages?: unknown;
+        } & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /** @description carries fileData or inlineData; send exactly one (an item with both passes validation but behaviour is undefined; it counts once) */
         ImageReferenceImage: {
             fileData?: components["schemas"]["ImageFileData"];
@@ -2328,7 +2404,9 @@ export interface components {
             /** @description at most 14 items for every model; image-a 4, image-b 14, image-c 10, image-d 9 (400, code 26003, naming the limit) */
             referenceImages?: components["schemas"]["ImageReferenceImage"][];
             imageConfig?: components["schemas"]["ImageConfig"];
-        };
+        } & ({
+            referenceImages?: unknown;
+        } & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         /**
          * @description Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).
          * @example {
@@ -2834,7 +2912,31 @@ export interface components {
             durationHint?: number;
             /** @description add an audio watermark */
             watermark?: boolean;
-        };
+        } & ({
+            text: unknown;
+        } & {
+            text: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & unknown & unknown & unknown & unknown & {
+            text: unknown;
+        } & {
+            image?: unknown | unknown;
+        } & {
+            image?: {
+                url?: unknown;
+            };
+        });
         GeneratedAudioTask: {
             /** @description task id */
             id: string;
@@ -2964,7 +3066,31 @@ export interface components {
             durationHint?: number;
             /** @description add an audio watermark */
             watermark?: boolean;
-        };
+        } & ({
+            text: unknown;
+        } & {
+            text: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & {
+            voices?: unknown;
+        } & unknown & unknown & unknown & unknown & {
+            text: unknown;
+        } & {
+            image?: unknown | unknown;
+        } & {
+            image?: {
+                url?: unknown;
+            };
+        });
         /**
          * @example {
          *       "episodeId": "pe_1a2b3c4d5e6f7a8b"
@@ -3028,7 +3154,19 @@ export interface components {
              * @example ja
              */
             language?: string;
-        };
+        } & ({
+            query?: unknown;
+        } & ({
+            query: unknown;
+        } | {
+            sources: unknown;
+        }) & {
+            sources?: unknown;
+        } & {
+            sources?: unknown;
+        } & unknown & {
+            speakers: unknown;
+        });
         /**
          * @example {
          *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
@@ -3096,7 +3234,19 @@ export interface components {
              * @example ja
              */
             language: string;
-        };
+        } & ({
+            query?: unknown;
+        } & ({
+            query: unknown;
+        } | {
+            sources: unknown;
+        }) & {
+            sources?: unknown;
+        } & {
+            sources?: unknown;
+        } & unknown & {
+            speakers: unknown;
+        });
         /**
          * @example {
          *       "episodeId": "pe_1a2b3c4d5e6f7a8b",
@@ -3252,7 +3402,11 @@ export interface components {
              * @enum {string}
              */
             provider?: "default" | "musicA" | "musicB";
-        };
+        } & ({
+            prompt: unknown;
+        } & {
+            prompt: unknown;
+        });
         LyricsTask: {
             /** @description task id */
             id: string;
@@ -3502,7 +3656,11 @@ export interface components {
             mode?: "info" | "story" | "slides";
             /** @description visual style id; omit for the mode's default; opaque (any id is accepted) */
             style?: string;
-        };
+        } & ({
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & unknown);
         /**
          * @example {
          *       "episodeId": "sb_1a2b3c4d5e6f7a8b",

@@ -12,7 +12,7 @@
  * reservation and the timeout are assumed (`generatedAudioTableAssumptions`).
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
@@ -158,78 +158,181 @@ type GenerateInput = {
   image?: { url?: string; data?: string };
 };
 
-/** Rules beyond the shape. Errors: 33004 (invalid combination or entry), 33005 (more than 3 voices). */
-export function checkGenerate(v: GenerateInput): RuleIssue[] {
-  const out: RuleIssue[] = [];
-  const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'GEN_AUDIO_INVALID_PARAMETERS' });
-  if (charCount(v.text) > generatedAudioLimits.textChars) bad(['text'], `text is ${charCount(v.text)} characters; at most ${generatedAudioLimits.textChars}`);
-  if (v.text.trim() === '') bad(['text'], 'text must not be blank');
-  const voices = v.voices;
-  if (voices !== undefined) {
-    if (voices.length > generatedAudioLimits.voices.max)
-      out.push({
-        path: ['voices'],
-        message: `voices has ${voices.length} entries; at most ${generatedAudioLimits.voices.max}`,
-        error: 'GEN_AUDIO_TOO_MANY_VOICES',
-      });
-    if (voices.length < generatedAudioLimits.voices.min) bad(['voices'], 'voices needs 1 to 3 entries (omit it for plain narration)');
-    voices.forEach((e, i) => {
-      if (e.id !== undefined && e.url !== undefined)
-        bad(['voices', i], `voices[${i}] mixes id and url: a speaker entry carries only id, a reference entry only url`);
-      else if (e.type === 'speaker' && e.id === undefined) bad(['voices', i, 'id'], `voices[${i}] is a speaker entry: it needs id (and no url)`);
-      else if (e.type === 'speaker' && e.url !== undefined) bad(['voices', i, 'url'], `voices[${i}] is a speaker entry: send no url`);
-      else if (e.type === 'reference' && e.url === undefined) bad(['voices', i, 'url'], `voices[${i}] is a reference entry: it needs url (and no id)`);
-      else if (e.type === 'reference' && e.id !== undefined) bad(['voices', i, 'id'], `voices[${i}] is a reference entry: send no id`);
-      else if (e.url !== undefined && !/^https?:\/\//i.test(e.url)) bad(['voices', i, 'url'], `voices[${i}].url must be http or https`);
-    });
-  }
-  if (voices !== undefined && v.image !== undefined) bad(['image'], 'voices and image are mutually exclusive');
-  const named = dialogueVoices(v.text);
-  const available = voices?.length ?? 0;
-  const missing = named.find((n) => n < 1 || n > available);
-  if (missing !== undefined)
-    bad(
-      ['text'],
-      `text names @音频${missing}, but ${available === 0 ? 'no voices are given' : `voices has ${available} entr${available === 1 ? 'y' : 'ies'}`}`,
-    );
-  const img = v.image;
-  if (img !== undefined) {
-    if ((img.url === undefined) === (img.data === undefined)) bad(['image'], 'image needs exactly one of url or data');
-    else if (img.url !== undefined && !/^https?:\/\//i.test(img.url)) bad(['image', 'url'], 'image.url must be http or https');
-    else if (img.data !== undefined) {
-      const m = DATA_URL.exec(img.data);
-      const b64 = m ? img.data.slice(m[0].length) : img.data;
-      if (m && !(generatedAudioImageTypes as readonly string[]).includes(m[1].toLowerCase()))
-        bad(['image', 'data'], `image.data is ${m[1]}; jpeg, png or webp only`);
-      else if (b64.length === 0 || !BASE64.test(b64) || b64.length % 4 === 1)
-        bad(['image', 'data'], 'image.data must be Base64 (optionally with a data:image/...;base64, prefix)');
-      else if (base64Bytes(b64) > generatedAudioLimits.imageBytes) bad(['image', 'data'], `image.data decodes to more than 10 MB (${base64Bytes(b64)} bytes)`);
-      else if (!sniffImageType(decodeBase64Head(b64, 12))) bad(['image', 'data'], 'image.data is not a jpeg, png or webp image');
-    }
-  }
-  return out;
+const INVALID = 'GEN_AUDIO_INVALID_PARAMETERS' as const;
+/** http or https, the scheme in any case (JSON Schema patterns carry no flags). */
+const HTTP_URL = '^[Hh][Tt][Tt][Pp][Ss]?://';
+/** A text line tagged for voice `n` (a regular expression source; a line starts the text or follows a line feed). */
+const tagLine = (digits: string) => `(?:^|\\n)[^\\S\\n]*@音频${digits}(?![0-9])`;
+const voiceIndex = (v: GenerateInput, bad: (e: NonNullable<GenerateInput['voices']>[number]) => boolean) => Math.max(0, (v.voices ?? []).findIndex(bad));
+const voicesAtLeast = (n: number): JsonSchema => ({ required: ['voices'], properties: { voices: { minItems: n } } });
+
+/** Rules of the generate body (document 2, "Generated-audio task"). Errors: 33004 (invalid combination or entry), 33005 (more than 3 voices). */
+function generateRules(): BodyRule<GenerateInput>[] {
+  const L = generatedAudioLimits;
+  return [
+    rule({
+      id: 'gen-audio.text-length',
+      rule: `text at most ${L.textChars} characters`,
+      code: INVALID,
+      path: ['text'],
+      message: (v) => `text is ${charCount(v.text)} characters; at most ${L.textChars}`,
+      then: { properties: { text: { maxLength: L.textChars } } },
+    }),
+    rule({
+      id: 'gen-audio.text-not-blank',
+      rule: 'text is not blank',
+      code: INVALID,
+      path: ['text'],
+      message: 'text must not be blank',
+      then: { properties: { text: js.notBlank } },
+    }),
+    rule({
+      id: 'gen-audio.voices-max',
+      rule: `voices at most ${L.voices.max} entries`,
+      code: 'GEN_AUDIO_TOO_MANY_VOICES',
+      path: ['voices'],
+      message: (v) => `voices has ${v.voices?.length} entries; at most ${L.voices.max}`,
+      then: { properties: { voices: { maxItems: L.voices.max } } },
+    }),
+    rule({
+      id: 'gen-audio.voices-min',
+      rule: `voices, when sent, has ${L.voices.min} to ${L.voices.max} entries`,
+      code: INVALID,
+      path: ['voices'],
+      message: 'voices needs 1 to 3 entries (omit it for plain narration)',
+      then: { properties: { voices: { minItems: L.voices.min } } },
+    }),
+    rule({
+      id: 'gen-audio.voice-id-or-url',
+      rule: 'a voice entry carries id or url, not both',
+      code: INVALID,
+      path: (v) => ['voices', voiceIndex(v, (e) => e.id !== undefined && e.url !== undefined)],
+      message: 'a voice entry mixes id and url: a speaker entry carries only id, a reference entry only url',
+      then: { properties: { voices: { items: { not: { required: ['id', 'url'] } } } } },
+    }),
+    rule({
+      id: 'gen-audio.speaker-needs-id',
+      rule: 'a speaker entry carries id',
+      code: INVALID,
+      path: (v) => ['voices', voiceIndex(v, (e) => e.type === 'speaker' && e.id === undefined), 'id'],
+      message: 'a speaker entry needs id (and no url)',
+      then: { properties: { voices: { items: { if: { properties: { type: { const: 'speaker' } } }, then: { required: ['id'] } } } } },
+    }),
+    rule({
+      id: 'gen-audio.reference-needs-url',
+      rule: 'a reference entry carries url',
+      code: INVALID,
+      path: (v) => ['voices', voiceIndex(v, (e) => e.type === 'reference' && e.url === undefined), 'url'],
+      message: 'a reference entry needs url (and no id)',
+      then: { properties: { voices: { items: { if: { properties: { type: { const: 'reference' } } }, then: { required: ['url'] } } } } },
+    }),
+    rule({
+      id: 'gen-audio.voice-url-http',
+      rule: 'a voice url is http or https',
+      code: INVALID,
+      path: (v) => ['voices', voiceIndex(v, (e) => e.url !== undefined && !new RegExp(HTTP_URL).test(e.url)), 'url'],
+      message: 'a voice url must be http or https',
+      then: { properties: { voices: { items: { properties: { url: { pattern: HTTP_URL } } } } } },
+    }),
+    rule({
+      id: 'gen-audio.voices-or-image',
+      rule: 'voices and image are mutually exclusive',
+      code: INVALID,
+      path: ['image'],
+      message: 'voices and image are mutually exclusive',
+      then: { not: { required: ['voices', 'image'] } },
+    }),
+    ...Array.from({ length: L.voices.max }, (_, i) => i + 1).map((n) =>
+      rule<GenerateInput>({
+        id: `gen-audio.dialogue-voice-${n}`,
+        rule: `a line tagged @音频${n} needs at least ${n} voice${n === 1 ? '' : 's'}`,
+        code: INVALID,
+        path: ['text'],
+        message: (v) => `text names @音频${n}, but ${v.voices === undefined ? 'no voices are given' : `voices has ${v.voices.length}`}`,
+        then: { if: { properties: { text: { pattern: tagLine(`0*${n}`) } }, required: ['text'] }, then: voicesAtLeast(n) },
+      }),
+    ),
+    rule({
+      id: 'gen-audio.dialogue-voice-range',
+      rule: `dialogue tags name voices 1 to ${L.voices.max}`,
+      code: INVALID,
+      path: ['text'],
+      message: `text names a voice outside @音频1 to @音频${L.voices.max}`,
+      then: { properties: { text: { not: { pattern: tagLine(`(?:0+|0*[${L.voices.max + 1}-9]|0*[1-9][0-9]+)`) } } } },
+    }),
+    rule({
+      id: 'gen-audio.image-url-or-data',
+      rule: 'image carries exactly one of url or data',
+      code: INVALID,
+      path: ['image'],
+      message: 'image needs exactly one of url or data',
+      then: { properties: { image: { oneOf: [{ required: ['url'] }, { required: ['data'] }] } } },
+    }),
+    rule({
+      id: 'gen-audio.image-url-http',
+      rule: 'image.url is http or https',
+      code: INVALID,
+      path: ['image', 'url'],
+      message: 'image.url must be http or https',
+      then: { properties: { image: { properties: { url: { pattern: HTTP_URL } } } } },
+    }),
+  ];
 }
+
+/** image.data (the bytes of the image: JSON Schema cannot say it; in x-rules): a jpeg, png or webp in Base64, at most 10 MB. */
+function checkImageData(v: GenerateInput): RuleIssue[] {
+  const data = v.image?.url === undefined ? v.image?.data : undefined;
+  if (data === undefined) return [];
+  const bad = (message: string): RuleIssue[] => [{ path: ['image', 'data'], message, error: INVALID }];
+  const m = DATA_URL.exec(data);
+  const b64 = m ? data.slice(m[0].length) : data;
+  if (m && !(generatedAudioImageTypes as readonly string[]).includes(m[1].toLowerCase())) return bad(`image.data is ${m[1]}; jpeg, png or webp only`);
+  if (b64.length === 0 || !BASE64.test(b64) || b64.length % 4 === 1) return bad('image.data must be Base64 (optionally with a data:image/...;base64, prefix)');
+  if (base64Bytes(b64) > generatedAudioLimits.imageBytes) return bad(`image.data decodes to more than 10 MB (${base64Bytes(b64)} bytes)`);
+  if (!sniffImageType(decodeBase64Head(b64, 12))) return bad('image.data is not a jpeg, png or webp image');
+  return [];
+}
+
+/** Rules of the generate endpoints no schema carries (x-rules). */
+export const generateStateRules: StateRule[] = [
+  {
+    code: INVALID,
+    fields: ['image.data'],
+    rule: 'image.data is a jpeg, png or webp image in Base64 (optionally with a data:image/...;base64, prefix), at most 10 MB',
+    reads: 'body',
+  },
+  { code: 'GEN_AUDIO_SPEAKER_NOT_FOUND', fields: ['voices[].id'], rule: 'a speaker id is one GET /v1/speakers/list lists for the account', reads: 'catalogue' },
+  {
+    code: 'GEN_AUDIO_CONCURRENCY_LIMIT',
+    fields: [],
+    rule: `at most ${GENERATED_AUDIO_CONCURRENCY} tasks of the service running per user`,
+    reads: 'concurrency',
+  },
+  { code: 'GEN_AUDIO_INSUFFICIENT_CREDITS', fields: ['durationHint'], rule: 'the balance covers the reservation', reads: 'account' },
+];
 
 /** Body of POST P/generate for the service with model id `model` (document 2). */
 export function generateRequest(model: string, name: string) {
-  return z
-    .object({
-      model: z
-        .literal(model)
-        .default(model)
-        .meta({ description: `${model} (the default and only accepted value)` }),
-      text: z
-        .string()
-        .min(1)
-        .meta({ description: 'up to 1400 characters; for dialogue prefix each line with @音频1, @音频2, ... to assign lines to voices in order' }),
-      voices: z.array(VoiceEntry).optional().meta({ description: '1 to 3 entries (more: 33005); omit for narration or sound effects; not with image' }),
-      image: ImageEntry.optional().meta({ description: 'exactly one of url or data; not with voices' }),
-      audioConfig: AudioConfig.optional(),
-      durationHint: z.number().min(1).max(110).optional().meta({ description: '1 to 110 seconds: drives the credit reservation and sets the target length' }),
-      watermark: z.boolean().optional().meta({ description: 'add an audio watermark' }),
-    })
-    .superRefine((v, ctx) => report(ctx, checkGenerate(v)))
-    .openapi(name, {
+  const shape = z.object({
+    model: z
+      .literal(model)
+      .default(model)
+      .meta({ description: `${model} (the default and only accepted value)` }),
+    text: z
+      .string()
+      .min(1)
+      .meta({ description: 'up to 1400 characters; for dialogue prefix each line with @音频1, @音频2, ... to assign lines to voices in order' }),
+    voices: z.array(VoiceEntry).optional().meta({ description: '1 to 3 entries (more: 33005); omit for narration or sound effects; not with image' }),
+    image: ImageEntry.optional().meta({ description: 'exactly one of url or data; not with voices' }),
+    audioConfig: AudioConfig.optional(),
+    durationHint: z.number().min(1).max(110).optional().meta({ description: '1 to 110 seconds: drives the credit reservation and sets the target length' }),
+    watermark: z.boolean().optional().meta({ description: 'add an audio watermark' }),
+  });
+  return withRules(
+    shape,
+    generateRules(),
+    name,
+    {
       example: {
         model,
         text: '@音频1 Welcome to the show.\n@音频2 Thanks for having me.',
@@ -240,7 +343,9 @@ export function generateRequest(model: string, name: string) {
         audioConfig: { format: 'mp3' },
         durationHint: 10,
       },
-    });
+    },
+    checkImageData,
+  );
 }
 
 export const GeneratedAudioTaskParams = z.object({
@@ -375,6 +480,7 @@ function createSpec(name: GeneratedAudioServiceName) {
     response: { status: 202, kind: 'envelope', schema: CreateGeneratedAudioData, description: 'the task, pending' },
     errors: [...errorsOfCreate],
     validationError: 'GEN_AUDIO_INVALID_PARAMETERS',
+    stateRules: generateStateRules,
     rateLimit: { bucket: `${s.prefix.split('/').pop()!}-generate`, ...generatedAudioRateLimit, error: 'GEN_AUDIO_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed', 'stuck'],

@@ -12,7 +12,7 @@
  * the service and the spec descriptions all read them.
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule, type JsonSchema, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
@@ -518,48 +518,104 @@ export function resolveImageRequest(v: Pick<ImageRequestBase, 'model' | 'imageCo
   };
 }
 
+type ImageBody = ImageRequestBase;
+/** Every accepted model id (legacy preview ids included) whose model satisfies `pick`. */
+const acceptedWhere = (pick: (m: ImageModel, id: ImageModelId) => boolean) =>
+  acceptedModelIds.filter((id) => pick(imageModels[normalizeImageModel(id)], normalizeImageModel(id)));
+const imageConfigProp = (field: string, schema: JsonSchema): JsonSchema => ({ properties: { imageConfig: { properties: { [field]: schema } } } });
+const hasReferences: JsonSchema = { required: ['referenceImages'], properties: { referenceImages: { minItems: 1 } } };
+
 /**
- * Every rule of an image request (document 1, "Image: request schema", "Image models", "Limits").
+ * Every rule of an image request (document 1, "Image: request schema", "Image models", "Limits"), in the order they are reported.
  * Errors: IMAGE_INVALID_PARAMETERS (26001), IMAGE_UNSUPPORTED_SIZE (26002), IMAGE_TOO_MANY_REFERENCE_IMAGES (26003),
  * IMAGE_UNSUPPORTED_RATIO (26019, image-a and image-d), IMAGE_B_UNSUPPORTED_RATIO (29003, image-b).
  */
-export function checkImageRequest(v: ImageRequestBase, mode: 'generate' | 'estimate'): RuleIssue[] {
-  const out: RuleIssue[] = [];
-  const r = resolveImageRequest(v);
-  const m: ImageModel = imageModels[r.model];
-  const fam = imageFamilies[m.family];
-  if (mode === 'generate' && (v.prompt ?? '').trim() === '')
-    out.push({ path: ['prompt'], message: 'prompt is required and must not be blank', error: 'IMAGE_INVALID_PARAMETERS' });
-  (v.referenceImages ?? []).forEach((item, i) => {
-    if (!item.fileData && !item.inlineData)
-      out.push({ path: ['referenceImages', i], message: `referenceImages[${i}] must carry fileData or inlineData`, error: 'IMAGE_INVALID_PARAMETERS' });
-  });
-  const limit = Math.min(MAX_REFERENCE_IMAGES, fam.maxReferenceImages);
-  if (r.referenceCount > limit)
-    out.push({
-      path: ['referenceImages'],
-      message: `referenceImages has ${r.referenceCount} items; ${r.model} (${m.family}) accepts at most ${limit}`,
-      error: 'IMAGE_TOO_MANY_REFERENCE_IMAGES',
-    });
-  if (!m.sizes.includes(r.imageSize))
-    out.push({
-      path: ['imageConfig', 'imageSize'],
-      message: `imageSize ${r.imageSize} is not supported by ${r.model} (supported: ${m.sizes.join(', ')})`,
-      error: 'IMAGE_UNSUPPORTED_SIZE',
-    });
-  else if (r.imageSize === '4K' && m.fourKTextToImageOnly && r.referenceCount > 0)
-    out.push({
-      path: ['imageConfig', 'imageSize'],
-      message: `imageSize 4K is only available for text-to-image on ${r.model}; remove the reference images or use 1K or 2K`,
-      error: 'IMAGE_UNSUPPORTED_SIZE',
-    });
-  if (r.aspectRatio !== null && fam.unsupportedRatioError && !m.ratios.includes(r.aspectRatio))
-    out.push({
-      path: ['imageConfig', 'aspectRatio'],
-      message: `aspectRatio ${r.aspectRatio} is not supported by ${r.model}; supported: ${m.ratios.join(', ')}`,
-      error: fam.unsupportedRatioError,
-    });
-  return out;
+function imageRules(mode: 'generate' | 'estimate'): BodyRule<ImageBody>[] {
+  const families = Object.keys(imageFamilies) as ImageFamily[];
+  const modelOf = (v: ImageBody) => normalizeImageModel(v.model);
+  return [
+    ...(mode === 'generate'
+      ? [
+          rule<ImageBody>({
+            id: 'image.prompt-not-blank',
+            rule: 'prompt is not blank',
+            code: 'IMAGE_INVALID_PARAMETERS',
+            path: ['prompt'],
+            message: 'prompt is required and must not be blank',
+            then: { properties: { prompt: js.notBlank } },
+          }),
+        ]
+      : []),
+    rule<ImageBody>({
+      id: 'image.reference-has-data',
+      rule: 'each reference image carries fileData or inlineData',
+      code: 'IMAGE_INVALID_PARAMETERS',
+      path: (v) => [
+        'referenceImages',
+        Math.max(
+          0,
+          (v.referenceImages ?? []).findIndex((r) => !r.fileData && !r.inlineData),
+        ),
+      ],
+      message: 'a reference image must carry fileData or inlineData',
+      then: { properties: { referenceImages: { items: { anyOf: [{ required: ['fileData'] }, { required: ['inlineData'] }] } } } },
+    }),
+    ...families
+      // every family's limit, within the 14 of the schema cap
+      .map((f) => {
+        const max = Math.min(imageFamilies[f].maxReferenceImages, MAX_REFERENCE_IMAGES);
+        return rule<ImageBody>({
+          id: `image.references-max.${f}`,
+          rule: `${f} models: at most ${max} reference images`,
+          code: 'IMAGE_TOO_MANY_REFERENCE_IMAGES',
+          path: ['referenceImages'],
+          message: (v) => `referenceImages has ${(v.referenceImages ?? []).length} items; ${modelOf(v)} (${f}) accepts at most ${max}`,
+          when: { model: acceptedWhere((m) => m.family === f) },
+          then: { properties: { referenceImages: { maxItems: max } } },
+        });
+      }),
+    ...imageModelIds
+      .filter((id) => imageModels[id].sizes.length < imageSizes.length)
+      .map((id) => {
+        const sizes = imageModels[id].sizes;
+        return rule<ImageBody>({
+          id: `image.size.${id}`,
+          rule: `${id}: imageSize ${sizes.join(' or ')}`,
+          code: 'IMAGE_UNSUPPORTED_SIZE',
+          path: ['imageConfig', 'imageSize'],
+          message: (v) => `imageSize ${v.imageConfig?.imageSize} is not supported by ${id} (supported: ${sizes.join(', ')})`,
+          when: { model: acceptedWhere((_, m) => m === id) },
+          then: imageConfigProp('imageSize', { enum: [...sizes] }),
+        });
+      }),
+    ...imageModelIds
+      .filter((id) => (imageModels[id] as ImageModel).fourKTextToImageOnly)
+      .map((id) =>
+        rule<ImageBody>({
+          id: `image.4k-text-only.${id}`,
+          rule: `${id}: 4K only without reference images`,
+          code: 'IMAGE_UNSUPPORTED_SIZE',
+          path: ['imageConfig', 'imageSize'],
+          message: `imageSize 4K is only available for text-to-image on ${id}; remove the reference images or use 1K or 2K`,
+          when: { model: acceptedWhere((_, m) => m === id) },
+          then: { if: hasReferences, then: imageConfigProp('imageSize', { not: { const: '4K' } }) },
+        }),
+      ),
+    ...imageModelIds
+      .filter((id) => imageFamilies[imageModels[id].family].unsupportedRatioError !== null)
+      .map((id) => {
+        const ratios = imageModels[id].ratios;
+        return rule<ImageBody>({
+          id: `image.ratio.${id}`,
+          rule: `${id}: aspectRatio ${ratios.join(', ')}`,
+          code: imageFamilies[imageModels[id].family].unsupportedRatioError!,
+          path: ['imageConfig', 'aspectRatio'],
+          message: (v) => `aspectRatio ${v.imageConfig?.aspectRatio} is not supported by ${id}; supported: ${ratios.join(', ')}`,
+          when: { model: acceptedWhere((_, m) => m === id) },
+          then: imageConfigProp('aspectRatio', { enum: [...ratios] }),
+        });
+      }),
+  ];
 }
 
 const requestExample = {
@@ -575,23 +631,34 @@ const requestDescription = (what: string) =>
   'More reference images than the family allows: 400 (26003), the message names the limit. Only image-a-2-official honours quality.';
 
 /** Body of POST /v1/images/generation and POST /v1/images/generation/async (document 1, "Image: request schema"). */
-export const ImageGenerationRequest = generateBase
-  .superRefine((v, ctx) => report(ctx, checkImageRequest(v, 'generate')))
-  .openapi('ImageGenerationRequest', { description: requestDescription('Generate an image. provider and prompt are required.'), example: requestExample });
+export const ImageGenerationRequest = withRules(generateBase, imageRules('generate'), 'ImageGenerationRequest', {
+  description: requestDescription('Generate an image. provider and prompt are required.'),
+  example: requestExample,
+});
 export type ImageGenerationRequest = z.infer<typeof ImageGenerationRequest>;
 
 /** Body of POST /v1/images/generation/estimate-credits: the same body, provider optional, prompt optional or empty. */
-export const EstimateImageCreditsRequest = estimateBase
-  .superRefine((v, ctx) => report(ctx, checkImageRequest(v, 'estimate')))
-  .openapi('EstimateImageCreditsRequest', {
-    description: requestDescription('Estimate an image generation. provider is optional; prompt is optional or empty.'),
-    example: {
-      model: 'image-a-2-official',
-      prompt: 'A lighthouse on a cliff at sunset',
-      imageConfig: { imageSize: '2K', aspectRatio: '1:1', quality: 'high' },
-    },
-  });
+export const EstimateImageCreditsRequest = withRules(estimateBase, imageRules('estimate'), 'EstimateImageCreditsRequest', {
+  description: requestDescription('Estimate an image generation. provider is optional; prompt is optional or empty.'),
+  example: {
+    model: 'image-a-2-official',
+    prompt: 'A lighthouse on a cliff at sunset',
+    imageConfig: { imageSize: '2K', aspectRatio: '1:1', quality: 'high' },
+  },
+});
 export type EstimateImageCreditsRequest = z.infer<typeof EstimateImageCreditsRequest>;
+
+/** Rules of the image generate endpoints that read the account (listed in x-rules). */
+export const imageStateRules: StateRule[] = [
+  {
+    code: 'IMAGE_SUBSCRIPTION_REQUIRED',
+    fields: ['model', 'imageConfig.imageSize', 'imageConfig.quality'],
+    rule: 'the models and sizes that need a subscription need a paid plan',
+    reads: 'account',
+  },
+  { code: 'IMAGE_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance (or a free generation) covers the price', reads: 'account' },
+  { code: 'IMAGE_RATE_LIMITED', fields: ['referenceImages'], rule: 'requests with base64 reference images have a tighter rate limit', reads: 'account' },
+];
 
 // ---------------------------------------------------------------------------
 // Responses
@@ -911,6 +978,15 @@ export const imageOperations = defineOperations('Image', {
       'IMAGE_FREE_RELAX_TIMEOUT',
     ],
     validationError: 'IMAGE_INVALID_PARAMETERS',
+    stateRules: [
+      ...imageStateRules,
+      {
+        code: 'IMAGE_FREE_RELAX_BUSY',
+        fields: ['model'],
+        rule: 'the free lane of image-b-3-pro (accounts that never paid) takes a bounded number of requests at once',
+        reads: 'concurrency',
+      },
+    ],
     rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
     charges: true,
   },
@@ -931,6 +1007,7 @@ export const imageOperations = defineOperations('Image', {
     response: { status: 202, kind: 'envelope', schema: CreateImageTaskData, description: 'task created, status pending' },
     errors: [...imageRequestErrors, 'IMAGE_INSUFFICIENT_CREDITS', 'IMAGE_SUBSCRIPTION_REQUIRED', 'IMAGE_RATE_LIMITED'],
     validationError: 'IMAGE_INVALID_PARAMETERS',
+    stateRules: imageStateRules,
     rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed', 'stuck'],

@@ -12,7 +12,7 @@
  * assumed (`lyricsTableAssumptions`).
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules } from './rules.ts';
 import { EpochMs, pageQuery, paginated } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
@@ -59,18 +59,9 @@ export const lyricsRateLimit = { bucket: 'lyrics-generate', limit: 10, windowMs:
 // Requests
 // ---------------------------------------------------------------------------
 
-/** Rules beyond the shape: the prompt's length in code points and a blank prompt. Error: 38001. */
-export function checkLyricsRequest(v: { prompt: string }): RuleIssue[] {
-  const n = charCount(v.prompt);
-  if (n > LYRICS_PROMPT_MAX)
-    return [{ path: ['prompt'], message: `${n} characters (code points); at most ${LYRICS_PROMPT_MAX}`, error: 'LYRICS_INVALID_PARAMETERS' }];
-  if (v.prompt.trim() === '') return [{ path: ['prompt'], message: 'must not be blank', error: 'LYRICS_INVALID_PARAMETERS' }];
-  return [];
-}
-
 /** Body of POST /v1/lyrics/generate (document 3, "Lyrics (prefix /v1/lyrics)"). */
-export const CreateLyricsRequest = z
-  .object({
+export const CreateLyricsRequest = withRules(
+  z.object({
     prompt: z
       .string()
       .min(1)
@@ -82,9 +73,29 @@ export const CreateLyricsRequest = z
       .enum(providerValues)
       .default('default')
       .meta({ description: 'default (resolves to musicA), musicA or musicB; the task reports the provider that ran it' }),
-  })
-  .superRefine((v, ctx) => report(ctx, checkLyricsRequest(v)))
-  .openapi('CreateLyricsRequest', { example: { prompt: 'a summer road trip with old friends', provider: 'musicB' } });
+  }),
+  // the prompt's length in code points and a blank prompt (document 3, "Lyrics"). Error: 38001
+  [
+    rule<{ prompt: string }>({
+      id: 'lyrics.prompt-length',
+      rule: `prompt at most ${LYRICS_PROMPT_MAX} characters (code points)`,
+      code: 'LYRICS_INVALID_PARAMETERS',
+      path: ['prompt'],
+      message: (v) => `${charCount(v.prompt)} characters (code points); at most ${LYRICS_PROMPT_MAX}`,
+      then: { properties: { prompt: { maxLength: LYRICS_PROMPT_MAX } } },
+    }),
+    rule<{ prompt: string }>({
+      id: 'lyrics.prompt-not-blank',
+      rule: 'prompt is not blank',
+      code: 'LYRICS_INVALID_PARAMETERS',
+      path: ['prompt'],
+      message: 'must not be blank',
+      then: { properties: { prompt: js.notBlank } },
+    }),
+  ],
+  'CreateLyricsRequest',
+  { example: { prompt: 'a summer road trip with old friends', provider: 'musicB' } },
+);
 
 export const LyricsTaskParams = z.object({
   taskId: z
@@ -193,6 +204,7 @@ export const lyricsOperations = defineOperations('Lyrics', {
     response: { status: 202, kind: 'envelope', schema: CreateLyricsData, description: 'the task: pending (musicB), or already success or failed (musicA)' },
     errors: ['LYRICS_INVALID_PARAMETERS', 'LYRICS_INSUFFICIENT_CREDITS', 'LYRICS_RATE_LIMITED'],
     validationError: 'LYRICS_INVALID_PARAMETERS',
+    stateRules: [{ code: 'LYRICS_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' }],
     rateLimit: { ...lyricsRateLimit, error: 'LYRICS_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed', 'stuck', 'partial'],

@@ -11,7 +11,7 @@
  * `podcastTableAssumptions`.
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
@@ -111,46 +111,106 @@ export const PodcastSource = z.object({
   }),
 });
 
-const invalid = (path: (string | number)[], message: string): RuleIssue => ({ path, message, error: 'PODCAST_INVALID_PARAMETERS' });
+const INVALID = 'PODCAST_INVALID_PARAMETERS' as const;
+type PodcastBody = { query?: string; sources?: { type: 'text' | 'url'; content: string }[]; speakers: { speakerId: string }[]; mode: PodcastMode };
+const sourceIndex = (v: PodcastBody, bad: (s: { type: string; content: string }) => boolean) => Math.max(0, (v.sources ?? []).findIndex(bad));
+const isHttp = (s: string) => /^https?:\/\//i.test(s);
 
-/** Issues of a podcast body beyond its shape: query or sources, the sources' contents, the speakers of the mode. */
-function checkPodcast(v: {
-  query?: string;
-  sources?: { type: 'text' | 'url'; content: string }[];
-  speakers: { speakerId: string }[];
-  mode: PodcastMode;
-}): RuleIssue[] {
-  const out: RuleIssue[] = [];
-  const hasQuery = v.query !== undefined && v.query.trim() !== '';
-  if (!hasQuery && (v.sources ?? []).length === 0)
-    out.push(invalid(['query'], 'at least one of query or sources is required (query may be empty when sources carries material)'));
-  (v.sources ?? []).forEach((s, i) => {
-    if (s.type === 'text') {
-      const n = charCount(s.content);
-      if (s.content.trim() === '' || n > podcastLimits.textSourceChars)
-        out.push(
-          invalid(
-            ['sources', i, 'content'],
-            `sources[${i}].content is ${n.toLocaleString('en-US')} characters; a text source takes 1 to ${podcastLimits.textSourceChars.toLocaleString('en-US')} (not blank)`,
-          ),
-        );
-    } else if (!(uriString().safeParse(s.content).success && /^https?:\/\//i.test(s.content))) {
-      out.push(invalid(['sources', i, 'content'], `sources[${i}].content of a url source must be an http or https URL`));
-    }
-  });
-  if (v.mode === 'debate' && v.speakers.length !== PODCAST_SPEAKERS.debate)
-    out.push(invalid(['speakers'], `debate mode needs exactly ${PODCAST_SPEAKERS.debate} speakers (one for each side); got ${v.speakers.length}`));
-  if (v.speakers.length === 2 && v.speakers[0].speakerId === v.speakers[1].speakerId)
-    out.push(invalid(['speakers', 1, 'speakerId'], `speakers[1].speakerId repeats speakers[0]; the two speakers of an episode are distinct voices`));
-  return out;
+/** Rules of a podcast body beyond its shape (document 2, "Podcast"): query or sources, the sources' contents, the speakers of the mode. */
+function podcastRules(): BodyRule<PodcastBody>[] {
+  const max = podcastLimits.textSourceChars;
+  return [
+    rule({
+      id: 'podcast.query-length',
+      rule: `query at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters (assumed)`,
+      code: INVALID,
+      path: ['query'],
+      message: `query must be at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters`,
+      then: { properties: { query: { maxLength: podcastLimits.queryChars } } },
+    }),
+    rule({
+      id: 'podcast.query-or-sources',
+      rule: 'at least one of query (not blank) or sources (one item or more)',
+      code: INVALID,
+      path: ['query'],
+      message: 'at least one of query or sources is required (query may be empty when sources carries material)',
+      then: {
+        anyOf: [
+          { required: ['query'], properties: { query: js.notBlank } },
+          { required: ['sources'], properties: { sources: { minItems: 1 } } },
+        ],
+      },
+    }),
+    rule({
+      id: 'podcast.text-source',
+      rule: `a text source has 1 to ${max.toLocaleString('en-US')} characters, not blank`,
+      code: INVALID,
+      path: (v) => ['sources', sourceIndex(v, (s) => s.type === 'text' && (s.content.trim() === '' || charCount(s.content) > max)), 'content'],
+      message: `a text source takes 1 to ${max.toLocaleString('en-US')} characters (not blank)`,
+      then: {
+        properties: {
+          sources: { items: { if: { properties: { type: { const: 'text' } } }, then: { properties: { content: { ...js.notBlank, maxLength: max } } } } },
+        },
+      },
+    }),
+    rule({
+      id: 'podcast.url-source',
+      rule: 'a url source is an http or https URL',
+      code: INVALID,
+      path: (v) => ['sources', sourceIndex(v, (s) => s.type === 'url' && !isHttp(s.content)), 'content'],
+      message: 'the content of a url source must be an http or https URL',
+      then: { properties: { sources: { items: { if: { properties: { type: { const: 'url' } } }, then: { properties: { content: js.httpUrl } } } } } },
+    }),
+    rule({
+      id: 'podcast.debate-speakers',
+      rule: `debate: exactly ${PODCAST_SPEAKERS.debate} speakers`,
+      code: INVALID,
+      path: ['speakers'],
+      message: (v) => `debate mode needs exactly ${PODCAST_SPEAKERS.debate} speakers (one for each side); got ${v.speakers.length}`,
+      when: { mode: 'debate' },
+      then: { properties: { speakers: { minItems: PODCAST_SPEAKERS.debate } } },
+    }),
+    rule({
+      id: 'podcast.distinct-speakers',
+      rule: 'the speakers are distinct voices',
+      code: INVALID,
+      path: ['speakers', 1, 'speakerId'],
+      message: 'speakers[1].speakerId repeats speakers[0]; the two speakers of an episode are distinct voices',
+      then: { properties: { speakers: { uniqueItems: true } } },
+    }),
+  ];
 }
+
+/** A url source's content is a URI (RFC 3986: JSON Schema's pattern for it is not repeated here; in x-rules). */
+function checkSourceUris(v: PodcastBody): RuleIssue[] {
+  return (v.sources ?? []).flatMap((s, i) =>
+    s.type === 'url' && isHttp(s.content) && !uriString().safeParse(s.content).success
+      ? [
+          {
+            path: ['sources', i, 'content'],
+            message: `sources[${i}].content of a url source must be a URI (spaces and non-ASCII characters percent-encoded)`,
+            error: INVALID,
+          } satisfies RuleIssue,
+        ]
+      : [],
+  );
+}
+
+/** Rules of the create endpoints no schema carries (x-rules). */
+const podcastStateRules: StateRule[] = [
+  { code: INVALID, fields: ['sources[].content'], rule: 'a url source is a URI (spaces and non-ASCII characters percent-encoded)', reads: 'body' },
+  {
+    code: 'PODCAST_SPEAKER_NOT_FOUND',
+    fields: ['speakers[].speakerId'],
+    rule: 'a speaker id is one GET /v1/speakers/list lists for the account',
+    reads: 'catalogue',
+  },
+  { code: 'PODCAST_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' },
+];
 
 const podcastFields = {
   query: z
     .string()
-    .refine((s) => charCount(s) <= podcastLimits.queryChars, {
-      message: `query must be at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters`,
-    })
     .optional()
     .meta({
       description: `prompt or topic; may be empty when sources carries material (at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters, assumed)`,
@@ -180,25 +240,31 @@ const oneShotExample = {
 };
 
 /** Body of POST /v1/podcast/episodes (document 2, "Podcast"). */
-export const PodcastRequest = z
-  .object({
+export const PodcastRequest = withRules(
+  z.object({
     ...podcastFields,
     language: LanguageCode(
       'a language code, for example en, zh or ja; inferred from the query and the text sources when omitted (url sources alone: en)',
     ).optional(),
-  })
-  .superRefine((v, ctx) => report(ctx, checkPodcast(v)))
-  .openapi('PodcastRequest', { example: oneShotExample });
+  }),
+  podcastRules(),
+  'PodcastRequest',
+  { example: oneShotExample },
+  checkSourceUris,
+);
 export type PodcastRequest = z.infer<typeof PodcastRequest>;
 
 /** Body of POST /v1/podcast/episodes/text-content (document 2, "Two-stage flow"): the one-shot fields with language required. */
-export const PodcastTextContentRequest = z
-  .object({
+export const PodcastTextContentRequest = withRules(
+  z.object({
     ...podcastFields,
     language: LanguageCode("a language code, for example en, zh or ja (required); each speaker's language must match it"),
-  })
-  .superRefine((v, ctx) => report(ctx, checkPodcast(v)))
-  .openapi('PodcastTextContentRequest', { example: { ...oneShotExample, language: 'en' } });
+  }),
+  podcastRules(),
+  'PodcastTextContentRequest',
+  { example: { ...oneShotExample, language: 'en' } },
+  checkSourceUris,
+);
 export type PodcastTextContentRequest = z.infer<typeof PodcastTextContentRequest>;
 
 /** Body of POST /v1/podcast/episodes/{episodeId}/audio (document 2): empty, or the edited script. */
@@ -424,6 +490,7 @@ export const podcastOperations = defineOperations('Podcast', {
     response: { status: 200, kind: 'envelope', schema: CreatePodcastEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...createErrors],
     validationError: 'PODCAST_INVALID_PARAMETERS',
+    stateRules: podcastStateRules,
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: [...createFailures],
@@ -439,6 +506,15 @@ export const podcastOperations = defineOperations('Podcast', {
     response: { status: 200, kind: 'envelope', schema: CreatePodcastTextContentData, description: 'the episode, writing its script' },
     errors: [...createErrors, 'SPEAKER_LANGUAGE_MISMATCH'],
     validationError: 'PODCAST_INVALID_PARAMETERS',
+    stateRules: [
+      ...podcastStateRules,
+      {
+        code: 'SPEAKER_LANGUAGE_MISMATCH',
+        fields: ['speakers[].speakerId', 'language'],
+        rule: "each speaker's language is the episode's language",
+        reads: 'catalogue',
+      },
+    ],
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: [...createFailures],

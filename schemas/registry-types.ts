@@ -8,6 +8,7 @@
 import type { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';
 import type { Provenance } from './provenance.ts';
+import type { StateRule } from './rules.ts';
 
 /**
  * Outcomes a scenario or `Prefer: outcome=` can force on a created task: it fails later (refunded), never progresses
@@ -200,6 +201,8 @@ export interface OperationDef {
   /** Top-level fields whose schema failures answer with another error than `validationError`. */
   fieldErrors?: Partial<Record<string, ErrorName>>;
   rateLimit?: RateLimitRule;
+  /** Request rules no schema can carry: they read the account, the catalogue, earlier state or concurrency (emitted as `x-rules`). */
+  stateRules?: readonly StateRule[];
   /** The operation takes credits from the caller's balance (a hold at creation, captured or refunded later, or charged at once). */
   charges?: boolean;
   /** Outcomes a created task can be forced to (`Prefer: outcome=`): failed (refunded), stuck (never progresses; timeouts apply), partial (succeeds with part of its result failed). */

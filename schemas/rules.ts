@@ -1,7 +1,24 @@
 /**
- * Rule issues: how a refinement that reads a data table reports a violation,
- * so the HTTP layer can answer with the catalogued error the rule names
- * (docs/architecture.md, "The registry").
+ * Request rules as data (docs/architecture.md, "The registry"; docs/rules.md).
+ *
+ * A rule about a request body is declared once, as a JSON Schema 2020-12
+ * fragment the body must satisfy (an `if`/`then` on model, capability or mode;
+ * `contains` with `minContains`/`maxContains`; `anyOf` of required sets;
+ * `dependentRequired`; `maxLength`, `minItems`, `multipleOf`, `const`, ...),
+ * with the catalogued error it answers and a message naming the field. From
+ * that one declaration, `withRules` makes both:
+ *
+ * - the Zod check the mock runs: `holds(fragment, body)` evaluates the fragment
+ *   on the parsed body (its defaults applied; a condition on a defaulted field
+ *   matches an absent field exactly when the default would, so the parsed body
+ *   and the raw body agree), and a body that breaks it gets a custom issue
+ *   carrying the rule's error;
+ * - the emitted request schema: the fragments under `allOf`, beside the
+ *   object's own properties.
+ *
+ * Rules that read the account, the catalogue or earlier state (credits, voices
+ * the account may use, ownership, concurrency) cannot be in a schema: an
+ * operation lists them as `stateRules`, emitted as `x-rules`.
  */
 import type { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';
@@ -17,3 +34,288 @@ export interface RuleIssue {
 export function report(ctx: z.RefinementCtx, issues: RuleIssue[]): void {
   for (const i of issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, params: { error: i.error } });
 }
+
+// ---------------------------------------------------------------------------
+// JSON Schema fragments and their evaluation
+// ---------------------------------------------------------------------------
+
+/** A JSON Schema 2020-12 fragment, of the keywords `holds` evaluates. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** A value a condition can name. */
+export type Scalar = string | number | boolean;
+
+const codePoints = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function typeOk(t: string, v: unknown): boolean {
+  switch (t) {
+    case 'object':
+      return isObject(v);
+    case 'array':
+      return Array.isArray(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number';
+    case 'integer':
+      return Number.isInteger(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'null':
+      return v === null;
+    default:
+      throw new Error(`rules: unknown type ${t}`);
+  }
+}
+
+/** True when `m` divides `v`, tolerant of binary floating point (1.1 is a multiple of 0.01). */
+export function isMultipleOf(v: number, m: number): boolean {
+  const q = v / m;
+  return Math.abs(q - Math.round(q)) < 1e-9;
+}
+
+/**
+ * True when `value` satisfies `schema`, for the keywords the rules use (an
+ * unknown keyword throws, so a rule never says more in the spec than the mock
+ * checks). Lengths count code points, as JSON Schema does.
+ */
+export function holds(schema: JsonSchema | boolean, value: unknown): boolean {
+  if (typeof schema === 'boolean') return schema;
+  for (const [k, s] of Object.entries(schema)) {
+    if (!keywordHolds(k, s, schema, value)) return false;
+  }
+  return true;
+}
+
+function keywordHolds(k: string, s: unknown, schema: JsonSchema, v: unknown): boolean {
+  const sub = s as JsonSchema;
+  const subs = s as JsonSchema[];
+  const num = s as number;
+  switch (k) {
+    case 'description':
+    case 'then':
+    case 'else':
+      return true;
+    case 'if':
+      return holds(sub, v)
+        ? schema.then === undefined
+          ? true
+          : holds(schema.then as JsonSchema, v)
+        : schema.else === undefined || holds(schema.else as JsonSchema, v);
+    case 'type':
+      return (Array.isArray(s) ? (s as string[]) : [s as string]).some((t) => typeOk(t, v));
+    case 'const':
+      return equal(v, s);
+    case 'enum':
+      return (s as unknown[]).some((e) => equal(v, e));
+    case 'not':
+      return !holds(sub, v);
+    case 'allOf':
+      return subs.every((x) => holds(x, v));
+    case 'anyOf':
+      return subs.some((x) => holds(x, v));
+    case 'oneOf':
+      return subs.filter((x) => holds(x, v)).length === 1;
+    case 'properties':
+      return !isObject(v) || Object.entries(sub).every(([p, ps]) => v[p] === undefined || holds(ps as JsonSchema, v[p]));
+    case 'required':
+      return !isObject(v) || (s as string[]).every((p) => v[p] !== undefined);
+    case 'dependentRequired':
+      return !isObject(v) || Object.entries(s as Record<string, string[]>).every(([p, deps]) => v[p] === undefined || deps.every((d) => v[d] !== undefined));
+    case 'items':
+      return !Array.isArray(v) || v.every((x) => holds(sub, x));
+    case 'contains': {
+      if (!Array.isArray(v)) return true;
+      const n = v.filter((x) => holds(sub, x)).length;
+      const min = (schema.minContains as number | undefined) ?? 1;
+      const max = schema.maxContains as number | undefined;
+      return n >= min && (max === undefined || n <= max);
+    }
+    case 'minContains':
+    case 'maxContains':
+      return true; // read with contains
+    case 'uniqueItems':
+      return s !== true || !Array.isArray(v) || new Set(v.map((x) => JSON.stringify(x))).size === v.length;
+    case 'minItems':
+      return !Array.isArray(v) || v.length >= num;
+    case 'maxItems':
+      return !Array.isArray(v) || v.length <= num;
+    case 'minLength':
+      return typeof v !== 'string' || codePoints(v) >= num;
+    case 'maxLength':
+      return typeof v !== 'string' || codePoints(v) <= num;
+    case 'pattern':
+      return typeof v !== 'string' || new RegExp(s as string, 'u').test(v);
+    case 'minimum':
+      return typeof v !== 'number' || v >= num;
+    case 'maximum':
+      return typeof v !== 'number' || v <= num;
+    case 'exclusiveMinimum':
+      return typeof v !== 'number' || v > num;
+    case 'exclusiveMaximum':
+      return typeof v !== 'number' || v < num;
+    case 'multipleOf':
+      return typeof v !== 'number' || isMultipleOf(v, num);
+    default:
+      throw new Error(`rules: keyword ${k} is not evaluated; use another or teach holds()`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------
+
+type Path = (string | number)[];
+
+/**
+ * One rule of a request body. `when` (field -> the values it applies to, or a
+ * fragment of its own) and `then` (the fragment the body must satisfy) make its
+ * schema: `{if: when, then}`, or `then` alone without `when`.
+ */
+export interface BodyRule<T = never> {
+  /** Stable id, e.g. `video.resolution-per-model.family3-h3`. */
+  id: string;
+  /** The rule in words (docs/rules.md and the operation's description). */
+  rule: string;
+  /** The catalogued error a body breaking it answers. */
+  code: ErrorName;
+  /** Where the issue is reported (the message names it); a function of the parsed body for an item. */
+  path: Path | ((body: T) => Path);
+  /** The message; a function of the parsed body for one naming values. Default: the rule in words. */
+  message?: string | ((body: T) => string);
+  /** Top-level field -> the values the rule applies to (one value or a list), or a fragment. */
+  when?: Record<string, Scalar | readonly Scalar[]> | { schema: JsonSchema };
+  then: JsonSchema;
+}
+
+/** A rule declared with the body type its message and path read. */
+export function rule<T>(r: BodyRule<T>): BodyRule<T> {
+  return r;
+}
+
+/** The default of field `name` of an object schema, or undefined when it has none. */
+function defaultOf(shape: Record<string, z.ZodType>, name: string): unknown {
+  let t = shape[name] as unknown as { def: { type: string; defaultValue?: unknown; innerType?: unknown } } | undefined;
+  while (t) {
+    if (t.def.type === 'default') return typeof t.def.defaultValue === 'function' ? (t.def.defaultValue as () => unknown)() : t.def.defaultValue;
+    t = t.def.innerType as typeof t;
+  }
+  return undefined;
+}
+
+/**
+ * The `if` of a `when`: each field's values as `const`/`enum`, and `required`
+ * for each field whose default is not among them (an absent field then
+ * matches exactly when its default would).
+ */
+export function whenSchema(when: NonNullable<BodyRule['when']>, shape: Record<string, z.ZodType>): JsonSchema {
+  if ('schema' in when && isObject(when.schema) && Object.keys(when).length === 1) return when.schema;
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [field, values] of Object.entries(when as Record<string, Scalar | readonly Scalar[]>)) {
+    const list: readonly Scalar[] = Array.isArray(values) ? values : [values];
+    properties[field] = list.length === 1 ? { const: list[0] } : { enum: [...list] };
+    const d = defaultOf(shape, field);
+    if (d === undefined || !list.includes(d as Scalar)) required.push(field);
+  }
+  return required.length ? { properties, required } : { properties };
+}
+
+/** The JSON Schema of rule `r` on an object of `shape`. */
+export function ruleSchema(r: BodyRule<never>, shape: Record<string, z.ZodType>): JsonSchema {
+  return r.when ? { if: whenSchema(r.when, shape), then: r.then } : r.then;
+}
+
+/** A rule with its schema built, as listed for docs and tests. */
+export interface BuiltRule<T = never> extends BodyRule<T> {
+  schema: JsonSchema;
+}
+
+const ruleSets = new WeakMap<z.ZodType, readonly BuiltRule[]>();
+
+/**
+ * `object` with `rules`: a refinement reporting every rule the parsed body
+ * breaks (in declaration order, so the first broken rule's error answers), and
+ * the rules' schemas under `allOf` in the emitted schema. `name` and `meta` are
+ * the component's `.openapi(name, meta)`. `after`: checks no schema can carry
+ * (listed as the operation's `stateRules` with `reads: 'body'`), reported after the rules.
+ */
+export function withRules<S extends z.ZodObject>(
+  object: S,
+  rules: readonly BodyRule<z.output<S>>[],
+  name: string,
+  meta: Record<string, unknown> = {},
+  after?: (body: z.output<S>) => RuleIssue[],
+) {
+  const shape = object.shape as Record<string, z.ZodType>;
+  const built: BuiltRule<z.output<S>>[] = rules.map((r) => ({ ...r, schema: ruleSchema(r as BodyRule<never>, shape) }));
+  const ids = new Set<string>();
+  for (const r of built) {
+    if (ids.has(r.id)) throw new Error(`rules: ${r.id} is declared twice`);
+    ids.add(r.id);
+  }
+  const out = object
+    .superRefine((v, ctx) => {
+      for (const r of built) {
+        if (holds(r.schema, v)) continue;
+        const path = typeof r.path === 'function' ? r.path(v) : r.path;
+        const message = typeof r.message === 'function' ? r.message(v) : (r.message ?? r.rule);
+        ctx.addIssue({ code: 'custom', path, message, params: { error: r.code, rule: r.id } });
+      }
+      if (after) report(ctx, after(v));
+    })
+    .openapi(name, { ...meta, ...(built.length ? { allOf: built.map((r) => r.schema) } : {}) });
+  ruleSets.set(out, built);
+  return out;
+}
+
+/** The rules `withRules` attached to `schema` (none for a schema without). */
+export function rulesOf(schema: z.ZodType): readonly BuiltRule[] {
+  return ruleSets.get(schema) ?? [];
+}
+
+// ---------------------------------------------------------------------------
+// Rules no schema can carry
+// ---------------------------------------------------------------------------
+
+/**
+ * A rule that reads more than the body: the account (plan, credits), the
+ * catalogue (voices the account may use), earlier state (a task, its owner,
+ * its status), concurrency; or a body rule JSON Schema cannot say (the
+ * contents of an upload, one field's text inside another's). Listed per
+ * operation in `x-rules` and its description.
+ */
+export interface StateRule {
+  code: ErrorName;
+  /** The request fields it reads (dotted paths; empty for none). */
+  fields: readonly string[];
+  /** The rule in words. */
+  rule: string;
+  /** What it reads beyond the body. */
+  reads: 'account' | 'catalogue' | 'state' | 'concurrency' | 'body';
+}
+
+/** Fragment helpers for rule tables. */
+export const js = {
+  /** `{properties: {field: schema}}`. */
+  prop: (field: string, schema: JsonSchema): JsonSchema => ({ properties: { [field]: schema } }),
+  /** http or https, the scheme in any case (JSON Schema patterns carry no flags). */
+  httpUrl: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } as JsonSchema,
+  /** Not blank: at least one character that is not white space. */
+  notBlank: { pattern: '\\S' } as JsonSchema,
+  /**
+   * An array with at most `n` items matching `item`: none, or some and at most `n`. Written so that a validator
+   * without maxContains (Prism 5 ignores it) reads "none, or some": it lets the body through rather than refuse a good one.
+   */
+  atMost: (item: JsonSchema, n: number): JsonSchema => ({ anyOf: [{ not: { contains: item } }, { contains: item, maxContains: n }] }),
+  /** An array with at least one item matching `item`. */
+  some: (item: JsonSchema): JsonSchema => ({ contains: item }),
+  /** An array with no item matching `item`. */
+  none: (item: JsonSchema): JsonSchema => ({ not: { contains: item } }),
+};

@@ -165,14 +165,19 @@ export function atMostTwoDecimals(v: number): boolean {
   return Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
 }
 
+/** Step of `speed`: at most two decimals. */
+const SPEED_STEP = 0.01;
+
 /** `speed` of every speech endpoint: 0.5-2.0, at most two decimals, default 1. */
 export const SpeechSpeed = z
   .number()
   .min(speechSpeed.min)
   .max(speechSpeed.max)
-  .refine(atMostTwoDecimals, { message: 'speed must have at most two decimals' })
+  // two decimals as multipleOf 0.01: Zod checks it without binary floating-point error; zod-to-openapi 9 does not emit multipleOf, so the spec is told the same step
+  .multipleOf(SPEED_STEP, { message: 'speed must have at most two decimals' })
   .default(speechSpeed.default)
-  .meta({ description: 'speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long', example: 1 });
+  .meta({ description: 'speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long', example: 1 })
+  .openapi({ multipleOf: SPEED_STEP });
 
 /** A string of 1 to `max` characters, counted as Unicode code points (as JSON Schema's maxLength; an emoji is one character). */
 function text(max: number, what: string) {

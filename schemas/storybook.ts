@@ -10,12 +10,12 @@
  * marked assumed and listed in `storybookTableAssumptions`.
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule, type RuleIssue } from './rules.ts';
 import { uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
-import { charCount, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
+import { episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -110,72 +110,106 @@ export const StorybookSource = z.object({
   metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'source metadata (kept, not interpreted)' }),
 });
 
-const invalid = (path: (string | number)[], message: string): RuleIssue => ({ path, message, error: 'STORYBOOK_INVALID_PARAMETERS' });
+const INVALID = 'STORYBOOK_INVALID_PARAMETERS' as const;
+type EpisodeBody = { sources: { type: 'text' | 'url'; content: string }[]; speakers?: unknown[]; skipAudio: boolean };
+const isHttp = (s: string) => /^https?:\/\//i.test(s);
 
-/** Issues beyond the shape: the source's content, speakers unless skipAudio. */
-function checkEpisode(v: { sources: { type: 'text' | 'url'; content: string }[]; speakers?: unknown[]; skipAudio: boolean }): RuleIssue[] {
-  const out: RuleIssue[] = [];
-  const s = v.sources[0];
-  if (s?.type === 'text') {
-    const n = charCount(s.content);
-    if (s.content.trim() === '' || n > STORYBOOK_TEXT_CHARS)
-      out.push(
-        invalid(
-          ['sources', 0, 'content'],
-          `sources[0].content is ${n.toLocaleString('en-US')} characters; a text source takes 1 to ${STORYBOOK_TEXT_CHARS.toLocaleString('en-US')} (not blank)`,
-        ),
-      );
-  } else if (s?.type === 'url' && !(uriString().safeParse(s.content).success && /^https?:\/\//i.test(s.content))) {
-    out.push(invalid(['sources', 0, 'content'], 'sources[0].content of a url source must be the URL itself (http or https)'));
-  }
-  if (!v.skipAudio && (v.speakers ?? []).length === 0) out.push(invalid(['speakers'], 'speakers: one speaker is required unless skipAudio is true'));
-  return out;
+/** Rules beyond the shape (document 3, "Page-deck episode"): the source's content, speakers unless skipAudio. */
+function episodeRules(): BodyRule<EpisodeBody>[] {
+  const max = STORYBOOK_TEXT_CHARS;
+  return [
+    rule({
+      id: 'storybook.text-source',
+      rule: `a text source has 1 to ${max.toLocaleString('en-US')} characters, not blank`,
+      code: INVALID,
+      path: ['sources', 0, 'content'],
+      message: `sources[0].content: a text source takes 1 to ${max.toLocaleString('en-US')} characters (not blank)`,
+      then: {
+        properties: {
+          sources: { items: { if: { properties: { type: { const: 'text' } } }, then: { properties: { content: { ...js.notBlank, maxLength: max } } } } },
+        },
+      },
+    }),
+    rule({
+      id: 'storybook.url-source',
+      rule: 'a url source is the URL itself (http or https)',
+      code: INVALID,
+      path: ['sources', 0, 'content'],
+      message: 'sources[0].content of a url source must be the URL itself (http or https)',
+      then: { properties: { sources: { items: { if: { properties: { type: { const: 'url' } } }, then: { properties: { content: js.httpUrl } } } } } },
+    }),
+    rule({
+      id: 'storybook.speakers-unless-skip-audio',
+      rule: 'one speaker unless skipAudio is true',
+      code: INVALID,
+      path: ['speakers'],
+      message: 'speakers: one speaker is required unless skipAudio is true',
+      when: { skipAudio: false },
+      then: { required: ['speakers'], properties: { speakers: { minItems: 1 } } },
+    }),
+  ];
 }
 
-/** Body of POST /v1/storybook/episodes (document 3). */
-export const StorybookEpisodeRequest = z
-  .object({
-    sources: z.array(StorybookSource).min(1).max(1).meta({ description: 'exactly 1 item' }),
-    speakers: z
-      .array(
-        z.object({
-          speakerId: SpeakerId,
-        }),
-      )
-      .max(1)
-      .optional()
-      .meta({ description: 'at most 1 item; required unless skipAudio is true (ignored with skipAudio)' }),
-    skipAudio: z.boolean().default(false).meta({ description: 'true: images and text only, no narration audio' }),
-    // document 3: "for example en, zh": an open list
-    language: z
-      .string()
-      .min(2)
-      .max(35)
-      .regex(/^[A-Za-z0-9-]+$/, { message: 'a language code: letters, digits and hyphens (for example en, zh)' })
-      .default('en')
-      .meta({
-        ...provenanceMeta(
-          assumed(
-            'document 3 gives the languages "for example en, zh"; a language outside en, zh and ja is accepted (the deck written in English); 35 characters bound a language tag',
-          ),
-          'a language code, for example en (default), zh or ja; never inferred from the source',
-        ),
-        examples: [...storybookLanguages],
+/** A url source's content is a URI (RFC 3986; in x-rules). */
+function checkSourceUri(v: EpisodeBody): RuleIssue[] {
+  const s = v.sources[0];
+  return s?.type === 'url' && isHttp(s.content) && !uriString().safeParse(s.content).success
+    ? [
+        {
+          path: ['sources', 0, 'content'],
+          message: 'sources[0].content of a url source must be a URI (spaces and non-ASCII characters percent-encoded)',
+          error: INVALID,
+        },
+      ]
+    : [];
+}
+
+const storybookEpisodeBase = z.object({
+  sources: z.array(StorybookSource).min(1).max(1).meta({ description: 'exactly 1 item' }),
+  speakers: z
+    .array(
+      z.object({
+        speakerId: SpeakerId,
       }),
-    mode: z.enum(storybookModes).default('info').meta({ description: 'info (default), story or slides' }),
-    style: z
-      .string()
-      .max(64)
-      .optional()
-      .meta(
-        provenanceMeta(
-          assumed('document 3 says the accepted style ids are not part of the public contract and shows no length; 64 characters bound what is stored'),
-          "visual style id; omit for the mode's default; opaque (any id is accepted)",
+    )
+    .max(1)
+    .optional()
+    .meta({ description: 'at most 1 item; required unless skipAudio is true (ignored with skipAudio)' }),
+  skipAudio: z.boolean().default(false).meta({ description: 'true: images and text only, no narration audio' }),
+  // document 3: "for example en, zh": an open list
+  language: z
+    .string()
+    .min(2)
+    .max(35)
+    .regex(/^[A-Za-z0-9-]+$/, { message: 'a language code: letters, digits and hyphens (for example en, zh)' })
+    .default('en')
+    .meta({
+      ...provenanceMeta(
+        assumed(
+          'document 3 gives the languages "for example en, zh"; a language outside en, zh and ja is accepted (the deck written in English); 35 characters bound a language tag',
         ),
+        'a language code, for example en (default), zh or ja; never inferred from the source',
       ),
-  })
-  .superRefine((v, ctx) => report(ctx, checkEpisode(v)))
-  .openapi('StorybookEpisodeRequest', {
+      examples: [...storybookLanguages],
+    }),
+  mode: z.enum(storybookModes).default('info').meta({ description: 'info (default), story or slides' }),
+  style: z
+    .string()
+    .max(64)
+    .optional()
+    .meta(
+      provenanceMeta(
+        assumed('document 3 says the accepted style ids are not part of the public contract and shows no length; 64 characters bound what is stored'),
+        "visual style id; omit for the mode's default; opaque (any id is accepted)",
+      ),
+    ),
+});
+/** Body of POST /v1/storybook/episodes (document 3). */
+export const StorybookEpisodeRequest = withRules(
+  storybookEpisodeBase,
+  episodeRules(),
+  'StorybookEpisodeRequest',
+  {
     example: {
       sources: [
         { type: 'text', content: 'Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline.' },
@@ -183,7 +217,9 @@ export const StorybookEpisodeRequest = z
       speakers: [{ speakerId: 'en_ava' }],
       mode: 'info',
     },
-  });
+  },
+  checkSourceUri,
+);
 export type StorybookEpisodeRequest = z.infer<typeof StorybookEpisodeRequest>;
 
 export const StorybookEpisodeIdParams = z.object({
@@ -348,6 +384,16 @@ export const storybookOperations = defineOperations('Page decks', {
     response: { status: 200, kind: 'envelope', schema: CreateStorybookEpisodeData, description: 'the episode, processStatus pending' },
     errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_SPEAKER_NOT_FOUND', 'STORYBOOK_INSUFFICIENT_CREDITS'],
     validationError: 'STORYBOOK_INVALID_PARAMETERS',
+    stateRules: [
+      { code: INVALID, fields: ['sources[0].content'], rule: 'a url source is a URI (spaces and non-ASCII characters percent-encoded)', reads: 'body' },
+      {
+        code: 'STORYBOOK_SPEAKER_NOT_FOUND',
+        fields: ['speakers[0].speakerId'],
+        rule: 'the speaker id is one GET /v1/speakers/list lists for the account',
+        reads: 'catalogue',
+      },
+      { code: 'STORYBOOK_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' },
+    ],
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['STORYBOOK_GENERATION_FAILED', 'STORYBOOK_CONTENT_REJECTED', 'STORYBOOK_SOURCE_UNREADABLE'],

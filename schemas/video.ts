@@ -10,7 +10,7 @@
  * the Zod refinements and the spec descriptions both read them.
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, whenSchema, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
@@ -174,6 +174,9 @@ export const MAX_VIDEO_SEED = 4_294_967_295;
 
 /** Default duration in seconds of both create endpoints (document 1, "Video: create task (shared)", "Video: family5 create"). */
 export const DEFAULT_VIDEO_DURATION = 5;
+
+/** The duration field of the shared endpoint and its estimate, seconds: every model's range lies within it. */
+export const VIDEO_DURATION_FIELD = { min: 2, max: 30 } as const;
 
 /** Content limits of the shared endpoint (document 1, "Content items" rule 1 and "Limits"). */
 export const contentLimits = { minItems: 1, maxItems: 16, maxText: 1, maxImages: 9, maxVideos: 3, maxAudios: 3, maxTextLength: 2500 } as const;
@@ -464,8 +467,8 @@ const sharedCreateBase = z.object({
   duration: z
     .number()
     .int()
-    .min(2)
-    .max(30)
+    .min(VIDEO_DURATION_FIELD.min)
+    .max(VIDEO_DURATION_FIELD.max)
     .default(DEFAULT_VIDEO_DURATION)
     .meta({ description: 'seconds; family1 and family3-h3 4-15, family2 2-30, family4 3-15' }),
   generateAudio: z.boolean().default(true).meta({ description: 'ignored by family3-h3 (always has a sound track)' }),
@@ -482,109 +485,240 @@ const sharedCreateBase = z.object({
     .default('auto')
     .meta({ description: 'auto generates audio; origin keeps the source video audio (video-edit workflows)' }),
 });
-type SharedCreateBase = z.infer<typeof sharedCreateBase>;
 
 /** Resolution used for a shared request: the request's, else the model's default. */
 export function effectiveResolution(model: SharedVideoModelId, resolution: VideoResolution | undefined): VideoResolution {
   return resolution ?? sharedVideoModels[model].defaultResolution;
 }
 
-/** Model limits of resolution, ratio and duration (document 1, "Model limits"). Errors: VIDEO_UNSUPPORTED_COMBINATION. */
-export function checkSharedModelLimits(v: { model: SharedVideoModelId; resolution?: VideoResolution; ratio: VideoRatio; duration: number }): RuleIssue[] {
-  const m: SharedVideoModel = sharedVideoModels[v.model];
-  const out: RuleIssue[] = [];
-  const res = effectiveResolution(v.model, v.resolution);
-  if (!m.resolutions.includes(res))
-    out.push({
-      path: ['resolution'],
-      message: `resolution ${res} is not supported by ${v.model} (supported: ${m.resolutions.join(', ')})`,
-      error: 'VIDEO_UNSUPPORTED_COMBINATION',
-    });
-  if (!m.ratios.includes(v.ratio))
-    out.push({
-      path: ['ratio'],
-      message: `ratio ${v.ratio} is not supported by ${v.model} (supported: ${m.ratios.join(', ')})`,
-      error: 'VIDEO_UNSUPPORTED_COMBINATION',
-    });
-  if (v.duration < m.duration.min || v.duration > m.duration.max)
-    out.push({
-      path: ['duration'],
-      message: `duration ${v.duration} is outside ${m.duration.min}-${m.duration.max} for ${v.model}`,
-      error: 'VIDEO_UNSUPPORTED_COMBINATION',
-    });
-  return out;
-}
-
-/** Video input rules (document 1, "Content items" rule 3). Errors: VIDEO_MISSING_MEDIA_DURATION, VIDEO_INVALID_PARAMETERS. */
-export function checkVideoInput(model: SharedVideoModelId, hasVideo: boolean, inputVideoDuration: number, duration: number): RuleIssue[] {
-  if (!hasVideo) return [];
-  const m: SharedVideoModel = sharedVideoModels[model];
-  if (inputVideoDuration <= 0)
-    return [{ path: ['inputVideoDuration'], message: 'inputVideoDuration is required when content has video_url', error: 'VIDEO_MISSING_MEDIA_DURATION' }];
-  if (inputVideoDuration < m.videoInput.min || inputVideoDuration > m.videoInput.max)
-    return [
-      {
-        path: ['inputVideoDuration'],
-        message: `inputVideoDuration ${inputVideoDuration} is outside ${m.videoInput.min}-${m.videoInput.max} s for ${model}`,
-        error: 'VIDEO_INVALID_PARAMETERS',
-      },
-    ];
-  if (m.maxInputPlusOutput !== undefined && inputVideoDuration + duration > m.maxInputPlusOutput)
-    return [
-      {
-        path: ['inputVideoDuration'],
-        message: `inputVideoDuration + duration = ${inputVideoDuration + duration} exceeds ${m.maxInputPlusOutput} s for ${model}`,
-        error: 'VIDEO_INVALID_PARAMETERS',
-      },
-    ];
-  return [];
-}
-
-/** Every content and model rule of a shared create request (document 1, "Content items", "Model limits"). */
-export function checkSharedCreate(v: SharedCreateBase): RuleIssue[] {
-  const m: SharedVideoModel = sharedVideoModels[v.model];
-  const out: RuleIssue[] = [...checkSharedModelLimits(v)];
-  const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'VIDEO_INVALID_PARAMETERS' });
-  const count = { text: 0, image_url: 0, video_url: 0, audio_url: 0 };
-  for (const item of v.content) count[item.type]++;
-  if (count.text > contentLimits.maxText) bad(['content'], `content has ${count.text} text items; at most ${contentLimits.maxText}`);
-  if (count.image_url > m.maxImages) bad(['content'], `content has ${count.image_url} image_url items; ${v.model} accepts at most ${m.maxImages}`);
-  if (count.video_url > contentLimits.maxVideos) bad(['content'], `content has ${count.video_url} video_url items; at most ${contentLimits.maxVideos}`);
-  if (count.audio_url > contentLimits.maxAudios) bad(['content'], `content has ${count.audio_url} audio_url items; at most ${contentLimits.maxAudios}`);
-  v.content.forEach((item, i) => {
-    if (item.type === 'text' && item.text.length > m.maxTextLength)
-      bad(['content', i, 'text'], `text has ${item.text.length} characters; ${v.model} accepts at most ${m.maxTextLength}`);
-  });
-  const roles = v.content.map(contentRole);
-  const frameIdx = roles.findIndex((r) => r === 'first_frame' || r === 'last_frame');
-  const refIdx = roles.findIndex((r) => r !== undefined && (referenceRoles as readonly string[]).includes(r));
-  if (frameIdx >= 0 && refIdx >= 0)
-    bad(['content', refIdx, 'role'], `frame roles (first_frame, last_frame) and reference roles (${roles[refIdx]}) must not be mixed in one request`);
-  const firsts = roles.filter((r) => r === 'first_frame').length;
-  const lasts = roles.filter((r) => r === 'last_frame').length;
-  const lastIdx = roles.indexOf('last_frame');
-  if (firsts > 1) bad(['content'], `content has ${firsts} first_frame images; at most 1 (assumed)`);
-  if (lasts > 1) bad(['content'], `content has ${lasts} last_frame images; at most 1 (assumed)`);
-  if (lasts > 0 && !m.lastFrame) bad(['content', lastIdx, 'role'], `last_frame is not supported by ${v.model}`);
-  else if (lasts > 0 && firsts === 0 && !m.lastFrameAlone)
-    bad(['content', lastIdx, 'role'], `last_frame needs a first_frame on ${v.model} (only family3-h3 accepts it alone)`);
-  if (count.audio_url > 0) {
-    const audioIdx = v.content.findIndex((c) => c.type === 'audio_url');
-    if (!m.audio) bad(['content', audioIdx], `audio_url is not supported by ${v.model}`);
-    else if (count.image_url + count.video_url === 0 && !m.audioAlone)
-      bad(
-        ['content', audioIdx],
-        `audio_url needs at least one image_url or video_url item on ${v.model} (only family2 and family3-h3 accept prompt plus audio alone)`,
-      );
+/** Model ids of the shared endpoint whose table entry satisfies `pick`. */
+const modelsWhere = (pick: (m: SharedVideoModel) => boolean) => sharedVideoModelIds.filter((id) => pick(sharedVideoModels[id]));
+/** Model ids grouped by the value `key` reads from each, in table order. */
+function modelsBy<V extends string | number>(key: (m: SharedVideoModel) => V | undefined): [V, SharedVideoModelId[]][] {
+  const out = new Map<V, SharedVideoModelId[]>();
+  for (const id of sharedVideoModelIds) {
+    const v = key(sharedVideoModels[id]);
+    if (v !== undefined) out.set(v, [...(out.get(v) ?? []), id]);
   }
-  out.push(...checkVideoInput(v.model, count.video_url > 0, v.inputVideoDuration, v.duration));
-  return out;
+  return [...out];
+}
+
+/** Fragments of content items (document 1, "Content items"): by type, and by role (a role-less image is a reference image, assumed). */
+const itemOf = (type: ContentItem['type']): JsonSchema => ({ properties: { type: { const: type } }, required: ['type'] });
+const frameItem = (role: (typeof frameRoles)[number]): JsonSchema => ({
+  properties: { type: { const: 'image_url' }, role: { const: role } },
+  required: ['type', 'role'],
+});
+const anyFrameItem: JsonSchema = { anyOf: frameRoles.map(frameItem) };
+const referenceItem: JsonSchema = {
+  anyOf: [
+    itemOf('video_url'),
+    itemOf('audio_url'),
+    { allOf: [itemOf('image_url'), { anyOf: [{ not: { required: ['role'] } }, { properties: { role: { const: 'reference_image' } } }] }] },
+  ],
+};
+/** The content holds an item of `item`. */
+const contentHas = (item: JsonSchema): JsonSchema => ({ properties: { content: { contains: item } }, required: ['content'] });
+
+type ContentBody = { content: ContentItem[] };
+const firstIndex = (v: ContentBody, pick: (c: ContentItem) => boolean) => Math.max(0, v.content.findIndex(pick));
+const roleIndex = (v: ContentBody, roles: readonly string[]) => firstIndex(v, (c) => roles.includes(contentRole(c) ?? ''));
+
+/**
+ * Model limits of resolution, ratio and duration, one rule per model (document 1,
+ * "Model limits"). Errors: VIDEO_UNSUPPORTED_COMBINATION.
+ */
+type ModelBody = { model: SharedVideoModelId; resolution?: string; ratio: string; duration: number };
+type InputBody = { model: SharedVideoModelId; inputVideoDuration: number; duration: number };
+
+function sharedModelRules(): BodyRule<ModelBody>[] {
+  return sharedVideoModelIds.flatMap((id) => {
+    const m: SharedVideoModel = sharedVideoModels[id];
+    // a rule where the model narrows the field's own set or range (family2's 2-30 s is the field's)
+    return [
+      rule<ModelBody>({
+        id: `video.resolution.${id}`,
+        rule: `${id}: resolution ${m.resolutions.join(' or ')}`,
+        code: 'VIDEO_UNSUPPORTED_COMBINATION',
+        path: ['resolution'],
+        message: (v) => `resolution ${v.resolution} is not supported by ${id} (supported: ${m.resolutions.join(', ')})`,
+        when: { model: id },
+        then: { properties: { resolution: { enum: [...m.resolutions] } } },
+      }),
+      ...(m.ratios.length === videoRatios.length
+        ? []
+        : [
+            rule<ModelBody>({
+              id: `video.ratio.${id}`,
+              rule: `${id}: ratio ${m.ratios.join(', ')}`,
+              code: 'VIDEO_UNSUPPORTED_COMBINATION',
+              path: ['ratio'],
+              message: (v) => `ratio ${v.ratio} is not supported by ${id} (supported: ${m.ratios.join(', ')})`,
+              when: { model: id },
+              then: { properties: { ratio: { enum: [...m.ratios] } } },
+            }),
+          ]),
+      ...(m.duration.min <= VIDEO_DURATION_FIELD.min && m.duration.max >= VIDEO_DURATION_FIELD.max
+        ? []
+        : [
+            rule<ModelBody>({
+              id: `video.duration.${id}`,
+              rule: `${id}: duration ${m.duration.min}-${m.duration.max} s`,
+              code: 'VIDEO_UNSUPPORTED_COMBINATION',
+              path: ['duration'],
+              message: (v) => `duration ${v.duration} is outside ${m.duration.min}-${m.duration.max} for ${id}`,
+              when: { model: id },
+              then: { properties: { duration: { minimum: m.duration.min, maximum: m.duration.max } } },
+            }),
+          ]),
+    ];
+  });
+}
+
+/**
+ * Video input rules (document 1, "Content items" rule 3): `hasVideo` is the
+ * condition of a request with video input. Errors: VIDEO_MISSING_MEDIA_DURATION,
+ * VIDEO_INVALID_PARAMETERS.
+ */
+function videoInputRules(hasVideo: JsonSchema, shape: Record<string, z.ZodType>): BodyRule<InputBody>[] {
+  return [
+    rule<InputBody>({
+      id: 'video.input-duration-required',
+      rule: 'a request with video input (video_url) needs inputVideoDuration above 0',
+      code: 'VIDEO_MISSING_MEDIA_DURATION',
+      path: ['inputVideoDuration'],
+      message: 'inputVideoDuration is required when content has video_url',
+      then: { if: hasVideo, then: { required: ['inputVideoDuration'], properties: { inputVideoDuration: { exclusiveMinimum: 0 } } } },
+    }),
+    ...modelsBy((m) => `${m.videoInput.min}-${m.videoInput.max}`).map(([range, ids]) =>
+      rule<InputBody>({
+        id: `video.input-duration-range.${ids.join('+')}`,
+        rule: `${ids.join(', ')}: inputVideoDuration ${range} s with video input`,
+        code: 'VIDEO_INVALID_PARAMETERS',
+        path: ['inputVideoDuration'],
+        message: (v) => `inputVideoDuration ${v.inputVideoDuration} is outside ${range} s for ${v.model}`,
+        when: { model: ids },
+        then: {
+          if: hasVideo,
+          then: {
+            properties: { inputVideoDuration: { minimum: sharedVideoModels[ids[0]].videoInput.min, maximum: sharedVideoModels[ids[0]].videoInput.max } },
+          },
+        },
+      }),
+    ),
+    ...modelsBy((m) => m.maxInputPlusOutput).map(([max, ids]) => {
+      const d = sharedVideoModels[ids[0]].duration;
+      // one branch per output duration: inputVideoDuration at most max - duration
+      const branches = Array.from({ length: d.max - d.min + 1 }, (_, i) => d.min + i).map((s) => ({
+        if: whenSchema({ duration: s }, shape),
+        then: { properties: { inputVideoDuration: { maximum: max - s } } },
+      }));
+      return rule<InputBody>({
+        id: `video.input-plus-output.${ids.join('+')}`,
+        rule: `${ids.join(', ')}: inputVideoDuration + duration at most ${max} s`,
+        code: 'VIDEO_INVALID_PARAMETERS',
+        path: ['inputVideoDuration'],
+        message: (v) => `inputVideoDuration + duration = ${v.inputVideoDuration + v.duration} exceeds ${max} s for ${v.model}`,
+        when: { model: ids },
+        then: { if: hasVideo, then: { allOf: branches } },
+      });
+    }),
+  ];
+}
+
+/** Content rules of a shared create request (document 1, "Content items"). Errors: VIDEO_INVALID_PARAMETERS. */
+function contentRules(): BodyRule<{ model: SharedVideoModelId } & ContentBody>[] {
+  const count = (v: ContentBody, type: ContentItem['type']) => v.content.filter((c) => c.type === type).length;
+  const capped = (type: ContentItem['type'], max: number, ids?: SharedVideoModelId[]) =>
+    rule<{ model: SharedVideoModelId } & ContentBody>({
+      id: ids ? `video.content.${type}-max.${ids.join('+')}` : `video.content.${type}-max`,
+      rule: `${ids ? `${ids.join(', ')}: ` : ''}at most ${max} ${type} item${max === 1 ? '' : 's'} in content`,
+      code: 'VIDEO_INVALID_PARAMETERS',
+      path: ['content'],
+      message: (v) => `content has ${count(v, type)} ${type} items; ${ids ? `${v.model} accepts` : ''} at most ${max}`.replace(';  at', '; at'),
+      ...(ids ? { when: { model: ids } } : {}),
+      then: { properties: { content: js.atMost(itemOf(type), max) } },
+    });
+  const INVALID = 'VIDEO_INVALID_PARAMETERS' as const;
+  return [
+    capped('text', contentLimits.maxText),
+    ...modelsBy((m) => m.maxImages).map(([max, ids]) => capped('image_url', max, ids)),
+    capped('video_url', contentLimits.maxVideos),
+    capped('audio_url', contentLimits.maxAudios),
+    ...modelsBy((m) => (m.maxTextLength < contentLimits.maxTextLength ? m.maxTextLength : undefined)).map(([max, ids]) =>
+      rule<{ model: SharedVideoModelId } & ContentBody>({
+        id: `video.content.text-length.${ids.join('+')}`,
+        rule: `${ids.join(', ')}: the text item at most ${max} characters`,
+        code: INVALID,
+        path: (v) => ['content', firstIndex(v, (c) => c.type === 'text' && [...c.text].length > max), 'text'],
+        message: (v) => `text has more than ${max} characters; ${v.model} accepts at most ${max}`,
+        when: { model: ids },
+        then: { properties: { content: { items: { if: itemOf('text'), then: { properties: { text: { maxLength: max } } } } } } },
+      }),
+    ),
+    rule({
+      id: 'video.content.roles-not-mixed',
+      rule: 'frame roles (first_frame, last_frame) and reference roles (reference_image, reference_video, reference_audio, a role-less image) are not mixed',
+      code: INVALID,
+      path: (v) => ['content', roleIndex(v, referenceRoles), 'role'],
+      message: 'frame roles (first_frame, last_frame) and reference roles must not be mixed in one request',
+      then: { not: { allOf: [contentHas(anyFrameItem), contentHas(referenceItem)] } },
+    }),
+    ...frameRoles.map((role) =>
+      rule<ContentBody>({
+        id: `video.content.one-${role.replace('_', '-')}`,
+        rule: `at most one ${role} image (assumed)`,
+        code: INVALID,
+        path: ['content'],
+        message: `content has more than one ${role} image; at most 1 (assumed)`,
+        then: { properties: { content: js.atMost(frameItem(role), 1) } },
+      }),
+    ),
+    rule({
+      id: 'video.content.last-frame-unsupported',
+      rule: `${modelsWhere((m) => !m.lastFrame).join(', ')}: no last_frame`,
+      code: INVALID,
+      path: (v) => ['content', roleIndex(v, ['last_frame']), 'role'],
+      message: (v) => `last_frame is not supported by ${v.model}`,
+      when: { model: modelsWhere((m) => !m.lastFrame) },
+      then: { properties: { content: js.none(frameItem('last_frame')) } },
+    }),
+    rule({
+      id: 'video.content.last-frame-needs-first',
+      rule: `${modelsWhere((m) => m.lastFrame && !m.lastFrameAlone).join(', ')}: last_frame needs a first_frame`,
+      code: INVALID,
+      path: (v) => ['content', roleIndex(v, ['last_frame']), 'role'],
+      message: (v) => `last_frame needs a first_frame on ${v.model} (only family3-h3 accepts it alone)`,
+      when: { model: modelsWhere((m) => m.lastFrame && !m.lastFrameAlone) },
+      then: { if: contentHas(frameItem('last_frame')), then: contentHas(frameItem('first_frame')) },
+    }),
+    rule({
+      id: 'video.content.audio-unsupported',
+      rule: `${modelsWhere((m) => !m.audio).join(', ')}: no audio_url`,
+      code: INVALID,
+      path: (v) => ['content', firstIndex(v, (c) => c.type === 'audio_url')],
+      message: (v) => `audio_url is not supported by ${v.model}`,
+      when: { model: modelsWhere((m) => !m.audio) },
+      then: { properties: { content: js.none(itemOf('audio_url')) } },
+    }),
+    rule({
+      id: 'video.content.audio-needs-visual',
+      rule: `${modelsWhere((m) => m.audio && !m.audioAlone).join(', ')}: audio_url needs an image_url or video_url item`,
+      code: INVALID,
+      path: (v) => ['content', firstIndex(v, (c) => c.type === 'audio_url')],
+      message: (v) => `audio_url needs at least one image_url or video_url item on ${v.model} (only family2 and family3-h3 accept prompt plus audio alone)`,
+      when: { model: modelsWhere((m) => m.audio && !m.audioAlone) },
+      then: { if: contentHas(itemOf('audio_url')), then: { anyOf: [contentHas(itemOf('image_url')), contentHas(itemOf('video_url'))] } },
+    }),
+  ];
 }
 
 /** Body of POST /v1/video-generation/generate (document 1, "Video: create task (shared)"). */
-export const CreateVideoTaskRequest = sharedCreateBase
-  .superRefine((v, ctx) => report(ctx, checkSharedCreate(v)))
-  .openapi('CreateVideoTaskRequest', {
+export const CreateVideoTaskRequest = withRules(
+  sharedCreateBase,
+  [...sharedModelRules(), ...contentRules(), ...videoInputRules(contentHas(itemOf('video_url')), sharedCreateBase.shape)],
+  'CreateVideoTaskRequest',
+  {
     description: `Create a video task on the shared endpoint. Per-model limits (document 1, "Video models" and "Model limits"):\n\n${renderSharedModelTable()}\n\nContent rules: 1-16 items; at most 1 text, 9 images (family3-h3: 5), 3 videos, 3 audios; frame roles and reference roles must not be mixed; last_frame needs a first_frame except on family3-h3; audio_url needs an image or video except on family2 and family3-h3; video_url needs inputVideoDuration.`,
     example: {
       model: 'family1-video-2-fast',
@@ -593,21 +727,32 @@ export const CreateVideoTaskRequest = sharedCreateBase
       ratio: '16:9',
       duration: 5,
     },
-  });
+  },
+);
 export type CreateVideoTaskRequest = z.infer<typeof CreateVideoTaskRequest>;
 
+const estimateVideoBase = z.object({
+  model: sharedModelField,
+  resolution: z.enum(videoResolutions).meta({ description: 'limited per model' }),
+  duration: z.number().int().min(VIDEO_DURATION_FIELD.min).max(VIDEO_DURATION_FIELD.max).meta({ description: 'seconds, limited per model' }),
+  hasVideoInput: z.boolean().default(false).meta({ description: 'true when the request will include video_url' }),
+  inputVideoDuration: z.number().int().min(0).default(0).meta({ description: 'required when hasVideoInput is true' }),
+  ratio: z.enum(videoRatios).default('16:9'),
+});
+
 /** Body of POST /v1/video-generation/estimate-credits (document 1, "Video: estimate (shared)"). */
-export const EstimateVideoCreditsRequest = z
-  .object({
-    model: sharedModelField,
-    resolution: z.enum(videoResolutions).meta({ description: 'limited per model' }),
-    duration: z.number().int().min(2).max(30).meta({ description: 'seconds, limited per model' }),
-    hasVideoInput: z.boolean().default(false).meta({ description: 'true when the request will include video_url' }),
-    inputVideoDuration: z.number().int().min(0).default(0).meta({ description: 'required when hasVideoInput is true' }),
-    ratio: z.enum(videoRatios).default('16:9'),
-  })
-  .superRefine((v, ctx) => report(ctx, [...checkSharedModelLimits(v), ...checkVideoInput(v.model, v.hasVideoInput, v.inputVideoDuration, v.duration)]))
-  .openapi('EstimateVideoCreditsRequest', { example: { model: 'family1-video-2-pro', resolution: '1080p', duration: 5 } });
+export const EstimateVideoCreditsRequest = withRules(
+  estimateVideoBase,
+  [
+    ...sharedModelRules(),
+    ...videoInputRules({ properties: { hasVideoInput: { const: true } }, required: ['hasVideoInput'] }, estimateVideoBase.shape).map((r) => ({
+      ...r,
+      rule: r.rule.replace('video input (video_url)', 'hasVideoInput true'),
+    })),
+  ],
+  'EstimateVideoCreditsRequest',
+  { example: { model: 'family1-video-2-pro', resolution: '1080p', duration: 5 } },
+);
 export type EstimateVideoCreditsRequest = z.infer<typeof EstimateVideoCreditsRequest>;
 
 // ---------------------------------------------------------------------------
@@ -714,110 +859,258 @@ export function family5Quality(capability: Family5Capability, quality: Family5Qu
   return capability === 'mimic' ? '720p' : (quality ?? family5Defaults(capability).quality);
 }
 
-/** Duration and quality rules shared by family5 create and estimate. */
-function checkFamily5Common(v: { capability: Family5Capability; quality?: Family5Quality; duration?: number; pixverse: { agentType?: string } }): RuleIssue[] {
-  const out: RuleIssue[] = [];
-  const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'F5_INVALID_PARAMETERS' });
-  if (v.capability === 'agent') {
-    if (v.duration !== undefined && !(family5AgentDurations as readonly number[]).includes(v.duration))
-      bad(['duration'], `duration ${v.duration} is not accepted by agent (20, 30 or 60)`);
-    if (v.quality !== undefined && v.quality !== '720p' && v.quality !== '1080p')
-      bad(['quality'], `quality ${v.quality} is not accepted by agent (720p or 1080p)`);
-    if (!v.pixverse.agentType) bad(['pixverse', 'agentType'], 'pixverse.agentType is required for agent (ad_master or promo_mix)');
-  }
-  if (v.capability === 'mimic' && v.quality !== undefined && v.quality !== '720p') bad(['quality'], `quality is locked to 720p for mimic (got ${v.quality})`);
-  return out;
+const F5 = 'F5_INVALID_PARAMETERS' as const;
+/** A list field with at least `n` items (absent counts as empty). */
+const atLeast = (field: string, n: number): JsonSchema => ({ required: [field], properties: { [field]: { minItems: n } } });
+/** A list field with at most `n` items (absent counts as empty). */
+const atMostItems = (field: string, n: number): JsonSchema => ({ properties: { [field]: { maxItems: n } } });
+/** pixverse carries `field`. */
+const pixverseHas = (field: string): JsonSchema => ({ required: ['pixverse'], properties: { pixverse: { required: [field] } } });
+/** A source video other than `videos`: sourceTaskId or pixverse.sourceVideoId. */
+const sourceVideo: JsonSchema = { anyOf: [{ required: ['sourceTaskId'] }, pixverseHas('sourceVideoId')] };
+const noAssets: JsonSchema = { allOf: [atMostItems('images', 0), atMostItems('videos', 0), atMostItems('audios', 0)] };
+
+type F5Common = { capability: Family5Capability; quality?: string; duration?: number };
+type F5Body = F5Common & { images: unknown[]; videos: unknown[]; audios: unknown[] };
+
+/** Duration, quality and agentType rules shared by family5 create and estimate (document 1, "Video: family5 create"). */
+function family5CommonRules(): BodyRule<F5Common>[] {
+  return [
+    rule({
+      id: 'family5.agent.duration',
+      rule: `agent: duration ${family5AgentDurations.join(', ')}`,
+      code: F5,
+      path: ['duration'],
+      message: (v) => `duration ${v.duration} is not accepted by agent (20, 30 or 60)`,
+      when: { capability: 'agent' },
+      then: { properties: { duration: { enum: [...family5AgentDurations] } } },
+    }),
+    rule({
+      id: 'family5.agent.quality',
+      rule: 'agent: quality 720p or 1080p',
+      code: F5,
+      path: ['quality'],
+      message: (v) => `quality ${v.quality} is not accepted by agent (720p or 1080p)`,
+      when: { capability: 'agent' },
+      then: { properties: { quality: { enum: ['720p', '1080p'] } } },
+    }),
+    rule({
+      id: 'family5.agent.agent-type',
+      rule: 'agent: pixverse.agentType required',
+      code: F5,
+      path: ['pixverse', 'agentType'],
+      message: 'pixverse.agentType is required for agent (ad_master or promo_mix)',
+      when: { capability: 'agent' },
+      then: pixverseHas('agentType'),
+    }),
+    rule({
+      id: 'family5.mimic.quality',
+      rule: 'mimic: quality 720p (locked)',
+      code: F5,
+      path: ['quality'],
+      message: (v) => `quality is locked to 720p for mimic (got ${v.quality})`,
+      when: { capability: 'mimic' },
+      then: { properties: { quality: { const: '720p' } } },
+    }),
+  ];
 }
 
 /** Every capability rule of a family5 create request (document 1, "Capability rules"). Errors: F5_INVALID_PARAMETERS, F5_AUDIO_NEEDS_VISUAL. */
-export function checkFamily5Create(v: Family5Base): RuleIssue[] {
-  const out: RuleIssue[] = [...checkFamily5Common(v)];
-  const bad = (path: (string | number)[], message: string) => out.push({ path, message, error: 'F5_INVALID_PARAMETERS' });
-  const { capability: cap, images, videos, audios, pixverse: px } = v;
-  const assets = images.length + videos.length + audios.length;
+function family5CreateRules(): BodyRule<F5Body>[] {
+  const r = (id: string, capability: Family5Capability, words: string, path: (string | number)[], then: JsonSchema, message?: BodyRule<F5Body>['message']) =>
+    rule<F5Body>({
+      id: `family5.${capability}.${id}`,
+      rule: `${capability}: ${words}`,
+      code: F5,
+      path,
+      when: { capability },
+      then,
+      ...(message ? { message } : {}),
+    });
+  const mimic = family5Limits.mimicVideoDuration;
+  const lipAudio = family5Limits.lipSyncAudioDuration;
+  return [
+    ...family5CommonRules(),
+    rule({
+      id: 'family5.prompt-required',
+      rule: `${family5PromptRequired.join(', ')}: prompt required (not blank)`,
+      code: F5,
+      path: ['prompt'],
+      message: (v) => `prompt is required for ${v.capability}`,
+      when: { capability: family5PromptRequired },
+      then: { required: ['prompt'], properties: { prompt: js.notBlank } },
+    }),
+    rule({
+      id: 'family5.audio-needs-visual',
+      rule: 'audio input needs an image, a video, sourceTaskId or pixverse.sourceVideoId',
+      code: 'F5_AUDIO_NEEDS_VISUAL',
+      path: ['audios'],
+      message: 'audio input requires at least one image or video',
+      then: { if: atLeast('audios', 1), then: { anyOf: [atLeast('images', 1), atLeast('videos', 1), sourceVideo] } },
+    }),
+    r(
+      'no-assets',
+      'text_to_video',
+      'no images, videos or audios',
+      ['images'],
+      noAssets,
+      'text_to_video takes no assets (images, videos, audios must be empty)',
+    ),
+    r('images', 'image_to_video', '1-10 images', ['images'], atLeast('images', 1), 'image_to_video needs 1-10 images'),
+    r(
+      'images',
+      'transition',
+      'exactly 2 images',
+      ['images'],
+      { allOf: [atLeast('images', 2), atMostItems('images', 2)] },
+      (v) => `transition needs exactly 2 images (got ${v.images.length})`,
+    ),
+    r(
+      'clips',
+      'multi_transition',
+      'pixverse.multiTransition required',
+      ['pixverse', 'multiTransition'],
+      pixverseHas('multiTransition'),
+      'multi_transition needs pixverse.multiTransition (2-7 clips)',
+    ),
+    r(
+      'no-assets',
+      'multi_transition',
+      'no top-level images, videos or audios',
+      ['images'],
+      noAssets,
+      'multi_transition takes no top-level images, videos or audios',
+    ),
+    r(
+      'references',
+      'fusion',
+      'pixverse.imageReferences required',
+      ['pixverse', 'imageReferences'],
+      pixverseHas('imageReferences'),
+      'fusion needs pixverse.imageReferences (1-8)',
+    ),
+    r('source', 'restyle', 'sourceTaskId or pixverse.sourceVideoId', ['sourceTaskId'], sourceVideo, 'restyle needs sourceTaskId or pixverse.sourceVideoId'),
+    r('restyle-id', 'restyle', 'pixverse.restyleId required', ['pixverse', 'restyleId'], pixverseHas('restyleId'), 'restyle needs pixverse.restyleId'),
+    r('no-assets', 'restyle', 'no images, videos or audios', ['images'], noAssets, 'restyle takes no assets (images, videos, audios must be empty)'),
+    r(
+      'assets',
+      'mimic',
+      'exactly 1 image and 1 video',
+      ['images'],
+      { allOf: [atLeast('images', 1), atMostItems('images', 1), atLeast('videos', 1), atMostItems('videos', 1)] },
+      (v) => `mimic needs exactly 1 image and 1 video (got ${v.images.length} images, ${v.videos.length} videos)`,
+    ),
+    r(
+      'video-duration',
+      'mimic',
+      `video duration ${mimic.min}-${mimic.max} s`,
+      ['videos', 0, 'duration'],
+      { properties: { videos: { items: { properties: { duration: { minimum: mimic.min, maximum: mimic.max } } } } } },
+      `mimic video duration is outside ${mimic.min}-${mimic.max} s`,
+    ),
+    r(
+      'source',
+      'lip_sync',
+      'exactly one source video: 1 video, or sourceTaskId or pixverse.sourceVideoId',
+      ['videos'],
+      {
+        anyOf: [{ allOf: [atLeast('videos', 1), atMostItems('videos', 1), { not: sourceVideo }] }, { allOf: [atMostItems('videos', 0), sourceVideo] }],
+      },
+      'lip_sync needs exactly one source video (1 video or sourceTaskId/pixverse.sourceVideoId)',
+    ),
+    r(
+      'audio-source',
+      'lip_sync',
+      'exactly one audio source: 1 audio or pixverse.tts, not both',
+      ['audios'],
+      { oneOf: [atLeast('audios', 1), pixverseHas('tts')] },
+      'lip_sync needs exactly one audio source (1 audio or pixverse.tts, not both)',
+    ),
+    r(
+      'audio-duration',
+      'lip_sync',
+      `audio duration ${lipAudio.min}-${lipAudio.max} s`,
+      ['audios', 0, 'duration'],
+      { properties: { audios: { items: { properties: { duration: { minimum: lipAudio.min, maximum: lipAudio.max } } } } } },
+      `lip_sync audio duration is outside ${lipAudio.min}-${lipAudio.max} s`,
+    ),
+    r(
+      'promo-mix-images',
+      'agent',
+      `promo_mix needs at least ${family5Limits.promoMixMinImages} product images`,
+      ['images'],
+      { if: pixverseAgent('promo_mix'), then: atLeast('images', family5Limits.promoMixMinImages) },
+      (v) => `agent promo_mix needs at least ${family5Limits.promoMixMinImages} product images (got ${v.images.length})`,
+    ),
+    r(
+      'ad-master-images',
+      'agent',
+      'ad_master needs at least 1 product image',
+      ['images'],
+      { if: pixverseAgent('ad_master'), then: atLeast('images', 1) },
+      'agent ad_master needs at least 1 product image',
+    ),
+    r(
+      'ad-master-videos',
+      'agent',
+      'ad_master takes no video',
+      ['videos'],
+      { if: pixverseAgent('ad_master'), then: atMostItems('videos', 0) },
+      'agent ad_master takes no video',
+    ),
+  ];
+}
+
+function pixverseAgent(type: (typeof family5AgentTypes)[number]): JsonSchema {
+  return { required: ['pixverse'], properties: { pixverse: { required: ['agentType'], properties: { agentType: { const: type } } } } };
+}
+
+/** fusion: the prompt names every reference as @refName (one field inside another: JSON Schema cannot say it; listed in x-rules). */
+function checkFusionNames(v: Family5Base): RuleIssue[] {
+  if (v.capability !== 'fusion' || !v.pixverse.imageReferences) return [];
   const prompt = v.prompt ?? '';
-  if (family5PromptRequired.includes(cap) && prompt.trim() === '') bad(['prompt'], `prompt is required for ${cap}`);
-  const hasSourceVideo = v.sourceTaskId !== undefined || px.sourceVideoId !== undefined;
-  if (audios.length > 0 && images.length + videos.length === 0 && !hasSourceVideo)
-    out.push({ path: ['audios'], message: 'audio input requires at least one image or video', error: 'F5_AUDIO_NEEDS_VISUAL' });
-  switch (cap) {
-    case 'text_to_video':
-      if (assets > 0) bad(['images'], 'text_to_video takes no assets (images, videos, audios must be empty)');
-      break;
-    case 'image_to_video':
-      if (images.length < 1) bad(['images'], 'image_to_video needs 1-10 images');
-      break;
-    case 'transition':
-      if (images.length !== 2) bad(['images'], `transition needs exactly 2 images (got ${images.length})`);
-      break;
-    case 'multi_transition':
-      if (!px.multiTransition) bad(['pixverse', 'multiTransition'], 'multi_transition needs pixverse.multiTransition (2-7 clips)');
-      if (assets > 0) bad(['images'], 'multi_transition takes no top-level images, videos or audios');
-      break;
-    case 'fusion': {
-      if (!px.imageReferences) bad(['pixverse', 'imageReferences'], 'fusion needs pixverse.imageReferences (1-8)');
-      else
-        px.imageReferences.forEach((r, i) => {
-          if (!prompt.includes(`@${r.refName}`)) bad(['pixverse', 'imageReferences', i, 'refName'], `the prompt must contain @${r.refName} for fusion`);
-        });
-      break;
-    }
-    case 'restyle':
-      if (!hasSourceVideo) bad(['sourceTaskId'], 'restyle needs sourceTaskId or pixverse.sourceVideoId');
-      if (px.restyleId === undefined) bad(['pixverse', 'restyleId'], 'restyle needs pixverse.restyleId');
-      if (assets > 0) bad(['images'], 'restyle takes no assets (images, videos, audios must be empty)');
-      break;
-    case 'mimic': {
-      if (images.length !== 1 || videos.length !== 1)
-        bad(['images'], `mimic needs exactly 1 image and 1 video (got ${images.length} images, ${videos.length} videos)`);
-      const d = videos[0]?.duration;
-      const r = family5Limits.mimicVideoDuration;
-      if (d !== undefined && (d < r.min || d > r.max)) bad(['videos', 0, 'duration'], `mimic video duration ${d} is outside ${r.min}-${r.max} s`);
-      break;
-    }
-    case 'lip_sync': {
-      const sources = videos.length + (hasSourceVideo ? 1 : 0);
-      if (sources !== 1) bad(['videos'], `lip_sync needs exactly one source video (1 video or sourceTaskId/pixverse.sourceVideoId), got ${sources}`);
-      const audioSources = audios.length + (px.tts ? 1 : 0);
-      if (audioSources !== 1) bad(['audios'], `lip_sync needs exactly one audio source (1 audio or pixverse.tts, not both), got ${audioSources}`);
-      const d = audios[0]?.duration;
-      const r = family5Limits.lipSyncAudioDuration;
-      if (d !== undefined && (d < r.min || d > r.max)) bad(['audios', 0, 'duration'], `lip_sync audio duration ${d} is outside ${r.min}-${r.max} s`);
-      break;
-    }
-    case 'agent':
-      if (px.agentType === 'promo_mix' && images.length < family5Limits.promoMixMinImages)
-        bad(['images'], `agent promo_mix needs at least ${family5Limits.promoMixMinImages} product images (got ${images.length})`);
-      if (px.agentType === 'ad_master') {
-        if (images.length < 1) bad(['images'], 'agent ad_master needs at least 1 product image');
-        if (videos.length > 0) bad(['videos'], 'agent ad_master takes no video');
-      }
-      break;
-  }
-  return out;
+  return v.pixverse.imageReferences.flatMap((r, i) =>
+    prompt.includes(`@${r.refName}`)
+      ? []
+      : [{ path: ['pixverse', 'imageReferences', i, 'refName'], message: `the prompt must contain @${r.refName} for fusion`, error: F5 } satisfies RuleIssue],
+  );
 }
 
 /** Body of POST /v1/video-generation/family5/generate (document 1, "Video: family5 create"). */
-export const CreateFamily5VideoTaskRequest = family5Base
-  .superRefine((v, ctx) => report(ctx, checkFamily5Create(v)))
-  .openapi('CreateFamily5VideoTaskRequest', {
+export const CreateFamily5VideoTaskRequest = withRules(
+  family5Base,
+  family5CreateRules(),
+  'CreateFamily5VideoTaskRequest',
+  {
     description: `Create a family5 task. Capability rules (document 1, "Capability rules"):\n\n${renderFamily5RuleTable()}\n\nRestyle and lip_sync accept a prior succeeded family5 task of the caller as sourceTaskId (32001 unknown, 32005 another user's, 32004 not a succeeded family5 task).`,
     example: { capability: 'text_to_video', prompt: 'A paper boat drifting down a rainy street', duration: 5 },
-  });
+  },
+  checkFusionNames,
+);
 export type CreateFamily5VideoTaskRequest = z.infer<typeof CreateFamily5VideoTaskRequest>;
 
+/** Rules of family5 create that no schema carries (listed in x-rules). */
+export const family5StateRules: StateRule[] = [
+  { code: F5, fields: ['prompt', 'pixverse.imageReferences'], rule: 'fusion: the prompt contains @refName for every image reference', reads: 'body' },
+  { code: 'F5_TASK_NOT_FOUND', fields: ['sourceTaskId'], rule: 'sourceTaskId names a task of the service', reads: 'state' },
+  { code: 'F5_TASK_FORBIDDEN', fields: ['sourceTaskId'], rule: "sourceTaskId is the caller's own task", reads: 'state' },
+  { code: F5, fields: ['sourceTaskId'], rule: 'sourceTaskId is a succeeded family5 task', reads: 'state' },
+  { code: 'F5_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' },
+];
+
+const estimateFamily5Base = z.object({
+  capability: z.enum(family5Capabilities),
+  model: z.enum(family5Models).default('family5'),
+  language: z.enum(['en', 'zh']).default('en'),
+  duration: z.number().int().min(1).max(60).optional().meta({ default: 5, description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
+  quality: z.enum(family5Qualities).optional().meta({ default: '720p', description: 'default 720p; multi_transition 360p' }),
+  pixverse: z.object({ agentType: z.enum(family5AgentTypes).optional() }).default({}),
+});
+
 /** Body of POST /v1/video-generation/family5/estimate-credits (document 1, "Video: family5 estimate"). */
-export const EstimateFamily5CreditsRequest = z
-  .object({
-    capability: z.enum(family5Capabilities),
-    model: z.enum(family5Models).default('family5'),
-    language: z.enum(['en', 'zh']).default('en'),
-    duration: z.number().int().min(1).max(60).optional().meta({ default: 5, description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
-    quality: z.enum(family5Qualities).optional().meta({ default: '720p', description: 'default 720p; multi_transition 360p' }),
-    pixverse: z.object({ agentType: z.enum(family5AgentTypes).optional() }).default({}),
-  })
-  .superRefine((v, ctx) => report(ctx, checkFamily5Common(v)))
-  .openapi('EstimateFamily5CreditsRequest', { example: { capability: 'agent', duration: 30, quality: '1080p', pixverse: { agentType: 'promo_mix' } } });
+export const EstimateFamily5CreditsRequest = withRules(estimateFamily5Base, family5CommonRules(), 'EstimateFamily5CreditsRequest', {
+  example: { capability: 'agent', duration: 30, quality: '1080p', pixverse: { agentType: 'promo_mix' } },
+});
 export type EstimateFamily5CreditsRequest = z.infer<typeof EstimateFamily5CreditsRequest>;
 
 // ---------------------------------------------------------------------------
@@ -1036,6 +1329,7 @@ export const videoOperations = defineOperations('Video', {
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_UNSUPPORTED_COMBINATION', 'VIDEO_MISSING_MEDIA_DURATION', 'VIDEO_INSUFFICIENT_CREDITS', 'VIDEO_RATE_LIMITED'],
     validationError: 'VIDEO_INVALID_PARAMETERS',
     fieldErrors: videoFieldErrors,
+    stateRules: [{ code: 'VIDEO_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' }],
     rateLimit: { ...videoGenerateRateLimit, error: 'VIDEO_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed'],
@@ -1066,6 +1360,7 @@ export const videoOperations = defineOperations('Video', {
       'RATE_LIMITED',
     ],
     validationError: 'F5_INVALID_PARAMETERS',
+    stateRules: family5StateRules,
     rateLimit: { ...videoGenerateRateLimit, error: 'RATE_LIMITED' },
     charges: true,
     outcomes: ['failed'],

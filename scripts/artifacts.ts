@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { errorCatalog, errorNames } from '../schemas/errors.ts';
 import { tableAssumptions } from '../schemas/operations.ts';
 import { renderAssumptions } from './assumptions.ts';
+import { renderRules } from './rules-doc.ts';
 import { captureExamples } from './examples.ts';
 import { buildApiDocument, buildControlDocument } from './spec.ts';
 
@@ -35,5 +36,6 @@ export async function renderArtifacts(): Promise<Record<string, string>> {
       }),
       tableAssumptions,
     ),
+    'docs/rules.md': renderRules(),
   };
 }

@@ -219,7 +219,7 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     operationId: op.operationId,
     tags: op.tags,
     summary: op.summary,
-    description: `${op.description}${failures}`,
+    description: `${op.description}${failures}${describeStateRules(op)}`,
     // an API key, or a signed-in user's access token (document 1, "Authentication")
     ...(op.auth ? { security: [{ [bearerApiKeyScheme.name]: [] }, { [userTokenScheme.name]: [] }] } : { security: [] }),
     request: {
@@ -233,7 +233,21 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     ...(op.charges ? { 'x-charges-credits': true } : {}),
     ...(op.lifecycle ? { 'x-lifecycle': op.lifecycle } : {}),
     'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])].map((n) => errorCatalog[n!].code),
+    ...(op.stateRules?.length ? { 'x-rules': xRules(op) } : {}),
   };
+}
+
+/** The operation's rules no schema carries, as `x-rules` entries: code, fields, the rule in words, what it reads. */
+function xRules(op: OperationDef) {
+  return (op.stateRules ?? []).map((r) => ({ code: errorCatalog[r.code].code, name: r.code, fields: [...r.fields], rule: r.rule, reads: r.reads }));
+}
+
+/** The same rules for the description. */
+function describeStateRules(op: OperationDef): string {
+  if (!op.stateRules?.length) return '';
+  const line = (r: NonNullable<OperationDef['stateRules']>[number]) =>
+    `- ${r.rule} (${describeErrorRef(r.code)}; reads ${r.reads === 'body' ? 'the body, beyond what a schema can say' : `the ${r.reads}`})`;
+  return `\n\nRules beyond the request schema (also in \`x-rules\`):\n\n${op.stateRules.map(line).join('\n')}`;
 }
 
 /** The errors `op` shows in the service document: every declared error but the mock's own (its forcing). */

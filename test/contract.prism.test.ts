@@ -31,7 +31,7 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { family5Credits, sharedVideoCredits, videoEstimateUnits, videoPhases, videoGenerateRateLimit } from '../schemas/video.ts';
 import { family5Body, family5EstimateBody, pathOf, textItem, videoBody, videoEstimateBody } from './factories.ts';
 import type { CallResult } from './helpers.ts';
-import { forcedCases, KEY, OTHER_KEY, PrismViolationError, usePrism, type PrismCallResult, type PrismHarness } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, PrismViolationError, usePrism, type PrismCallResult, type PrismHarness, viaSpecOrMock } from './prism.ts';
 
 const IMG = (n: number) => `https://example.com/img${n}.png`;
 const VID = (n: number) => `https://example.com/vid${n}.mp4`;
@@ -79,6 +79,8 @@ function expectError(r: CallResult, name: ErrorName, messagePart?: string | RegE
   if (messagePart) expect(r.json.message).toMatch(messagePart);
   if (e.httpStatus === 429) expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
 }
+
+const ruled = (method: string, path: string, opts: { body: unknown }) => viaSpecOrMock(prism, method, path, opts);
 
 async function create(body: unknown, headers: Record<string, string> = {}, key?: string): Promise<string> {
   const r = await ok('POST', pathOf('createVideoTask'), { body, headers, key });
@@ -545,52 +547,52 @@ describe('error responses through Prism', () => {
     // rate limiting comes before validation (docs/architecture.md, "The request path"), so rejected creates count: switch it off here
     prism.useMock({ rateLimit: false });
     const text = textItem('x');
-    expectError(await prism.call('POST', pathOf('createVideoTask'), { body: { content: [text, textItem('y')] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);
+    expectError(await ruled('POST', pathOf('createVideoTask'), { body: { content: [text, textItem('y')] } }), 'VIDEO_INVALID_PARAMETERS', /text items/);
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', resolution: '1080p', content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /1080p/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { model: 'family1-video-2-fast', duration: 3, content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /duration 3 is outside 4-15/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { model: 'family2-video', ratio: '21:9', content: [text] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { model: 'family2-video', ratio: '21:9', content: [text] } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /ratio/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { content: [text, { type: 'video_url', video_url: { url: VID(1) } }] } }),
       'VIDEO_MISSING_MEDIA_DURATION',
       /inputVideoDuration/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }),
+      await ruled('POST', pathOf('createVideoTask'), { body: { content: [{ type: 'image_url', image_url: { url: IMG(1) }, role: 'last_frame' }] } }),
       'VIDEO_INVALID_PARAMETERS',
       /last_frame needs a first_frame/,
     );
     expectError(
-      await prism.call('POST', pathOf('createVideoTask'), {
+      await ruled('POST', pathOf('createVideoTask'), {
         body: { model: 'family4-video', content: [text, { type: 'audio_url', audio_url: { url: AUD(1) } }] },
       }),
       'VIDEO_INVALID_PARAMETERS',
       /audio_url/,
     );
     expectError(
-      await prism.call('POST', pathOf('estimateVideoCredits'), { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }),
+      await ruled('POST', pathOf('estimateVideoCredits'), { body: { model: 'family3-h3', resolution: '720p', duration: 5 } }),
       'VIDEO_UNSUPPORTED_COMBINATION',
       /720p/,
     );
     expectError(
-      await prism.call('POST', pathOf('estimateVideoCredits'), {
+      await ruled('POST', pathOf('estimateVideoCredits'), {
         body: { model: 'family1-video-2-fast', resolution: '720p', duration: 5, hasVideoInput: true },
       }),
       'VIDEO_MISSING_MEDIA_DURATION',
     );
     expectError(
-      await prism.call('POST', pathOf('estimateVideoCredits'), {
+      await ruled('POST', pathOf('estimateVideoCredits'), {
         body: { model: 'family2-video', resolution: '720p', duration: 20, hasVideoInput: true, inputVideoDuration: 15 },
       }),
       'VIDEO_INVALID_PARAMETERS',
@@ -601,43 +603,43 @@ describe('error responses through Prism', () => {
   it('family5 400s: capability rules, audio needs visual, unknown and foreign source task', async () => {
     const m = prism.useMock({ rateLimit: false });
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'transition', prompt: 'x', images: [{ url: IMG(1) }] } }),
       'F5_INVALID_PARAMETERS',
       /exactly 2 images/,
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'text_to_video' } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'text_to_video' } }),
       'F5_INVALID_PARAMETERS',
       /prompt is required/,
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), {
+      await ruled('POST', pathOf('createFamily5VideoTask'), {
         body: { capability: 'agent', prompt: 'x', duration: 25, pixverse: { agentType: 'ad_master' }, images: [{ url: IMG(1) }] },
       }),
       'F5_INVALID_PARAMETERS',
       /duration 25/,
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'lip_sync', audios: [{ url: AUD(1), duration: 10 }] } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'lip_sync', audios: [{ url: AUD(1), duration: 10 }] } }),
       'F5_AUDIO_NEEDS_VISUAL',
     );
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: 'vt_nope', pixverse: { restyleId: 1 } } }),
       'F5_TASK_NOT_FOUND',
     );
     const foreign = await createF5(family5Body({ prompt: 'theirs' }), {}, OTHER_KEY);
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: foreign, pixverse: { restyleId: 1 } } }),
       'F5_TASK_FORBIDDEN',
     );
     const mine = await createF5(family5Body({ prompt: 'mine' }));
     expectError(
-      await prism.call('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }),
+      await ruled('POST', pathOf('createFamily5VideoTask'), { body: { capability: 'restyle', sourceTaskId: mine, pixverse: { restyleId: 1 } } }),
       'F5_INVALID_PARAMETERS',
       /status generating/,
     );
     expectError(
-      await prism.call('POST', pathOf('estimateFamily5Credits'), { body: { capability: 'mimic', quality: '1080p' } }),
+      await ruled('POST', pathOf('estimateFamily5Credits'), { body: { capability: 'mimic', quality: '1080p' } }),
       'F5_INVALID_PARAMETERS',
       /locked to 720p/,
     );

@@ -16,7 +16,7 @@ import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { builtInSpeakers } from '../schemas/speech.ts';
 import { type Body, pathOf } from './factories.ts';
-import { forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
+import { forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle, type PrismHarness, expectErrorEnvelope, expectForwarded, viaSpecOrMock } from './prism.ts';
 
 const prism = usePrism();
 
@@ -102,7 +102,7 @@ describe.each(services)('$prefix ($model) through Prism', (svc) => {
 
   it('documented errors the spec cannot rule out: 33004, 33005, 33002, 33006, 33001', async () => {
     const m = prism.useMock({ rateLimit: false });
-    const gen = (body: Body) => prism.call('POST', pathOf(svc.create), { body });
+    const gen = (body: Body) => viaSpecOrMock(prism, 'POST', pathOf(svc.create), { body });
     expectError(await gen(genBody({ voices: speakers(1), image: { url: 'https://example.com/a.png' } })), 'GEN_AUDIO_INVALID_PARAMETERS', 'image');
     expectError(await gen(genBody({ text: '@音频2 Hi.', voices: speakers(1) })), 'GEN_AUDIO_INVALID_PARAMETERS', 'text');
     expectError(await gen(genBody({ text: 'x'.repeat(1401) })), 'GEN_AUDIO_INVALID_PARAMETERS', 'text');

@@ -15,7 +15,17 @@ import { IMAGE_TASK_TIMEOUT_MS, freeLane, imageFixedPrices, imageGeneratingMs, i
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { imageBody, imageEstimateBody, imageRefs, pathOf } from './factories.ts';
-import { forcedCases, KEY, OTHER_KEY, usePrism, type PrismCallResult, type PrismHarness, expectErrorEnvelope, expectForwarded } from './prism.ts';
+import {
+  forcedCases,
+  KEY,
+  OTHER_KEY,
+  usePrism,
+  type PrismCallResult,
+  type PrismHarness,
+  expectErrorEnvelope,
+  expectForwarded,
+  viaSpecOrMock,
+} from './prism.ts';
 
 const prism = usePrism();
 
@@ -180,7 +190,7 @@ describe('documented errors through Prism', () => {
     prism.useMock();
     for (const path of [pathOf('generateImage'), pathOf('createImageTask'), pathOf('estimateImageCredits')]) {
       if (error === 'IMAGE_INVALID_PARAMETERS' && path === pathOf('estimateImageCredits')) continue;
-      expectError(await prism.call('POST', path, { body }), error);
+      expectError(await viaSpecOrMock(prism, 'POST', path, { body }), error);
     }
   });
 

@@ -15,7 +15,17 @@ import { LYRICS_CREDITS, lyricsRateLimit, lyricsSchedule } from '../schemas/lyri
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { type Body, lyricsBody, pathOf } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type MockHandle, type PrismHarness } from './prism.ts';
+import {
+  expectErrorEnvelope as expectError,
+  expectForwarded,
+  forcedCases,
+  KEY,
+  OTHER_KEY,
+  usePrism,
+  type MockHandle,
+  type PrismHarness,
+  viaSpecOrMock,
+} from './prism.ts';
 
 const prism = usePrism();
 
@@ -87,7 +97,7 @@ describe('/v1/lyrics through Prism', () => {
 
   it('documented errors the spec cannot rule out: 38001 (blank), 38003, 38002, 10007', async () => {
     const m = prism.useMock({ rateLimit: false });
-    const gen = (body: Body, headers: Record<string, string> = {}) => prism.call('POST', pathOf('createLyricsTask'), { body, headers });
+    const gen = (body: Body, headers: Record<string, string> = {}) => viaSpecOrMock(prism, 'POST', pathOf('createLyricsTask'), { body, headers });
     expectError(await gen(lyricsBody({ prompt: '   ' })), 'LYRICS_INVALID_PARAMETERS', 'prompt');
     expectError(await gen(lyricsBody(), { prefer: 'outcome=stuck' }), 'INVALID_PREFER', 'musicB');
     await setCredits(m, 1);

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { type Body, pathOf, podcastBody, podcastTextBody } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type PrismHarness, viaSpecOrMock } from './prism.ts';
 
 const prism = usePrism();
 
@@ -70,7 +70,7 @@ describe('podcast episodes through Prism', () => {
     expect(text).toMatchObject({ processStatus: 'success', contentStatus: 'text-success' });
     const scripts = text.scripts.map((l: Body) => ({ speakerId: l.speakerId, content: `${l.content as string} Indeed.` }));
     expectError(
-      await prism.call('POST', pathOf('createPodcastAudio', { episodeId: id }), { body: { scripts: scripts.slice(1) } }),
+      await viaSpecOrMock(prism, 'POST', pathOf('createPodcastAudio', { episodeId: id }), { body: { scripts: scripts.slice(1) } }),
       'PODCAST_INVALID_PARAMETERS',
       'scripts',
     );
@@ -81,23 +81,27 @@ describe('podcast episodes through Prism', () => {
     await m.advance(TEN_MINUTES);
     expect(await get(id)).toMatchObject({ processStatus: 'success', contentStatus: 'audio-success' });
     expectError(
-      await prism.call('POST', pathOf('createPodcastTextContent'), { body: podcastTextBody({ language: 'ja' }) }),
+      await viaSpecOrMock(prism, 'POST', pathOf('createPodcastTextContent'), { body: podcastTextBody({ language: 'ja' }) }),
       'SPEAKER_LANGUAGE_MISMATCH',
       /^Speaker language mismatch/,
     );
-    expectError(await prism.call('POST', pathOf('createPodcastEpisode'), { body: podcastBody({ query: ' ' }) }), 'PODCAST_INVALID_PARAMETERS', 'query');
     expectError(
-      await prism.call('POST', pathOf('createPodcastEpisode'), { body: podcastBody({ mode: 'debate', speakers: [{ speakerId: 'en_ava' }] }) }),
+      await viaSpecOrMock(prism, 'POST', pathOf('createPodcastEpisode'), { body: podcastBody({ query: ' ' }) }),
+      'PODCAST_INVALID_PARAMETERS',
+      'query',
+    );
+    expectError(
+      await viaSpecOrMock(prism, 'POST', pathOf('createPodcastEpisode'), { body: podcastBody({ mode: 'debate', speakers: [{ speakerId: 'en_ava' }] }) }),
       'PODCAST_INVALID_PARAMETERS',
       'debate',
     );
     expectError(
-      await prism.call('POST', pathOf('createPodcastEpisode'), { body: podcastBody({ speakers: [{ speakerId: 'xx_ghost' }] }) }),
+      await viaSpecOrMock(prism, 'POST', pathOf('createPodcastEpisode'), { body: podcastBody({ speakers: [{ speakerId: 'xx_ghost' }] }) }),
       'PODCAST_SPEAKER_NOT_FOUND',
     );
     expectError(await prism.call('GET', pathOf('getPodcastEpisode', { episodeId: id }), { key: OTHER_KEY }), 'PODCAST_EPISODE_NOT_FOUND');
     await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 0 } });
-    expectError(await prism.call('POST', pathOf('createPodcastEpisode'), { body: podcastBody() }), 'PODCAST_INSUFFICIENT_CREDITS');
+    expectError(await viaSpecOrMock(prism, 'POST', pathOf('createPodcastEpisode'), { body: podcastBody() }), 'PODCAST_INSUFFICIENT_CREDITS');
   });
 
   it('every Prefer-forced answer of the five operations', async () => {

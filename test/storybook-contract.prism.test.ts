@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { type Body, pathOf, storybookBody } from './factories.ts';
-import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type PrismHarness } from './prism.ts';
+import { expectErrorEnvelope as expectError, expectForwarded, forcedCases, KEY, OTHER_KEY, usePrism, type PrismHarness, viaSpecOrMock } from './prism.ts';
 
 const prism = usePrism();
 
@@ -57,7 +57,7 @@ describe('page decks through Prism', () => {
 
   it('documented errors the spec cannot rule out: 40001, 40003, 40004, 40005', async () => {
     const m = prism.useMock();
-    const post = (body: Body) => prism.call('POST', pathOf('createStorybookEpisode'), { body });
+    const post = (body: Body) => viaSpecOrMock(prism, 'POST', pathOf('createStorybookEpisode'), { body });
     expectError(await post(storybookBody({ speakers: [] })), 'STORYBOOK_INVALID_PARAMETERS', 'speakers');
     expectError(await post(storybookBody({ sources: [{ type: 'text', content: ' ' }] })), 'STORYBOOK_INVALID_PARAMETERS', 'sources[0].content');
     expectError(await post(storybookBody({ sources: [{ type: 'url', content: 'not a url' }] })), 'STORYBOOK_INVALID_PARAMETERS', 'sources[0].content');
