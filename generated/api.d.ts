@@ -446,6 +446,11 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["synthesizeSpeech"];
         delete?: never;
@@ -466,6 +471,11 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createSpeech"];
         delete?: never;
@@ -486,6 +496,12 @@ export interface paths {
         /**
          * Speak a multi-voice script (JSON with the audio URL)
          * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createSpeechScript"];
         delete?: never;
@@ -510,6 +526,12 @@ export interface paths {
          *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source's content standing for uri is a URI (spaces and non-ASCII characters percent-encoded) (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createFlowSpeechEpisode"];
         delete?: never;
@@ -534,6 +556,12 @@ export interface paths {
          *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createFlowSpeechTtsEpisode"];
         delete?: never;
@@ -596,6 +624,11 @@ export interface paths {
          * @description multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. Returns {taskId, status: pending}. 5 creates per minute per user (429, 36029, Retry-After). The reference audio is measured: a file that is not audio is refused here (36013); a total under 5 s or over 5 minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). Lifecycle (assumed): pending 2 s, processing 8 s, completed with demoAudioUrl. Creating is free.
          *
          *     A created task can fail with: 36008 TASK_FAILED (TASK_FAILED: cloning failed; errorMessage has detail), 36006 AUDIO_DURATION_INVALID (AUDIO_DURATION_INVALID: the reference audio is too short or too long), 36007 NO_VALID_SPEECH (NO_VALID_SPEECH: no speech in the reference audio).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - each file is audio a demuxer reads (WAV, MP3, Ogg, FLAC, AAC or M4A), whatever its Content-Type (36013 VOICE_CLONE_UNSUPPORTED_AUDIO; reads the body, beyond what a schema can say)
+         *     - each file at most 5 MB, the files at most 20 MB together; larger bodies answer 413 (36014 VOICE_CLONE_FILES_TOO_LARGE; reads the body, beyond what a schema can say)
          */
         post: operations["createVoiceClone"];
         delete?: never;
@@ -636,6 +669,16 @@ export interface paths {
         /**
          * Confirm a completed clone as a private voice
          * @description taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a clone task of the caller's (another user's answers the same) (36009 VOICE_CLONE_TASK_NOT_FOUND; reads the state)
+         *     - the task is not confirmed yet (36005 ALREADY_CONFIRMED; reads the state)
+         *     - the task is completed (36011 VOICE_CLONE_TASK_NOT_COMPLETED; reads the state)
+         *     - the task completed less than 7 days ago (36010 VOICE_CLONE_TASK_EXPIRED; reads the state)
+         *     - the account is on a paid plan (36002 NEED_UPGRADE; reads the account)
+         *     - the account holds fewer than maxSpeakers private voices (36004 SPEAKER_LIMIT_REACHED; reads the account)
+         *     - within the period's quota; beyond it, useCredits true and a balance of at least 300 credits (36003 NEED_CREDIT; reads the account)
          */
         post: operations["confirmVoiceClone"];
         delete?: never;
@@ -679,6 +722,10 @@ export interface paths {
         /**
          * Rename a private voice or change its gender
          * @description Body: name and/or gender (at least one). Returns the voice; updatedAt moves.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the path's speakerId is one of the caller's private voices (36012 VOICE_CLONE_SPEAKER_NOT_FOUND; reads the state)
          */
         put: operations["updatePrivateVoice"];
         post?: never;
@@ -1163,6 +1210,10 @@ export interface paths {
          * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). A failed extraction (failCode 41008, 41009, or 41010 after a 10-minute timeout) refunds every credit.
          *
          *     A created task can fail with: 41008 EXTRACTION_PAGE_UNREACHABLE (the page could not be fetched; every credit refunded), 41009 EXTRACTION_UNSUPPORTED_CONTENT (the page has no extractable text; every credit refunded), 41010 EXTRACTION_TIMED_OUT (the extraction timed out; every credit refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the hold of 5 credits (41003 EXTRACTION_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createExtraction"];
         delete?: never;
@@ -2489,6 +2540,8 @@ export interface components {
              * @example 1
              */
             speed?: number;
+        } & {
+            scripts: unknown;
         };
         /**
          * @example {
@@ -2557,7 +2610,19 @@ export interface components {
              * @example 1
              */
             speed?: number;
-        };
+        } & ({
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        });
         /**
          * @example {
          *       "scripts": [
@@ -2596,6 +2661,8 @@ export interface components {
              * @example 1
              */
             speed?: number;
+        } & {
+            scripts: unknown;
         };
         /**
          * @example {
@@ -2721,7 +2788,10 @@ export interface components {
              * @default false
              */
             useCredits?: boolean;
-        };
+        } & ({
+            /** @constant */
+            consentConfirmed: true;
+        } & unknown & unknown);
         /**
          * @example {
          *       "taskId": "vct_1a2b3c4d5e6f7a8b",
@@ -2825,7 +2895,7 @@ export interface components {
              * @enum {string}
              */
             gender?: "male" | "female" | "other";
-        } | unknown | unknown;
+        } & (unknown | unknown);
         DeletedVoice: {
             speakerId: string;
         };
@@ -3762,7 +3832,7 @@ export interface components {
                 type: "url";
                 /**
                  * Format: uri
-                 * @description the URL to extract
+                 * @description the URL to extract (http or https)
                  */
                 uri: string;
             };
@@ -3799,6 +3869,10 @@ export interface components {
                      */
                     count?: number;
                 };
+            };
+        } & {
+            source: {
+                uri?: unknown;
             };
         };
         /**
