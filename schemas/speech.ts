@@ -330,7 +330,11 @@ function flowSpeechRules(): BodyRule<FlowSpeechBody>[] {
       code: INVALID,
       path: at('content'),
       message: 'sources[0].content has nothing to read: no letters or digits',
-      then: sourceOf('text', { properties: { content: { pattern: READABLE } } }, { properties: { type: { const: 'text' }, content: { minLength: min, maxLength: max } } }),
+      then: sourceOf(
+        'text',
+        { properties: { content: { pattern: READABLE } } },
+        { properties: { type: { const: 'text' }, content: { minLength: min, maxLength: max } } },
+      ),
     }),
     rule({
       id: 'flow-speech.url-source',
@@ -350,7 +354,7 @@ function flowSpeechRules(): BodyRule<FlowSpeechBody>[] {
     }),
     rule({
       id: 'flow-speech.url-content-http',
-      rule: "a url source without uri: content is an http or https URL (it stands for uri)",
+      rule: 'a url source without uri: content is an http or https URL (it stands for uri)',
       code: INVALID,
       path: at('content'),
       message: 'sources[0].content of a url source must be an http or https URL (it stands for uri)',

@@ -60,6 +60,9 @@ const INVALID = 'VOICE_CLONE_INVALID_PARAMETERS' as const;
  * Rules of a clone request's text fields (document 2, "Voice cloning"): consent, and name and gender with
  * autoConfirm. Carried by the multipart schema too; what the files hold is `createCloneStateRules`.
  */
+/** autoConfirm true (sent: its default is false); typed so a validator coercing form text reads "true" as true. */
+const autoConfirmed = { schema: { properties: { autoConfirm: { type: 'boolean', const: true } }, required: ['autoConfirm'] } };
+
 const createCloneRules = [
   rule({
     id: 'voice-clone.consent',
@@ -67,7 +70,8 @@ const createCloneRules = [
     code: INVALID,
     path: ['consentConfirmed'],
     message: "consentConfirmed must be true: declare the cloned person's consent",
-    then: js.prop('consentConfirmed', { const: true }),
+    // type: a validator that coerces form text ("true") coerces it here, before const compares
+    then: js.prop('consentConfirmed', { type: 'boolean', const: true }),
   }),
   rule({
     id: 'voice-clone.auto-confirm-name',
@@ -75,7 +79,7 @@ const createCloneRules = [
     code: INVALID,
     path: ['name'],
     message: 'name is required with autoConfirm',
-    when: { autoConfirm: true },
+    when: autoConfirmed,
     then: { required: ['name'] },
   }),
   rule({
@@ -84,7 +88,7 @@ const createCloneRules = [
     code: INVALID,
     path: ['gender'],
     message: 'gender is required with autoConfirm',
-    when: { autoConfirm: true },
+    when: autoConfirmed,
     then: { required: ['gender'] },
   }),
 ];
@@ -284,7 +288,12 @@ const confirmRules =
 
 /** Rules of a confirmation (POST /v1/voice-clone/confirm), all reading the task or the account (x-rules), in the order checked. */
 const confirmStateRules: StateRule[] = [
-  { code: 'VOICE_CLONE_TASK_NOT_FOUND', fields: ['taskId'], rule: "taskId names a clone task of the caller's (another user's answers the same)", reads: 'state' },
+  {
+    code: 'VOICE_CLONE_TASK_NOT_FOUND',
+    fields: ['taskId'],
+    rule: "taskId names a clone task of the caller's (another user's answers the same)",
+    reads: 'state',
+  },
   { code: 'ALREADY_CONFIRMED', fields: ['taskId'], rule: 'the task is not confirmed yet', reads: 'state' },
   { code: 'VOICE_CLONE_TASK_NOT_COMPLETED', fields: ['taskId'], rule: 'the task is completed', reads: 'state' },
   { code: 'VOICE_CLONE_TASK_EXPIRED', fields: ['taskId'], rule: 'the task completed less than 7 days ago', reads: 'state' },
@@ -389,7 +398,9 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     response: { status: 200, kind: 'envelope', schema: PrivateVoice, description: 'the voice' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_SPEAKER_NOT_FOUND'],
     validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
-    stateRules: [{ code: 'VOICE_CLONE_SPEAKER_NOT_FOUND', fields: ['speakerId'], rule: "the path's speakerId is one of the caller's private voices", reads: 'state' }],
+    stateRules: [
+      { code: 'VOICE_CLONE_SPEAKER_NOT_FOUND', fields: ['speakerId'], rule: "the path's speakerId is one of the caller's private voices", reads: 'state' },
+    ],
   },
   deletePrivateVoice: {
     method: 'delete',

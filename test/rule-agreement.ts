@@ -61,9 +61,7 @@ export function specValidators(doc: unknown = JSON.parse(readFileSync(join(root,
     const hit = cache.get(op.operationId);
     if (hit) return hit;
     const media = op.request.body?.kind === 'multipart' ? 'multipart/form-data' : 'application/json';
-    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', media, 'schema'].map((p) =>
-      p.replace(/~/g, '~0').replace(/\//g, '~1'),
-    );
+    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', media, 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'));
     const v = ajv.compile({ $ref: `spec#/${pointer.join('/')}` });
     cache.set(op.operationId, v);
     return v;
