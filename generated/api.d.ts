@@ -109,6 +109,12 @@ export interface paths {
         /**
          * Delete a finished video task (assumed shape)
          * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a video task (31006 VIDEO_TASK_NOT_FOUND; reads the state)
+         *     - taskId is the caller's own task (31005 VIDEO_TASK_FORBIDDEN; reads the state)
+         *     - the task has succeeded or failed (31007 VIDEO_TASK_NOT_FINISHED; reads the state)
          */
         delete: operations["deleteVideoTask"];
         options?: never;
@@ -148,6 +154,11 @@ export interface paths {
         /**
          * Set or toggle the share flag of a video task (assumed shape)
          * @description Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a video task (31006 VIDEO_TASK_NOT_FOUND; reads the state)
+         *     - taskId is the caller's own task (31005 VIDEO_TASK_FORBIDDEN; reads the state)
          */
         post: operations["shareVideoTask"];
         delete?: never;
@@ -248,6 +259,14 @@ export interface paths {
         /**
          * Exchange the code for tokens
          * @description (c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; 3600 assumed). A code works once, within 5 minutes (assumed). Needs no credential.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - sessionId names a login session of this mock (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
+         *     - the session's code has not been exchanged yet (42003 OAUTH_INVALID_CODE; reads the state)
+         *     - a session never authorized has not expired (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
+         *     - the session has been authorized, and code is its code (42003 OAUTH_INVALID_CODE; reads the state)
+         *     - the code is at most 5 minutes old (42003 OAUTH_INVALID_CODE; reads the state)
          */
         post: operations["exchangeOAuthCode"];
         delete?: never;
@@ -268,6 +287,10 @@ export interface paths {
         /**
          * Refresh the tokens
          * @description (d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works 30 days (assumed). Needs no credential.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - refreshToken is the newest refresh token of a session not ended (an older one ends the session) and not expired (42004 OAUTH_INVALID_REFRESH_TOKEN; reads the state)
          */
         post: operations["refreshOAuthToken"];
         delete?: never;
@@ -972,6 +995,15 @@ export interface paths {
          * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus }.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - episodeId names an episode of the caller's (another user's answers the same) (37005 PODCAST_EPISODE_NOT_FOUND; reads the state)
+         *     - the episode is of the two-stage flow, its script written (not still writing, not failed) and its audio not rendering (37006 PODCAST_AUDIO_NOT_ALLOWED; reads the state)
+         *     - an edited script has as many lines as the episode's script (37001 PODCAST_INVALID_PARAMETERS; reads the state)
+         *     - each edited line keeps the speakerId of the episode's line (37001 PODCAST_INVALID_PARAMETERS; reads the state)
+         *     - the combined content of the edited lines at most 20,000 characters (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - the balance covers the price of the audio (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createPodcastAudio"];
         delete?: never;
@@ -1188,6 +1220,12 @@ export interface paths {
          * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).
          *
          *     A created task can fail with: 40012 STORYBOOK_VIDEO_FAILED (the video render failed; the render refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - episodeId names an episode of the caller's (another user's answers the same) (40005 STORYBOOK_EPISODE_NOT_FOUND; reads the state)
+         *     - the episode has processStatus success (40006 STORYBOOK_VIDEO_NOT_ALLOWED; reads the state)
+         *     - the balance covers the price of a new render (40004 STORYBOOK_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createStorybookVideo"];
         delete?: never;
