@@ -262,7 +262,7 @@ export interface paths {
          *
          *     Rules beyond the request schema (also in `x-rules`):
          *
-         *     - sessionId names a login session of this mock (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
+         *     - sessionId names a known login session (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
          *     - the session's code has not been exchanged yet (42003 OAUTH_INVALID_CODE; reads the state)
          *     - a session never authorized has not expired (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
          *     - the session has been authorized, and code is its code (42003 OAUTH_INVALID_CODE; reads the state)

@@ -115,7 +115,7 @@ const flow = assumed(
 
 /** Rules of the code exchange (x-rules: they read the login session), in the order checked. */
 const exchangeStateRules: StateRule[] = [
-  { code: 'OAUTH_SESSION_NOT_FOUND', fields: ['sessionId'], rule: 'sessionId names a login session of this mock', reads: 'state' },
+  { code: 'OAUTH_SESSION_NOT_FOUND', fields: ['sessionId'], rule: 'sessionId names a known login session', reads: 'state' },
   { code: 'OAUTH_INVALID_CODE', fields: ['code'], rule: "the session's code has not been exchanged yet", reads: 'state' },
   { code: 'OAUTH_SESSION_NOT_FOUND', fields: ['sessionId'], rule: 'a session never authorized has not expired', reads: 'state' },
   { code: 'OAUTH_INVALID_CODE', fields: ['code'], rule: 'the session has been authorized, and code is its code', reads: 'state' },
