@@ -109,6 +109,12 @@ export interface paths {
         /**
          * Delete a finished video task (assumed shape)
          * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a video task (31006 VIDEO_TASK_NOT_FOUND; reads the state)
+         *     - taskId is the caller's own task (31005 VIDEO_TASK_FORBIDDEN; reads the state)
+         *     - the task has succeeded or failed (31007 VIDEO_TASK_NOT_FINISHED; reads the state)
          */
         delete: operations["deleteVideoTask"];
         options?: never;
@@ -148,6 +154,11 @@ export interface paths {
         /**
          * Set or toggle the share flag of a video task (assumed shape)
          * @description Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a video task (31006 VIDEO_TASK_NOT_FOUND; reads the state)
+         *     - taskId is the caller's own task (31005 VIDEO_TASK_FORBIDDEN; reads the state)
          */
         post: operations["shareVideoTask"];
         delete?: never;
@@ -248,6 +259,14 @@ export interface paths {
         /**
          * Exchange the code for tokens
          * @description (c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; 3600 assumed). A code works once, within 5 minutes (assumed). Needs no credential.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - sessionId names a known login session (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
+         *     - the session's code has not been exchanged yet (42003 OAUTH_INVALID_CODE; reads the state)
+         *     - a session never authorized has not expired (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
+         *     - the session has been authorized, and code is its code (42003 OAUTH_INVALID_CODE; reads the state)
+         *     - the code is at most 5 minutes old (42003 OAUTH_INVALID_CODE; reads the state)
          */
         post: operations["exchangeOAuthCode"];
         delete?: never;
@@ -268,6 +287,10 @@ export interface paths {
         /**
          * Refresh the tokens
          * @description (d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works 30 days (assumed). Needs no credential.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - refreshToken is the newest refresh token of a session not ended (an older one ends the session) and not expired (42004 OAUTH_INVALID_REFRESH_TOKEN; reads the state)
          */
         post: operations["refreshOAuthToken"];
         delete?: never;
@@ -446,6 +469,11 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["synthesizeSpeech"];
         delete?: never;
@@ -466,6 +494,11 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createSpeech"];
         delete?: never;
@@ -486,6 +519,12 @@ export interface paths {
         /**
          * Speak a multi-voice script (JSON with the audio URL)
          * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createSpeechScript"];
         delete?: never;
@@ -510,6 +549,12 @@ export interface paths {
          *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source's content standing for uri is a URI (spaces and non-ASCII characters percent-encoded) (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createFlowSpeechEpisode"];
         delete?: never;
@@ -534,6 +579,12 @@ export interface paths {
          *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createFlowSpeechTtsEpisode"];
         delete?: never;
@@ -596,6 +647,11 @@ export interface paths {
          * @description multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. Returns {taskId, status: pending}. 5 creates per minute per user (429, 36029, Retry-After). The reference audio is measured: a file that is not audio is refused here (36013); a total under 5 s or over 5 minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). Lifecycle (assumed): pending 2 s, processing 8 s, completed with demoAudioUrl. Creating is free.
          *
          *     A created task can fail with: 36008 TASK_FAILED (TASK_FAILED: cloning failed; errorMessage has detail), 36006 AUDIO_DURATION_INVALID (AUDIO_DURATION_INVALID: the reference audio is too short or too long), 36007 NO_VALID_SPEECH (NO_VALID_SPEECH: no speech in the reference audio).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - each file is audio a demuxer reads (WAV, MP3, Ogg, FLAC, AAC or M4A), whatever its Content-Type (36013 VOICE_CLONE_UNSUPPORTED_AUDIO; reads the body, beyond what a schema can say)
+         *     - each file at most 5 MB, the files at most 20 MB together; larger bodies answer 413 (36014 VOICE_CLONE_FILES_TOO_LARGE; reads the body, beyond what a schema can say)
          */
         post: operations["createVoiceClone"];
         delete?: never;
@@ -636,6 +692,16 @@ export interface paths {
         /**
          * Confirm a completed clone as a private voice
          * @description taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a clone task of the caller's (another user's answers the same) (36009 VOICE_CLONE_TASK_NOT_FOUND; reads the state)
+         *     - the task is not confirmed yet (36005 ALREADY_CONFIRMED; reads the state)
+         *     - the task is completed (36011 VOICE_CLONE_TASK_NOT_COMPLETED; reads the state)
+         *     - the task completed less than 7 days ago (36010 VOICE_CLONE_TASK_EXPIRED; reads the state)
+         *     - the account is on a paid plan (36002 NEED_UPGRADE; reads the account)
+         *     - the account holds fewer than maxSpeakers private voices (36004 SPEAKER_LIMIT_REACHED; reads the account)
+         *     - within the period's quota; beyond it, useCredits true and a balance of at least 300 credits (36003 NEED_CREDIT; reads the account)
          */
         post: operations["confirmVoiceClone"];
         delete?: never;
@@ -679,6 +745,10 @@ export interface paths {
         /**
          * Rename a private voice or change its gender
          * @description Body: name and/or gender (at least one). Returns the voice; updatedAt moves.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the path's speakerId is one of the caller's private voices (36012 VOICE_CLONE_SPEAKER_NOT_FOUND; reads the state)
          */
         put: operations["updatePrivateVoice"];
         post?: never;
@@ -925,6 +995,15 @@ export interface paths {
          * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus }.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - episodeId names an episode of the caller's (another user's answers the same) (37005 PODCAST_EPISODE_NOT_FOUND; reads the state)
+         *     - the episode is of the two-stage flow, its script written (not still writing, not failed) and its audio not rendering (37006 PODCAST_AUDIO_NOT_ALLOWED; reads the state)
+         *     - an edited script has as many lines as the episode's script (37001 PODCAST_INVALID_PARAMETERS; reads the state)
+         *     - each edited line keeps the speakerId of the episode's line (37001 PODCAST_INVALID_PARAMETERS; reads the state)
+         *     - the combined content of the edited lines at most 20,000 characters (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - the balance covers the price of the audio (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createPodcastAudio"];
         delete?: never;
@@ -1141,6 +1220,12 @@ export interface paths {
          * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).
          *
          *     A created task can fail with: 40012 STORYBOOK_VIDEO_FAILED (the video render failed; the render refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - episodeId names an episode of the caller's (another user's answers the same) (40005 STORYBOOK_EPISODE_NOT_FOUND; reads the state)
+         *     - the episode has processStatus success (40006 STORYBOOK_VIDEO_NOT_ALLOWED; reads the state)
+         *     - the balance covers the price of a new render (40004 STORYBOOK_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createStorybookVideo"];
         delete?: never;
@@ -1163,6 +1248,10 @@ export interface paths {
          * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). A failed extraction (failCode 41008, 41009, or 41010 after a 10-minute timeout) refunds every credit.
          *
          *     A created task can fail with: 41008 EXTRACTION_PAGE_UNREACHABLE (the page could not be fetched; every credit refunded), 41009 EXTRACTION_UNSUPPORTED_CONTENT (the page has no extractable text; every credit refunded), 41010 EXTRACTION_TIMED_OUT (the extraction timed out; every credit refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the hold of 5 credits (41003 EXTRACTION_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createExtraction"];
         delete?: never;
@@ -2489,6 +2578,8 @@ export interface components {
              * @example 1
              */
             speed?: number;
+        } & {
+            scripts: unknown;
         };
         /**
          * @example {
@@ -2557,7 +2648,19 @@ export interface components {
              * @example 1
              */
             speed?: number;
-        };
+        } & ({
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        });
         /**
          * @example {
          *       "scripts": [
@@ -2596,6 +2699,8 @@ export interface components {
              * @example 1
              */
             speed?: number;
+        } & {
+            scripts: unknown;
         };
         /**
          * @example {
@@ -2721,7 +2826,10 @@ export interface components {
              * @default false
              */
             useCredits?: boolean;
-        };
+        } & ({
+            /** @constant */
+            consentConfirmed: true;
+        } & unknown & unknown);
         /**
          * @example {
          *       "taskId": "vct_1a2b3c4d5e6f7a8b",
@@ -2825,7 +2933,7 @@ export interface components {
              * @enum {string}
              */
             gender?: "male" | "female" | "other";
-        } | unknown | unknown;
+        } & (unknown | unknown);
         DeletedVoice: {
             speakerId: string;
         };
@@ -3762,7 +3870,7 @@ export interface components {
                 type: "url";
                 /**
                  * Format: uri
-                 * @description the URL to extract
+                 * @description the URL to extract (http or https)
                  */
                 uri: string;
             };
@@ -3799,6 +3907,10 @@ export interface components {
                      */
                     count?: number;
                 };
+            };
+        } & {
+            source: {
+                uri?: unknown;
             };
         };
         /**

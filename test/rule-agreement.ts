@@ -3,7 +3,9 @@
  * 2020-12, ajv-formats) over the request schema of the emitted document
  * spec/openapi.json, and the mock in process (its fetch, rate limits off, a
  * paid account with credits to spare). Used by test/spec-rules.test.ts and
- * `npm run spec:agreement` (scripts/spec-agreement.ts).
+ * `npm run spec:agreement` (scripts/spec-agreement.ts). A multipart body
+ * (voice cloning) is a case whose file fields hold bytes: ajv reads them as the
+ * binary strings the multipart schema declares, the mock gets a form.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,6 +19,7 @@ import { rulesOf } from '../schemas/rules.ts';
 import { createMock } from '../mock/index.ts';
 import { KEY } from './helpers.ts';
 import type { RuleCase } from './rule-cases.ts';
+import type { Body } from './factories.ts';
 
 // ajv-formats is published as CommonJS; its default export arrives wrapped under NodeNext
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
@@ -57,9 +60,8 @@ export function specValidators(doc: unknown = JSON.parse(readFileSync(join(root,
   return (op: OperationDef): ValidateFunction => {
     const hit = cache.get(op.operationId);
     if (hit) return hit;
-    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema'].map((p) =>
-      p.replace(/~/g, '~0').replace(/\//g, '~1'),
-    );
+    const media = op.request.body?.kind === 'multipart' ? 'multipart/form-data' : 'application/json';
+    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', media, 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'));
     const v = ajv.compile({ $ref: `spec#/${pointer.join('/')}` });
     cache.set(op.operationId, v);
     return v;
@@ -74,12 +76,15 @@ export async function runCases(cases: RuleCase[]): Promise<Verdict[]> {
   for (const c of cases) {
     const op = operations[c.op] as OperationDef;
     mock.setAccount(KEY, { credits: 1_000_000_000, plan: 'paid' });
+    const params = c.params ? await c.params(mock) : {};
+    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? name));
     const validate = validatorOf(op);
-    const ajvValid = validate(c.body);
-    const res = await mock.fetch(op.path, {
+    const form = op.request.body?.kind === 'multipart';
+    const ajvValid = validate(form ? asFormFields(c.body) : c.body);
+    const res = await mock.fetch(path, {
       method: op.method.toUpperCase(),
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify(c.body),
+      headers: { authorization: `Bearer ${KEY}`, ...(form ? {} : { 'content-type': 'application/json' }) },
+      body: form ? asForm(c.body) : JSON.stringify(c.body),
     });
     // a binary success (speech audio) carries no envelope
     const json = (res.headers.get('content-type')?.includes('json') ? await res.json() : { code: 0, message: '' }) as { code: number; message: string };
@@ -94,6 +99,23 @@ export async function runCases(cases: RuleCase[]): Promise<Verdict[]> {
     });
   }
   return out;
+}
+
+/** A multipart case's fields as its schema sees them: a file (bytes) is a binary string. */
+function asFormFields(body: Body): Body {
+  const file = (v: unknown) => (v instanceof Uint8Array ? new TextDecoder('latin1').decode(v) : v);
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.map(file) : file(v)]));
+}
+
+/** A multipart case as a form: bytes as files (repeated for an array), every other value as text ("true", "42"). */
+function asForm(body: Body): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(body))
+    for (const [i, x] of (Array.isArray(v) ? v : [v]).entries()) {
+      if (x instanceof Uint8Array) form.append(k, new Blob([x as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), `${k}${i}.bin`);
+      else form.append(k, String(x));
+    }
+  return form;
 }
 
 /** The error name of rule `id` of `op`: a body rule's, or an `x-rules:<i>` entry's. */

@@ -7,6 +7,9 @@
  */
 import { sharedVideoModelIds, sharedVideoModels, videoRatios, videoResolutions, type SharedVideoModel } from '../schemas/video.ts';
 import type { OperationId } from '../schemas/operations.ts';
+import { cloneSchedule } from '../schemas/voice-clone.ts';
+import type { InProcessMock } from '../mock/index.ts';
+import { KEY } from './helpers.ts';
 import {
   imageFamilies,
   imageModelIds,
@@ -30,6 +33,11 @@ import {
   imageEstimateBody,
   imageRefs,
   textItem,
+  cloneForm,
+  extractBody,
+  flowSpeechBody,
+  flowSpeechTtsBody,
+  wavBytes,
   videoBody,
   videoEstimateBody,
   type Body,
@@ -40,7 +48,10 @@ export interface RuleCase {
   op: OperationId;
   rule: string | null;
   name: string;
+  /** The JSON body; for a multipart operation its fields, a file as bytes (a repeated file field: an array of them). */
   body: Body;
+  /** The path parameters, made on the case's mock (a voice to rename). */
+  params?: (mock: InProcessMock) => Promise<Record<string, string>>;
 }
 
 const U = 'https://example.com/';
@@ -416,6 +427,93 @@ function speedCases(): RuleCase[] {
   ];
 }
 
+// ---------------------------------------------------------------------------
+// Speech, voice cloning, extraction
+// ---------------------------------------------------------------------------
+
+function speechCases(): RuleCase[] {
+  const out: RuleCase[] = [];
+  const line = (n: number, speakerId = 'en_ava') => ({ speakerId, content: 'a'.repeat(n) });
+  for (const [op, b] of [
+    ['createSpeechScript', speechBody],
+    ['createFlowSpeechTtsEpisode', flowSpeechTtsBody],
+  ] as const) {
+    out.push(
+      valid(op, 'two voices', b()),
+      valid(op, 'two lines of 10,000 (20,000 together)', b({ scripts: [line(10_000), line(10_000, 'en_noah')] })),
+      valid(op, 'one line of 20,000 emoji', b({ scripts: [{ speakerId: 'en_ava', content: '😀'.repeat(20_000) }] })),
+      breaks(op, 'speech.script-line-length', 'one line of 20,001', b({ scripts: [line(20_001)] })),
+      breaks(op, 'x-rules:0', 'two lines of 10,001 (20,002 together)', b({ scripts: [line(10_001), line(10_001, 'en_noah')] })),
+    );
+  }
+  const op = 'createFlowSpeechEpisode' as const;
+  const src = (s: Body) => flowSpeechBody({ sources: [s] });
+  out.push(
+    valid(op, 'a text', flowSpeechBody()),
+    valid(op, 'a text of 10 Japanese characters', src({ type: 'text', content: 'これは日本語の文です' })),
+    valid(op, 'a text of 10 Kangxi radicals (Han, not letters)', src({ type: 'text', content: '⼀⼁⼂⼃⼄⼅⼆⼇⼈⼉' })),
+    valid(op, 'a text of 20,000', src({ type: 'text', content: 'a'.repeat(20_000) })),
+    valid(op, 'a url by uri', src({ type: 'url', uri: 'https://example.com/a' })),
+    valid(op, 'a url by uri, content ignored', src({ type: 'url', uri: 'https://example.com/a', content: 'not a url' })),
+    valid(op, 'a url by content', src({ type: 'url', content: 'HTTPS://example.com/a' })),
+    breaks(op, 'flow-speech.text-content', 'a text without content', src({ type: 'text', uri: 'https://example.com/a' })),
+    breaks(op, 'flow-speech.text-length', 'a text of 9', src({ type: 'text', content: 'abcdefghi' })),
+    breaks(op, 'flow-speech.text-length', 'a text of 20,001', src({ type: 'text', content: 'a'.repeat(20_001) })),
+    breaks(op, 'flow-speech.text-readable', 'punctuation only', src({ type: 'text', content: '... !!! ??? ---' })),
+    breaks(op, 'flow-speech.url-source', 'a url without uri or content', src({ type: 'url' })),
+    breaks(op, 'flow-speech.url-uri-http', 'an ftp uri', src({ type: 'url', uri: 'ftp://example.com/a' })),
+    breaks(op, 'flow-speech.url-content-http', 'content that is not http', src({ type: 'url', content: 'example.com/a' })),
+    breaks(op, 'x-rules:0', 'content with a space', src({ type: 'url', content: 'https://example.com/a b' })),
+  );
+  return out;
+}
+
+/** A confirmed private voice of KEY on `mock`: cloned, processed, confirmed. */
+async function confirmedVoice(mock: InProcessMock): Promise<Record<string, string>> {
+  const auth = { authorization: `Bearer ${KEY}` };
+  const created = (await (await mock.fetch('/v1/voice-clone/clone', { method: 'POST', headers: auth, body: cloneForm() })).json()) as {
+    data: { taskId: string };
+  };
+  mock.advance(cloneSchedule.pendingMs + cloneSchedule.processingMs);
+  const confirmed = (await (
+    await mock.fetch('/v1/voice-clone/confirm', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ taskId: created.data.taskId, name: 'Narrator', gender: 'female' }),
+    })
+  ).json()) as { data: { speakerId: string } };
+  return { speakerId: confirmed.data.speakerId };
+}
+
+function voiceCloneCases(): RuleCase[] {
+  const op = 'createVoiceClone' as const;
+  const b = (o: Body = {}): Body => ({ audioFiles: [wavBytes(6)], language: 'en', consentConfirmed: true, ...o });
+  const U = 'updatePrivateVoice' as const;
+  return [
+    valid(op, 'one file', b()),
+    valid(op, 'autoConfirm with name and gender', b({ autoConfirm: true, name: 'Narrator', gender: 'other' })),
+    valid(op, 'name without autoConfirm', b({ name: 'Narrator' })),
+    breaks(op, 'voice-clone.consent', 'consent false', b({ consentConfirmed: false })),
+    breaks(op, 'voice-clone.auto-confirm-name', 'autoConfirm without name', b({ autoConfirm: true, gender: 'male' })),
+    breaks(op, 'voice-clone.auto-confirm-gender', 'autoConfirm without gender', b({ autoConfirm: true, name: 'Narrator' })),
+    breaks(op, 'x-rules:0', 'a file that is not audio', b({ audioFiles: [new TextEncoder().encode('hello, not audio')] })),
+    { ...valid(U, 'a new name', { name: 'Narrator (warm)' }), params: confirmedVoice },
+    { ...valid(U, 'a new gender', { gender: 'male' }), params: confirmedVoice },
+    { ...breaks(U, 'voice-clone.update-something', 'neither name nor gender', {}), params: confirmedVoice },
+  ];
+}
+
+function extractionCases(): RuleCase[] {
+  const op = 'createExtraction' as const;
+  return [
+    valid(op, 'a web page', extractBody()),
+    valid(op, 'HTTP in capitals', extractBody('HTTP://example.com/a')),
+    valid(op, 'a microblog profile with a count', extractBody('https://x.com/someone', { twitter: { count: 5 } })),
+    breaks(op, 'extraction.uri-http', 'an ftp URL', extractBody('ftp://example.com/a')),
+    breaks(op, 'extraction.uri-http', 'a mailto URI', extractBody('mailto:someone@example.com')),
+  ];
+}
+
 /** Every case of the table. */
 export function ruleCases(): RuleCase[] {
   return [
@@ -427,5 +525,8 @@ export function ruleCases(): RuleCase[] {
     ...podcastCases(),
     ...storybookCases(),
     ...lyricsCases(),
+    ...speechCases(),
+    ...voiceCloneCases(),
+    ...extractionCases(),
   ];
 }
