@@ -16,7 +16,32 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { rulesOf } from '../schemas/rules.ts';
 import { createMock } from '../mock/index.ts';
 import { KEY } from './helpers.ts';
-import type { RuleCase } from './rule-cases.ts';
+import { isFormFile, type RuleCase } from './rule-cases.ts';
+import type { Body } from './factories.ts';
+
+/**
+ * A case's body as the two sides read it: for a JSON body, itself twice; for a
+ * multipart body, a form (text fields as text, files as files) for the mock and,
+ * for ajv, the typed values a form's text stands for (as a validator of
+ * multipart/form-data reads them against the schema) with each file as its name
+ * (a `format: binary` string).
+ */
+function encode(op: OperationDef, body: Body): { ajv: unknown; init: RequestInit } {
+  if (op.request.body?.kind !== 'multipart') return { ajv: body, init: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } };
+  const form = new FormData();
+  const typed: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    if (isFormFile(v)) {
+      form.append(k, new Blob([v.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), v.name);
+      typed[k] = v.name;
+    } else {
+      form.append(k, String(v));
+      typed[k] = v;
+    }
+  }
+  return { ajv: typed, init: { body: form } };
+}
 
 // ajv-formats is published as CommonJS; its default export arrives wrapped under NodeNext
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
@@ -57,9 +82,8 @@ export function specValidators(doc: unknown = JSON.parse(readFileSync(join(root,
   return (op: OperationDef): ValidateFunction => {
     const hit = cache.get(op.operationId);
     if (hit) return hit;
-    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema'].map((p) =>
-      p.replace(/~/g, '~0').replace(/\//g, '~1'),
-    );
+    const type = op.request.body?.kind === 'multipart' ? 'multipart/form-data' : 'application/json';
+    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', type, 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'));
     const v = ajv.compile({ $ref: `spec#/${pointer.join('/')}` });
     cache.set(op.operationId, v);
     return v;
@@ -75,11 +99,14 @@ export async function runCases(cases: RuleCase[]): Promise<Verdict[]> {
     const op = operations[c.op] as OperationDef;
     mock.setAccount(KEY, { credits: 1_000_000_000, plan: 'paid' });
     const validate = validatorOf(op);
-    const ajvValid = validate(c.body);
+    // a case that needs earlier state (a succeeded task to extend) makes it first
+    const body = c.prepare ? { ...c.body, ...(await c.prepare(mock)) } : c.body;
+    const { ajv, init } = encode(op, body);
+    const ajvValid = validate(ajv);
     const res = await mock.fetch(op.path, {
+      ...init,
       method: op.method.toUpperCase(),
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify(c.body),
+      headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string> | undefined) },
     });
     // a binary success (speech audio) carries no envelope
     const json = (res.headers.get('content-type')?.includes('json') ? await res.json() : { code: 0, message: '' }) as { code: number; message: string };
