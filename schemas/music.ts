@@ -34,7 +34,6 @@ import {
   musicProviders,
   providerTable,
   providerValues,
-  resolveProvider,
   type MusicProvider,
 } from './music-providers.ts';
 import type { ErrorName } from './errors.ts';

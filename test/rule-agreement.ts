@@ -36,7 +36,7 @@ function encode(op: OperationDef, body: Body): { ajv: unknown; init: RequestInit
       form.append(k, new Blob([v.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), v.name);
       typed[k] = v.name;
     } else {
-      form.append(k, String(v));
+      form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
       typed[k] = v;
     }
   }
