@@ -1294,6 +1294,10 @@ export interface paths {
          * @description HTTP 202 with {taskId, status: pending}. provider: default (runs on musicA), musicA or musicB; the task reports the provider that ran it. musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). model: default auto on musicA, V6 on musicB; one of the provider's models (39007). Price by model: musicA auto 10, musicA-7.6 5, musicA-8 10, musicA-9 10, musicA-o2 10; musicB V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateMusic"];
         delete?: never;
@@ -1316,6 +1320,11 @@ export interface paths {
          * @description multipart/form-data: prompt or referenceAudio (mp3 or m4a, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (auto, musicA-7.6, musicA-8, musicA-o2; default auto; musicA-9 is not available here: 39007). musicA only. Price by model: auto 10, musicA-7.6 5, musicA-8 10, musicA-o2 10. One track. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - referenceAudio is mp3, m4a by its content, and reads as audio with a length (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateInstrumental"];
         delete?: never;
@@ -1338,6 +1347,12 @@ export interface paths {
          * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - image is jpg, jpeg, png, webp by its content (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - video is mp4, mov, avi, mkv, webm by its content (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateSoundtrack"];
         delete?: never;
@@ -1360,6 +1375,15 @@ export interface paths {
          * @description multipart/form-data: generateType (Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds), prompt, audio (mp3, m4a, wav, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - generateStart before generateEnd (39001 MUSIC_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - audio is mp3, m4a, wav by its content, and reads as audio with a length (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - providerSongId names a track of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - providerSongId names a musicA song (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - generateStart and generateEnd within the source (the length of the upload or of the song) (39001 MUSIC_INVALID_PARAMETERS; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateTrack"];
         delete?: never;
@@ -1382,6 +1406,16 @@ export interface paths {
          * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - audioUrl is an audio URL of this platform (the origin the request was sent to), not another site's (39001 MUSIC_INVALID_PARAMETERS; reads the state)
+         *     - audioUrl of this platform is not a track of another account's (ownership is verified) (39008 MUSIC_SOURCE_FORBIDDEN; reads the state)
+         *     - audioUrl of this platform names a track audioUrl of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - audio is mp3, m4a by its content, and reads as audio with a length (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - providerSongId names a track of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - providerSongId names a musicA song (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["remixMusic"];
         delete?: never;
@@ -1404,6 +1438,12 @@ export interface paths {
          * @description JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). model (a musicB tier, default V6); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. Price by tier: V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Two tracks. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - uploadUrl of this platform is not a track of another account's (ownership is verified) (39008 MUSIC_SOURCE_FORBIDDEN; reads the state)
+         *     - uploadUrl of this platform names a track audioUrl of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["coverMusic"];
         delete?: never;
@@ -1426,6 +1466,16 @@ export interface paths {
          * @description multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a music task of the caller (39002 MUSIC_TASK_NOT_FOUND; reads the state)
+         *     - the task has succeeded (39010 MUSIC_TASK_NOT_READY; reads the state)
+         *     - provider, when sent, runs on the task's provider (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - model, when sent, is one of the task's provider (39007 MUSIC_MODEL_UNSUPPORTED; reads the state)
+         *     - the musicB parameters on an extend of a musicB task only (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - trackIndex or providerSongId names one of the task's tracks; continueAt at most that track's duration (39001 MUSIC_INVALID_PARAMETERS; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["extendMusic"];
         delete?: never;
@@ -3606,7 +3656,9 @@ export interface components {
              * @description an http(s) URL of the recording, instead of audio. A URL of the platform's own hosted media (a path under /media/) is read from the platform: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL is a public recording (30-240 s).
              */
             audioUrl?: string;
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            audioUrl?: unknown;
+        });
         /**
          * @example {
          *       "description": "A 3:05 upbeat pop track at 118 BPM in A minor, led by vocals over synthesizer, bass and drums.",
@@ -3693,7 +3745,9 @@ export interface components {
              * @enum {string}
              */
             model?: "audio-separation-1" | "audio-separation-2";
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            audioUrl?: unknown;
+        });
         /**
          * @example {
          *       "episodeId": "sb_1a2b3c4d5e6f7a8b"
@@ -4024,7 +4078,20 @@ export interface components {
              */
             provider?: "default" | "musicA" | "musicB";
             providerParams?: components["schemas"]["MusicBProviderParams"];
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & {
+            prompt?: unknown;
+            lyrics?: unknown;
+            style?: unknown;
+            title?: unknown;
+            vocalId?: unknown;
+        } & {
+            providerParams?: {
+                negativeTags?: unknown;
+                personaId?: unknown;
+            };
+        } & {
+            providerParams?: unknown;
+        } & unknown & unknown & unknown & unknown);
         /** @description musicB parameters (musicB only: a listed key with musicA answers 39006); keys outside the list are dropped */
         MusicBProviderParams: {
             /** @description comma-separated styles to avoid */
@@ -4069,7 +4136,11 @@ export interface components {
              * @enum {string}
              */
             model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-o2";
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            prompt?: unknown;
+        } & {
+            prompt?: unknown;
+        });
         /** @description multipart/form-data: exactly one of image and video; prompt; model. */
         CreateMusicSoundtrackRequest: {
             /**
@@ -4090,7 +4161,11 @@ export interface components {
              * @enum {string}
              */
             model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-9" | "musicA-o2";
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            prompt?: unknown;
+        } & {
+            prompt?: unknown;
+        });
         /** @description multipart/form-data: generateType, prompt, exactly one of audio and providerSongId, lyrics (Vocals), vocalGender, generateStart, generateEnd. */
         CreateMusicTrackRequest: {
             /**
@@ -4118,7 +4193,13 @@ export interface components {
             generateStart?: number;
             /** @description where in the source the track ends (default: the end of the source); after generateStart, within the source, seconds (>= 0) */
             generateEnd?: number;
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            prompt: unknown;
+        } & {
+            prompt: unknown;
+            lyrics?: unknown;
+            providerSongId?: unknown;
+        } & unknown & unknown);
         /**
          * @description multipart/form-data: lyrics, prompt, and exactly one of audio, audioUrl and providerSongId.
          * @example {
@@ -4144,7 +4225,16 @@ export interface components {
             audioUrl?: string;
             /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
             providerSongId?: string;
-        } & (unknown | unknown | unknown);
+        } & ((unknown | unknown | unknown) & {
+            lyrics: unknown;
+            prompt: unknown;
+        } & {
+            lyrics: unknown;
+            prompt: unknown;
+            providerSongId?: unknown;
+        } & {
+            audioUrl?: unknown;
+        });
         /**
          * @example {
          *       "uploadUrl": "https://example.com/recordings/demo.mp3",
@@ -4182,7 +4272,20 @@ export interface components {
              */
             instrumental?: boolean;
             providerParams?: components["schemas"]["MusicBProviderParams"] & unknown;
-        };
+        } & ({
+            uploadUrl: unknown;
+        } & {
+            prompt?: unknown;
+            style?: unknown;
+            title?: unknown;
+        } & {
+            providerParams?: {
+                negativeTags?: unknown;
+                personaId?: unknown;
+            };
+        } & {
+            providerParams?: unknown;
+        } & unknown & unknown & unknown & unknown & unknown);
         /** @description multipart/form-data: taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
         CreateMusicExtendRequest: {
             /** @description a succeeded music task of the caller (409 with 39010 before it succeeds) */
@@ -4220,7 +4323,12 @@ export interface components {
             weirdnessConstraint?: number;
             /** @description weight of the source recording; meaningful only with one: 0 to 1 */
             audioWeight?: number;
-        };
+        } & (unknown & {
+            prompt?: unknown;
+            lyrics?: unknown;
+            negativeTags?: unknown;
+            providerSongId?: unknown;
+        });
         MusicTask: {
             /** @description task id */
             id: string;

@@ -18,8 +18,39 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { rulesOf } from '../schemas/rules.ts';
 import { createMock } from '../mock/index.ts';
 import { KEY } from './helpers.ts';
-import type { RuleCase } from './rule-cases.ts';
+import { isFormFile, type RuleCase } from './rule-cases.ts';
 import type { Body } from './factories.ts';
+
+/**
+ * A case's body as the two sides read it: for a JSON body, itself twice; for a multipart body, a form for the mock
+ * (files as files, a repeated file field as an array of them; every other value as its text: "true", "42", JSON)
+ * and, for ajv, the values the form's text stands for (as a validator of multipart/form-data reads them against
+ * the schema) with each file as its bytes in a latin1 string (a `format: binary` string).
+ */
+function encode(op: OperationDef, body: Body): { ajv: unknown; init: RequestInit } {
+  if (op.request.body?.kind !== 'multipart') return { ajv: body, init: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } };
+  const form = new FormData();
+  const typed: Record<string, unknown> = {};
+  const fileOf = (x: unknown) => (x instanceof Uint8Array ? x : isFormFile(x) ? x.bytes : undefined);
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    const items = Array.isArray(v) && v.length > 0 && v.every((x) => fileOf(x)) ? v : [v];
+    const seen: unknown[] = [];
+    for (const [i, x] of items.entries()) {
+      const bytes = fileOf(x);
+      if (bytes) {
+        const name = isFormFile(x) ? x.name : `${k}${i}.bin`;
+        form.append(k, new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), name);
+        seen.push(new TextDecoder('latin1').decode(bytes));
+      } else {
+        form.append(k, typeof x === 'string' ? x : JSON.stringify(x));
+        seen.push(x);
+      }
+    }
+    typed[k] = items === v ? seen : seen[0];
+  }
+  return { ajv: typed, init: { body: form } };
+}
 
 // ajv-formats is published as CommonJS; its default export arrives wrapped under NodeNext
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
@@ -79,12 +110,14 @@ export async function runCases(cases: RuleCase[]): Promise<Verdict[]> {
     const params = c.params ? await c.params(mock) : {};
     const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? name));
     const validate = validatorOf(op);
-    const form = op.request.body?.kind === 'multipart';
-    const ajvValid = validate(form ? asFormFields(c.body) : c.body);
+    // a case that needs earlier state (a succeeded task to extend) makes it first
+    const body = c.prepare ? { ...c.body, ...(await c.prepare(mock)) } : c.body;
+    const { ajv, init } = encode(op, body);
+    const ajvValid = validate(ajv);
     const res = await mock.fetch(path, {
+      ...init,
       method: op.method.toUpperCase(),
-      headers: { authorization: `Bearer ${KEY}`, ...(form ? {} : { 'content-type': 'application/json' }) },
-      body: form ? asForm(c.body) : JSON.stringify(c.body),
+      headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string> | undefined) },
     });
     // a binary success (speech audio) carries no envelope
     const json = (res.headers.get('content-type')?.includes('json') ? await res.json() : { code: 0, message: '' }) as { code: number; message: string };
@@ -99,23 +132,6 @@ export async function runCases(cases: RuleCase[]): Promise<Verdict[]> {
     });
   }
   return out;
-}
-
-/** A multipart case's fields as its schema sees them: a file (bytes) is a binary string. */
-function asFormFields(body: Body): Body {
-  const file = (v: unknown) => (v instanceof Uint8Array ? new TextDecoder('latin1').decode(v) : v);
-  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.map(file) : file(v)]));
-}
-
-/** A multipart case as a form: bytes as files (repeated for an array), every other value as text ("true", "42"). */
-function asForm(body: Body): FormData {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(body))
-    for (const [i, x] of (Array.isArray(v) ? v : [v]).entries()) {
-      if (x instanceof Uint8Array) form.append(k, new Blob([x as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), `${k}${i}.bin`);
-      else form.append(k, String(x));
-    }
-  return form;
 }
 
 /** The error name of rule `id` of `op`: a body rule's, or an `x-rules:<i>` entry's. */
