@@ -197,7 +197,7 @@ export const extractionService: Service<'createExtraction' | 'getExtraction'> = 
   records: { extraction: extractionRecordSchema },
   handlers: {
     createExtraction({ body }: { body: ExtractRequest }, ctx) {
-      const { engine, account, now, forcing } = ctx;
+      const { engine, now, forcing } = ctx;
       const url = body.source.uri;
       const kind = extractionKindOf(url);
       const page = readPage(engine.seed, url, kind, body.options.twitter.count);
@@ -205,12 +205,7 @@ export const extractionService: Service<'createExtraction' | 'getExtraction'> = 
       const credits = extractionCredits([...content].length);
       const id = hexId(kit.nextId(ctx), engine.seed);
       kit.reserve(ctx, id, extractionPricing.holdCredits, 'EXTRACTION_INSUFFICIENT_CREDITS', `extraction hold (${kind})`);
-      const r = kit.add(engine, {
-        id,
-        owner: account.apiKey,
-        status: 'processing',
-        createdAt: now,
-        updatedAt: now,
+      const r = kit.create(ctx, id, 'processing', {
         url,
         result: { ...page, content },
         credits,

@@ -279,18 +279,13 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
     },
 
     createImageTask({ body }, ctx) {
-      const { engine, account, now, forcing } = ctx;
+      const { engine, now, forcing } = ctx;
       const p = prepare(ctx, body);
       // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
       const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as ErrorName & FailureKind) : undefined;
       const id = kit.nextId(ctx);
       const { freeUsed } = charge(ctx, id, p.r, p.credits);
-      const r = kit.add(engine, {
-        id,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
+      const r = kit.create(ctx, id, 'pending', {
         model: p.r.model,
         width: p.width,
         height: p.height,

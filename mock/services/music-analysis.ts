@@ -330,17 +330,18 @@ export const musicAnalysisService: Service<'recognizeMusic' | 'describeMusic' | 
       const id = stemKit.nextId(ctx);
       const now = chargeNow(ctx, id, credits, `stem separation (${body.model}) of ${seconds(rec.durationMs)}`);
       const split = stemVariants(engine.seed, rec, body.model);
-      stemKit.add(engine, {
+      stemKit.create(
+        ctx,
         id,
-        owner: ctx.account.apiKey,
-        status: 'success',
-        createdAt: now,
-        updatedAt: now,
-        model: body.model,
-        durationMs: rec.durationMs,
-        ...split,
-        credits,
-      });
+        'success',
+        {
+          model: body.model,
+          durationMs: rec.durationMs,
+          ...split,
+          credits,
+        },
+        now,
+      );
       return {
         model: body.model,
         stems: split.stems.map((s) => ({ name: s.name, audioUrl: ctx.url(stemPath(id, s.name)) })),

@@ -253,15 +253,10 @@ interface NewTask {
  * forced to time out) stays generating until the timeout fails it.
  */
 function start(ctx: ServiceContext, t: NewTask): { taskId: string; status: 'pending' } {
-  const { engine, account, now, forcing } = ctx;
+  const { engine, now, forcing } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.price, 'MUSIC_INSUFFICIENT_CREDITS', `music ${t.taskType.toLowerCase()} (${t.provider}, ${t.params.model})`);
-  const r = kit.add(engine, {
-    id,
-    owner: account.apiKey,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
+  const r = kit.create(ctx, id, 'pending', {
     provider: t.provider,
     taskType: t.taskType,
     params: t.params,

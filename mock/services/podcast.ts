@@ -414,7 +414,7 @@ function forcedFailure(ctx: ServiceContext, fallback: ErrorName): string | undef
  * reserves its price (37004 when short, nothing taken) and starts it.
  */
 function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastRecord['flow']): string {
-  const { engine, account, now } = ctx;
+  const { engine, now } = ctx;
   const voices = body.speakers.map((s, i) => voiceOf(ctx, s.speakerId, `speakers[${i}].speakerId`, 'PODCAST_SPEAKER_NOT_FOUND'));
   if (flow === 'two-stage')
     voices.forEach((v, i) => {
@@ -444,12 +444,7 @@ function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastR
 
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, credits, 'PODCAST_INSUFFICIENT_CREDITS', `podcast ${flow} ${body.mode}, ${written.lines.length} lines`);
-  const r = kit.add(engine, {
-    id,
-    owner: account.apiKey,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
+  const r = kit.create(ctx, id, 'pending', {
     flow,
     mode: body.mode,
     language,

@@ -157,17 +157,12 @@ function presentEpisode(r: EpisodeRecord, ctx: Pick<ServiceContext, 'url'>): Flo
 
 /** Stores a new episode of `lines`, reserves its price and starts its lifecycle (or the forced failure or stall). */
 function createEpisode(ctx: ServiceContext, kind: EpisodeRecord['kind'], language: FlowSpeechLanguage, lines: SpokenLine[]): { episodeId: string } {
-  const { engine, account, now, forcing } = ctx;
+  const { engine, now, forcing } = ctx;
   const narrated = lines.map((l) => l.text).join('\n');
   const credits = speechCredits(lines.reduce((n, l) => n + charCount(l.text), 0));
   const id = episodeKit.nextId(ctx);
   episodeKit.reserve(ctx, id, credits, 'SPEECH_INSUFFICIENT_CREDITS', `flow-speech ${kind} ${charCount(narrated)} characters`);
-  const r = episodeKit.add(engine, {
-    id,
-    owner: account.apiKey,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
+  const r = episodeKit.create(ctx, id, 'pending', {
     kind,
     language,
     lines,
@@ -242,13 +237,12 @@ export const speechService: Service<
     createSpeech: tts,
 
     createSpeechScript({ body }, ctx) {
-      const { engine, account, now } = ctx;
       const lines = spokenLines(ctx, body.scripts, body.speed);
       const chars = lines.reduce((n, l) => n + charCount(l.text), 0);
       const credits = speechCredits(chars);
       const id = scriptKit.nextId(ctx);
       chargeNow(ctx, id, credits, `speech ${lines.length} lines, ${chars} characters`);
-      scriptKit.add(engine, { id, owner: account.apiKey, status: 'success', createdAt: now, updatedAt: now, lines, credits });
+      scriptKit.create(ctx, id, 'success', { lines, credits });
       return {
         audioUrl: ctx.url(scriptMedia(id, audioFileTypes.mp3.extension)),
         audioDuration: durationOf(lines),

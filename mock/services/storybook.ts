@@ -289,7 +289,7 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
   records: { storybook: storybookRecordSchema, 'storybook-video': storybookVideoRecordSchema },
   handlers: {
     createStorybookEpisode({ body }, ctx) {
-      const { engine, account, now, forcing } = ctx;
+      const { engine, now, forcing } = ctx;
       const voice = body.skipAudio ? undefined : voiceOf(ctx, body.speakers![0].speakerId, 'speakers[0].speakerId', 'STORYBOOK_SPEAKER_NOT_FOUND');
       const id = deckKit.nextId(ctx);
       const { title, pages } = writeDeck(engine.seed, id, body.sources[0], body.mode, storybookWritingLanguage(body.language));
@@ -297,12 +297,7 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
       const narrated = lines ? lines.reduce((n, l) => n + [...l.text].length, 0) : 0;
       const price = storybookCredits(body.mode, pages.length, narrated);
       deckKit.reserve(ctx, id, price, 'STORYBOOK_INSUFFICIENT_CREDITS', `page deck ${body.mode}, ${pages.length} pages`);
-      const r = deckKit.add(engine, {
-        id,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
+      const r = deckKit.create(ctx, id, 'pending', {
         mode: body.mode,
         language: body.language,
         skipAudio: body.skipAudio,
@@ -333,7 +328,7 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
     },
 
     createStorybookVideo({ params }, ctx) {
-      const { engine, account, now, forcing } = ctx;
+      const { engine, now, forcing } = ctx;
       const r = deckKit.own(ctx, params.episodeId, notFound);
       if (r.status !== 'success')
         throw new ApiError(
@@ -349,12 +344,7 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
       const credits = storybookVideoCredits(durationMs);
       const videoId = videoKit.nextId(ctx);
       videoKit.reserve(ctx, videoId, credits, 'STORYBOOK_INSUFFICIENT_CREDITS', `page deck video ${r.id}, ${Math.round(durationMs / 1000)} s`);
-      const v = videoKit.add(engine, {
-        id: videoId,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
+      const v = videoKit.create(ctx, videoId, 'pending', {
         episodeId: r.id,
         durationMs,
         credits,

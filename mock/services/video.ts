@@ -134,15 +134,10 @@ interface NewTask {
 
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
 function createTask(ctx: ServiceContext, t: NewTask) {
-  const { engine, account, now } = ctx;
+  const { engine, now } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.credits, t.insufficient, `video task ${t.model}`);
-  const r = kit.add(engine, {
-    id,
-    owner: account.apiKey,
-    status: 'generating',
-    createdAt: now,
-    updatedAt: now,
+  const r = kit.create(ctx, id, 'generating', {
     episodeId: engine.rng.id('ep', id, 'episode'),
     model: t.model,
     params: t.params,

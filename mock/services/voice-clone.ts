@@ -261,28 +261,29 @@ export const voiceCloneService: Service<
         silent &&= a.silent;
       }
       // Read the state after the (asynchronous) inspection: requests in between have been handled whole.
-      const { engine, account, forcing } = ctx;
+      const { engine, forcing } = ctx;
       const now = engine.tick();
       const totalMs = files.reduce((n, f) => n + f.durationMs, 0);
       const natural: FailureName | undefined =
         totalMs < referenceDurationMs.min || totalMs > referenceDurationMs.max ? 'AUDIO_DURATION_INVALID' : silent ? 'NO_VALID_SPEECH' : undefined;
       const failWith = forcing.outcome === 'failed' ? ((forcing.error as FailureName | undefined) ?? 'TASK_FAILED') : natural;
       const id = kit.nextId(ctx);
-      const r = kit.add(engine, {
+      const r = kit.create(
+        ctx,
         id,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
-        language: body.language,
-        consentConfirmed: true,
-        autoConfirm: body.autoConfirm,
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.gender !== undefined ? { gender: body.gender } : {}),
-        useCredits: body.useCredits,
-        files,
-        variant: hash32(engine.seed, id, 'voice') % AUDIO_TIMBRES,
-      });
+        'pending',
+        {
+          language: body.language,
+          consentConfirmed: true,
+          autoConfirm: body.autoConfirm,
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.gender !== undefined ? { gender: body.gender } : {}),
+          useCredits: body.useCredits,
+          files,
+          variant: hash32(engine.seed, id, 'voice') % AUDIO_TIMBRES,
+        },
+        now,
+      );
       kit.timeout(engine, r, now + cloneSchedule.timeoutMs, ['pending', 'processing'], 'timeout');
       kit.run(
         engine,
