@@ -16,7 +16,7 @@ import { js, rule, withRules, type BodyRule, type JsonSchema, type StateRule } f
 import { EpochMs, pageQuery, paginated } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
 
 // ---------------------------------------------------------------------------
@@ -951,9 +951,12 @@ const imageLifecycle: LifecycleDef = {
   estimate: { operationId: 'estimateImageCredits', body: { model: 'image-a-2' }, creditsField: 'credits' },
 };
 
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'IMAGE_INVALID_PARAMETERS' });
+
 /** The image operations (document 1, image sections): synchronous, asynchronous, get, list and estimate. */
 export const imageOperations = defineOperations('Image', {
-  generateImage: {
+  generateImage: op({
     method: 'post',
     path: '/v1/images/generation',
     summary: 'Generate an image synchronously (raw model output)',
@@ -965,7 +968,6 @@ export const imageOperations = defineOperations('Image', {
       `Restricted free lane: image-b-3-pro on never-paid accounts answers 26030 (HTTP 429, retry later, nothing charged) when the lane's ${freeLane.capacity} slots are taken. JSON body up to 25 MB (413 above).\n\n` +
       `Pixel sizes (1K/2K/4K = 1024/2048/4096 on the long side, exact ratio; an auto-selected ratio renders 1:1):\n\n${renderPixelTable()}`,
     provenance: fromSeed(1, 'Image: synchronous generate'),
-    auth: true,
     request: { body: json(ImageGenerationRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
     response: { status: 200, kind: 'raw', schema: ImageGenerationOutput, description: 'raw model output (no envelope)' },
     errors: [
@@ -977,7 +979,6 @@ export const imageOperations = defineOperations('Image', {
       'IMAGE_FREE_RELAX_BUSY',
       'IMAGE_FREE_RELAX_TIMEOUT',
     ],
-    validationError: 'IMAGE_INVALID_PARAMETERS',
     stateRules: [
       ...imageStateRules,
       {
@@ -989,8 +990,8 @@ export const imageOperations = defineOperations('Image', {
     ],
     rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
     charges: true,
-  },
-  createImageTask: {
+  }),
+  createImageTask: op({
     method: 'post',
     path: '/v1/images/generation/async',
     summary: 'Create an image task (asynchronous)',
@@ -1002,43 +1003,37 @@ export const imageOperations = defineOperations('Image', {
       `Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): ${freeLane.capacity} generations in flight across all such accounts, ${freeLane.queueCapacity} more wait (pending) and fail with failReason free_relax_timeout after ${freeLane.queueTimeoutMs / 1000} s, any further task fails with failReason free_relax_busy. ` +
       'Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.',
     provenance: fromSeed(1, 'Image: asynchronous generate'),
-    auth: true,
     request: { body: json(ImageGenerationRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
     response: { status: 202, kind: 'envelope', schema: CreateImageTaskData, description: 'task created, status pending' },
     errors: [...imageRequestErrors, 'IMAGE_INSUFFICIENT_CREDITS', 'IMAGE_SUBSCRIPTION_REQUIRED', 'IMAGE_RATE_LIMITED'],
-    validationError: 'IMAGE_INVALID_PARAMETERS',
     stateRules: imageStateRules,
     rateLimit: { ...imageRateLimits.generate, error: 'IMAGE_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['IMAGE_GENERATION_FAILED', 'IMAGE_FREE_RELAX_BUSY', 'IMAGE_FREE_RELAX_TIMEOUT'],
     lifecycle: imageLifecycle,
-  },
-  getImageTask: {
+  }),
+  getImageTask: op({
     method: 'get',
     path: '/v1/images/generation/tasks/{taskId}',
     summary: 'Get an image task',
     description: 'Returns the image task. Poll until status is success or fail. An unknown task, or one of another user, answers 404 (26006, assumed).',
     provenance: fromSeed(1, 'Image: get task'),
-    auth: true,
     request: { params: ImageTaskIdParams },
     response: { status: 200, kind: 'envelope', schema: ImageTask, description: 'the task' },
     errors: ['IMAGE_INVALID_PARAMETERS', 'IMAGE_TASK_NOT_FOUND'],
-    validationError: 'IMAGE_INVALID_PARAMETERS',
-  },
-  listImageTasks: {
+  }),
+  listImageTasks: op({
     method: 'get',
     path: '/v1/images/generation/tasks',
     summary: "List the caller's image tasks, newest first",
     description: "The current API user's image tasks (asynchronous endpoint), newest first, optionally filtered by status. page >= 1, pageSize 1-100.",
     provenance: fromSeed(1, 'Image: list tasks'),
-    auth: true,
     request: { query: ListImageTasksQuery },
     response: { status: 200, kind: 'envelope', schema: paginated(ImageTask), description: 'a page of tasks' },
     errors: ['IMAGE_INVALID_PARAMETERS'],
-    validationError: 'IMAGE_INVALID_PARAMETERS',
-  },
-  estimateImageCredits: {
+  }),
+  estimateImageCredits: op({
     method: 'post',
     path: '/v1/images/generation/estimate-credits',
     summary: 'Estimate an image generation',
@@ -1047,12 +1042,10 @@ export const imageOperations = defineOperations('Image', {
       'credits is the full price, never reduced by the free allowance, and equals what a generation of the same body charges. ' +
       'Most models are priced at a fixed credit cost per size (mode fixed); image-a-2-official from estimated tokens (mode token-estimate), growing with prompt length, output size, quality and reference image count.',
     provenance: fromSeed(1, 'Image: estimate credits'),
-    auth: true,
     request: { body: json(EstimateImageCreditsRequest, { limitBytes: IMAGE_BODY_LIMIT_BYTES }) },
     response: { status: 200, kind: 'envelope', schema: ImageEstimateData, description: 'the estimate' },
     errors: [...imageRequestErrors],
-    validationError: 'IMAGE_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 /** The image area: its tag, operations and table assumptions. */

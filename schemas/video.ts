@@ -14,7 +14,7 @@ import { js, rule, whenSchema, withRules, type BodyRule, type JsonSchema, type R
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import type { ErrorName } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
 
 // ---------------------------------------------------------------------------
@@ -1312,9 +1312,13 @@ function videoLifecycle(example: Record<string, unknown>): LifecycleDef {
   };
 }
 
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'VIDEO_INVALID_PARAMETERS' });
+const taskOp = operationsWith({ auth: true, validationError: 'VIDEO_INVALID_PARAMETERS', charges: true, outcomes: ['failed'] });
+
 /** The video operations (document 1, video sections): both create endpoints, get, list, share, delete and both estimates. */
 export const videoOperations = defineOperations('Video', {
-  createVideoTask: {
+  createVideoTask: taskOp({
     method: 'post',
     path: '/v1/video-generation/generate',
     summary: 'Create a video task (shared endpoint, families 1-4)',
@@ -1323,20 +1327,16 @@ export const videoOperations = defineOperations('Video', {
       `Returns status generating. Rate limit: ${videoGenerateRateLimit.limit} generate requests per minute per user across both video generate endpoints (HTTP 429 with Retry-After).\n\n` +
       `Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (${DEFAULT_SHARED_VIDEO_MODEL}, ${DEFAULT_VIDEO_DURATION} s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
     provenance: fromSeed(1, 'Video: create task (shared)'),
-    auth: true,
     request: { body: json(CreateVideoTaskRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_UNSUPPORTED_COMBINATION', 'VIDEO_MISSING_MEDIA_DURATION', 'VIDEO_INSUFFICIENT_CREDITS', 'VIDEO_RATE_LIMITED'],
-    validationError: 'VIDEO_INVALID_PARAMETERS',
     fieldErrors: videoFieldErrors,
     stateRules: [{ code: 'VIDEO_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' }],
     rateLimit: { ...videoGenerateRateLimit, error: 'VIDEO_RATE_LIMITED' },
-    charges: true,
-    outcomes: ['failed'],
     failureReasons: ['VIDEO_GENERATION_FAILED', 'VIDEO_CONTENT_REJECTED'],
     lifecycle: videoLifecycle({ content: [{ type: 'text', text: 'A red fox running through snow at dawn' }] }),
-  },
-  createFamily5VideoTask: {
+  }),
+  createFamily5VideoTask: taskOp({
     method: 'post',
     path: '/v1/video-generation/family5/generate',
     summary: 'Create a family5 video task (dedicated endpoint, nine capabilities)',
@@ -1345,7 +1345,6 @@ export const videoOperations = defineOperations('Video', {
       `Shares the ${videoGenerateRateLimit.limit} per minute generate limit with the shared endpoint (HTTP 429, code 29998, Retry-After). ` +
       `Provider keys, internal media ids, trace ids and raw provider responses are never returned.\n\n${renderFamily5RuleTable()}`,
     provenance: fromSeed(1, 'Video: family5 create'),
-    auth: true,
     request: { body: json(CreateFamily5VideoTaskRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },
     errors: [
@@ -1362,86 +1361,73 @@ export const videoOperations = defineOperations('Video', {
     validationError: 'F5_INVALID_PARAMETERS',
     stateRules: family5StateRules,
     rateLimit: { ...videoGenerateRateLimit, error: 'RATE_LIMITED' },
-    charges: true,
-    outcomes: ['failed'],
     failureReasons: ['F5_PROVIDER_ERROR', 'F5_PROVIDER_THROTTLED', 'F5_CONTENT_REJECTED'],
-  },
-  getVideoTask: {
+  }),
+  getVideoTask: op({
     method: 'get',
     path: '/v1/video-generation/tasks/{taskId}',
     summary: 'Get a video task (any family)',
     description: `Returns the video task of any family, family5 included. Poll until status is success or failed.\n\n${mediaNote}${renderVideoPixelTable()}`,
     provenance: fromSeed(1, 'Video: get task'),
-    auth: true,
     request: { params: VideoTaskIdParams },
     response: { status: 200, kind: 'envelope', schema: VideoTask, description: 'the task' },
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN'],
-    validationError: 'VIDEO_INVALID_PARAMETERS',
-  },
-  listVideoTasks: {
+  }),
+  listVideoTasks: op({
     method: 'get',
     path: '/v1/video-generation/tasks',
     summary: "List the caller's video tasks, newest first (all families)",
     description: "The current API user's tasks of both video endpoints, newest first, optionally filtered by status. Deleted tasks are not listed.",
     provenance: fromSeed(1, 'Video: list tasks'),
-    auth: true,
     request: { query: ListVideoTasksQuery },
     response: { status: 200, kind: 'envelope', schema: paginated(VideoTaskListItem), description: 'a page of tasks' },
     errors: ['VIDEO_INVALID_PARAMETERS'],
-    validationError: 'VIDEO_INVALID_PARAMETERS',
-  },
-  shareVideoTask: {
+  }),
+  shareVideoTask: op({
     method: 'post',
     path: '/v1/video-generation/tasks/{taskId}/share',
     summary: 'Set or toggle the share flag of a video task (assumed shape)',
     description:
       'Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.',
     provenance: assumedPaths,
-    auth: true,
     request: { params: VideoTaskIdParams, body: json(ShareVideoTaskRequest), bodyOptional: true },
     response: { status: 200, kind: 'envelope', schema: ShareVideoTaskData, description: 'the new share flag' },
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN'],
-    validationError: 'VIDEO_INVALID_PARAMETERS',
-  },
-  deleteVideoTask: {
+  }),
+  deleteVideoTask: op({
     method: 'delete',
     path: '/v1/video-generation/tasks/{taskId}',
     summary: 'Delete a finished video task (assumed shape)',
     description:
       'Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.',
     provenance: assumedPaths,
-    auth: true,
     request: { params: VideoTaskIdParams },
     response: { status: 200, kind: 'envelope', schema: DeleteVideoTaskData, description: 'the task was deleted' },
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN', 'VIDEO_TASK_NOT_FINISHED'],
-    validationError: 'VIDEO_INVALID_PARAMETERS',
-  },
-  estimateVideoCredits: {
+  }),
+  estimateVideoCredits: op({
     method: 'post',
     path: '/v1/video-generation/estimate-credits',
     summary: 'Estimate a shared-endpoint video task',
     description:
       'Returns tokens and estimatedCostUsd for the configuration; credits are an internal unit and are not returned (read the balance from GET /v1/user/subscription). The estimate matches what creation charges.',
     provenance: fromSeed(1, 'Video: estimate (shared)'),
-    auth: true,
     request: { body: json(EstimateVideoCreditsRequest) },
     response: { status: 200, kind: 'envelope', schema: VideoEstimateData, description: 'the estimate' },
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_UNSUPPORTED_COMBINATION', 'VIDEO_MISSING_MEDIA_DURATION'],
-    validationError: 'VIDEO_INVALID_PARAMETERS',
     fieldErrors: videoFieldErrors,
-  },
-  estimateFamily5Credits: {
+  }),
+  estimateFamily5Credits: op({
     method: 'post',
     path: '/v1/video-generation/family5/estimate-credits',
     summary: 'Estimate a family5 video task',
     description: 'Returns tokens and estimatedCostUsd for the configuration; matches what creation charges.',
     provenance: fromSeed(1, 'Video: family5 estimate'),
-    auth: true,
     request: { body: json(EstimateFamily5CreditsRequest) },
     response: { status: 200, kind: 'envelope', schema: VideoEstimateData, description: 'the estimate' },
     errors: ['F5_INVALID_PARAMETERS'],
     validationError: 'F5_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 /** Table-level assumptions of the video area (listed in docs/assumptions.md). */
