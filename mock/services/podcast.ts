@@ -39,7 +39,7 @@ import {
 import { charCount, inferLanguage, SPEECH_MAX_CHARS, type EpisodeStatus } from '../../schemas/speech.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Service, ServiceContext } from './context.ts';
+import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, episodeMediaRoutes, fakeArticle, lineFrames, sentences, titleOf, type SpokenLine } from './narration.ts';
 import { distinctVariants, voiceOf } from './voices.ts';
@@ -580,63 +580,69 @@ const podcastRecordSchema = taskRecordSchema(episodeStatuses, {
   audio: z.array(z.looseObject({})).optional(),
 });
 
+const createPodcastEpisode: Handler<'createPodcastEpisode'> = ({ body }, ctx) => {
+  return { episodeId: createEpisode(ctx, body, 'one-shot') };
+};
+
+const createPodcastTextContent: Handler<'createPodcastTextContent'> = ({ body }, ctx) => {
+  const episodeId = createEpisode(ctx, body, 'two-stage');
+  return { episodeId, message: 'writing the script; poll the episode until contentStatus is text-success, then POST its /audio' };
+};
+
+const getPodcastEpisode: Handler<'getPodcastEpisode'> = ({ params }, ctx) => {
+  return presentEpisode(kit.own(ctx, params.episodeId, notFound), ctx);
+};
+
+const createPodcastAudio: Handler<'createPodcastAudio'> = ({ params, body }, ctx) => {
+  const { engine, now } = ctx;
+  const r = kit.own(ctx, params.episodeId, notFound);
+  const refusal = audioRefusal(r);
+  if (refusal) throw new ApiError('PODCAST_AUDIO_NOT_ALLOWED', refusal);
+  if (body.scripts) checkEdit(r, body.scripts);
+  const edited = body.scripts ? r.lines.map((l, i) => ({ slot: l.slot, content: body.scripts![i].content })) : r.lines;
+  const audioCredits = podcastAudioCredits(scriptChars({ lines: edited }));
+  kit.reserve(ctx, r.id, audioCredits, 'PODCAST_INSUFFICIENT_CREDITS', `podcast audio, ${edited.length} lines`);
+  const contentStatus = r.contentStatus!;
+  r.lines = edited;
+  r.audioCredits = audioCredits;
+  r.stage += 1;
+  r.audio = undefined;
+  r.rendering = spoken(r);
+  r.completedTime = undefined;
+  r.failReason = undefined;
+  r.failCode = 0;
+  kit.move(engine, r, 'pending', now);
+  const failWith = forcedFailure(ctx, 'PODCAST_GENERATION_FAILED');
+  const renderMs = podcastRenderMs(durationOf(r.rendering));
+  kit.action(engine, r, now + podcastAudioSchedule.timeoutMs + 1, `timeout:${r.stage}`);
+  kit.run(
+    engine,
+    r,
+    {
+      steps: [{ status: 'success', afterMs: renderMs }],
+      ...(failWith ? { failure: { atStep: 0, reason: failWith, afterMs: Math.round(renderMs / 2) } } : {}),
+      ...(ctx.forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
+    },
+    now,
+  );
+  return { episodeId: r.id, contentStatus };
+};
+
+const streamPodcastText: Handler<'streamPodcastText'> = ({ params, query }, ctx) => {
+  const r = kit.own(ctx, params.episodeId, notFound);
+  return textSource(ctx.engine, r.id, query.event);
+};
+
 /** The five podcast operations. Errors: 37001 (rules), 37002 (language mismatch), 37003 (voice), 37004 (credits), 37005 (not found), 37006 (audio not allowed now). */
 export const podcastService: Service<'createPodcastEpisode' | 'createPodcastTextContent' | 'getPodcastEpisode' | 'createPodcastAudio' | 'streamPodcastText'> = {
   kits: [kit],
   records: { podcast: podcastRecordSchema },
   handlers: {
-    createPodcastEpisode({ body }, ctx) {
-      return { episodeId: createEpisode(ctx, body, 'one-shot') };
-    },
-
-    createPodcastTextContent({ body }, ctx) {
-      const episodeId = createEpisode(ctx, body, 'two-stage');
-      return { episodeId, message: 'writing the script; poll the episode until contentStatus is text-success, then POST its /audio' };
-    },
-
-    getPodcastEpisode({ params }, ctx) {
-      return presentEpisode(kit.own(ctx, params.episodeId, notFound), ctx);
-    },
-
-    createPodcastAudio({ params, body }, ctx) {
-      const { engine, now } = ctx;
-      const r = kit.own(ctx, params.episodeId, notFound);
-      const refusal = audioRefusal(r);
-      if (refusal) throw new ApiError('PODCAST_AUDIO_NOT_ALLOWED', refusal);
-      if (body.scripts) checkEdit(r, body.scripts);
-      const edited = body.scripts ? r.lines.map((l, i) => ({ slot: l.slot, content: body.scripts![i].content })) : r.lines;
-      const audioCredits = podcastAudioCredits(scriptChars({ lines: edited }));
-      kit.reserve(ctx, r.id, audioCredits, 'PODCAST_INSUFFICIENT_CREDITS', `podcast audio, ${edited.length} lines`);
-      const contentStatus = r.contentStatus!;
-      r.lines = edited;
-      r.audioCredits = audioCredits;
-      r.stage += 1;
-      r.audio = undefined;
-      r.rendering = spoken(r);
-      r.completedTime = undefined;
-      r.failReason = undefined;
-      r.failCode = 0;
-      kit.move(engine, r, 'pending', now);
-      const failWith = forcedFailure(ctx, 'PODCAST_GENERATION_FAILED');
-      const renderMs = podcastRenderMs(durationOf(r.rendering));
-      kit.action(engine, r, now + podcastAudioSchedule.timeoutMs + 1, `timeout:${r.stage}`);
-      kit.run(
-        engine,
-        r,
-        {
-          steps: [{ status: 'success', afterMs: renderMs }],
-          ...(failWith ? { failure: { atStep: 0, reason: failWith, afterMs: Math.round(renderMs / 2) } } : {}),
-          ...(ctx.forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
-        },
-        now,
-      );
-      return { episodeId: r.id, contentStatus };
-    },
-
-    streamPodcastText({ params, query }, ctx) {
-      const r = kit.own(ctx, params.episodeId, notFound);
-      return textSource(ctx.engine, r.id, query.event);
-    },
+    createPodcastEpisode,
+    createPodcastTextContent,
+    getPodcastEpisode,
+    createPodcastAudio,
+    streamPodcastText,
   },
 
   media: episodeMediaRoutes(mediaBase, { audio: readyAudio, cover: written }),
