@@ -334,7 +334,7 @@ export const imageFailures = {
 // Rendering of the tables into spec descriptions
 // ---------------------------------------------------------------------------
 
-export function table(head: string[], rows: (string | number)[][]): string {
+function table(head: string[], rows: (string | number)[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 

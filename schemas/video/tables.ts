@@ -338,7 +338,7 @@ export function videoPixels(resolution: string, ratio: string): { width: number;
 // Rendering of the tables into spec descriptions
 // ---------------------------------------------------------------------------
 
-export function table(head: string[], rows: (string | number)[][]): string {
+function table(head: string[], rows: (string | number)[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
