@@ -140,7 +140,7 @@ export default tseslint.config(
             above('the engine', ['media', 'services', 'core', 'web']),
             {
               group: [
-                '**/schemas/*',
+                '**/schemas/**',
                 '!**/schemas/api-key.ts',
                 '!**/schemas/errors.ts',
                 '!**/schemas/plans.ts',
@@ -221,7 +221,7 @@ export default tseslint.config(
               message: 'the dashboard knows the mock through the control API over HTTP only (docs/guides/dashboard.md)',
             },
             {
-              group: ['**/schemas/*', '!**/schemas/plans.ts', '!**/schemas/errors.ts', '!**/schemas/media.ts'],
+              group: ['**/schemas/**', '!**/schemas/plans.ts', '!**/schemas/errors.ts', '!**/schemas/media.ts'],
               allowTypeImports: true,
               message: 'the dashboard bundles only pure-data modules of schemas/ (no Zod); types from anywhere',
             },

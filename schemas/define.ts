@@ -53,6 +53,26 @@ export function defineOperations<const S extends Record<string, OperationSpec>>(
   return out as { [K in keyof S & string]: Defined<K, S[K]> };
 }
 
+/**
+ * The fields an area's operations share (auth, the validation error, what a
+ * task create declares: charges, forcible outcomes, failure reasons; a
+ * provenance, field errors, a rate limit): everything but the route, the
+ * texts, the request, the response and the errors.
+ */
+export type OperationDefaults = Partial<Omit<OperationSpec, 'method' | 'path' | 'summary' | 'description' | 'request' | 'response' | 'errors'>>;
+
+/**
+ * A maker of operations that share `defaults`: `op(spec)` is `spec` over the
+ * defaults, so each operation states only what differs (its own fields win).
+ * An area makes one per kind of operation, e.g. its reads (auth and the
+ * validation error) and its task creates (those and charges, outcomes,
+ * failure reasons), and writes `createX: creates({method, path, ...})`
+ * inside `defineOperations`.
+ */
+export function operationsWith<const D extends OperationDefaults>(defaults: D) {
+  return <const S extends Partial<OperationSpec>>(spec: S): Omit<D, keyof S> & S => ({ ...defaults, ...spec });
+}
+
 /** A JSON body of `schema`, at most `limitBytes` (default 1 MiB). */
 export function json<S extends z.ZodType>(schema: S, opts: { limitBytes?: number } = {}): JsonBody & { schema: S } {
   return { kind: 'json', schema, ...opts };

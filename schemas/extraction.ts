@@ -13,7 +13,7 @@ import { z } from './zod.ts';
 import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { js, rule, withRules, type StateRule } from './rules.ts';
 import type { LifecycleDef } from './registry-types.ts';
 
@@ -275,8 +275,11 @@ const extractionLifecycle: LifecycleDef = {
   successRequires: ['data'],
 };
 
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'EXTRACTION_INVALID_PARAMETERS' });
+
 export const extractionOperations = defineOperations('Content extraction', {
-  createExtraction: {
+  createExtraction: op({
     method: 'post',
     path: '/v1/content/extract',
     summary: 'Start extracting the content of a URL',
@@ -285,18 +288,16 @@ export const extractionOperations = defineOperations('Content extraction', {
       `Validates, holds ${extractionPricing.holdCredits} credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). ` +
       'A failed extraction (failCode 41008, 41009, or 41010 after a 10-minute timeout) refunds every credit.',
     provenance: fromSeed(3, 'Content extraction'),
-    auth: true,
     request: { body: json(ExtractRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateExtractionData, description: 'the task, processing' },
     errors: ['EXTRACTION_INVALID_PARAMETERS', 'EXTRACTION_INSUFFICIENT_CREDITS'],
-    validationError: 'EXTRACTION_INVALID_PARAMETERS',
     stateRules: extractStateRules,
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: [...failCodes],
     lifecycle: extractionLifecycle,
-  },
-  getExtraction: {
+  }),
+  getExtraction: op({
     method: 'get',
     path: '/v1/content/extract/{taskId}',
     summary: 'Get an extraction task',
@@ -304,12 +305,10 @@ export const extractionOperations = defineOperations('Content extraction', {
       'While processing: only taskId, status and createdAt (13-digit ms); completed: data { content, metadata, references } and the final credits, with a short success text in the envelope message; failed: failCode and message, every credit refunded. ' +
       'An unknown task, or one of another user, answers 404 (41002, assumed).',
     provenance: fromSeed(3, 'Extraction task'),
-    auth: true,
     request: { params: ExtractionTaskIdParams },
     response: { status: 200, kind: 'envelope', schema: ExtractionTask, description: 'the task' },
     errors: ['EXTRACTION_INVALID_PARAMETERS', 'EXTRACTION_TASK_NOT_FOUND'],
-    validationError: 'EXTRACTION_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 /** The extraction area: its tag, operations and table assumptions. */

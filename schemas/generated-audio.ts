@@ -15,7 +15,7 @@ import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
 import { charCount } from './speech.ts';
 
@@ -460,12 +460,19 @@ function generatedAudioLifecycle(name: GeneratedAudioServiceName): LifecycleDef 
   };
 }
 
+// What the three operations of a service share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({
+  provenance: fromSeed(2, 'Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)'),
+  auth: true,
+  validationError: 'GEN_AUDIO_INVALID_PARAMETERS',
+});
+
 function createSpec(name: GeneratedAudioServiceName) {
   const s = generatedAudioServices[name];
   const price =
     `Price: max(1, ceil(audioDuration x ${s.creditsPerMinute} / 60)) credits${s.rateProvenance === 'assumed' ? ' (the rate is assumed: the document says only that P2 is billed on audioDuration)' : ''}; ` +
     `reserved at submission for durationHint (or for ${generatedAudioLimits.durationHint.max} s without it, assumed), captured on success at the real price with the rest released, refunded on failure.`;
-  return {
+  return op({
     method: 'post',
     path: `${s.prefix}/generate`,
     summary: `Generate audio (${s.model})`,
@@ -474,52 +481,43 @@ function createSpec(name: GeneratedAudioServiceName) {
       `The audio lasts durationHint (to the frame, never more) or, without it, the speaking-rate estimate of the text (400 ms a word, 1-110 s; speechRate -50..100 makes it faster or slower); its decoded length is audioDuration. ${price} ` +
       `Lifecycle (assumed): pending 1 s, generating 2 s plus 10% of the audio, uploading 1 s, success; a task stalled for 10 minutes fails with 33008. ` +
       `${generatedAudioRateLimit.limit} generate requests per minute per user (HTTP 429 with 33007 and Retry-After); ${GENERATED_AUDIO_CONCURRENCY} tasks running at once per user (33009).`,
-    provenance: fromSeed(2, 'Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)'),
-    auth: true,
     request: { body: json(generateRequest(s.model, `${upper(name)}GenerateRequest`), { limitBytes: 15 * 1024 * 1024 }) },
     response: { status: 202, kind: 'envelope', schema: CreateGeneratedAudioData, description: 'the task, pending' },
     errors: [...errorsOfCreate],
-    validationError: 'GEN_AUDIO_INVALID_PARAMETERS',
     stateRules: generateStateRules,
     rateLimit: { bucket: `${s.prefix.split('/').pop()!}-generate`, ...generatedAudioRateLimit, error: 'GEN_AUDIO_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['GEN_AUDIO_UNAVAILABLE', 'GEN_AUDIO_TIMED_OUT'],
     lifecycle: generatedAudioLifecycle(name),
-  } as const;
+  });
 }
 
 function getSpec(name: GeneratedAudioServiceName) {
   const s = generatedAudioServices[name];
-  return {
+  return op({
     method: 'get',
     path: `${s.prefix}/tasks/{taskId}`,
     summary: `Get a ${s.model} task`,
     description: 'The task. An unknown task, or one of another user, answers 400 with 33001.',
-    provenance: fromSeed(2, 'Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)'),
-    auth: true,
     request: { params: GeneratedAudioTaskParams },
     response: { status: 200, kind: 'envelope', schema: GeneratedAudioTask, description: 'the task' },
     errors: ['GEN_AUDIO_INVALID_PARAMETERS', 'GEN_AUDIO_TASK_NOT_FOUND'],
-    validationError: 'GEN_AUDIO_INVALID_PARAMETERS',
-  } as const;
+  });
 }
 
 function listSpec(name: GeneratedAudioServiceName) {
   const s = generatedAudioServices[name];
-  return {
+  return op({
     method: 'get',
     path: `${s.prefix}/tasks`,
     summary: `List ${s.model} tasks, newest first`,
     description:
       'page >= 1, pageSize 1-100, status, keyword (up to 64 characters: tasks whose text contains every word of it, ignoring case; assumed fuzziness).',
-    provenance: fromSeed(2, 'Generated-audio tasks (prefix P = /v1/platform-voice or /v1/seed-audio)'),
-    auth: true,
     request: { query: ListGeneratedAudioQuery },
     response: { status: 200, kind: 'envelope', schema: paginated(GeneratedAudioTask), description: 'a page of tasks' },
     errors: ['GEN_AUDIO_INVALID_PARAMETERS'],
-    validationError: 'GEN_AUDIO_INVALID_PARAMETERS',
-  } as const;
+  });
 }
 
 /** The three operations of one service, named after it (createPlatformVoiceTask, getSeedAudioTask, listSeedAudioTasks, ...): one definition, no copy. */

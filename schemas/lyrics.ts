@@ -15,7 +15,7 @@ import { z } from './zod.ts';
 import { js, rule, withRules } from './rules.ts';
 import { EpochMs, pageQuery, paginated } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
 import { musicProviders, providerTable, providerValues } from './music-providers.ts';
 import { charCount } from './speech.ts';
@@ -184,8 +184,11 @@ const lyricsLifecycle: LifecycleDef = {
   successRequires: ['variants'],
 };
 
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'LYRICS_INVALID_PARAMETERS' });
+
 export const lyricsOperations = defineOperations('Lyrics', {
-  createLyricsTask: {
+  createLyricsTask: op({
     method: 'post',
     path: '/v1/lyrics/generate',
     summary: 'Generate lyrics',
@@ -199,43 +202,37 @@ export const lyricsOperations = defineOperations('Lyrics', {
       `${lyricsRateLimit.limit} requests per minute per user (HTTP 429 with 38029 and Retry-After). ` +
       'A task can fail with 38005 (generation), 38004 (a provider rejection) or 38006 (a musicB timeout); a musicB task can succeed with one variant failed.',
     provenance: section,
-    auth: true,
     request: { body: json(CreateLyricsRequest) },
     response: { status: 202, kind: 'envelope', schema: CreateLyricsData, description: 'the task: pending (musicB), or already success or failed (musicA)' },
     errors: ['LYRICS_INVALID_PARAMETERS', 'LYRICS_INSUFFICIENT_CREDITS', 'LYRICS_RATE_LIMITED'],
-    validationError: 'LYRICS_INVALID_PARAMETERS',
     stateRules: [{ code: 'LYRICS_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' }],
     rateLimit: { ...lyricsRateLimit, error: 'LYRICS_RATE_LIMITED' },
     charges: true,
     outcomes: ['failed', 'stuck', 'partial'],
     failureReasons: ['LYRICS_GENERATION_FAILED', 'LYRICS_PROVIDER_REJECTED', 'LYRICS_TIMED_OUT'],
     lifecycle: lyricsLifecycle,
-  },
-  listLyricsTasks: {
+  }),
+  listLyricsTasks: op({
     method: 'get',
     path: '/v1/lyrics/tasks',
     summary: 'List lyrics tasks, newest first',
     description: `page >= 1 (default 1), pageSize 1-${LYRICS_PAGE_SIZE_MAX} (default 20), status (pending, generating, success, failed). The caller's tasks only.`,
     provenance: section,
-    auth: true,
     request: { query: ListLyricsQuery },
     response: { status: 200, kind: 'envelope', schema: paginated(LyricsTask), description: 'a page of tasks' },
     errors: ['LYRICS_INVALID_PARAMETERS'],
-    validationError: 'LYRICS_INVALID_PARAMETERS',
-  },
-  getLyricsTask: {
+  }),
+  getLyricsTask: op({
     method: 'get',
     path: '/v1/lyrics/tasks/{taskId}',
     summary: 'Get a lyrics task',
     description:
       'The task. musicB has no query endpoint: its callback is the only path to success, so poll every few seconds. An unknown task, or one of another user, answers 404 with 38002.',
     provenance: section,
-    auth: true,
     request: { params: LyricsTaskParams },
     response: { status: 200, kind: 'envelope', schema: LyricsTask, description: 'the task' },
     errors: ['LYRICS_INVALID_PARAMETERS', 'LYRICS_TASK_NOT_FOUND'],
-    validationError: 'LYRICS_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 export const lyricsTableAssumptions: TableAssumption[] = [

@@ -20,7 +20,7 @@ import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule } from './rules.ts';
 import { uriString } from './common.ts';
 import { assumed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, multipart, uploadedFile, type Area } from './define.ts';
+import { defineOperations, operationsWith, multipart, uploadedFile, type Area } from './define.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -319,9 +319,12 @@ const provenance = assumed(
   'document 3, "Music: asynchronous generation (prefix /v1/music)", names /recognize, /describe and /stem and says they answer HTTP 200 synchronously; their method (POST), request and response are not shown',
 );
 
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'MUSIC_ANALYSIS_INVALID_PARAMETERS' });
+
 /** The music-analysis operations (document 3, "Music: asynchronous generation (prefix /v1/music)", last paragraph). */
 export const musicAnalysisOperations = defineOperations('Music analysis', {
-  recognizeMusic: {
+  recognizeMusic: op({
     method: 'post',
     path: '/v1/music/recognize',
     summary: 'Recognize the lyrics of a recording (synchronous)',
@@ -329,27 +332,23 @@ export const musicAnalysisOperations = defineOperations('Music analysis', {
       `Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). ${sourceRule} ` +
       charge(`${musicAnalysisCredits.recognize} credits`),
     provenance,
-    auth: true,
     request: { body: body(MusicAnalysisRequest) },
     response: { status: 200, kind: 'envelope', schema: MusicRecognizeData, description: 'the lyrics and their segments' },
     errors: [...errors],
-    validationError: 'MUSIC_ANALYSIS_INVALID_PARAMETERS',
     charges: true,
-  },
-  describeMusic: {
+  }),
+  describeMusic: op({
     method: 'post',
     path: '/v1/music/describe',
     summary: 'Describe a recording: genre, mood, tempo, key, instruments (synchronous)',
     description: `Returns {description, genre, mood, bpm, key, instruments}. ${sourceRule} ${charge(`${musicAnalysisCredits.describe} credit`)}`,
     provenance,
-    auth: true,
     request: { body: body(MusicAnalysisRequest) },
     response: { status: 200, kind: 'envelope', schema: MusicDescribeData, description: 'the description' },
     errors: [...errors],
-    validationError: 'MUSIC_ANALYSIS_INVALID_PARAMETERS',
     charges: true,
-  },
-  separateMusicStems: {
+  }),
+  separateMusicStems: op({
     method: 'post',
     path: '/v1/music/stem',
     summary: 'Separate a recording into stems (synchronous)',
@@ -358,13 +357,11 @@ export const musicAnalysisOperations = defineOperations('Music analysis', {
       'Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. ' +
       `${sourceRule} ${charge(`${musicAnalysisCredits.stem['audio-separation-1']} credits (audio-separation-1) or ${musicAnalysisCredits.stem['audio-separation-2']} (audio-separation-2)`)}`,
     provenance,
-    auth: true,
     request: { body: body(MusicStemRequest) },
     response: { status: 200, kind: 'envelope', schema: MusicStemData, description: 'the stems (and the MIDI)' },
     errors: [...errors],
-    validationError: 'MUSIC_ANALYSIS_INVALID_PARAMETERS',
     charges: true,
-  },
+  }),
 });
 
 export const musicAnalysisArea = {

@@ -22,7 +22,7 @@ import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, multipart, uploadedFile, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, multipart, uploadedFile, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
 import {
   extendPricing,
@@ -981,7 +981,9 @@ const createErrors = ['MUSIC_INVALID_PARAMETERS', 'MUSIC_MODEL_UNSUPPORTED', 'MU
 const uploadErrors = [...createErrors, 'MUSIC_UNSUPPORTED_FILE', 'MUSIC_FILE_TOO_LARGE'] as const;
 const failureReasons = ['MUSIC_GENERATION_FAILED', 'MUSIC_PROVIDER_REJECTED', 'MUSIC_TIMED_OUT'] as const;
 const created = { status: 202, kind: 'envelope', schema: CreateMusicData, description: 'the task, pending' } as const;
-const shared = {
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'MUSIC_INVALID_PARAMETERS' });
+const taskOp = operationsWith({
   provenance: section,
   auth: true,
   validationError: 'MUSIC_INVALID_PARAMETERS',
@@ -989,7 +991,7 @@ const shared = {
   charges: true,
   outcomes: ['failed', 'stuck'],
   failureReasons: [...failureReasons],
-} as const;
+});
 const audioUpload = { maxFileBytes: MUSIC_AUDIO_MAX_BYTES };
 
 /** The music task's states as data (document 3, "States and transitions"; recommended polling: wait about 30 s, then every 10 s). */
@@ -1015,8 +1017,7 @@ const musicLifecycle: LifecycleDef = {
 };
 
 export const musicOperations = defineOperations('Music', {
-  generateMusic: {
-    ...shared,
+  generateMusic: taskOp({
     method: 'post',
     path: '/v1/music/generate',
     summary: 'Generate a song (musicA or musicB)',
@@ -1031,9 +1032,8 @@ export const musicOperations = defineOperations('Music', {
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED'],
     lifecycle: musicLifecycle,
-  },
-  generateInstrumental: {
-    ...shared,
+  }),
+  generateInstrumental: taskOp({
     method: 'post',
     path: '/v1/music/instrumental',
     summary: 'Generate an instrumental (musicA, multipart)',
@@ -1053,9 +1053,8 @@ export const musicOperations = defineOperations('Music', {
     stateRules: instrumentalStateRules,
     response: created,
     errors: [...uploadErrors],
-  },
-  generateSoundtrack: {
-    ...shared,
+  }),
+  generateSoundtrack: taskOp({
     method: 'post',
     path: '/v1/music/soundtrack',
     summary: 'Generate a soundtrack for an image or a video (musicA, multipart)',
@@ -1072,9 +1071,8 @@ export const musicOperations = defineOperations('Music', {
     stateRules: soundtrackStateRules,
     response: created,
     errors: [...uploadErrors],
-  },
-  generateTrack: {
-    ...shared,
+  }),
+  generateTrack: taskOp({
     method: 'post',
     path: '/v1/music/track',
     summary: 'Generate one instrument or vocal track over a song (musicA, multipart)',
@@ -1088,9 +1086,8 @@ export const musicOperations = defineOperations('Music', {
     stateRules: trackStateRules,
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_NOT_FOUND'],
-  },
-  remixMusic: {
-    ...shared,
+  }),
+  remixMusic: taskOp({
     method: 'post',
     path: '/v1/music/remix',
     summary: 'Re-sing a musicA song with new lyrics (multipart)',
@@ -1103,9 +1100,8 @@ export const musicOperations = defineOperations('Music', {
     stateRules: remixStateRules,
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
-  },
-  coverMusic: {
-    ...shared,
+  }),
+  coverMusic: taskOp({
     method: 'post',
     path: '/v1/music/cover',
     summary: 'Re-record a recording in a new style, keeping its melody (musicB)',
@@ -1117,9 +1113,8 @@ export const musicOperations = defineOperations('Music', {
     stateRules: coverStateRules,
     response: created,
     errors: [...createErrors, 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
-  },
-  extendMusic: {
-    ...shared,
+  }),
+  extendMusic: taskOp({
     method: 'post',
     path: '/v1/music/extend',
     summary: 'Extend a song (multipart)',
@@ -1135,31 +1130,27 @@ export const musicOperations = defineOperations('Music', {
     stateRules: extendStateRules,
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_TASK_NOT_FOUND', 'MUSIC_TASK_NOT_READY'],
-  },
-  listMusicTasks: {
+  }),
+  listMusicTasks: op({
     method: 'get',
     path: '/v1/music/tasks',
     summary: 'List music tasks of both providers, newest first',
     description: `page >= 1 (default 1), pageSize 1-${MUSIC_PAGE_SIZE_MAX} (default 20), status (${musicStatuses.join(', ')}). The caller's tasks only; track URLs are signed afresh by each list.`,
     provenance: section,
-    auth: true,
     request: { query: ListMusicQuery },
     response: { status: 200, kind: 'envelope', schema: paginated(MusicTask), description: 'a page of tasks' },
     errors: ['MUSIC_INVALID_PARAMETERS'],
-    validationError: 'MUSIC_INVALID_PARAMETERS',
-  },
-  getMusicTask: {
+  }),
+  getMusicTask: op({
     method: 'get',
     path: '/v1/music/tasks/{taskId}',
     summary: 'Get a music task',
     description: `The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
     provenance: fromSeed(3, 'Music task'),
-    auth: true,
     request: { params: MusicTaskPathParams },
     response: { status: 200, kind: 'envelope', schema: MusicTask, description: 'the task' },
     errors: ['MUSIC_INVALID_PARAMETERS', 'MUSIC_TASK_NOT_FOUND'],
-    validationError: 'MUSIC_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 export const musicTableAssumptions: TableAssumption[] = [

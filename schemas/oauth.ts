@@ -14,7 +14,7 @@
  */
 import { z } from './zod.ts';
 import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import type { StateRule } from './rules.ts';
 
 /** Lifetimes of the flow's secrets, in seconds (assumed: the document shows none). */
@@ -131,59 +131,53 @@ const refreshStateRules: StateRule[] = [
     reads: 'state',
   },
 ];
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: false, validationError: 'OAUTH_INVALID_PARAMETERS' });
 
 /** The four operations of the user-token lifecycle (document 1, "Authentication"). */
 export const oauthOperations = defineOperations('OAuth user tokens', {
-  startLoginSession: {
+  startLoginSession: op({
     method: 'post',
     path: '/v1/oauth/login-sessions',
     summary: 'Start a login session',
     description: `(a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits ${oauthLifetimes.loginSessionSeconds / 60} minutes (assumed). Needs no credential.`,
     provenance: flow,
-    auth: false,
     request: { body: json(LoginSessionRequest) },
     response: { status: 200, kind: 'envelope', schema: LoginSessionData, description: 'the session and where to authorize it' },
     errors: ['OAUTH_INVALID_PARAMETERS'],
-    validationError: 'OAUTH_INVALID_PARAMETERS',
-  },
-  exchangeOAuthCode: {
+  }),
+  exchangeOAuthCode: op({
     method: 'post',
     path: '/v1/oauth/token',
     summary: 'Exchange the code for tokens',
     description: `(c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; ${oauthLifetimes.accessTokenSeconds} assumed). A code works once, within ${oauthLifetimes.codeSeconds / 60} minutes (assumed). Needs no credential.`,
     provenance: flow,
-    auth: false,
     request: { body: json(TokenExchangeRequest) },
     response: { status: 200, kind: 'envelope', schema: TokenData, description: 'the tokens' },
     errors: ['OAUTH_INVALID_PARAMETERS', 'OAUTH_SESSION_NOT_FOUND', 'OAUTH_INVALID_CODE'],
-    validationError: 'OAUTH_INVALID_PARAMETERS',
     stateRules: exchangeStateRules,
-  },
-  refreshOAuthToken: {
+  }),
+  refreshOAuthToken: op({
     method: 'post',
     path: '/v1/oauth/refresh',
     summary: 'Refresh the tokens',
     description: `(d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works ${oauthLifetimes.refreshTokenSeconds / 86400} days (assumed). Needs no credential.`,
     provenance: flow,
-    auth: false,
     request: { body: json(RefreshRequest) },
     response: { status: 200, kind: 'envelope', schema: TokenData, description: 'the new tokens' },
     errors: ['OAUTH_INVALID_PARAMETERS', 'OAUTH_INVALID_REFRESH_TOKEN'],
-    validationError: 'OAUTH_INVALID_PARAMETERS',
     stateRules: refreshStateRules,
-  },
-  revokeOAuthToken: {
+  }),
+  revokeOAuthToken: op({
     method: 'post',
     path: '/v1/oauth/revoke',
     summary: 'Revoke the session',
     description: `(e) of the lifecycle: a refresh token of the session ends it; its access and refresh tokens stop working at once. Needs no credential.`,
     provenance: flow,
-    auth: false,
     request: { body: json(RevokeRequest) },
     response: { status: 200, kind: 'envelope', schema: RevokeData, description: 'whether a session was ended' },
     errors: ['OAUTH_INVALID_PARAMETERS'],
-    validationError: 'OAUTH_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 /** The OAuth user-token area. */

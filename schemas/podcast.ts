@@ -15,7 +15,7 @@ import { js, rule, withRules, type BodyRule, type RuleIssue, type StateRule } fr
 import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { charCount, EPISODE_COVER_SIDE, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, SpeechSpeed, speechPricing } from './speech.ts';
 
 // ---------------------------------------------------------------------------
@@ -502,35 +502,38 @@ const createFailures = ['PODCAST_GENERATION_FAILED', 'PODCAST_CONTENT_REJECTED',
 const bodyRules =
   'At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals.';
 
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'PODCAST_INVALID_PARAMETERS' });
+const taskOp = operationsWith({
+  auth: true,
+  validationError: 'PODCAST_INVALID_PARAMETERS',
+  charges: true,
+  outcomes: ['failed', 'stuck'],
+  failureReasons: [...createFailures],
+});
+
 /** The podcast operations (document 2, "Podcast"). */
 export const podcastOperations = defineOperations('Podcast', {
-  createPodcastEpisode: {
+  createPodcastEpisode: taskOp({
     method: 'post',
     path: '/v1/podcast/episodes',
     summary: 'Create a podcast episode in one call (script and audio)',
     description: `${bodyRules} language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. ${voiceRule}\n\n${lifecycle}`,
     provenance: fromSeed(2, 'Podcast'),
-    auth: true,
     request: { body: json(PodcastRequest) },
     response: { status: 200, kind: 'envelope', schema: CreatePodcastEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...createErrors],
-    validationError: 'PODCAST_INVALID_PARAMETERS',
     stateRules: podcastStateRules,
-    charges: true,
-    outcomes: ['failed', 'stuck'],
-    failureReasons: [...createFailures],
-  },
-  createPodcastTextContent: {
+  }),
+  createPodcastTextContent: taskOp({
     method: 'post',
     path: '/v1/podcast/episodes/text-content',
     summary: 'Two-stage flow, stage 1: write the script only',
     description: `The one-shot fields, but language is required and each speaker's language must match it (else 400, 37002, "Speaker language mismatch"). No audio is produced: poll until contentStatus is text-success, optionally edit the script, then POST /v1/podcast/episodes/{episodeId}/audio. ${bodyRules} ${voiceRule}\n\n${lifecycle}`,
     provenance: fromSeed(2, 'Podcast'),
-    auth: true,
     request: { body: json(PodcastTextContentRequest) },
     response: { status: 200, kind: 'envelope', schema: CreatePodcastTextContentData, description: 'the episode, writing its script' },
     errors: [...createErrors, 'SPEAKER_LANGUAGE_MISMATCH'],
-    validationError: 'PODCAST_INVALID_PARAMETERS',
     stateRules: [
       ...podcastStateRules,
       {
@@ -540,11 +543,8 @@ export const podcastOperations = defineOperations('Podcast', {
         reads: 'catalogue',
       },
     ],
-    charges: true,
-    outcomes: ['failed', 'stuck'],
-    failureReasons: [...createFailures],
-  },
-  getPodcastEpisode: {
+  }),
+  getPodcastEpisode: op({
     method: 'get',
     path: '/v1/podcast/episodes/{episodeId}',
     summary: 'Get a podcast episode',
@@ -552,13 +552,11 @@ export const podcastOperations = defineOperations('Podcast', {
       'Returns the episode as it stands: sourceProcessResult and title once the sources are read, the outline and the scripts as they are written, the cover once the script is done, the media URLs (MP3, HLS, SRT) once the audio is rendered, and the credits consumed so far. ' +
       'An unknown episode, or one of another user, answers 404 (37005, assumed).',
     provenance: fromSeed(2, 'Podcast episode (GET result)'),
-    auth: true,
     request: { params: PodcastEpisodeIdParams },
     response: { status: 200, kind: 'envelope', schema: PodcastEpisode, description: 'the episode' },
     errors: ['PODCAST_INVALID_PARAMETERS', 'PODCAST_EPISODE_NOT_FOUND'],
-    validationError: 'PODCAST_INVALID_PARAMETERS',
-  },
-  createPodcastAudio: {
+  }),
+  createPodcastAudio: taskOp({
     method: 'post',
     path: '/v1/podcast/episodes/{episodeId}/audio',
     summary: 'Two-stage flow, stage 2: render the audio (of the original or the edited script)',
@@ -568,17 +566,13 @@ export const podcastOperations = defineOperations('Podcast', {
       `Reserves the audio price (1 credit per ${speechPricing.charsPerCredit} characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. ` +
       'Answers { episodeId, contentStatus }.',
     provenance: fromSeed(2, 'Podcast'),
-    auth: true,
     request: { params: PodcastEpisodeIdParams, body: json(PodcastAudioRequest), bodyOptional: true },
     response: { status: 200, kind: 'envelope', schema: PodcastAudioData, description: 'the render has started' },
     errors: ['PODCAST_INVALID_PARAMETERS', 'PODCAST_EPISODE_NOT_FOUND', 'PODCAST_AUDIO_NOT_ALLOWED', 'PODCAST_INSUFFICIENT_CREDITS'],
-    validationError: 'PODCAST_INVALID_PARAMETERS',
     stateRules: podcastAudioStateRules,
-    charges: true,
-    outcomes: ['failed', 'stuck'],
     failureReasons: ['PODCAST_GENERATION_FAILED'],
-  },
-  streamPodcastText: {
+  }),
+  streamPodcastText: op({
     method: 'get',
     path: '/v1/podcast/episodes/{episodeId}/text-stream',
     summary: 'Stream the outline or the script as it is written (Server-Sent Events)',
@@ -588,7 +582,6 @@ export const podcastOperations = defineOperations('Podcast', {
       'The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). ' +
       'Owner-scoped (404, 37005); event must be script or outline (400, 37001).',
     provenance: fromSeed(2, 'Podcast'),
-    auth: true,
     request: { params: PodcastEpisodeIdParams, query: TextStreamQuery },
     response: {
       status: 200,
@@ -597,8 +590,7 @@ export const podcastOperations = defineOperations('Podcast', {
       description: 'the event stream',
     },
     errors: ['PODCAST_INVALID_PARAMETERS', 'PODCAST_EPISODE_NOT_FOUND'],
-    validationError: 'PODCAST_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 /** The podcast area: its tag, operations and table assumptions. */

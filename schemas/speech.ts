@@ -18,7 +18,7 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { AUDIO_TIMBRES, audioFormats } from './media.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { charCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
@@ -669,6 +669,16 @@ const episodeLifecycle =
   `Simulated lifecycle (assumed): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
   `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.`;
 
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'SPEECH_INVALID_PARAMETERS' });
+const taskOp = operationsWith({
+  auth: true,
+  validationError: 'SPEECH_INVALID_PARAMETERS',
+  charges: true,
+  outcomes: ['failed', 'stuck'],
+  failureReasons: [...episodeFailures],
+});
+
 /** The speech operations (document 2). */
 export const speechOperations = defineOperations('Speech', {
   synthesizeSpeech: ttsOperation('/v1/tts', 'Speak a text in one voice (binary audio)', ''),
@@ -677,7 +687,7 @@ export const speechOperations = defineOperations('Speech', {
     'Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)',
     ' An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.',
   ),
-  createSpeechScript: {
+  createSpeechScript: op({
     method: 'post',
     path: '/v1/speech',
     summary: 'Speak a multi-voice script (JSON with the audio URL)',
@@ -685,15 +695,13 @@ export const speechOperations = defineOperations('Speech', {
       "Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. " +
       `At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. ${voiceRule} ${priceRule} ${rateRule}`,
     provenance: fromSeed(2, 'POST /v1/speech'),
-    auth: true,
     request: { body: json(SpeechRequest) },
     response: { status: 200, kind: 'envelope', schema: SpeechData, description: 'the audio and subtitles' },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
-    validationError: 'SPEECH_INVALID_PARAMETERS',
     stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
     charges: true,
-  },
-  createFlowSpeechEpisode: {
+  }),
+  createFlowSpeechEpisode: taskOp({
     method: 'post',
     path: '/v1/flow-speech/episodes',
     summary: 'Narrate a text or a page in one voice (asynchronous episode)',
@@ -702,17 +710,12 @@ export const speechOperations = defineOperations('Speech', {
       'language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). ' +
       `A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. ${voiceRule} ${priceRule} (on the narrated text) ${rateRule}\n\n${episodeLifecycle}`,
     provenance: fromSeed(2, 'POST /v1/flow-speech/episodes'),
-    auth: true,
     request: { body: json(FlowSpeechRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
-    validationError: 'SPEECH_INVALID_PARAMETERS',
     stateRules: flowSpeechStateRules,
-    charges: true,
-    outcomes: ['failed', 'stuck'],
-    failureReasons: [...episodeFailures],
-  },
-  createFlowSpeechTtsEpisode: {
+  }),
+  createFlowSpeechTtsEpisode: taskOp({
     method: 'post',
     path: '/v1/flow-speech/episodes/tts',
     summary: 'Convert a long multi-voice script verbatim (asynchronous episode)',
@@ -720,17 +723,12 @@ export const speechOperations = defineOperations('Speech', {
       'Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. ' +
       `${voiceRule} ${priceRule} ${rateRule}\n\n${episodeLifecycle}`,
     provenance: fromSeed(2, 'POST /v1/flow-speech/episodes/tts'),
-    auth: true,
     request: { body: json(FlowSpeechTtsRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
-    validationError: 'SPEECH_INVALID_PARAMETERS',
     stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
-    charges: true,
-    outcomes: ['failed', 'stuck'],
-    failureReasons: [...episodeFailures],
-  },
-  getFlowSpeechEpisode: {
+  }),
+  getFlowSpeechEpisode: op({
     method: 'get',
     path: '/v1/flow-speech/episodes/{episodeId}',
     summary: 'Get a flow-speech episode',
@@ -738,13 +736,11 @@ export const speechOperations = defineOperations('Speech', {
       'Returns the episode. Poll until processStatus is success (or fail, with failCode). title, outline, scripts and the media URLs (cover PNG, MP3, HLS playlist, SRT) are present on success. ' +
       'An unknown episode, or one of another user, answers 404 (35006, assumed).',
     provenance: fromSeed(2, 'GET /v1/flow-speech/episodes/{episodeId}'),
-    auth: true,
     request: { params: EpisodeIdParams },
     response: { status: 200, kind: 'envelope', schema: FlowSpeechEpisode, description: 'the episode' },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_EPISODE_NOT_FOUND'],
-    validationError: 'SPEECH_INVALID_PARAMETERS',
-  },
-  listSpeakers: {
+  }),
+  listSpeakers: op({
     method: 'get',
     path: '/v1/speakers/list',
     summary: 'List the voices this account can use',
@@ -752,12 +748,10 @@ export const speechOperations = defineOperations('Speech', {
       `The built-in voices (assumed catalogue: a female and a male voice for each of ${voiceLanguages.join(', ')}) and the account's confirmed cloned voices, filtered by language when given (every voice when omitted, assumed). ` +
       'Every speech endpoint accepts exactly the ids listed here for the account.',
     provenance: fromSeed(2, 'GET /v1/speakers/list'),
-    auth: true,
     request: { query: ListSpeakersQuery },
     response: { status: 200, kind: 'envelope', schema: SpeakerListData, description: 'the voices' },
     errors: ['SPEECH_INVALID_PARAMETERS'],
-    validationError: 'SPEECH_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 /** The speech area: its tag, operations and table assumptions. */

@@ -14,7 +14,7 @@ import { js, rule, withRules, type BodyRule, type RuleIssue, type StateRule } fr
 import { uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
 
 // ---------------------------------------------------------------------------
@@ -379,10 +379,13 @@ const storybookVideoStateRules: StateRule[] = [
   { code: 'STORYBOOK_VIDEO_NOT_ALLOWED', fields: ['episodeId'], rule: 'the episode has processStatus success', reads: 'state' },
   { code: 'STORYBOOK_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price of a new render', reads: 'account' },
 ];
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'STORYBOOK_INVALID_PARAMETERS' });
+const taskOp = operationsWith({ auth: true, validationError: 'STORYBOOK_INVALID_PARAMETERS', charges: true, outcomes: ['failed', 'stuck'] });
 
 /** The page-deck operations (document 3, "Page-deck episodes (prefix /v1/storybook)"). */
 export const storybookOperations = defineOperations('Page decks', {
-  createStorybookEpisode: {
+  createStorybookEpisode: taskOp({
     method: 'post',
     path: '/v1/storybook/episodes',
     summary: 'Turn a text or a URL into a narrated deck of pages',
@@ -391,11 +394,9 @@ export const storybookOperations = defineOperations('Page decks', {
       'Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). ' +
       `Simulated (assumed): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
-    auth: true,
     request: { body: json(StorybookEpisodeRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateStorybookEpisodeData, description: 'the episode, processStatus pending' },
     errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_SPEAKER_NOT_FOUND', 'STORYBOOK_INSUFFICIENT_CREDITS'],
-    validationError: 'STORYBOOK_INVALID_PARAMETERS',
     stateRules: [
       { code: INVALID, fields: ['sources[0].content'], rule: 'a url source is a URI (spaces and non-ASCII characters percent-encoded)', reads: 'body' },
       {
@@ -406,24 +407,20 @@ export const storybookOperations = defineOperations('Page decks', {
       },
       { code: 'STORYBOOK_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' },
     ],
-    charges: true,
-    outcomes: ['failed', 'stuck'],
     failureReasons: ['STORYBOOK_GENERATION_FAILED', 'STORYBOOK_CONTENT_REJECTED', 'STORYBOOK_SOURCE_UNREADABLE'],
-  },
-  getStorybookEpisode: {
+  }),
+  getStorybookEpisode: op({
     method: 'get',
     path: '/v1/storybook/episodes/{episodeId}',
     summary: 'Get a page-deck episode',
     description:
       'Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005).',
     provenance: fromSeed(3, 'Page-deck episode (GET result)'),
-    auth: true,
     request: { params: StorybookEpisodeIdParams },
     response: { status: 200, kind: 'envelope', schema: StorybookEpisode, description: 'the episode' },
     errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_EPISODE_NOT_FOUND'],
-    validationError: 'STORYBOOK_INVALID_PARAMETERS',
-  },
-  createStorybookVideo: {
+  }),
+  createStorybookVideo: taskOp({
     method: 'post',
     path: '/v1/storybook/episodes/{episodeId}/video',
     summary: 'Render a page-deck episode to a video',
@@ -432,16 +429,12 @@ export const storybookOperations = defineOperations('Page decks', {
       'While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. ' +
       `Price (assumed): 1 credit per ${storybookVideo.secondsPerCredit} s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
-    auth: true,
     request: { params: StorybookEpisodeIdParams },
     response: { status: 200, kind: 'envelope', schema: StorybookVideoData, description: 'the render has started (or was already running or done)' },
     errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_EPISODE_NOT_FOUND', 'STORYBOOK_VIDEO_NOT_ALLOWED', 'STORYBOOK_INSUFFICIENT_CREDITS'],
-    validationError: 'STORYBOOK_INVALID_PARAMETERS',
     stateRules: storybookVideoStateRules,
-    charges: true,
-    outcomes: ['failed', 'stuck'],
     failureReasons: ['STORYBOOK_VIDEO_FAILED'],
-  },
+  }),
 });
 
 /** The page-deck area: its tag, operations and table assumptions. */

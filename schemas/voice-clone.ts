@@ -13,7 +13,7 @@
 import { z } from './zod.ts';
 import { js, rule, withRules, type StateRule } from './rules.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
-import { defineOperations, json, multipart, uploadedFile, type Area } from './define.ts';
+import { defineOperations, operationsWith, json, multipart, uploadedFile, type Area } from './define.ts';
 import { defaultVoiceClone } from './plans.ts';
 import { voiceGenders, voiceLanguages } from './speech.ts';
 
@@ -306,10 +306,12 @@ const confirmStateRules: StateRule[] = [
     reads: 'account',
   },
 ];
+// What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
+const op = operationsWith({ auth: true, validationError: 'VOICE_CLONE_INVALID_PARAMETERS' });
 
 /** The voice-cloning operations (document 2, "Voice cloning (prefix /v1/voice-clone)"). */
 export const voiceCloneOperations = defineOperations('Voice cloning', {
-  createVoiceClone: {
+  createVoiceClone: op({
     method: 'post',
     path: '/v1/voice-clone/clone',
     summary: 'Clone a voice from reference recordings (multipart)',
@@ -319,7 +321,6 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
       `The reference audio is measured: a file that is not audio is refused here (36013); a total under ${referenceDurationMs.min / 1000} s or over ${referenceDurationMs.max / 60_000} minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). ` +
       `Lifecycle (assumed): pending ${cloneSchedule.pendingMs / 1000} s, processing ${cloneSchedule.processingMs / 1000} s, completed with demoAudioUrl. Creating is free.`,
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
-    auth: true,
     request: {
       body: multipart(CreateCloneRequest, {
         files: { audioFiles: { maxFileBytes: cloneFiles.maxFileBytes } },
@@ -329,13 +330,12 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     },
     response: { status: 200, kind: 'envelope', schema: CreateCloneData, description: 'the task, pending' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_UNSUPPORTED_AUDIO', 'VOICE_CLONE_FILES_TOO_LARGE', 'VOICE_CLONE_RATE_LIMITED'],
-    validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
     stateRules: createCloneStateRules,
     rateLimit: { ...cloneRateLimit, error: 'VOICE_CLONE_RATE_LIMITED' },
     outcomes: ['failed', 'stuck'],
     failureReasons: [...cloneFailureNames],
-  },
-  getVoiceClone: {
+  }),
+  getVoiceClone: op({
     method: 'get',
     path: '/v1/voice-clone/clone/{taskId}',
     summary: 'Poll a clone task (and confirm it, with autoConfirm)',
@@ -344,77 +344,66 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
       'With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. ' +
       `A completed task not confirmed within 7 days of completing answers 410 (36010). ${confirmRules}`,
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
-    auth: true,
     request: { params: CloneTaskParams },
     response: { status: 200, kind: 'envelope', schema: CloneTask, description: 'the task' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_TASK_NOT_FOUND', 'VOICE_CLONE_TASK_EXPIRED'],
-    validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
-  },
-  confirmVoiceClone: {
+  }),
+  confirmVoiceClone: op({
     method: 'post',
     path: '/v1/voice-clone/confirm',
     summary: 'Confirm a completed clone as a private voice',
     description: `taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. ${confirmRules}`,
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
-    auth: true,
     request: { body: json(ConfirmCloneRequest) },
     response: { status: 200, kind: 'envelope', schema: ConfirmCloneData, description: 'the new voice' },
     errors: [...confirmErrors],
-    validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
     stateRules: confirmStateRules,
-  },
-  listPrivateVoices: {
+  }),
+  listPrivateVoices: op({
     method: 'get',
     path: '/v1/voice-clone/speakers',
     summary: "List the account's private voices and its allowance",
     description: 'The private voices (oldest first), the quota, the confirmations left this period, maxSpeakers and isLimitReached.',
     provenance: fromSeed(2, 'Private voice'),
-    auth: true,
     request: {},
     response: { status: 200, kind: 'envelope', schema: PrivateVoiceList, description: 'the voices and the allowance' },
     errors: [],
     validationError: 'INVALID_PREFER',
-  },
-  getPrivateVoice: {
+  }),
+  getPrivateVoice: op({
     method: 'get',
     path: '/v1/voice-clone/speakers/{speakerId}',
     summary: 'Get a private voice',
     description: "One of the caller's private voices, by speakerInnerId (or id); another user's answers 404 (36012).",
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
-    auth: true,
     request: { params: VoiceParams },
     response: { status: 200, kind: 'envelope', schema: PrivateVoice, description: 'the voice' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_SPEAKER_NOT_FOUND'],
-    validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
-  },
-  updatePrivateVoice: {
+  }),
+  updatePrivateVoice: op({
     method: 'put',
     path: '/v1/voice-clone/speakers/{speakerId}',
     summary: 'Rename a private voice or change its gender',
     description: 'Body: name and/or gender (at least one). Returns the voice; updatedAt moves.',
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
-    auth: true,
     request: { params: VoiceParams, body: json(UpdateVoiceRequest) },
     response: { status: 200, kind: 'envelope', schema: PrivateVoice, description: 'the voice' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_SPEAKER_NOT_FOUND'],
-    validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
     stateRules: [
       { code: 'VOICE_CLONE_SPEAKER_NOT_FOUND', fields: ['speakerId'], rule: "the path's speakerId is one of the caller's private voices", reads: 'state' },
     ],
-  },
-  deletePrivateVoice: {
+  }),
+  deletePrivateVoice: op({
     method: 'delete',
     path: '/v1/voice-clone/speakers/{speakerId}',
     summary: 'Delete a private voice',
     description:
       'Returns {speakerId}. Frees one slot against maxSpeakers; confirmations already spent this period are not returned. The id stops working in every speech endpoint.',
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
-    auth: true,
     request: { params: VoiceParams },
     response: { status: 200, kind: 'envelope', schema: DeletedVoice, description: 'the deleted voice' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_SPEAKER_NOT_FOUND'],
-    validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
-  },
+  }),
 });
 
 export const voiceCloneArea = {

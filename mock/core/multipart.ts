@@ -12,6 +12,7 @@ import { type z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
 import type { MultipartBody, UploadedFile } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
+import { concatBytes } from '../media/bytes.ts';
 
 /** Most text fields and largest text field accepted in one body (assumed limits of the transport, not of any operation). */
 export const TEXT_LIMITS = { fields: 100, fieldBytes: 1024 * 1024 };
@@ -134,13 +135,7 @@ export function multipartCollector(rules: MultipartBody, validationError: ErrorN
         },
         end() {
           if (failure) return;
-          const bytes = new Uint8Array(size);
-          let at = 0;
-          for (const c of chunks) {
-            bytes.set(c, at);
-            at += c.length;
-          }
-          list.push({ filename: filename ?? '', mimeType: mimeType || 'application/octet-stream', bytes });
+          list.push({ filename: filename ?? '', mimeType: mimeType || 'application/octet-stream', bytes: concatBytes(chunks) });
         },
       };
     },

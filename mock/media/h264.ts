@@ -25,6 +25,7 @@
  * as MP4 needs. Colours are BT.601 limited-range YCbCr, which the SPS signals
  * (VUI). Section numbers refer to ITU-T H.264. Standard JavaScript only.
  */
+import { concatBytes } from './bytes.ts';
 import type { Rgb } from './types.ts';
 
 /** Largest picture side, pixels. */
@@ -200,19 +201,6 @@ function nalUnit(refIdc: number, type: number, rbsp: Uint8Array): Uint8Array {
     from = j;
   }
   out.set(rbsp.subarray(from), o);
-  return out;
-}
-
-/** An AVCC sample of several length-prefixed NAL units. */
-function concat(parts: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 }
 
@@ -543,7 +531,8 @@ export class H264Writer {
    */
   private idr(idrPicId: number): Uint8Array {
     const row = this.barMbRow;
-    return concat([
+    // An AVCC sample of several length-prefixed NAL units.
+    return concatBytes([
       ...(row > 0 ? [this.cachedSlice(0, row, idrPicId)] : []),
       this.intraSlice(row, row + 1, idrPicId),
       ...(row + 1 < this.mbH ? [this.cachedSlice(row + 1, this.mbH, idrPicId)] : []),

@@ -14,6 +14,7 @@
  * codec the HLS authoring guidance names first for audio.
  * Standard JavaScript only.
  */
+import { concatBytes } from './bytes.ts';
 import { audioFrameCount, audioFrames, audioFrameSamples, audioMaxDurationMs, audioMinFrames } from './audio.ts';
 
 /** An HLS rendition of one audio: the playlist and its segments. */
@@ -104,13 +105,7 @@ export function hlsAudio(
       if (a < b) parts.push(audioFrames('aac', v.variant, a, b));
     });
     if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concatBytes(parts);
   };
   // Frame boundaries of the segments: every `perSegment` frames; a short tail joins the segment before it.
   const starts: number[] = [];
@@ -134,11 +129,7 @@ export function hlsAudio(
     async segment(n) {
       if (!Number.isInteger(n) || n < 0 || n >= segmentCount) throw new RangeError(`no HLS segment ${n} (there are ${segmentCount})`);
       const tag = timestampTag((starts[n] * FRAME * TS_HZ) / RATE);
-      const body = framesOf(starts[n], bounds[n + 1]);
-      const out = new Uint8Array(tag.length + body.length);
-      out.set(tag, 0);
-      out.set(body, tag.length);
-      return out;
+      return concatBytes([tag, framesOf(starts[n], bounds[n + 1])]);
     },
   };
 }

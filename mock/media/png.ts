@@ -11,6 +11,7 @@
  */
 import { hash32 } from '../engine/rng.ts';
 import type { Rgb } from './types.ts';
+import { concatBytes } from './bytes.ts';
 
 export type { Rgb } from './types.ts';
 
@@ -208,20 +209,13 @@ export function encodePng(width: number, height: number, bg: Rgb, fg: Rgb): Uint
   dv.setUint32(4, height);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 3; // colour type: palette
-  const parts = [
+  return concatBytes([
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
     chunk('PLTE', new Uint8Array([...bg, ...fg])),
     chunk('IDAT', z.finish()),
     chunk('IEND', new Uint8Array(0)),
-  ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  ]);
 }
 
 /** A colour derived from (seed, id, purpose): the colours of a generated image or a video and its cover. */

@@ -24,7 +24,7 @@ import {
   type ExtractRequest,
 } from '../../schemas/extraction.ts';
 import { hash32 } from '../engine/rng.ts';
-import type { Service } from './context.ts';
+import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './narration.ts';
 import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
@@ -191,60 +191,58 @@ const extractionRecordSchema = taskRecordSchema(extractionStatuses, {
   failReason: z.string().optional(),
 });
 
+const createExtraction: Handler<'createExtraction'> = ({ body }: { body: ExtractRequest }, ctx) => {
+  const { engine, now, forcing } = ctx;
+  const url = body.source.uri;
+  const kind = extractionKindOf(url);
+  const page = readPage(engine.seed, url, kind, body.options.twitter.count);
+  const content = deliver(page.content, body.options.summarize, body.options.maxLength);
+  const credits = extractionCredits([...content].length);
+  const id = hexId(kit.nextId(ctx), engine.seed);
+  kit.reserve(ctx, id, extractionPricing.holdCredits, 'EXTRACTION_INSUFFICIENT_CREDITS', `extraction hold (${kind})`);
+  const r = kit.create(ctx, id, 'processing', {
+    url,
+    result: { ...page, content },
+    credits,
+  });
+  const { minMs, maxMs } = extractionSchedule;
+  const afterMs = minMs + (hash32(engine.seed, url, 'extraction-time') % (maxMs - minMs + 1));
+  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'EXTRACTION_PAGE_UNREACHABLE') : undefined;
+  kit.timeout(engine, r, now + extractionSchedule.timeoutMs, ['processing'], 'EXTRACTION_TIMED_OUT');
+  kit.run(
+    engine,
+    r,
+    {
+      steps: [{ status: 'completed', afterMs }],
+      charge: credits,
+      ...(failWith ? { failure: { atStep: 0, reason: failWith } } : {}),
+      ...(forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
+    },
+    now,
+  );
+  return { taskId: id };
+};
+
+const getExtraction: Handler<'getExtraction'> = ({ params }, ctx) => {
+  const r = kit.own(ctx, params.taskId, notFound);
+  const head = { taskId: r.id, status: r.status, createdAt: r.createdAt };
+  // document 3, "Content extraction": success envelopes carry a short success text, the processing read's too
+  if (r.status === 'processing') {
+    ctx.message = 'processing';
+    return head;
+  }
+  if (r.status === 'failed')
+    return { ...head, failCode: r.failCode!, message: errorCatalog[(r.failReason ?? 'EXTRACTION_PAGE_UNREACHABLE') as ErrorName]?.meaning ?? 'failed' };
+  ctx.message = `extracted ${[...r.result.content].length.toLocaleString('en-US')} characters`;
+  return { ...head, data: r.result, credits: r.credits };
+};
+
 /** The two extraction operations. Errors: 41001 (rules), 41002 (not found), 41003 (credits). */
 export const extractionService: Service<'createExtraction' | 'getExtraction'> = {
   kits: [kit],
   records: { extraction: extractionRecordSchema },
   handlers: {
-    createExtraction({ body }: { body: ExtractRequest }, ctx) {
-      const { engine, account, now, forcing } = ctx;
-      const url = body.source.uri;
-      const kind = extractionKindOf(url);
-      const page = readPage(engine.seed, url, kind, body.options.twitter.count);
-      const content = deliver(page.content, body.options.summarize, body.options.maxLength);
-      const credits = extractionCredits([...content].length);
-      const id = hexId(kit.nextId(ctx), engine.seed);
-      kit.reserve(ctx, id, extractionPricing.holdCredits, 'EXTRACTION_INSUFFICIENT_CREDITS', `extraction hold (${kind})`);
-      const r = kit.add(engine, {
-        id,
-        owner: account.apiKey,
-        status: 'processing',
-        createdAt: now,
-        updatedAt: now,
-        url,
-        result: { ...page, content },
-        credits,
-      });
-      const { minMs, maxMs } = extractionSchedule;
-      const afterMs = minMs + (hash32(engine.seed, url, 'extraction-time') % (maxMs - minMs + 1));
-      const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'EXTRACTION_PAGE_UNREACHABLE') : undefined;
-      kit.timeout(engine, r, now + extractionSchedule.timeoutMs, ['processing'], 'EXTRACTION_TIMED_OUT');
-      kit.run(
-        engine,
-        r,
-        {
-          steps: [{ status: 'completed', afterMs }],
-          charge: credits,
-          ...(failWith ? { failure: { atStep: 0, reason: failWith } } : {}),
-          ...(forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
-        },
-        now,
-      );
-      return { taskId: id };
-    },
-
-    getExtraction({ params }, ctx) {
-      const r = kit.own(ctx, params.taskId, notFound);
-      const head = { taskId: r.id, status: r.status, createdAt: r.createdAt };
-      // document 3, "Content extraction": success envelopes carry a short success text, the processing read's too
-      if (r.status === 'processing') {
-        ctx.message = 'processing';
-        return head;
-      }
-      if (r.status === 'failed')
-        return { ...head, failCode: r.failCode!, message: errorCatalog[(r.failReason ?? 'EXTRACTION_PAGE_UNREACHABLE') as ErrorName]?.meaning ?? 'failed' };
-      ctx.message = `extracted ${[...r.result.content].length.toLocaleString('en-US')} characters`;
-      return { ...head, data: r.result, credits: r.credits };
-    },
+    createExtraction,
+    getExtraction,
   },
 };

@@ -142,12 +142,7 @@ function makeService(name: GeneratedAudioServiceName) {
     const id = kit.nextId(ctx);
     kit.reserve(ctx, id, reserved, 'GEN_AUDIO_INSUFFICIENT_CREDITS', `${s.model} ${hint !== undefined ? `${hint} s (durationHint)` : `up to ${limits.max} s`}`);
     const { image, ...rest } = body;
-    const r = kit.add(engine, {
-      id,
-      owner: account.apiKey,
-      status: 'pending',
-      createdAt: now,
-      updatedAt: now,
+    const r = kit.create(ctx, id, 'pending', {
       model: s.model,
       params: { ...rest, ...(image ? { image: image.url !== undefined ? { url: image.url } : { hasData: true as const } } : {}) },
       text,

@@ -43,7 +43,7 @@ import { operations } from '../../schemas/operations.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { colourFor, encodePng, rgbHex, toBase64 } from '../media/png.ts';
-import type { Service, ServiceContext } from './context.ts';
+import type { Handler, Service, ServiceContext } from './context.ts';
 import { TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
 
 /** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
@@ -254,6 +254,81 @@ const imageRecordSchema = taskRecordSchema(imageTaskStatuses, {
   failure: z.looseObject({}).optional(),
 });
 
+const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
+  const { engine, account, now } = ctx;
+  const p = prepare(ctx, body);
+  if (p.lane && laneState(engine).inFlight.length >= freeLane.capacity)
+    throw new ApiError(
+      'IMAGE_FREE_RELAX_BUSY',
+      `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`,
+      { retryAfterSeconds: freeLane.syncRetryAfterSeconds },
+    );
+  const id = engine.nextId('igen', account.apiKey, 'image-sync');
+  charge(ctx, id, p.r, p.credits);
+  engine.accounts.capture(id, now);
+  const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height));
+  return { candidates: [{ content: { parts: [{ inlineData: { mimeType: OUTPUT_MIME_TYPE, data } }] } }] };
+};
+
+const createImageTask: Handler<'createImageTask'> = ({ body }, ctx) => {
+  const { engine, now, forcing } = ctx;
+  const p = prepare(ctx, body);
+  // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
+  const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as ErrorName & FailureKind) : undefined;
+  const id = kit.nextId(ctx);
+  const { freeUsed } = charge(ctx, id, p.r, p.credits);
+  const r = kit.create(ctx, id, 'pending', {
+    model: p.r.model,
+    width: p.width,
+    height: p.height,
+    imageSize: p.r.imageSize,
+    freeUsed,
+    lane: p.lane && failWith === undefined,
+    stuck: forcing.outcome === 'stuck',
+    imageCount: 0,
+  });
+  // The background sweep: more than 30 minutes pending or generating -> fail.
+  kit.timeout(engine, r, now + IMAGE_TASK_TIMEOUT_MS + 1, OPEN, 'timeout');
+  if (failWith !== undefined) {
+    const afterMs = failWith === 'IMAGE_FREE_RELAX_TIMEOUT' ? freeLane.queueTimeoutMs : imageSchedule.pendingMs;
+    kit.run(engine, r, { ...lifecycle(r, imageSchedule.pendingMs), failure: { atStep: 0, reason: failWith, afterMs } }, now);
+  } else if (r.lane) admitToLane(engine, r, now);
+  else kit.run(engine, r, lifecycle(r, imageSchedule.pendingMs), now);
+  return { taskId: id, status: 'pending' as const };
+};
+
+const getImageTask: Handler<'getImageTask'> = ({ params }, ctx) => {
+  return present(kit.own(ctx, params.taskId, { notFound: 'IMAGE_TASK_NOT_FOUND' }), ctx);
+};
+
+const listImageTasks: Handler<'listImageTasks'> = ({ query }, ctx) => {
+  return kit.page(ctx, query, (r) => present(r, ctx));
+};
+
+const estimateImageCredits: Handler<'estimateImageCredits'> = ({ body }, ctx) => {
+  const { account } = ctx;
+  const r = resolveImageRequest(body);
+  const { credits, pricing } = imagePrice(r, (body.prompt ?? '').length);
+  const subscription = requiresSubscription(r);
+  const warnings: ImageEstimateWarning[] = [];
+  if (r.qualityIgnored) warnings.push('quality_ignored_for_image_a_2_lite');
+  if (pricing.mode === 'token-estimate' && r.referenceCount > 0) warnings.push('reference_image_input_tokens_not_included');
+  const pixels = r.aspectRatio === null ? undefined : imagePixels(r.imageSize, r.aspectRatio);
+  const affordable = freeAllowanceApplies(account.freeUsages, r.model, r.imageSize) || account.credits >= credits;
+  return {
+    model: r.model,
+    imageSize: r.imageSize,
+    ...(r.aspectRatio !== null ? { aspectRatio: r.aspectRatio } : {}),
+    ...(r.quality !== null ? { quality: r.quality } : {}),
+    ...(pixels ? { pixels: { ...pixels, size: `${pixels.width}x${pixels.height}` } } : {}),
+    credits,
+    canGenerate: affordable && !(subscription && account.plan !== 'paid'),
+    requiresSubscription: subscription,
+    pricing,
+    warnings,
+  };
+};
+
 /**
  * The five image operations. Errors: the request rules of schemas/image.ts (26001-26003, 26019, 29003), 402 (26004, 26005),
  * 404 (26006), 429 (26029 base64 references; 26030 free lane full on the sync endpoint).
@@ -262,85 +337,11 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
   kits: [kit],
   records: { image: imageRecordSchema },
   handlers: {
-    generateImage({ body }, ctx) {
-      const { engine, account, now } = ctx;
-      const p = prepare(ctx, body);
-      if (p.lane && laneState(engine).inFlight.length >= freeLane.capacity)
-        throw new ApiError(
-          'IMAGE_FREE_RELAX_BUSY',
-          `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`,
-          { retryAfterSeconds: freeLane.syncRetryAfterSeconds },
-        );
-      const id = engine.nextId('igen', account.apiKey, 'image-sync');
-      charge(ctx, id, p.r, p.credits);
-      engine.accounts.capture(id, now);
-      const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height));
-      return { candidates: [{ content: { parts: [{ inlineData: { mimeType: OUTPUT_MIME_TYPE, data } }] } }] };
-    },
-
-    createImageTask({ body }, ctx) {
-      const { engine, account, now, forcing } = ctx;
-      const p = prepare(ctx, body);
-      // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
-      const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as ErrorName & FailureKind) : undefined;
-      const id = kit.nextId(ctx);
-      const { freeUsed } = charge(ctx, id, p.r, p.credits);
-      const r = kit.add(engine, {
-        id,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
-        model: p.r.model,
-        width: p.width,
-        height: p.height,
-        imageSize: p.r.imageSize,
-        freeUsed,
-        lane: p.lane && failWith === undefined,
-        stuck: forcing.outcome === 'stuck',
-        imageCount: 0,
-      });
-      // The background sweep: more than 30 minutes pending or generating -> fail.
-      kit.timeout(engine, r, now + IMAGE_TASK_TIMEOUT_MS + 1, OPEN, 'timeout');
-      if (failWith !== undefined) {
-        const afterMs = failWith === 'IMAGE_FREE_RELAX_TIMEOUT' ? freeLane.queueTimeoutMs : imageSchedule.pendingMs;
-        kit.run(engine, r, { ...lifecycle(r, imageSchedule.pendingMs), failure: { atStep: 0, reason: failWith, afterMs } }, now);
-      } else if (r.lane) admitToLane(engine, r, now);
-      else kit.run(engine, r, lifecycle(r, imageSchedule.pendingMs), now);
-      return { taskId: id, status: 'pending' as const };
-    },
-
-    getImageTask({ params }, ctx) {
-      return present(kit.own(ctx, params.taskId, { notFound: 'IMAGE_TASK_NOT_FOUND' }), ctx);
-    },
-
-    listImageTasks({ query }, ctx) {
-      return kit.page(ctx, query, (r) => present(r, ctx));
-    },
-
-    estimateImageCredits({ body }, ctx) {
-      const { account } = ctx;
-      const r = resolveImageRequest(body);
-      const { credits, pricing } = imagePrice(r, (body.prompt ?? '').length);
-      const subscription = requiresSubscription(r);
-      const warnings: ImageEstimateWarning[] = [];
-      if (r.qualityIgnored) warnings.push('quality_ignored_for_image_a_2_lite');
-      if (pricing.mode === 'token-estimate' && r.referenceCount > 0) warnings.push('reference_image_input_tokens_not_included');
-      const pixels = r.aspectRatio === null ? undefined : imagePixels(r.imageSize, r.aspectRatio);
-      const affordable = freeAllowanceApplies(account.freeUsages, r.model, r.imageSize) || account.credits >= credits;
-      return {
-        model: r.model,
-        imageSize: r.imageSize,
-        ...(r.aspectRatio !== null ? { aspectRatio: r.aspectRatio } : {}),
-        ...(r.quality !== null ? { quality: r.quality } : {}),
-        ...(pixels ? { pixels: { ...pixels, size: `${pixels.width}x${pixels.height}` } } : {}),
-        credits,
-        canGenerate: affordable && !(subscription && account.plan !== 'paid'),
-        requiresSubscription: subscription,
-        pricing,
-        warnings,
-      };
-    },
+    generateImage,
+    createImageTask,
+    getImageTask,
+    listImageTasks,
+    estimateImageCredits,
   },
 
   state: { 'image-free-lane': z.strictObject({ inFlight: z.array(z.string()), queue: z.array(z.string()) }) },

@@ -102,7 +102,7 @@ function present(r: LyricsRecord): LyricsTask {
 }
 
 const create: Handler<'createLyricsTask'> = ({ body }, ctx) => {
-  const { engine, account, now, forcing } = ctx;
+  const { engine, now, forcing } = ctx;
   const provider = resolveProvider(body.provider);
   if (provider === 'musicA' && (forcing.outcome === 'stuck' || forcing.outcome === 'partial'))
     throw new ApiError(
@@ -111,12 +111,7 @@ const create: Handler<'createLyricsTask'> = ({ body }, ctx) => {
     );
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, LYRICS_CREDITS, 'LYRICS_INSUFFICIENT_CREDITS', `lyrics (${provider})`);
-  const r = kit.add(engine, {
-    id,
-    owner: account.apiKey,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
+  const r = kit.create(ctx, id, 'pending', {
     provider,
     prompt: body.prompt,
     variants: [],

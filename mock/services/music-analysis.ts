@@ -50,7 +50,7 @@ import { hash32 } from '../engine/rng.ts';
 import { renderAudio } from '../media/audio.ts';
 import { renderMidi } from '../media/midi.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
-import type { MediaAsset, Service, ServiceContext } from './context.ts';
+import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { resolveHostedMedia } from './hosted-media.ts';
 import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
@@ -300,53 +300,58 @@ const musicStemsRecordSchema = taskRecordSchema(['success'], {
   credits: z.number(),
 });
 
+const recognizeMusic: Handler<'recognizeMusic'> = async ({ body }, ctx) => {
+  const rec = await recordingOf(ctx, body);
+  const id = ctx.engine.nextId('mrc', ctx.account.apiKey, 'music-recognize');
+  chargeNow(ctx, id, musicAnalysisCredits.recognize, `lyrics recognition of ${seconds(rec.durationMs)}`);
+  const lines = recognizeLines(ctx.engine.seed, rec);
+  return {
+    lyrics: lines.map((l) => l.text).join('\n'),
+    segments: lines.map((l) => ({ start: l.startMs / 1000, end: l.endMs / 1000, text: l.text })),
+  };
+};
+
+const describeMusic: Handler<'describeMusic'> = async ({ body }, ctx) => {
+  const rec = await recordingOf(ctx, body);
+  const id = ctx.engine.nextId('mds', ctx.account.apiKey, 'music-describe');
+  chargeNow(ctx, id, musicAnalysisCredits.describe, `music description of ${seconds(rec.durationMs)}`);
+  return describeRecording(ctx.engine.seed, rec);
+};
+
+const separateMusicStems: Handler<'separateMusicStems'> = async ({ body }, ctx) => {
+  const rec = await recordingOf(ctx, body);
+  const { engine } = ctx;
+  const credits = musicAnalysisCredits.stem[body.model];
+  const id = stemKit.nextId(ctx);
+  const now = chargeNow(ctx, id, credits, `stem separation (${body.model}) of ${seconds(rec.durationMs)}`);
+  const split = stemVariants(engine.seed, rec, body.model);
+  stemKit.create(
+    ctx,
+    id,
+    'success',
+    {
+      model: body.model,
+      durationMs: rec.durationMs,
+      ...split,
+      credits,
+    },
+    now,
+  );
+  return {
+    model: body.model,
+    stems: split.stems.map((s) => ({ name: s.name, audioUrl: ctx.url(stemPath(id, s.name)) })),
+    midiUrl: split.midiVariant !== undefined ? ctx.url(midiPath(id)) : null,
+  };
+};
+
 /** The three music-analysis operations. Errors: 39501-39508 (see schemas/music-analysis.ts). */
 export const musicAnalysisService: Service<'recognizeMusic' | 'describeMusic' | 'separateMusicStems'> = {
   kits: [stemKit],
   records: { 'music-stems': musicStemsRecordSchema },
   handlers: {
-    async recognizeMusic({ body }, ctx) {
-      const rec = await recordingOf(ctx, body);
-      const id = ctx.engine.nextId('mrc', ctx.account.apiKey, 'music-recognize');
-      chargeNow(ctx, id, musicAnalysisCredits.recognize, `lyrics recognition of ${seconds(rec.durationMs)}`);
-      const lines = recognizeLines(ctx.engine.seed, rec);
-      return {
-        lyrics: lines.map((l) => l.text).join('\n'),
-        segments: lines.map((l) => ({ start: l.startMs / 1000, end: l.endMs / 1000, text: l.text })),
-      };
-    },
-
-    async describeMusic({ body }, ctx) {
-      const rec = await recordingOf(ctx, body);
-      const id = ctx.engine.nextId('mds', ctx.account.apiKey, 'music-describe');
-      chargeNow(ctx, id, musicAnalysisCredits.describe, `music description of ${seconds(rec.durationMs)}`);
-      return describeRecording(ctx.engine.seed, rec);
-    },
-
-    async separateMusicStems({ body }, ctx) {
-      const rec = await recordingOf(ctx, body);
-      const { engine } = ctx;
-      const credits = musicAnalysisCredits.stem[body.model];
-      const id = stemKit.nextId(ctx);
-      const now = chargeNow(ctx, id, credits, `stem separation (${body.model}) of ${seconds(rec.durationMs)}`);
-      const split = stemVariants(engine.seed, rec, body.model);
-      stemKit.add(engine, {
-        id,
-        owner: ctx.account.apiKey,
-        status: 'success',
-        createdAt: now,
-        updatedAt: now,
-        model: body.model,
-        durationMs: rec.durationMs,
-        ...split,
-        credits,
-      });
-      return {
-        model: body.model,
-        stems: split.stems.map((s) => ({ name: s.name, audioUrl: ctx.url(stemPath(id, s.name)) })),
-        midiUrl: split.midiVariant !== undefined ? ctx.url(midiPath(id)) : null,
-      };
-    },
+    recognizeMusic,
+    describeMusic,
+    separateMusicStems,
   },
 
   media: [

@@ -11,6 +11,7 @@ import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { charCount, EPISODE_COVER_SIDE, speechDurationMs, type FlowSpeechLanguage } from '../../schemas/speech.ts';
 import type { Engine } from '../engine/engine.ts';
 import { audioFrameCount, audioFrames, audioFrameSamples } from '../media/audio.ts';
+import { concatBytes } from '../media/bytes.ts';
 import { hlsAudio } from '../media/hls.ts';
 import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
@@ -55,14 +56,7 @@ export const durationOf = (lines: readonly SpokenLine[]) => lines.reduce((n, l) 
 
 /** The MP3 of `lines`: each line's frames in its variant, back to back. */
 export function linesMp3(lines: readonly SpokenLine[]): Uint8Array {
-  const parts = lines.map((l) => audioFrames('mp3', l.variant, 0, l.frames));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(lines.map((l) => audioFrames('mp3', l.variant, 0, l.frames)));
 }
 
 /** Cues of `lines` over their audio: one per line (`perLine`), or each line cut into sentence cues within its time. */

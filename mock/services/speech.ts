@@ -157,17 +157,12 @@ function presentEpisode(r: EpisodeRecord, ctx: Pick<ServiceContext, 'url'>): Flo
 
 /** Stores a new episode of `lines`, reserves its price and starts its lifecycle (or the forced failure or stall). */
 function createEpisode(ctx: ServiceContext, kind: EpisodeRecord['kind'], language: FlowSpeechLanguage, lines: SpokenLine[]): { episodeId: string } {
-  const { engine, account, now, forcing } = ctx;
+  const { engine, now, forcing } = ctx;
   const narrated = lines.map((l) => l.text).join('\n');
   const credits = speechCredits(lines.reduce((n, l) => n + charCount(l.text), 0));
   const id = episodeKit.nextId(ctx);
   episodeKit.reserve(ctx, id, credits, 'SPEECH_INSUFFICIENT_CREDITS', `flow-speech ${kind} ${charCount(narrated)} characters`);
-  const r = episodeKit.add(engine, {
-    id,
-    owner: account.apiKey,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
+  const r = episodeKit.create(ctx, id, 'pending', {
     kind,
     language,
     lines,
@@ -225,6 +220,62 @@ const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
   failCode: z.number().optional(),
 });
 
+const createSpeechScript: Handler<'createSpeechScript'> = ({ body }, ctx) => {
+  const lines = spokenLines(ctx, body.scripts, body.speed);
+  const chars = lines.reduce((n, l) => n + charCount(l.text), 0);
+  const credits = speechCredits(chars);
+  const id = scriptKit.nextId(ctx);
+  chargeNow(ctx, id, credits, `speech ${lines.length} lines, ${chars} characters`);
+  scriptKit.create(ctx, id, 'success', { lines, credits });
+  return {
+    audioUrl: ctx.url(scriptMedia(id, audioFileTypes.mp3.extension)),
+    audioDuration: durationOf(lines),
+    subtitlesUrl: ctx.url(scriptMedia(id, mediaFileTypes.srt.extension)),
+    taskId: id,
+    credits,
+  };
+};
+
+const createFlowSpeechEpisode: Handler<'createFlowSpeechEpisode'> = ({ body }: { body: FlowSpeechRequest }, ctx) => {
+  const source = body.sources[0];
+  const voice = voiceOf(ctx, body.speakers[0].speakerId, 'speakers[0].speakerId');
+  let text: string;
+  let language: FlowSpeechLanguage;
+  if (source.type === 'text') {
+    language = body.language ?? inferLanguage(source.content!);
+    text = body.mode === 'smart' ? cleanNarration(source.content!, language) : source.content!;
+  } else {
+    language = body.language ?? 'en';
+    text = fakeArticle(ctx.engine.seed, source.uri ?? source.content!, language);
+  }
+  if (text.trim() === '') text = source.content!; // smart cleaning left nothing: read it as written
+  const lines: SpokenLine[] = [{ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, body.speed) }];
+  return createEpisode(ctx, 'narration', language, lines);
+};
+
+const createFlowSpeechTtsEpisode: Handler<'createFlowSpeechTtsEpisode'> = ({ body }, ctx) => {
+  const lines = spokenLines(ctx, body.scripts, body.speed);
+  return createEpisode(ctx, 'script', body.language ?? inferLanguage(lines.map((l) => l.text).join(' ')), lines);
+};
+
+const getFlowSpeechEpisode: Handler<'getFlowSpeechEpisode'> = ({ params }, ctx) => {
+  return presentEpisode(episodeKit.own(ctx, params.episodeId, { notFound: 'SPEECH_EPISODE_NOT_FOUND', field: 'episodeId' }), ctx);
+};
+
+const listSpeakers: Handler<'listSpeakers'> = ({ query }, ctx) => {
+  const voices = voicesOf(ctx.engine, ctx.account.apiKey).filter((v) => query.language === undefined || v.language === query.language);
+  return {
+    speakers: voices.map((v) => ({
+      speakerId: v.speakerId,
+      name: v.name,
+      language: v.language,
+      gender: v.gender,
+      demoAudioUrl: ctx.url(v.demoPath),
+      type: v.type,
+    })),
+  };
+};
+
 /** The six speech operations. Errors: 35001 (rules), 35002 (unknown voice), 35004 (credits), 35006 (episode not found). */
 export const speechService: Service<
   | 'synthesizeSpeech'
@@ -240,63 +291,11 @@ export const speechService: Service<
   handlers: {
     synthesizeSpeech: tts,
     createSpeech: tts,
-
-    createSpeechScript({ body }, ctx) {
-      const { engine, account, now } = ctx;
-      const lines = spokenLines(ctx, body.scripts, body.speed);
-      const chars = lines.reduce((n, l) => n + charCount(l.text), 0);
-      const credits = speechCredits(chars);
-      const id = scriptKit.nextId(ctx);
-      chargeNow(ctx, id, credits, `speech ${lines.length} lines, ${chars} characters`);
-      scriptKit.add(engine, { id, owner: account.apiKey, status: 'success', createdAt: now, updatedAt: now, lines, credits });
-      return {
-        audioUrl: ctx.url(scriptMedia(id, audioFileTypes.mp3.extension)),
-        audioDuration: durationOf(lines),
-        subtitlesUrl: ctx.url(scriptMedia(id, mediaFileTypes.srt.extension)),
-        taskId: id,
-        credits,
-      };
-    },
-
-    createFlowSpeechEpisode({ body }: { body: FlowSpeechRequest }, ctx) {
-      const source = body.sources[0];
-      const voice = voiceOf(ctx, body.speakers[0].speakerId, 'speakers[0].speakerId');
-      let text: string;
-      let language: FlowSpeechLanguage;
-      if (source.type === 'text') {
-        language = body.language ?? inferLanguage(source.content!);
-        text = body.mode === 'smart' ? cleanNarration(source.content!, language) : source.content!;
-      } else {
-        language = body.language ?? 'en';
-        text = fakeArticle(ctx.engine.seed, source.uri ?? source.content!, language);
-      }
-      if (text.trim() === '') text = source.content!; // smart cleaning left nothing: read it as written
-      const lines: SpokenLine[] = [{ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, body.speed) }];
-      return createEpisode(ctx, 'narration', language, lines);
-    },
-
-    createFlowSpeechTtsEpisode({ body }, ctx) {
-      const lines = spokenLines(ctx, body.scripts, body.speed);
-      return createEpisode(ctx, 'script', body.language ?? inferLanguage(lines.map((l) => l.text).join(' ')), lines);
-    },
-
-    getFlowSpeechEpisode({ params }, ctx) {
-      return presentEpisode(episodeKit.own(ctx, params.episodeId, { notFound: 'SPEECH_EPISODE_NOT_FOUND', field: 'episodeId' }), ctx);
-    },
-
-    listSpeakers({ query }, ctx) {
-      const voices = voicesOf(ctx.engine, ctx.account.apiKey).filter((v) => query.language === undefined || v.language === query.language);
-      return {
-        speakers: voices.map((v) => ({
-          speakerId: v.speakerId,
-          name: v.name,
-          language: v.language,
-          gender: v.gender,
-          demoAudioUrl: ctx.url(v.demoPath),
-          type: v.type,
-        })),
-      };
-    },
+    createSpeechScript,
+    createFlowSpeechEpisode,
+    createFlowSpeechTtsEpisode,
+    getFlowSpeechEpisode,
+    listSpeakers,
   },
 
   media: [

@@ -40,7 +40,7 @@ import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { colourFor, encodePng, rgbHex, type Rgb } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
-import type { Service, ServiceContext } from './context.ts';
+import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, type SpokenLine } from './narration.ts';
 import { voiceOf } from './voices.ts';
@@ -283,99 +283,91 @@ const storybookVideoRecordSchema = taskRecordSchema(episodeStatuses, {
   failReason: z.string().optional(),
 });
 
+const createStorybookEpisode: Handler<'createStorybookEpisode'> = ({ body }, ctx) => {
+  const { engine, now, forcing } = ctx;
+  const voice = body.skipAudio ? undefined : voiceOf(ctx, body.speakers![0].speakerId, 'speakers[0].speakerId', 'STORYBOOK_SPEAKER_NOT_FOUND');
+  const id = deckKit.nextId(ctx);
+  const { title, pages } = writeDeck(engine.seed, id, body.sources[0], body.mode, storybookWritingLanguage(body.language));
+  const lines = voice ? pages.map((text) => ({ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, 1) })) : undefined;
+  const narrated = lines ? lines.reduce((n, l) => n + [...l.text].length, 0) : 0;
+  const price = storybookCredits(body.mode, pages.length, narrated);
+  deckKit.reserve(ctx, id, price, 'STORYBOOK_INSUFFICIENT_CREDITS', `page deck ${body.mode}, ${pages.length} pages`);
+  const r = deckKit.create(ctx, id, 'pending', {
+    mode: body.mode,
+    language: body.language,
+    skipAudio: body.skipAudio,
+    title,
+    pages,
+    ...(lines ? { lines } : {}),
+    price,
+    charged: 0,
+  });
+  const afterMs = storybookProcessingMs(pages.length, lines ? durationOf(lines) : 0);
+  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'STORYBOOK_GENERATION_FAILED') : undefined;
+  deckKit.timeout(engine, r, now + storybookSchedule.timeoutMs + 1, ['pending'], 'STORYBOOK_TIMED_OUT');
+  deckKit.run(
+    engine,
+    r,
+    {
+      steps: [{ status: 'success', afterMs }],
+      ...(failWith ? { failure: { atStep: 0, reason: failWith, afterMs: Math.round(afterMs / 2) } } : {}),
+      ...(forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
+    },
+    now,
+  );
+  return { episodeId: id };
+};
+
+const getStorybookEpisode: Handler<'getStorybookEpisode'> = ({ params }, ctx) => {
+  return presentDeck(deckKit.own(ctx, params.episodeId, notFound), ctx);
+};
+
+const createStorybookVideo: Handler<'createStorybookVideo'> = ({ params }, ctx) => {
+  const { engine, now, forcing } = ctx;
+  const r = deckKit.own(ctx, params.episodeId, notFound);
+  if (r.status !== 'success')
+    throw new ApiError(
+      'STORYBOOK_VIDEO_NOT_ALLOWED',
+      r.status === 'pending'
+        ? `episode ${r.id} is still being made (processStatus pending); render its video once processStatus is success`
+        : `episode ${r.id} failed (failCode ${r.failCode}); there is nothing to render`,
+    );
+  const current = renderOf(engine, r);
+  // a render running or done: the call changes nothing (a second click on "render" is harmless)
+  if (current && current.status !== 'fail') return { success: true as const };
+  const { durationMs } = videoTimeline(r);
+  const credits = storybookVideoCredits(durationMs);
+  const videoId = videoKit.nextId(ctx);
+  videoKit.reserve(ctx, videoId, credits, 'STORYBOOK_INSUFFICIENT_CREDITS', `page deck video ${r.id}, ${Math.round(durationMs / 1000)} s`);
+  const v = videoKit.create(ctx, videoId, 'pending', {
+    episodeId: r.id,
+    durationMs,
+    credits,
+  });
+  r.videoId = videoId;
+  const afterMs = storybookRenderMs(durationMs);
+  videoKit.timeout(engine, v, now + storybookSchedule.timeoutMs + 1, ['pending'], 'STORYBOOK_TIMED_OUT');
+  videoKit.run(
+    engine,
+    v,
+    {
+      steps: [{ status: 'success', afterMs }],
+      ...(forcing.outcome === 'failed' ? { failure: { atStep: 0, reason: forcing.error ?? 'STORYBOOK_VIDEO_FAILED', afterMs: Math.round(afterMs / 2) } } : {}),
+      ...(forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
+    },
+    now,
+  );
+  return { success: true as const };
+};
+
 /** The three page-deck operations. Errors: 40001 (rules), 40003 (voice), 40004 (credits), 40005 (not found), 40006 (video before success). */
 export const storybookService: Service<'createStorybookEpisode' | 'getStorybookEpisode' | 'createStorybookVideo'> = {
   kits: [deckKit, videoKit],
   records: { storybook: storybookRecordSchema, 'storybook-video': storybookVideoRecordSchema },
   handlers: {
-    createStorybookEpisode({ body }, ctx) {
-      const { engine, account, now, forcing } = ctx;
-      const voice = body.skipAudio ? undefined : voiceOf(ctx, body.speakers![0].speakerId, 'speakers[0].speakerId', 'STORYBOOK_SPEAKER_NOT_FOUND');
-      const id = deckKit.nextId(ctx);
-      const { title, pages } = writeDeck(engine.seed, id, body.sources[0], body.mode, storybookWritingLanguage(body.language));
-      const lines = voice ? pages.map((text) => ({ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, 1) })) : undefined;
-      const narrated = lines ? lines.reduce((n, l) => n + [...l.text].length, 0) : 0;
-      const price = storybookCredits(body.mode, pages.length, narrated);
-      deckKit.reserve(ctx, id, price, 'STORYBOOK_INSUFFICIENT_CREDITS', `page deck ${body.mode}, ${pages.length} pages`);
-      const r = deckKit.add(engine, {
-        id,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
-        mode: body.mode,
-        language: body.language,
-        skipAudio: body.skipAudio,
-        title,
-        pages,
-        ...(lines ? { lines } : {}),
-        price,
-        charged: 0,
-      });
-      const afterMs = storybookProcessingMs(pages.length, lines ? durationOf(lines) : 0);
-      const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'STORYBOOK_GENERATION_FAILED') : undefined;
-      deckKit.timeout(engine, r, now + storybookSchedule.timeoutMs + 1, ['pending'], 'STORYBOOK_TIMED_OUT');
-      deckKit.run(
-        engine,
-        r,
-        {
-          steps: [{ status: 'success', afterMs }],
-          ...(failWith ? { failure: { atStep: 0, reason: failWith, afterMs: Math.round(afterMs / 2) } } : {}),
-          ...(forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
-        },
-        now,
-      );
-      return { episodeId: id };
-    },
-
-    getStorybookEpisode({ params }, ctx) {
-      return presentDeck(deckKit.own(ctx, params.episodeId, notFound), ctx);
-    },
-
-    createStorybookVideo({ params }, ctx) {
-      const { engine, account, now, forcing } = ctx;
-      const r = deckKit.own(ctx, params.episodeId, notFound);
-      if (r.status !== 'success')
-        throw new ApiError(
-          'STORYBOOK_VIDEO_NOT_ALLOWED',
-          r.status === 'pending'
-            ? `episode ${r.id} is still being made (processStatus pending); render its video once processStatus is success`
-            : `episode ${r.id} failed (failCode ${r.failCode}); there is nothing to render`,
-        );
-      const current = renderOf(engine, r);
-      // a render running or done: the call changes nothing (a second click on "render" is harmless)
-      if (current && current.status !== 'fail') return { success: true as const };
-      const { durationMs } = videoTimeline(r);
-      const credits = storybookVideoCredits(durationMs);
-      const videoId = videoKit.nextId(ctx);
-      videoKit.reserve(ctx, videoId, credits, 'STORYBOOK_INSUFFICIENT_CREDITS', `page deck video ${r.id}, ${Math.round(durationMs / 1000)} s`);
-      const v = videoKit.add(engine, {
-        id: videoId,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
-        episodeId: r.id,
-        durationMs,
-        credits,
-      });
-      r.videoId = videoId;
-      const afterMs = storybookRenderMs(durationMs);
-      videoKit.timeout(engine, v, now + storybookSchedule.timeoutMs + 1, ['pending'], 'STORYBOOK_TIMED_OUT');
-      videoKit.run(
-        engine,
-        v,
-        {
-          steps: [{ status: 'success', afterMs }],
-          ...(forcing.outcome === 'failed'
-            ? { failure: { atStep: 0, reason: forcing.error ?? 'STORYBOOK_VIDEO_FAILED', afterMs: Math.round(afterMs / 2) } }
-            : {}),
-          ...(forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
-        },
-        now,
-      );
-      return { success: true as const };
-    },
+    createStorybookEpisode,
+    getStorybookEpisode,
+    createStorybookVideo,
   },
 
   media: [

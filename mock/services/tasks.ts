@@ -209,6 +209,16 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   }
 
   /**
+   * Stores the caller's new task `id` in `status`, created at `at` (virtual
+   * ms, default `ctx.now`): the kit's fields (id, the caller's key as owner,
+   * status, createdAt and updatedAt) around the area's own `fields`, through
+   * `add` (so within the bounds). Reserve its credits first (`reserve`).
+   */
+  create(ctx: ServiceContext, id: string, status: S, fields: Omit<T, keyof Task>, at: number = ctx.now): T {
+    return this.add(ctx.engine, { id, owner: ctx.account.apiKey, status, createdAt: at, updatedAt: at, ...fields } as T);
+  }
+
+  /**
    * Stores a new task in its initial status. Beyond the engine's
    * `limits.tasksPerKey` (this key) or `limits.tasks` (all keys), the oldest
    * finished tasks of this area are dropped (they answer not-found from then

@@ -39,7 +39,7 @@ import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { colourFor, encodePng, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
-import type { MediaAsset, Service, ServiceContext } from './context.ts';
+import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { MOCK_FAULT_REASON, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
@@ -134,15 +134,10 @@ interface NewTask {
 
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
 function createTask(ctx: ServiceContext, t: NewTask) {
-  const { engine, account, now } = ctx;
+  const { engine, now } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.credits, t.insufficient, `video task ${t.model}`);
-  const r = kit.add(engine, {
-    id,
-    owner: account.apiKey,
-    status: 'generating',
-    createdAt: now,
-    updatedAt: now,
+  const r = kit.create(ctx, id, 'generating', {
     episodeId: engine.rng.id('ep', id, 'episode'),
     model: t.model,
     params: t.params,
@@ -237,6 +232,104 @@ const videoRecordSchema = taskRecordSchema(videoStatuses, {
   audio: z.boolean(),
 });
 
+const createVideoTask: Handler<'createVideoTask'> = ({ body }, ctx) => {
+  const m = sharedVideoModels[body.model];
+  const resolution = effectiveResolution(body.model, body.resolution);
+  const hasFirstFrame = body.content.some((c) => contentRole(c) === 'first_frame');
+  const text = body.content.find((c) => c.type === 'text');
+  const generateAudio = m.ignoresAudioAndSeed ? true : body.generateAudio;
+  return createTask(ctx, {
+    model: body.model,
+    scheduleKey: body.model,
+    params: { content: body.content, resolution, ratio: body.ratio, duration: body.duration, generateAudio, seed: body.seed },
+    duration: body.duration,
+    resolution,
+    // family3-h3 ignores ratio for image-to-video: the output follows the first frame (assumed: reported as "adaptive").
+    ratio: m.ignoresAudioAndSeed && hasFirstFrame ? 'adaptive' : body.ratio,
+    requestedSeed: m.ignoresAudioAndSeed ? -1 : body.seed,
+    credits: sharedVideoCredits(body.model, resolution, body.duration, body.content.some((c) => c.type === 'video_url') ? body.inputVideoDuration : 0),
+    prompt: text?.type === 'text' ? text.text : null,
+    audio: generateAudio,
+    insufficient: 'VIDEO_INSUFFICIENT_CREDITS',
+    failureReasons: operations.createVideoTask.failureReasons,
+  });
+};
+
+const createFamily5VideoTask: Handler<'createFamily5VideoTask'> = ({ body }, ctx) => {
+  if (body.sourceTaskId !== undefined) {
+    const src = kit.own(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN', field: 'sourceTaskId' });
+    if (!('capability' in src.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
+    if (src.status !== 'success')
+      throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`);
+  }
+  const r = family5Resolved(body);
+  const px = body.pixverse;
+  return createTask(ctx, {
+    model: body.model,
+    scheduleKey: 'family5',
+    params: { ...body, ...r },
+    duration: r.duration,
+    resolution: r.quality,
+    ratio: r.aspectRatio,
+    requestedSeed: -1,
+    credits: family5Credits(body.capability, body.model, r.quality, r.duration),
+    prompt: body.prompt ?? null,
+    // family5 has no generateAudio: a sound track with sound effects or lip sync (assumed).
+    audio: px.soundEffectSwitch === true || px.lipSyncTtsSwitch === true || body.capability === 'lip_sync',
+    insufficient: 'F5_INSUFFICIENT_CREDITS',
+    failureReasons: operations.createFamily5VideoTask.failureReasons,
+  });
+};
+
+const getVideoTask: Handler<'getVideoTask'> = ({ params }, ctx) => {
+  return present(kit.own(ctx, params.taskId, sharedLookup), ctx);
+};
+
+const listVideoTasks: Handler<'listVideoTasks'> = ({ query }, ctx) => {
+  return kit.page(ctx, query, (r): VideoTaskListItem => {
+    const t = present(r, ctx);
+    return {
+      id: t.id,
+      episodeId: t.episodeId,
+      status: t.status,
+      model: t.model,
+      title: r.title,
+      prompt: r.prompt,
+      params: t.params,
+      videoUrl: t.videoUrl,
+      coverUrl: t.coverUrl,
+      providerVideoUrl: t.providerVideoUrl,
+      seed: t.seed,
+      creditCharged: t.creditCharged,
+      createdAt: t.createdAt,
+    };
+  });
+};
+
+const shareVideoTask: Handler<'shareVideoTask'> = ({ params, body }, ctx) => {
+  const r = kit.own(ctx, params.taskId, sharedLookup);
+  r.enabledShare = body.enabledShare ?? !r.enabledShare;
+  r.updatedAt = ctx.now;
+  return { taskId: r.id, enabledShare: r.enabledShare };
+};
+
+const deleteVideoTask: Handler<'deleteVideoTask'> = ({ params }, ctx) => {
+  const r = kit.own(ctx, params.taskId, sharedLookup);
+  if (!kit.isTerminal(r))
+    throw new ApiError('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
+  kit.remove(ctx.engine, r);
+  return { taskId: r.id, deleted: true as const };
+};
+
+const estimateVideoCredits: Handler<'estimateVideoCredits'> = ({ body }) => {
+  return videoEstimateFromCredits(sharedVideoCredits(body.model, body.resolution, body.duration, body.hasVideoInput ? body.inputVideoDuration : 0));
+};
+
+const estimateFamily5Credits: Handler<'estimateFamily5Credits'> = ({ body }) => {
+  const duration = body.duration ?? family5Defaults(body.capability).duration;
+  return videoEstimateFromCredits(family5Credits(body.capability, body.model, family5Quality(body.capability, body.quality), duration));
+};
+
 export const videoService: Service<
   | 'createVideoTask'
   | 'createFamily5VideoTask'
@@ -250,106 +343,14 @@ export const videoService: Service<
   kits: [kit],
   records: { video: videoRecordSchema },
   handlers: {
-    createVideoTask({ body }, ctx) {
-      const m = sharedVideoModels[body.model];
-      const resolution = effectiveResolution(body.model, body.resolution);
-      const hasFirstFrame = body.content.some((c) => contentRole(c) === 'first_frame');
-      const text = body.content.find((c) => c.type === 'text');
-      const generateAudio = m.ignoresAudioAndSeed ? true : body.generateAudio;
-      return createTask(ctx, {
-        model: body.model,
-        scheduleKey: body.model,
-        params: { content: body.content, resolution, ratio: body.ratio, duration: body.duration, generateAudio, seed: body.seed },
-        duration: body.duration,
-        resolution,
-        // family3-h3 ignores ratio for image-to-video: the output follows the first frame (assumed: reported as "adaptive").
-        ratio: m.ignoresAudioAndSeed && hasFirstFrame ? 'adaptive' : body.ratio,
-        requestedSeed: m.ignoresAudioAndSeed ? -1 : body.seed,
-        credits: sharedVideoCredits(body.model, resolution, body.duration, body.content.some((c) => c.type === 'video_url') ? body.inputVideoDuration : 0),
-        prompt: text?.type === 'text' ? text.text : null,
-        audio: generateAudio,
-        insufficient: 'VIDEO_INSUFFICIENT_CREDITS',
-        failureReasons: operations.createVideoTask.failureReasons,
-      });
-    },
-
-    createFamily5VideoTask({ body }, ctx) {
-      if (body.sourceTaskId !== undefined) {
-        const src = kit.own(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN', field: 'sourceTaskId' });
-        if (!('capability' in src.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
-        if (src.status !== 'success')
-          throw new ApiError(
-            'F5_INVALID_PARAMETERS',
-            `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`,
-          );
-      }
-      const r = family5Resolved(body);
-      const px = body.pixverse;
-      return createTask(ctx, {
-        model: body.model,
-        scheduleKey: 'family5',
-        params: { ...body, ...r },
-        duration: r.duration,
-        resolution: r.quality,
-        ratio: r.aspectRatio,
-        requestedSeed: -1,
-        credits: family5Credits(body.capability, body.model, r.quality, r.duration),
-        prompt: body.prompt ?? null,
-        // family5 has no generateAudio: a sound track with sound effects or lip sync (assumed).
-        audio: px.soundEffectSwitch === true || px.lipSyncTtsSwitch === true || body.capability === 'lip_sync',
-        insufficient: 'F5_INSUFFICIENT_CREDITS',
-        failureReasons: operations.createFamily5VideoTask.failureReasons,
-      });
-    },
-
-    getVideoTask({ params }, ctx) {
-      return present(kit.own(ctx, params.taskId, sharedLookup), ctx);
-    },
-
-    listVideoTasks({ query }, ctx) {
-      return kit.page(ctx, query, (r): VideoTaskListItem => {
-        const t = present(r, ctx);
-        return {
-          id: t.id,
-          episodeId: t.episodeId,
-          status: t.status,
-          model: t.model,
-          title: r.title,
-          prompt: r.prompt,
-          params: t.params,
-          videoUrl: t.videoUrl,
-          coverUrl: t.coverUrl,
-          providerVideoUrl: t.providerVideoUrl,
-          seed: t.seed,
-          creditCharged: t.creditCharged,
-          createdAt: t.createdAt,
-        };
-      });
-    },
-
-    shareVideoTask({ params, body }, ctx) {
-      const r = kit.own(ctx, params.taskId, sharedLookup);
-      r.enabledShare = body.enabledShare ?? !r.enabledShare;
-      r.updatedAt = ctx.now;
-      return { taskId: r.id, enabledShare: r.enabledShare };
-    },
-
-    deleteVideoTask({ params }, ctx) {
-      const r = kit.own(ctx, params.taskId, sharedLookup);
-      if (!kit.isTerminal(r))
-        throw new ApiError('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
-      kit.remove(ctx.engine, r);
-      return { taskId: r.id, deleted: true as const };
-    },
-
-    estimateVideoCredits({ body }) {
-      return videoEstimateFromCredits(sharedVideoCredits(body.model, body.resolution, body.duration, body.hasVideoInput ? body.inputVideoDuration : 0));
-    },
-
-    estimateFamily5Credits({ body }) {
-      const duration = body.duration ?? family5Defaults(body.capability).duration;
-      return videoEstimateFromCredits(family5Credits(body.capability, body.model, family5Quality(body.capability, body.quality), duration));
-    },
+    createVideoTask,
+    createFamily5VideoTask,
+    getVideoTask,
+    listVideoTasks,
+    shareVideoTask,
+    deleteVideoTask,
+    estimateVideoCredits,
+    estimateFamily5Credits,
   },
 
   media: [

@@ -37,7 +37,7 @@ import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
-import type { MediaAsset, Service, ServiceContext } from './context.ts';
+import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import type { VoiceSource } from './voices.ts';
 import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 
@@ -239,6 +239,102 @@ const voiceCloneRecordSchema = taskRecordSchema(cloneStatuses, {
   failure: z.looseObject({}).optional(),
 });
 
+const createVoiceClone: Handler<'createVoiceClone'> = async ({ body }, ctx) => {
+  const files: CloneRecord['files'] = [];
+  let silent = true;
+  for (const [i, f] of body.audioFiles.entries()) {
+    const a = await inspectReferenceAudio(f.bytes);
+    if (!a.audio)
+      throw new ApiError(
+        'VOICE_CLONE_UNSUPPORTED_AUDIO',
+        `audioFiles[${i}] (${JSON.stringify(f.filename)}, ${f.mimeType}) is not audio the service reads: send WAV, MP3, Ogg, FLAC, AAC or M4A`,
+      );
+    files.push({ filename: f.filename, bytes: f.bytes.length, durationMs: a.durationMs });
+    silent &&= a.silent;
+  }
+  // Read the state after the (asynchronous) inspection: requests in between have been handled whole.
+  const { engine, forcing } = ctx;
+  const now = engine.tick();
+  const totalMs = files.reduce((n, f) => n + f.durationMs, 0);
+  const natural: FailureName | undefined =
+    totalMs < referenceDurationMs.min || totalMs > referenceDurationMs.max ? 'AUDIO_DURATION_INVALID' : silent ? 'NO_VALID_SPEECH' : undefined;
+  const failWith = forcing.outcome === 'failed' ? ((forcing.error as FailureName | undefined) ?? 'TASK_FAILED') : natural;
+  const id = kit.nextId(ctx);
+  const r = kit.create(
+    ctx,
+    id,
+    'pending',
+    {
+      language: body.language,
+      consentConfirmed: true,
+      autoConfirm: body.autoConfirm,
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.gender !== undefined ? { gender: body.gender } : {}),
+      useCredits: body.useCredits,
+      files,
+      variant: hash32(engine.seed, id, 'voice') % AUDIO_TIMBRES,
+    },
+    now,
+  );
+  kit.timeout(engine, r, now + cloneSchedule.timeoutMs, ['pending', 'processing'], 'timeout');
+  kit.run(
+    engine,
+    r,
+    {
+      steps: [
+        { status: 'processing', afterMs: cloneSchedule.pendingMs },
+        { status: 'completed', afterMs: cloneSchedule.processingMs },
+      ],
+      ...(failWith ? { failure: { atStep: 1, reason: failWith } } : {}),
+      ...(forcing.outcome === 'stuck' ? { stuckBefore: 1 } : {}),
+    },
+    now,
+  );
+  return { taskId: id, status: 'pending' as const };
+};
+
+const getVoiceClone: Handler<'getVoiceClone'> = ({ params }, ctx) => {
+  const r = kit.own(ctx, params.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
+  if (expired(r, ctx.now)) throw expiredError(r);
+  if (r.status === 'completed' && r.autoConfirm && !r.speakerId && !r.confirmError) {
+    try {
+      confirm(ctx, r, { name: r.name!, gender: r.gender!, useCredits: r.useCredits });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      r.confirmError = `${e.error}: ${e.message}`;
+    }
+  }
+  return present(r, ctx);
+};
+
+const confirmVoiceClone: Handler<'confirmVoiceClone'> = ({ body }, ctx) => {
+  const r = kit.own(ctx, body.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
+  return { speakerId: confirm(ctx, r, body) };
+};
+
+const listPrivateVoices: Handler<'listPrivateVoices'> = (_input, ctx) => {
+  return { speakers: voicesOfOwner(ctx.engine, ctx.account.apiKey).map((v) => presentVoice(v, ctx, false)), ...allowance(ctx.account) };
+};
+
+const getPrivateVoice: Handler<'getPrivateVoice'> = ({ params }, ctx) => {
+  return presentVoice(ownVoice(ctx, params.speakerId), ctx, true);
+};
+
+const updatePrivateVoice: Handler<'updatePrivateVoice'> = ({ params, body }, ctx) => {
+  const v = ownVoice(ctx, params.speakerId);
+  if (body.name !== undefined) v.name = body.name;
+  if (body.gender !== undefined) v.gender = body.gender;
+  v.updatedAt = ctx.now;
+  return presentVoice(v, ctx, true);
+};
+
+const deletePrivateVoice: Handler<'deletePrivateVoice'> = ({ params }, ctx) => {
+  const v = ownVoice(ctx, params.speakerId);
+  const state = voicesState(ctx.engine);
+  state.voices = state.voices.filter((x) => x !== v);
+  return { speakerId: v.speakerInnerId };
+};
+
 /** The seven voice-cloning operations. */
 export const voiceCloneService: Service<
   'createVoiceClone' | 'getVoiceClone' | 'confirmVoiceClone' | 'listPrivateVoices' | 'getPrivateVoice' | 'updatePrivateVoice' | 'deletePrivateVoice'
@@ -247,100 +343,13 @@ export const voiceCloneService: Service<
   voices: confirmedVoices,
   records: { 'voice-clone': voiceCloneRecordSchema },
   handlers: {
-    async createVoiceClone({ body }, ctx) {
-      const files: CloneRecord['files'] = [];
-      let silent = true;
-      for (const [i, f] of body.audioFiles.entries()) {
-        const a = await inspectReferenceAudio(f.bytes);
-        if (!a.audio)
-          throw new ApiError(
-            'VOICE_CLONE_UNSUPPORTED_AUDIO',
-            `audioFiles[${i}] (${JSON.stringify(f.filename)}, ${f.mimeType}) is not audio the service reads: send WAV, MP3, Ogg, FLAC, AAC or M4A`,
-          );
-        files.push({ filename: f.filename, bytes: f.bytes.length, durationMs: a.durationMs });
-        silent &&= a.silent;
-      }
-      // Read the state after the (asynchronous) inspection: requests in between have been handled whole.
-      const { engine, account, forcing } = ctx;
-      const now = engine.tick();
-      const totalMs = files.reduce((n, f) => n + f.durationMs, 0);
-      const natural: FailureName | undefined =
-        totalMs < referenceDurationMs.min || totalMs > referenceDurationMs.max ? 'AUDIO_DURATION_INVALID' : silent ? 'NO_VALID_SPEECH' : undefined;
-      const failWith = forcing.outcome === 'failed' ? ((forcing.error as FailureName | undefined) ?? 'TASK_FAILED') : natural;
-      const id = kit.nextId(ctx);
-      const r = kit.add(engine, {
-        id,
-        owner: account.apiKey,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
-        language: body.language,
-        consentConfirmed: true,
-        autoConfirm: body.autoConfirm,
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.gender !== undefined ? { gender: body.gender } : {}),
-        useCredits: body.useCredits,
-        files,
-        variant: hash32(engine.seed, id, 'voice') % AUDIO_TIMBRES,
-      });
-      kit.timeout(engine, r, now + cloneSchedule.timeoutMs, ['pending', 'processing'], 'timeout');
-      kit.run(
-        engine,
-        r,
-        {
-          steps: [
-            { status: 'processing', afterMs: cloneSchedule.pendingMs },
-            { status: 'completed', afterMs: cloneSchedule.processingMs },
-          ],
-          ...(failWith ? { failure: { atStep: 1, reason: failWith } } : {}),
-          ...(forcing.outcome === 'stuck' ? { stuckBefore: 1 } : {}),
-        },
-        now,
-      );
-      return { taskId: id, status: 'pending' as const };
-    },
-
-    getVoiceClone({ params }, ctx) {
-      const r = kit.own(ctx, params.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
-      if (expired(r, ctx.now)) throw expiredError(r);
-      if (r.status === 'completed' && r.autoConfirm && !r.speakerId && !r.confirmError) {
-        try {
-          confirm(ctx, r, { name: r.name!, gender: r.gender!, useCredits: r.useCredits });
-        } catch (e) {
-          if (!(e instanceof ApiError)) throw e;
-          r.confirmError = `${e.error}: ${e.message}`;
-        }
-      }
-      return present(r, ctx);
-    },
-
-    confirmVoiceClone({ body }, ctx) {
-      const r = kit.own(ctx, body.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
-      return { speakerId: confirm(ctx, r, body) };
-    },
-
-    listPrivateVoices(_input, ctx) {
-      return { speakers: voicesOfOwner(ctx.engine, ctx.account.apiKey).map((v) => presentVoice(v, ctx, false)), ...allowance(ctx.account) };
-    },
-
-    getPrivateVoice({ params }, ctx) {
-      return presentVoice(ownVoice(ctx, params.speakerId), ctx, true);
-    },
-
-    updatePrivateVoice({ params, body }, ctx) {
-      const v = ownVoice(ctx, params.speakerId);
-      if (body.name !== undefined) v.name = body.name;
-      if (body.gender !== undefined) v.gender = body.gender;
-      v.updatedAt = ctx.now;
-      return presentVoice(v, ctx, true);
-    },
-
-    deletePrivateVoice({ params }, ctx) {
-      const v = ownVoice(ctx, params.speakerId);
-      const state = voicesState(ctx.engine);
-      state.voices = state.voices.filter((x) => x !== v);
-      return { speakerId: v.speakerInnerId };
-    },
+    createVoiceClone,
+    getVoiceClone,
+    confirmVoiceClone,
+    listPrivateVoices,
+    getPrivateVoice,
+    updatePrivateVoice,
+    deletePrivateVoice,
   },
 
   // confirmed voices outlive their clone tasks, and their ids come from the owner's counters
