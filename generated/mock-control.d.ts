@@ -840,6 +840,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getClock: {
@@ -975,6 +986,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1305,6 +1327,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteAccount: {
@@ -1547,6 +1580,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1936,6 +1980,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2493,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listUsers: {
@@ -2575,6 +2641,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2730,6 +2807,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
