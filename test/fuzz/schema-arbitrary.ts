@@ -137,10 +137,12 @@ export class SchemaArbitraries {
       if (Array.isArray(node[k]) && node.type === undefined && node.properties === undefined)
         return fc.oneof(...(node[k] as unknown[]).map((_, i) => this.of(child(at, k, i), name, depth + 1)));
     }
-    if (Array.isArray(node.allOf)) {
-      // the documents use allOf only to add keywords to a $ref; generate from the first branch, the filter of `valid` keeps the rest
+    if (Array.isArray(node.allOf) && node.type === undefined && node.properties === undefined) {
+      // allOf beside no schema of its own adds keywords to a $ref: generate from the first branch, the filter of `valid` keeps the rest
       return this.of(child(at, 'allOf', 0), name, depth + 1);
     }
+    // allOf beside a schema of its own carries the request rules (schemas/rules.ts: if/then fragments); the object is
+    // generated from the schema, and the filter of `valid` keeps the values the rules accept
     const types = only ? [only] : typesOf(node);
     if (types.length === 0) return fc.jsonValue({ maxDepth: 2 });
     if (types.length > 1) return fc.oneof(...types.map((t) => this.of(at, name, depth, t)));
