@@ -84,6 +84,7 @@ console.log('\nrequests by mutation:');
 for (const [label, n] of [...report.labels].sort((a, b) => b[1] - a[1])) console.log(`  ${label.padEnd(36)} ${n}`);
 
 console.log(`\nledgers checked: ${report.accountsChecked} accounts; seeds used: ${report.seeds.join(', ')}`);
+console.log(`requests sent again after a reused keep-alive connection was reset before any answer: ${report.retriedAfterReset}`);
 console.log(`\nknown defects seen (${report.known.size}):`);
 for (const d of knownDefects) {
   const rec = report.known.get(d.id);
