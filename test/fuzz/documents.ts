@@ -314,10 +314,11 @@ export function makeRouter(targets: readonly FuzzTarget[]): (method: string, raw
     if (/^\/__mock\//i.test(path)) {
       const hit = control.find((r) => r.t.method === m && r.re.test(path));
       if (hit) return { kind: 'target', target: hit.t };
+      // one route table holds both documents' routes: a control path with another method answers 405 too
+      if (control.some((r) => r.re.test(path))) return { kind: 'method-not-allowed' };
     }
     const hit = api.find((r) => r.t.method === m && r.re.test(path));
     if (hit) return { kind: 'target', target: hit.t };
-    // the 404/405 handler knows only the API's routes
     if (api.some((r) => r.re.test(path))) return { kind: 'method-not-allowed' };
     return { kind: 'not-found' };
   };
