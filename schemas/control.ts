@@ -9,7 +9,7 @@ import { FreeUsages } from './account.ts';
 import { plans } from './plans.ts';
 import { json, multipart, transportErrors, uploadedFile } from './define.ts';
 import { assumed } from './provenance.ts';
-import type { ErrorName } from './errors.ts';
+import { errorNames, type ErrorName } from './errors.ts';
 import { audioFileTypes, audioFormats, mediaFileTypes } from './media.ts';
 import {
   forcedOutcomes,
@@ -366,7 +366,8 @@ export const EngineState = z
           remaining: Int.min(1),
           forcing: z.strictObject({
             code: Int.optional(),
-            error: z.string().optional(),
+            // a catalogued error's name: a rule is listed and applied by its catalogue entry
+            error: z.enum(errorNames as [ErrorName, ...ErrorName[]]).optional(),
             outcome: z.enum(forcedOutcomes).optional(),
             delayMs: Int.min(0).optional(),
           }),

@@ -19,6 +19,7 @@ import { cutText, wellFormed } from '../schemas/text.ts';
 import { musicCoverBody, pathOf, podcastBody, podcastTextBody, textItem, videoBody } from './factories.ts';
 import { KEY, startMock, useMocks } from './helpers.ts';
 import { createMock } from '../mock/index.ts';
+import { errorCatalog } from '../schemas/errors.ts';
 
 const mock = useMocks({ rateLimit: false });
 const targets = new Map<string, FuzzTarget>(allTargets().map((t) => [t.id, t]));
@@ -367,5 +368,30 @@ describe('host-port-out-of-range (fixed): a Host or X-Forwarded-Host whose port 
     );
     expect(r.status, r.body.toString().slice(0, 300)).toBe(target('coverMusic').success.status);
     expect(validateAt(target('coverMusic').success.json!, jsonOf(r))).toEqual([]);
+  });
+});
+
+describe('state-scenario-error-unchecked (fixed): PUT /__mock/state takes a scenario rule forcing an error the catalogue lacks', () => {
+  // `npm run fuzz -- --runs 20000 --seed 3`: a state document whose scenario rule forced the error "NOT_AN_ERROR" was
+  // loaded (200); GET /__mock/scenarios then answered 500 (10500), the rule's catalogue entry being undefined.
+  it('such a document is refused with 10008 naming the rule, nothing is replaced, and the scenarios still list', async () => {
+    const m = await mock();
+    const saved = await m.call('GET', '/__mock/state', { key: null });
+    const rule = (error: string) => ({ id: 'sc_x', apiKey: null, operationIds: null, remaining: 1, forcing: { error } });
+    const doc = structuredClone(saved.json);
+    doc.state.scenarios = { rules: [rule('NOT_AN_ERROR')], seq: 1 };
+    const put = await m.call('PUT', '/__mock/state', { key: null, body: doc });
+    expect(put.status).toBe(400);
+    expect(put.json.code).toBe(10008);
+    expect(put.json.message).toContain('scenarios');
+    const list = await m.call('GET', '/__mock/scenarios', { key: null });
+    expect(list.status).toBe(200);
+    expect(list.json.items).toEqual([]);
+    // a catalogued name loads and lists with its code
+    doc.state.scenarios = { rules: [rule('VIDEO_INSUFFICIENT_CREDITS')], seq: 1 };
+    expect((await m.call('PUT', '/__mock/state', { key: null, body: doc })).status).toBe(200);
+    const listed = await m.call('GET', '/__mock/scenarios', { key: null });
+    expect(listed.status).toBe(200);
+    expect(listed.json.items.map((s: { error: number }) => s.error)).toEqual([errorCatalog.VIDEO_INSUFFICIENT_CREDITS.code]);
   });
 });
