@@ -617,7 +617,8 @@ export interface components {
                         remaining: number;
                         forcing: {
                             code?: number;
-                            error?: string;
+                            /** @enum {string} */
+                            error?: "UNAUTHORIZED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "INVALID_PREFER" | "CONTROL_INVALID_REQUEST" | "MALFORMED_MULTIPART" | "CONTROL_FORBIDDEN" | "RANGE_NOT_SATISFIABLE" | "CONTROL_NOT_FOUND" | "HEADERS_TOO_LARGE" | "MALFORMED_REQUEST" | "MEDIA_EXPIRED" | "REQUEST_TIMEOUT" | "HOST_FORBIDDEN" | "SERVER_BUSY" | "SESSION_NOT_FOUND" | "MOCK_INTERNAL_ERROR" | "VIDEO_INVALID_PARAMETERS" | "VIDEO_UNSUPPORTED_COMBINATION" | "VIDEO_MISSING_MEDIA_DURATION" | "VIDEO_INSUFFICIENT_CREDITS" | "VIDEO_TASK_FORBIDDEN" | "VIDEO_TASK_NOT_FOUND" | "VIDEO_TASK_NOT_FINISHED" | "VIDEO_GENERATION_FAILED" | "VIDEO_CONTENT_REJECTED" | "VIDEO_RATE_LIMITED" | "F5_TASK_NOT_FOUND" | "F5_INSUFFICIENT_CREDITS" | "F5_PROVIDER_ERROR" | "F5_INVALID_PARAMETERS" | "F5_TASK_FORBIDDEN" | "F5_AUDIO_NEEDS_VISUAL" | "F5_PROVIDER_THROTTLED" | "F5_CONTENT_REJECTED" | "RATE_LIMITED" | "SPEECH_INVALID_PARAMETERS" | "SPEECH_SPEAKER_NOT_FOUND" | "SPEECH_INSUFFICIENT_CREDITS" | "SPEECH_EPISODE_NOT_FOUND" | "SPEECH_GENERATION_FAILED" | "SPEECH_CONTENT_REJECTED" | "SPEECH_SOURCE_UNREADABLE" | "SPEECH_TIMED_OUT" | "GEN_AUDIO_TASK_NOT_FOUND" | "GEN_AUDIO_SPEAKER_NOT_FOUND" | "GEN_AUDIO_UNAVAILABLE" | "GEN_AUDIO_INVALID_PARAMETERS" | "GEN_AUDIO_TOO_MANY_VOICES" | "GEN_AUDIO_INSUFFICIENT_CREDITS" | "GEN_AUDIO_RATE_LIMITED" | "GEN_AUDIO_TIMED_OUT" | "GEN_AUDIO_CONCURRENCY_LIMIT" | "VOICE_CLONE_INVALID_PARAMETERS" | "NEED_UPGRADE" | "NEED_CREDIT" | "SPEAKER_LIMIT_REACHED" | "ALREADY_CONFIRMED" | "AUDIO_DURATION_INVALID" | "NO_VALID_SPEECH" | "TASK_FAILED" | "VOICE_CLONE_TASK_NOT_FOUND" | "VOICE_CLONE_TASK_EXPIRED" | "VOICE_CLONE_TASK_NOT_COMPLETED" | "VOICE_CLONE_SPEAKER_NOT_FOUND" | "VOICE_CLONE_UNSUPPORTED_AUDIO" | "VOICE_CLONE_FILES_TOO_LARGE" | "VOICE_CLONE_RATE_LIMITED" | "VOICE_CLONE_CONFIRM_IN_FLIGHT" | "VOICE_CLONE_UNAVAILABLE" | "PODCAST_INVALID_PARAMETERS" | "SPEAKER_LANGUAGE_MISMATCH" | "PODCAST_SPEAKER_NOT_FOUND" | "PODCAST_INSUFFICIENT_CREDITS" | "PODCAST_EPISODE_NOT_FOUND" | "PODCAST_AUDIO_NOT_ALLOWED" | "PODCAST_GENERATION_FAILED" | "PODCAST_CONTENT_REJECTED" | "PODCAST_SOURCE_UNREADABLE" | "PODCAST_TIMED_OUT" | "STORYBOOK_INVALID_PARAMETERS" | "STORYBOOK_SPEAKER_NOT_FOUND" | "STORYBOOK_INSUFFICIENT_CREDITS" | "STORYBOOK_EPISODE_NOT_FOUND" | "STORYBOOK_VIDEO_NOT_ALLOWED" | "STORYBOOK_GENERATION_FAILED" | "STORYBOOK_CONTENT_REJECTED" | "STORYBOOK_SOURCE_UNREADABLE" | "STORYBOOK_TIMED_OUT" | "STORYBOOK_VIDEO_FAILED" | "EXTRACTION_INVALID_PARAMETERS" | "EXTRACTION_TASK_NOT_FOUND" | "EXTRACTION_INSUFFICIENT_CREDITS" | "EXTRACTION_PAGE_UNREACHABLE" | "EXTRACTION_UNSUPPORTED_CONTENT" | "EXTRACTION_TIMED_OUT" | "IMAGE_INVALID_PARAMETERS" | "IMAGE_UNSUPPORTED_SIZE" | "IMAGE_TOO_MANY_REFERENCE_IMAGES" | "IMAGE_INSUFFICIENT_CREDITS" | "IMAGE_SUBSCRIPTION_REQUIRED" | "IMAGE_TASK_NOT_FOUND" | "IMAGE_GENERATION_FAILED" | "IMAGE_UNSUPPORTED_RATIO" | "IMAGE_RATE_LIMITED" | "IMAGE_FREE_RELAX_BUSY" | "IMAGE_FREE_RELAX_TIMEOUT" | "IMAGE_B_UNSUPPORTED_RATIO" | "LYRICS_INVALID_PARAMETERS" | "LYRICS_TASK_NOT_FOUND" | "LYRICS_INSUFFICIENT_CREDITS" | "LYRICS_PROVIDER_REJECTED" | "LYRICS_GENERATION_FAILED" | "LYRICS_TIMED_OUT" | "LYRICS_RATE_LIMITED" | "MUSIC_ANALYSIS_INVALID_PARAMETERS" | "MUSIC_ANALYSIS_UNSUPPORTED_AUDIO" | "MUSIC_ANALYSIS_AUDIO_DURATION_INVALID" | "MUSIC_ANALYSIS_FILE_TOO_LARGE" | "MUSIC_ANALYSIS_SOURCE_NOT_FOUND" | "MUSIC_ANALYSIS_SOURCE_FORBIDDEN" | "MUSIC_ANALYSIS_INSUFFICIENT_CREDITS" | "MUSIC_ANALYSIS_FAILED" | "MUSIC_INVALID_PARAMETERS" | "MUSIC_TASK_NOT_FOUND" | "MUSIC_INSUFFICIENT_CREDITS" | "MUSIC_UNSUPPORTED_FILE" | "MUSIC_FILE_TOO_LARGE" | "MUSIC_PROVIDER_UNSUPPORTED" | "MUSIC_MODEL_UNSUPPORTED" | "MUSIC_SOURCE_FORBIDDEN" | "MUSIC_SOURCE_NOT_FOUND" | "MUSIC_TASK_NOT_READY" | "MUSIC_GENERATION_FAILED" | "MUSIC_PROVIDER_REJECTED" | "MUSIC_TIMED_OUT" | "MUSIC_AUDIO_URL_EXPIRED" | "MUSIC_AUDIO_URL_INVALID_SIGNATURE" | "OAUTH_INVALID_PARAMETERS" | "OAUTH_SESSION_NOT_FOUND" | "OAUTH_INVALID_CODE" | "OAUTH_INVALID_REFRESH_TOKEN";
                             /** @enum {string} */
                             outcome?: "failed" | "stuck" | "partial";
                             delayMs?: number;
@@ -840,6 +841,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getClock: {
@@ -975,6 +987,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1305,6 +1328,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteAccount: {
@@ -1547,6 +1581,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1936,6 +1981,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2494,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listUsers: {
@@ -2575,6 +2642,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2730,6 +2808,17 @@ export interface operations {
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10019` the mock is receiving as many bytes of request bodies (--max-inflight-body-mb) or serving as many event streams (--max-streams) as it takes at once; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (1 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

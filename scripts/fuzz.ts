@@ -84,6 +84,7 @@ console.log('\nrequests by mutation:');
 for (const [label, n] of [...report.labels].sort((a, b) => b[1] - a[1])) console.log(`  ${label.padEnd(36)} ${n}`);
 
 console.log(`\nledgers checked: ${report.accountsChecked} accounts; seeds used: ${report.seeds.join(', ')}`);
+console.log(`requests sent again after a reused keep-alive connection was reset before any answer: ${report.retriedAfterReset}`);
 console.log(`\nknown defects seen (${report.known.size}):`);
 for (const d of knownDefects) {
   const rec = report.known.get(d.id);
@@ -94,6 +95,20 @@ for (const rec of report.failures.values()) {
   console.log(`- ${rec.key} (${rec.count} times)\n  ${rec.example.replace(/\n/g, '\n  ')}`);
   if (rec.report) console.log(`  shrunk by fast-check:\n    ${rec.report.split('\n').slice(0, 30).join('\n    ')}`);
 }
+// answers by status class, and requests without one (a connection error or a timeout)
+const classes = new Map<string, number>();
+for (const m of report.counts.values())
+  for (const [status, n] of m) {
+    const c = typeof status === 'number' ? `${Math.floor(status / 100)}xx` : status === 'none' ? 'no answer' : status;
+    classes.set(c, (classes.get(c) ?? 0) + n);
+  }
+console.log(
+  `\nanswers by class: ${[...classes]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ')}`,
+);
+
 // The headline: what the run exists to show is zero.
 const byKind = new Map<string, number>();
 for (const rec of report.failures.values()) byKind.set(rec.violation.kind, (byKind.get(rec.violation.kind) ?? 0) + rec.count);

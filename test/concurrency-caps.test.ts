@@ -7,7 +7,9 @@
  * handled request.
  */
 import { request, type ClientRequest } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { controlOperations } from '../schemas/control.ts';
 import { errorCatalog } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
@@ -19,20 +21,30 @@ import { KEY, useMocks } from './helpers.ts';
 const mock = useMocks();
 const BUSY = errorCatalog.SERVER_BUSY.code;
 
-/** Starts a POST of `length` declared bytes to `path` and sends only the first `sent` of them; resolves once they are written. */
-async function slowUpload(base: string, path: string, length: number, sent: number): Promise<ClientRequest> {
+/**
+ * Starts a request (POST unless `method` says otherwise) of `length` declared bytes to `path` and sends only the
+ * first `sent` of them (spaces, or the start of `body`); resolves once they are written.
+ */
+async function slowUpload(base: string, path: string, length: number, sent: number, opts: { method?: string; body?: Buffer } = {}): Promise<ClientRequest> {
   const url = new URL(path, base);
   const req = request({
     host: url.hostname,
     port: url.port,
     path: url.pathname,
-    method: 'POST',
+    method: opts.method ?? 'POST',
     headers: { 'content-type': 'application/json', 'content-length': String(length), authorization: `Bearer ${KEY}` },
   });
   req.on('error', () => {});
-  await new Promise<void>((r) => req.write(Buffer.alloc(sent, 0x20), () => r()));
+  const first = opts.body ? opts.body.subarray(0, sent) : Buffer.alloc(sent, 0x20);
+  await new Promise<void>((r) => req.write(first, () => r()));
   return req;
 }
+
+/** `value` as JSON text padded with trailing spaces (still valid JSON) to `bytes`. */
+const padded = (value: unknown, bytes: number) => {
+  const text = JSON.stringify(value);
+  return text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text)));
+};
 
 describe('bodies in flight', () => {
   it('a body that would pass the cap while others arrive: 503 (10019) with Retry-After; once they are done, taken again', async () => {
@@ -55,6 +67,68 @@ describe('bodies in flight', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(again.status).toBe(200);
+  });
+});
+
+describe('control bodies in flight', () => {
+  // The control API's bodies count against the same cap: a state document can be as large as the whole state.
+  it('large control bodies beyond the cap while a state document arrives: 503 (10019) with Retry-After, and none of them changes the state', async () => {
+    const m = await mock({ maxInflightBodyBytes: 1024 * 1024 });
+    await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
+    const before = await m.call('GET', '/__mock/state', { key: null });
+    expect(before.status).toBe(200);
+    // a state document one hour later, 900 KiB with padding, of which only the first KiB arrives for now
+    const later = structuredClone(before.json);
+    later.state.now += 3_600_000;
+    const slowBody = Buffer.from(padded(later, 900 * 1024));
+    const slow = await slowUpload(m.base, '/__mock/state', slowBody.length, 1024, { method: 'PUT', body: slowBody });
+    await new Promise((r) => setTimeout(r, 100));
+
+    const bigJson = (value: unknown) => ({ key: null, raw: padded(value, 200 * 1024), headers: { 'content-type': 'application/json' } });
+    const form = `--B\r\nContent-Disposition: form-data; name="files"; filename="a.bin"\r\n\r\n${'x'.repeat(200 * 1024)}\r\n--B--\r\n`;
+    const refused = await Promise.all([
+      m.call('PUT', '/__mock/state', bigJson({ ...before.json, state: { ...before.json.state, now: before.json.state.now + 7_200_000 } })),
+      m.call('POST', '/__mock/clock/advance', bigJson({ ms: 60_000 })),
+      m.call('PUT', `/__mock/accounts/${KEY}`, bigJson({ credits: 1 })),
+      m.call('POST', '/__mock/uploads', { key: null, raw: form, headers: { 'content-type': 'multipart/form-data; boundary=B' } }),
+    ]);
+    for (const r of refused) {
+      expect(r.status, r.text).toBe(503);
+      expect(r.json.code).toBe(BUSY);
+      expect(r.headers.get('retry-after')).toBe('1');
+    }
+    // nothing of the refused requests (nor of the half-sent document) reached the state
+    const during = await m.call('GET', '/__mock/state', { key: null });
+    expect(during.json).toEqual(before.json);
+
+    // the document that was being received arrives whole and is taken; the cap is free again afterwards
+    const answered = new Promise<number>((resolve) => slow.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0))));
+    slow.end(slowBody.subarray(1024));
+    expect(await answered).toBe(200);
+    const after = await m.call('GET', '/__mock/state', { key: null });
+    expect(after.json.state.now).toBe(later.state.now);
+    const advance = await m.call('POST', '/__mock/clock/advance', bigJson({ ms: 60_000 }));
+    expect(advance.status, advance.text).toBe(200);
+    expect((await m.call('GET', '/__mock/clock', { key: null })).json.now).toBe(later.state.now + 60_000);
+  });
+
+  it('a control request without a body (no Content-Length, not chunked) reserves nothing: a bare reset is answered while the cap is full', async () => {
+    const m = await mock({ maxInflightBodyBytes: 1024 * 1024 });
+    const slow = await slowUpload(m.base, pathOf('createVideoTask'), 1024 * 1024, 1024);
+    await new Promise((r) => setTimeout(r, 100));
+    // written by hand: Node's client would add Content-Length: 0
+    const url = new URL(m.base);
+    const head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.write(`POST /__mock/reset HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    slow.destroy();
   });
 });
 
@@ -86,11 +160,9 @@ describe('open event streams', () => {
 });
 
 describe('declared', () => {
-  it('SERVER_BUSY is declared by every operation with a body or an event stream, and by no other', () => {
-    for (const id of operationIds) {
-      const op = operations[id] as OperationDef;
-      expect(op.errors.includes('SERVER_BUSY'), id).toBe(!!op.request.body || op.response.kind === 'event-stream');
-    }
+  it('SERVER_BUSY is declared by every operation with a body or an event stream, and by no other (the control API too)', () => {
+    for (const op of [...operationIds.map((id) => operations[id] as OperationDef), ...(Object.values(controlOperations) as OperationDef[])])
+      expect(op.errors.includes('SERVER_BUSY'), op.operationId).toBe(!!op.request.body || op.response.kind === 'event-stream');
   });
 });
 

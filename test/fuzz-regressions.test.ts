@@ -9,14 +9,17 @@
  * flipped are defects fixed since the fuzzer found them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTargets, validateAt, type FuzzTarget } from './fuzz/documents.ts';
 import { makeAgent, send, type NoAnswer, type WireResponse } from './fuzz/http.ts';
 import { jsonOf, mediaType } from './fuzz/oracle.ts';
 import type { WireRequest } from './fuzz/model.ts';
 import { cutText, wellFormed } from '../schemas/text.ts';
-import { pathOf, podcastBody, podcastTextBody, textItem, videoBody } from './factories.ts';
+import { musicCoverBody, pathOf, podcastBody, podcastTextBody, textItem, videoBody } from './factories.ts';
 import { KEY, startMock, useMocks } from './helpers.ts';
+import { createMock } from '../mock/index.ts';
+import { errorCatalog } from '../schemas/errors.ts';
 
 const mock = useMocks({ rateLimit: false });
 const targets = new Map<string, FuzzTarget>(allTargets().map((t) => [t.id, t]));
@@ -256,5 +259,139 @@ describe('astral-cut (fixed): text cut inside a surrogate pair', () => {
     for (let max = 0; max < 8; max++) expect(() => encodeURIComponent(cutText('x😀y😀😀z', max))).not.toThrow();
     expect(wellFormed('a\ud83db')).toBe('a\ufffdb');
     expect(wellFormed('a😀b')).toBe('a😀b');
+  });
+});
+
+describe('multipart-content-encoding (fixed): a multipart body with a Content-Encoding', () => {
+  // `npm run fuzz -- --runs 20000 --seed 1` met a connection reset on a gzip-encoded multipart body. The mock read the
+  // form's bytes as sent whatever the Content-Encoding said: a gzip body was parsed as a broken form (400, "Unexpected
+  // end of form"), a body only labelled gzip was taken as a plain form. Now a content coding on a form is refused with
+  // 415 (10003), the envelope, and the connection stays usable for the next request.
+  const part = (name: string, value: string, filename?: string) =>
+    `--B\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n\r\n${value}\r\n`;
+  const form = (fileBytes = 3) =>
+    Buffer.concat([
+      Buffer.from(part('prompt', 'a calm song')),
+      Buffer.from(`--B\r\nContent-Disposition: form-data; name="files"; filename="a.bin"\r\n\r\n`),
+      Buffer.alloc(fileBytes, 0x41),
+      Buffer.from('\r\n--B--\r\n'),
+    ]);
+  const cases: [string, string, Buffer][] = [
+    ['gzip, compressed', 'gzip', gzipSync(form())],
+    ['gzip, not compressed', 'gzip', form()],
+    ['GZIP', 'GZIP', gzipSync(form())],
+    ['deflate', 'deflate', deflateSync(form())],
+    ['br', 'br', form()],
+    ['gzip, gzip', 'gzip, gzip', gzipSync(gzipSync(form()))],
+    ['identity, gzip', 'identity, gzip', gzipSync(form())],
+    ['x-unknown', 'x-unknown', form()],
+    ['8 MiB labelled gzip', 'gzip', form(8 * 1024 * 1024)],
+    ['8 MiB gzip of a 8 MiB form', 'gzip', gzipSync(form(8 * 1024 * 1024))],
+  ];
+
+  it.each([
+    ['control:inspectUpload', '/__mock/uploads', {}],
+    ['generateInstrumental', pathOf('generateInstrumental'), { authorization: `Bearer ${KEY}` }],
+  ] as const)(
+    '%s: each coding answers 415 (10003), declared, and the keep-alive connection answers the next request',
+    async (id, path, auth) => {
+      const m = await mock();
+      const agent = makeAgent();
+      try {
+        for (const [label, coding, body] of cases) {
+          const w: WireRequest = {
+            target: id,
+            method: 'POST',
+            path,
+            headers: { ...auth, 'content-type': 'multipart/form-data; boundary=B', 'content-encoding': coding },
+            body,
+            labels: [],
+          };
+          const r = await send(new URL(m.base), w, agent, { timeoutMs: 10_000, maxBinaryBytes: 1 << 20, streamMs: 50 });
+          expect('error' in r ? r.error : r.retried, `${label}: no reset`).toBeFalsy();
+          const a = r as WireResponse;
+          expect(a.status, `${label}: ${a.body.toString().slice(0, 200)}`).toBe(415);
+          expect((jsonOf(a) as { code: number }).code).toBe(10003);
+          expectDeclaredError(target(id), a);
+          const health = await send(new URL(m.base), { target: '-', method: 'GET', path: '/__mock/health', headers: {}, labels: [] }, agent, {
+            timeoutMs: 5000,
+            maxBinaryBytes: 1 << 20,
+            streamMs: 50,
+          });
+          expect('error' in health ? health.error : health.status, `${label}: the next request`).toBe(200);
+        }
+      } finally {
+        agent.destroy();
+      }
+    },
+    60_000,
+  );
+
+  it('identity (or an empty header) is no coding: the form is read', async () => {
+    const m = await mock();
+    for (const coding of ['identity', '', ' IDENTITY ']) {
+      const r = await raw(m.base, 'POST', '/__mock/uploads', { 'content-type': 'multipart/form-data; boundary=B', 'content-encoding': coding }, form());
+      expect(r.status, `${JSON.stringify(coding)}: ${r.body.toString().slice(0, 200)}`).toBe(200);
+      expect((jsonOf(r) as { files: unknown[] }).files).toHaveLength(1);
+    }
+  });
+
+  it('the fetch transport answers the same 415 (10003)', async () => {
+    const inProcess = createMock({ seed: 1 });
+    const r = await inProcess.fetch('/__mock/uploads', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=B', 'content-encoding': 'gzip' },
+      body: gzipSync(form()),
+    });
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as { code: number }).code).toBe(10003);
+  });
+});
+
+describe('host-port-out-of-range (fixed): a Host or X-Forwarded-Host whose port is past 65535', () => {
+  // `npm run fuzz -- --runs 20000 --seed 1`: POST /v1/music/cover with `Host: localhost:99999` answered 500 (10500).
+  // The origin media URLs are built on took the Host as it was (its pattern allowed any five digits), and the cover's
+  // check of its uploadUrl against that origin threw in `new URL`. Such a host is now passed over like any other that is
+  // no URL authority, so the URLs fall back to this server's own address.
+  it.each([
+    ['host', 'localhost:99999'],
+    ['host', 'example.com:70000'],
+    ['x-forwarded-host', 'localhost:99999'],
+  ])('coverMusic with %s: %s answers its success, valid against the document', async (header, value) => {
+    const m = await mock();
+    const r = await raw(
+      m.base,
+      'POST',
+      pathOf('coverMusic'),
+      { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', [header]: value },
+      Buffer.from(JSON.stringify(musicCoverBody())),
+    );
+    expect(r.status, r.body.toString().slice(0, 300)).toBe(target('coverMusic').success.status);
+    expect(validateAt(target('coverMusic').success.json!, jsonOf(r))).toEqual([]);
+  });
+});
+
+describe('state-scenario-error-unchecked (fixed): PUT /__mock/state takes a scenario rule forcing an error the catalogue lacks', () => {
+  // `npm run fuzz -- --runs 20000 --seed 3`: a state document whose scenario rule forced the error "NOT_AN_ERROR" was
+  // loaded (200); GET /__mock/scenarios then answered 500 (10500), the rule's catalogue entry being undefined.
+  it('such a document is refused with 10008 naming the rule, nothing is replaced, and the scenarios still list', async () => {
+    const m = await mock();
+    const saved = await m.call('GET', '/__mock/state', { key: null });
+    const rule = (error: string) => ({ id: 'sc_x', apiKey: null, operationIds: null, remaining: 1, forcing: { error } });
+    const doc = structuredClone(saved.json);
+    doc.state.scenarios = { rules: [rule('NOT_AN_ERROR')], seq: 1 };
+    const put = await m.call('PUT', '/__mock/state', { key: null, body: doc });
+    expect(put.status).toBe(400);
+    expect(put.json.code).toBe(10008);
+    expect(put.json.message).toContain('scenarios');
+    const list = await m.call('GET', '/__mock/scenarios', { key: null });
+    expect(list.status).toBe(200);
+    expect(list.json.items).toEqual([]);
+    // a catalogued name loads and lists with its code
+    doc.state.scenarios = { rules: [rule('VIDEO_INSUFFICIENT_CREDITS')], seq: 1 };
+    expect((await m.call('PUT', '/__mock/state', { key: null, body: doc })).status).toBe(200);
+    const listed = await m.call('GET', '/__mock/scenarios', { key: null });
+    expect(listed.status).toBe(200);
+    expect(listed.json.items.map((s: { error: number }) => s.error)).toEqual([errorCatalog.VIDEO_INSUFFICIENT_CREDITS.code]);
   });
 });

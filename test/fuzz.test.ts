@@ -15,12 +15,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { controlOperations } from '../schemas/control.ts';
 import { operationIds } from '../schemas/operations.ts';
-import { allTargets, validateAt } from './fuzz/documents.ts';
+import { allTargets, makeRouter, validateAt } from './fuzz/documents.ts';
 import { knownDefects } from './fuzz/known-defects.ts';
-import { boundedCaps } from './fuzz/model.ts';
+import { boundedCaps, Pools } from './fuzz/model.ts';
+import { cutPointsOfNode } from './fuzz/mutations.ts';
 import { RequestArbitraries } from './fuzz/requests.ts';
 import { runFuzz, weightOf, type FuzzReport } from './fuzz/runner.ts';
 import { plain } from './fuzz/values.ts';
+import { writeRequest } from './fuzz/wire.ts';
 import { startMock } from './helpers.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_101);
@@ -47,6 +49,58 @@ describe('fuzz targets and generator', () => {
         if (v === undefined) expect(p.required, `${p.name} may be left out`).toBe(false);
         else expect(validateAt(p.schema, plain(v)), `${p.name}: ${JSON.stringify(plain(v))}`).toEqual([]);
       }
+    }
+  });
+});
+
+describe('the route model', () => {
+  // `npm run fuzz -- --seed 1`: DELETE /__mock/sessions/ answered 405 (one route table for both documents), the model said 404
+  it('a control or API path with another method is method-not-allowed; an unknown path is not-found', () => {
+    const route = makeRouter(targets);
+    expect(route('DELETE', '/__mock/sessions/').kind).toBe('method-not-allowed');
+    expect(route('PUT', '/__mock/clock').kind).toBe('method-not-allowed');
+    expect(route('DELETE', '/v1/user/subscription').kind).toBe('method-not-allowed');
+    expect(route('DELETE', '/__mock/nothing').kind).toBe('not-found');
+    expect(route('GET', '/__mock/clock')).toMatchObject({ kind: 'target', target: { id: 'control:getClock' } });
+  });
+});
+
+describe('astral characters near cut points outside JSON bodies', () => {
+  const keys = ['mg_a_b'];
+  /** Requests of `id` whose one mutation is `kind` (query-astral, or the multipart astral-field), as written on the wire. */
+  const written = (id: string, kind: 'query-astral' | 'astral-field') => {
+    const t = targets.find((x) => x.id === id)!;
+    const arbs = new RequestArbitraries({ keyCount: 1, caps: boundedCaps });
+    return fc.sample(arbs.of(t), { numRuns: 1500, seed: SEED }).flatMap((spec) => {
+      const m = spec.mutations.length === 1 ? spec.mutations[0] : undefined;
+      const placement = m?.kind === 'query-astral' ? m : m?.kind === 'multipart' && m.m.kind === 'astral-field' ? m.m : undefined;
+      return placement && (m!.kind === kind || placement.kind === kind)
+        ? [{ placement, w: writeRequest(t, spec, { keys, pools: new Pools(keys), caps: boundedCaps }) }]
+        : [];
+    });
+  };
+  /** The UTF-16 index of the first astral character of `text` (-1: none). */
+  const astralIndex = (text: string) => text.search(/[\u{10000}-\u{10FFFF}]/u);
+
+  it('a limited query parameter (keyword, at most 64) gets an astral character at an index near its limit or a cut point', () => {
+    const cases = written('listSeedAudioTasks', 'query-astral');
+    expect(cases.length).toBeGreaterThan(5);
+    const points = cutPointsOfNode({ maxLength: 64 });
+    for (const { placement, w } of cases) {
+      const value = decodeURIComponent(/[?&]keyword=([^&]*)/.exec(w.path)![1]);
+      expect(astralIndex(value), value).toBe(Math.max(0, points[placement.which % points.length] + placement.offset));
+    }
+  });
+
+  it('a multipart text field (the voice name, at most 50) gets an astral character at an index near its limit or a cut point', () => {
+    const cases = written('createVoiceClone', 'astral-field');
+    expect(cases.length).toBeGreaterThan(5);
+    const points = cutPointsOfNode({ maxLength: 50, minLength: 1 });
+    for (const { placement, w } of cases) {
+      const text = w.body!.toString('utf8');
+      const names = [...text.matchAll(/name="name"\r\n\r\n([^\r]*)\r\n/g)].map((x) => x[1]);
+      expect(names).toHaveLength(1);
+      expect(astralIndex(names[0]), names[0]).toBe(Math.max(0, points[placement.which % points.length] + placement.offset));
     }
   });
 });

@@ -158,6 +158,25 @@ export function multipartCollector(rules: MultipartBody, validationError: ErrorN
 /** The multipart rules of one body (see multipartCollector). */
 export type MultipartCollector = ReturnType<typeof multipartCollector>;
 
+/**
+ * The answer to a multipart body sent with a content coding (a Content-Encoding other than identity: gzip,
+ * deflate, br...): UNSUPPORTED_MEDIA_TYPE (415), as RFC 9110 section 15.5.16 says for a coding the server does not
+ * take; undefined without one. Assumed: a form is read as it streams in and judged by its size limits, so its bytes
+ * are taken as sent (a gzip body was parsed as a broken form, a body only labelled gzip was taken as a plain one),
+ * and decoding would let a small body inflate far past every limit before it is refused.
+ */
+export function encodedMultipart(contentEncoding: string | null | undefined): ApiError | undefined {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (!codings.length) return undefined;
+  return new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Content-Encoding ${String(contentEncoding).trim().slice(0, 100)} is not accepted on multipart/form-data; send the form without a content coding`,
+  );
+}
+
 /** The answer to a body that is not multipart/form-data (UNSUPPORTED_MEDIA_TYPE), or undefined when it is. */
 export function notMultipart(contentType: string | null | undefined): ApiError | undefined {
   const type = contentType ?? '';

@@ -8,7 +8,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import type { ErrorName } from '../../schemas/errors.ts';
 import type { MultipartBody } from '../../schemas/registry-types.ts';
-import { multipartCollector, notMultipart } from '../core/multipart.ts';
+import { encodedMultipart, multipartCollector, notMultipart } from '../core/multipart.ts';
 import { ApiError } from '../engine/api-error.ts';
 
 export { coerceFormFields } from '../core/multipart.ts';
@@ -17,11 +17,12 @@ export { coerceFormFields } from '../core/multipart.ts';
  * Reads a multipart/form-data body of `req` per `rules`: the file fields (one
  * file, or an array for a repeated field), and the text fields coerced.
  * Unknown file fields are read and dropped, like unknown JSON fields.
- * Errors: UNSUPPORTED_MEDIA_TYPE (not multipart/form-data), MALFORMED_MULTIPART
+ * Errors: UNSUPPORTED_MEDIA_TYPE (not multipart/form-data, or with a Content-Encoding), MALFORMED_MULTIPART
  * (no boundary, truncated, a broken part), and those of multipartCollector.
  */
 export function readMultipart(req: Request, rules: MultipartBody, validationError: ErrorName): Promise<Record<string, unknown>> {
-  const wrongType = notMultipart(req.headers['content-type']);
+  const wrongType = notMultipart(req.headers['content-type']) ?? encodedMultipart(req.headers['content-encoding']);
+  // refused unread: Node reads the rest of the body off the connection once the answer is sent (it stays open)
   if (wrongType) return Promise.reject(wrongType);
   const c = multipartCollector(rules, validationError);
   const { largestFile, maxFiles, fields, fieldBytes } = c.limits;

@@ -12,13 +12,16 @@ const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
 
-/** `proto://host[:port]` for this request, without a trailing slash. */
+/**
+ * `proto://host[:port]` for this request, without a trailing slash. A forwarded host or Host that is no URL
+ * authority (a port past 65535, such as `localhost:99999`) is passed over: every URL built on the origin must parse.
+ */
 export function originOf(req: Request, publicUrl?: string): string {
   if (publicUrl) return publicUrl.replace(/\/+$/, '');
   const fwdProto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
   const proto = fwdProto === 'https' || fwdProto === 'http' ? fwdProto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const usable = (h: string | undefined): h is string => !!h && HOST.test(h) && URL.canParse(`${proto}://${h}/`);
   const fwdHost = first(req.headers['x-forwarded-host']);
-  const host =
-    fwdHost && HOST.test(fwdHost) ? fwdHost : req.headers.host && HOST.test(req.headers.host) ? req.headers.host : `localhost:${req.socket.localPort ?? 80}`;
+  const host = usable(fwdHost) ? fwdHost : usable(req.headers.host) ? req.headers.host : `localhost:${req.socket.localPort ?? 80}`;
   return `${proto}://${host}`;
 }

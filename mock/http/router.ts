@@ -61,15 +61,18 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
     const { op, operationId } = hit;
     const body = op.request.body;
     const world = opts.worldOf(res);
-    // an API body is reserved against the process's cap before it is read: its Content-Length, or the most the operation takes
+    // a body (the API's or the control API's: a state document, an upload) is reserved against the process's cap
+    // before it is read: its Content-Length, or the most the operation takes when it is chunked (a request with
+    // neither header has no body, RFC 9112 section 6.3: a bare POST /__mock/reset reserves nothing)
     const capacity = opts.capacity;
-    if (body && capacity && !op.control) {
+    if (body && capacity) {
       const maxBytes = body.kind === 'multipart' ? body.maxTotalBytes + MULTIPART_OVERHEAD : bodyLimitOf(op);
       const length = Number(req.headers['content-length']);
-      const bytes = Number.isFinite(length) && length >= 0 ? Math.min(length, maxBytes) : maxBytes;
+      const chunked = req.headers['transfer-encoding'] !== undefined;
+      const bytes = Number.isFinite(length) && length >= 0 ? Math.min(length, maxBytes) : chunked ? maxBytes : 0;
       if (bytes > 0) {
         if (!capacity.reserveBody(bytes)) {
-          res.locals.operationId = operationId;
+          if (!op.control) res.locals.operationId = operationId;
           res.setHeader('Connection', 'close');
           return sendError(
             res,

@@ -13,7 +13,7 @@
  */
 import { EVENT_STREAM_HEADERS, errorAnswer, type Answer } from '../core/answer.ts';
 import { pumpEvents } from '../core/event-stream.ts';
-import { multipartCollector, notMultipart } from '../core/multipart.ts';
+import { encodedMultipart, multipartCollector, notMultipart } from '../core/multipart.ts';
 import { pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
 import { bodyLimitOf, bodyTooLarge, parseJsonBody, type OperationTrace } from '../core/operation.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
@@ -167,7 +167,7 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
       readBody = () => Promise.resolve(parseJsonBody(bytes, request.headers.get('content-type') ?? undefined, op));
     } else if (body?.kind === 'multipart') {
       readBody = async () => {
-        const wrongType = notMultipart(request.headers.get('content-type'));
+        const wrongType = notMultipart(request.headers.get('content-type')) ?? encodedMultipart(request.headers.get('content-encoding'));
         if (wrongType) throw wrongType;
         let form: FormData;
         try {

@@ -119,13 +119,10 @@ export function defineControlOperations<const S extends Record<string, ControlOp
       bodyOptional: !spec.bodyRequired,
       ...(spec.bodyCheckedByHandler ? { bodyCheckedByHandler: true } : {}),
     };
-    // no forcing; JSON under any Content-Type (curl -d)
-    // control bodies are not capped (the developer's own); its event stream is
+    // no forcing; JSON under any Content-Type (curl -d); a body (a whole state document, an upload) counts
+    // against the process's cap on bodies in flight like an API body, and the event stream against --max-streams
     const transport = transportErrors({ auth: false, request, response: spec.response }).filter(
-      (e) =>
-        e !== 'INVALID_PREFER' &&
-        !(e === 'UNSUPPORTED_MEDIA_TYPE' && spec.body?.kind === 'json') &&
-        (e !== 'SERVER_BUSY' || spec.response.kind === 'event-stream'),
+      (e) => e !== 'INVALID_PREFER' && !(e === 'UNSUPPORTED_MEDIA_TYPE' && spec.body?.kind === 'json'),
     );
     const invalid: ErrorName[] = spec.body || spec.params || spec.query ? ['CONTROL_INVALID_REQUEST'] : [];
     out[operationId] = {

@@ -7,6 +7,7 @@
 import { z } from '../zod.ts';
 import { plans } from '../plans.ts';
 import { forcedOutcomes } from '../registry-types.ts';
+import { errorNames, type ErrorName } from '../errors.ts';
 import { MAX_VIRTUAL_TIME, AccountView, JournalEntry, TaskActivityEvent } from './schemas.ts';
 
 // ---------------------------------------------------------------------------
@@ -55,7 +56,8 @@ export const EngineState = z
           remaining: Int.min(1),
           forcing: z.strictObject({
             code: Int.optional(),
-            error: z.string().optional(),
+            // a catalogued error's name: a rule is listed and applied by its catalogue entry
+            error: z.enum(errorNames as [ErrorName, ...ErrorName[]]).optional(),
             outcome: z.enum(forcedOutcomes).optional(),
             delayMs: Int.min(0).optional(),
           }),

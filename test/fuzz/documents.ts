@@ -92,10 +92,17 @@ export function validatorAt(at: SchemaAt): ValidateFunction {
   return v;
 }
 
-/** Validates `value` against the schema `at`; returns ajv's errors (empty when valid). */
+/**
+ * Validates `value` against the schema `at`; returns ajv's errors (empty when valid). A value ajv cannot compare
+ * (an object whose own `valueOf` key is not a function, met by a `const` or `enum` of objects) counts as invalid.
+ */
 export function validateAt(at: SchemaAt, value: unknown): ErrorObject[] {
   const v = validatorAt(at);
-  return v(value) ? [] : [...(v.errors ?? [])];
+  try {
+    return v(value) ? [] : [...(v.errors ?? [])];
+  } catch (e) {
+    return [{ instancePath: '', schemaPath: '#', keyword: 'uncomparable', params: { error: (e as Error).message }, message: 'ajv cannot compare this value' }];
+  }
 }
 
 /** One ajv error in a line: where, which keyword, and its parameters. */
@@ -307,10 +314,11 @@ export function makeRouter(targets: readonly FuzzTarget[]): (method: string, raw
     if (/^\/__mock\//i.test(path)) {
       const hit = control.find((r) => r.t.method === m && r.re.test(path));
       if (hit) return { kind: 'target', target: hit.t };
+      // one route table holds both documents' routes: a control path with another method answers 405 too
+      if (control.some((r) => r.re.test(path))) return { kind: 'method-not-allowed' };
     }
     const hit = api.find((r) => r.t.method === m && r.re.test(path));
     if (hit) return { kind: 'target', target: hit.t };
-    // the 404/405 handler knows only the API's routes
     if (api.some((r) => r.re.test(path))) return { kind: 'method-not-allowed' };
     return { kind: 'not-found' };
   };

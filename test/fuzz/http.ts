@@ -25,6 +25,8 @@ export interface WireResponse {
   frames?: StreamFrame[];
   /** Real ms from sending to the end of reading. */
   ms: number;
+  /** Sent a second time: the first attempt, on a reused keep-alive connection, was reset before any answer. */
+  retried?: boolean;
 }
 
 /** No answer: a connection error or a timeout. */
@@ -68,14 +70,27 @@ export function parseFrames(text: string): StreamFrame[] {
   return frames;
 }
 
-/** Sends `w` to `base` and reads the answer. */
-export function send(base: URL, w: WireRequest, agent: http.Agent, opts: SendOptions): Promise<WireResponse | NoAnswer> {
+/**
+ * Sends `w` to `base` and reads the answer. A request reset before any answer on a reused keep-alive connection
+ * is sent once more on a new one (the server may close an idle connection, after its keepAliveTimeout, just as
+ * the client reuses it: Node's documented race, `request.reusedSocket`); a reset on a new connection is reported.
+ */
+export async function send(base: URL, w: WireRequest, agent: http.Agent, opts: SendOptions): Promise<WireResponse | NoAnswer> {
+  const first = await sendOnce(base, w, agent, opts);
+  if (!('reusedReset' in first)) return first;
+  const again = await sendOnce(base, w, agent, opts);
+  if ('reusedReset' in again) return { error: again.error, ms: again.ms };
+  return 'error' in again ? again : { ...again, retried: true };
+}
+
+/** One attempt of `send`; `reusedReset` when a reused connection was reset before any answer. */
+function sendOnce(base: URL, w: WireRequest, agent: http.Agent, opts: SendOptions): Promise<WireResponse | NoAnswer | (NoAnswer & { reusedReset: true })> {
   const t0 = performance.now();
   return new Promise((resolve) => {
     let settled = false;
     let answered = false;
     const clock: { timer?: NodeJS.Timeout } = {};
-    const done = (v: WireResponse | NoAnswer) => {
+    const done = (v: WireResponse | NoAnswer | (NoAnswer & { reusedReset: true })) => {
       if (settled) return;
       settled = true;
       clearTimeout(clock.timer);
@@ -140,7 +155,11 @@ export function send(base: URL, w: WireRequest, agent: http.Agent, opts: SendOpt
     });
     req.on('error', (e) => {
       // an error after the answer started (the server closed the connection while we still sent a large body) is not a failure
-      if (!answered) done({ error: `connection error: ${e.message}`, ms: performance.now() - t0 });
+      if (answered) return;
+      const code = (e as NodeJS.ErrnoException).code;
+      const error = `connection error: ${e.message}`;
+      if (req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) done({ error, ms: performance.now() - t0, reusedReset: true });
+      else done({ error, ms: performance.now() - t0 });
     });
     if (w.body !== undefined && w.body.length > 0) req.end(w.body);
     else req.end();

@@ -7,7 +7,7 @@
  * seen when the request is written. Also the cost caps of a run.
  */
 import type { FuzzTarget } from './documents.ts';
-import type { PlannedMutation } from './mutations.ts';
+import type { AstralPlacement, PlannedMutation } from './mutations.ts';
 import type { FileValue, PoolRef } from './values.ts';
 
 // ---------------------------------------------------------------------------
@@ -61,7 +61,9 @@ export type MultipartMutation =
   | { kind: 'odd-filename'; name: string }
   | { kind: 'odd-field-name'; name: string }
   | { kind: 'files-as-text' }
-  | { kind: 'invalid-utf8-header' };
+  | { kind: 'invalid-utf8-header' }
+  /** A text field of the form (`field`: index among the schema's string properties), its text rebuilt with an astral character near a cut point. */
+  | ({ kind: 'astral-field'; field: number } & AstralPlacement);
 
 /** One mutation of a request. */
 export type RequestMutation =
@@ -74,6 +76,8 @@ export type RequestMutation =
   | { kind: 'prefer'; values: string[] }
   | { kind: 'force-query'; pairs: [string, string][] }
   | { kind: 'query-param'; name: string; raw: string }
+  /** A string query parameter with a length limit, its text rebuilt with an astral character near the limit or a cut point. */
+  | ({ kind: 'query-astral'; name: string } & AstralPlacement)
   | { kind: 'query-junk'; raw: string }
   | { kind: 'path-param'; name: string; raw: string }
   | { kind: 'multipart'; m: MultipartMutation }

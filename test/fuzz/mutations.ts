@@ -6,7 +6,9 @@
  * characters, an array for an object, deep nesting, `__proto__` and
  * `constructor` keys, duplicate keys, numbers JSON.parse cannot represent,
  * an astral character (an emoji: two UTF-16 units) at an index near a length
- * limit of the string or a point where the mock cuts text.
+ * limit of the string or a point where the mock cuts text (the same placement
+ * is applied to multipart text fields and limited query parameters by
+ * wire.ts).
  */
 import fc from 'fast-check';
 import { child, deref, nodeAt, validateAt, type SchemaAt } from './documents.ts';
@@ -29,7 +31,7 @@ export type ValueMutation =
   | { kind: 'duplicate-key'; value: unknown }
   | { kind: 'weird-number'; text: string }
   | { kind: 'format-breaker'; which: number }
-  | { kind: 'astral-at'; which: number; offset: number; astral: string; tail: number }
+  | ({ kind: 'astral-at' } & AstralPlacement)
   | { kind: 'add-item'; path: string[]; items: SchemaAt; value: unknown; breakFormat?: number };
 
 /** A mutation and the site it applies to (an index, modulo the number of sites). */
@@ -139,6 +141,19 @@ export const CUT_POINTS = [40, 60, 100, 4_000, 4_096] as const;
 /** Characters outside the Basic Multilingual Plane (surrogate pairs), and sequences of them. */
 const ASTRALS = ['😀', '𝕏', '𠀋', '\u{10FFFF}', '👨‍👩‍👧‍👦', '🏳️‍🌈'] as const;
 
+/** Where an astral character goes: the cut point `which` (modulo the site's), `offset` UTF-16 units from it, `tail` units of text after it. */
+export interface AstralPlacement {
+  which: number;
+  offset: number;
+  astral: string;
+  tail: number;
+}
+
+/** Arbitrary placements of an astral character near a cut point (two units before to two after, the pair's halves on either side). */
+export function astralPlacementArb(): fc.Arbitrary<AstralPlacement> {
+  return fc.record({ which: fc.nat({ max: 63 }), offset: fc.integer({ min: -3, max: 2 }), astral: fc.constantFrom(...ASTRALS), tail: fc.nat({ max: 3 }) });
+}
+
 /** Number tokens JSON.parse reads as something a schema may not expect. */
 const WEIRD_NUMBERS = ['1e400', '-1e400', '1e-400', '-0', '0.0', '1.0', '1E2', '12345678901234567890123', '-9007199254740993', '0.1e1', '5e-324'];
 
@@ -179,20 +194,52 @@ export function valueMutationArb(): fc.Arbitrary<ValueMutation> {
     anyJsonArb().map((value) => ({ kind: 'duplicate-key' as const, value })),
     fc.constantFrom(...WEIRD_NUMBERS).map((text) => ({ kind: 'weird-number' as const, text })),
     { weight: 2, arbitrary: fc.nat({ max: 63 }).map((which) => ({ kind: 'format-breaker' as const, which })) },
-    {
-      weight: 3,
-      arbitrary: fc
-        .record({ which: fc.nat({ max: 63 }), offset: fc.integer({ min: -3, max: 2 }), astral: fc.constantFrom(...ASTRALS), tail: fc.nat({ max: 3 }) })
-        .map((r) => ({ kind: 'astral-at' as const, ...r })),
-    },
+    { weight: 3, arbitrary: astralPlacementArb().map((r) => ({ kind: 'astral-at' as const, ...r })) },
   );
 }
 
 /** The lengths a string site is cut or limited at: its schema's maxLength and minLength, and the mock's cut points. */
 export function cutPointsOf(site: Site): number[] {
-  const node = site.at ? nodeAt(site.at) : undefined;
+  return cutPointsOfNode(site.at ? nodeAt(site.at) : undefined);
+}
+
+/** The lengths a string of schema `node` (dereferenced; undefined: unknown) is cut or limited at: its maxLength and minLength, and the mock's cut points. */
+export function cutPointsOfNode(node: any): number[] {
   const own = node && typeof node === 'object' ? [node.maxLength, node.minLength].filter((n): n is number => typeof n === 'number') : [];
   return [...new Set([...own, ...CUT_POINTS])];
+}
+
+/** A string a request carries outside a JSON body (a multipart text field, a query parameter): its name and schema node. */
+export interface TextSlot {
+  name: string;
+  node: any;
+}
+
+/** True when `node` (dereferenced) is free text: a string that is not a file (`format: binary`) nor one of an enum. */
+function isFreeText(node: any): boolean {
+  return (
+    !!node && typeof node === 'object' && typesOf(node).includes('string') && node.format !== 'binary' && !Array.isArray(node.enum) && node.const === undefined
+  );
+}
+
+/** The text fields of a multipart body schema `at`: its string properties that are not files or enums. */
+export function multipartTextFields(at: SchemaAt): TextSlot[] {
+  const root = deref(at);
+  const props = nodeAt(root)?.properties ?? {};
+  return Object.keys(props)
+    .map((name) => ({ name, node: nodeAt(deref(child(root, 'properties', name))) }))
+    .filter((f) => isFreeText(f.node));
+}
+
+/** True when the parameter schema `at` is free text with a length limit (maxLength or minLength). */
+export function isLimitedText(at: SchemaAt): boolean {
+  const node = nodeAt(deref(at));
+  return isFreeText(node) && (typeof node.maxLength === 'number' || typeof node.minLength === 'number');
+}
+
+/** `value` rebuilt with the astral character of `p` near one of `points` (see astralAt). */
+export function astralNear(value: unknown, points: readonly number[], p: AstralPlacement): string {
+  return astralAt(value, Math.max(0, points[p.which % points.length] + p.offset), p.astral, p.tail);
 }
 
 /**
@@ -391,9 +438,7 @@ export function applyMutation(value: unknown, sites: Site[], pm: PlannedMutation
       // a string site (else any site), its text rebuilt with an emoji at an index near one of its cut points
       const strings = sites.filter((x) => typeof x.value === 'string');
       const target = strings.length ? strings[pm.site % strings.length] : site;
-      const points = cutPointsOf(target);
-      const at = Math.max(0, points[m.which % points.length] + m.offset);
-      return replaceAt(value, target.path, () => astralAt(target.value, at, m.astral, m.tail));
+      return replaceAt(value, target.path, () => astralNear(target.value, cutPointsOf(target), m));
     }
     case 'odd-string':
       return replaceAt(value, site.path, () => m.value);

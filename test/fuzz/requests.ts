@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { errorCatalog, errorReason } from '../../schemas/errors.ts';
 import { operationIds, operations } from '../../schemas/operations.ts';
 import { child, deref, nodeAt, validateAt, type FuzzTarget } from './documents.ts';
-import { arraySlots, oddStringArb, valueMutationArb } from './mutations.ts';
+import { arraySlots, astralPlacementArb, isLimitedText, multipartTextFields, oddStringArb, valueMutationArb } from './mutations.ts';
 import type { AuthChoice, CostCaps, MultipartMutation, MultipartPlan, PartPlan, RawTweak, RequestMutation, RequestSpec } from './model.ts';
 import { SchemaArbitraries, poolRefArb, typesOf, type Hints } from './schema-arbitrary.ts';
 import { FileValue, plain } from './values.ts';
@@ -258,8 +258,8 @@ function junkHeaderArb(): fc.Arbitrary<{ name: string; value: string }> {
 /** A boundary as RFC 2046 allows (the characters a browser or curl would use). */
 const boundaryArb = fc.stringMatching(/^[A-Za-z0-9'()+_,\-.:=?]{1,40}$/).map((s) => `----fuzz${s}`);
 
-/** Mutations of a multipart body. */
-function multipartMutationArb(caps: CostCaps): fc.Arbitrary<MultipartMutation> {
+/** Mutations of a multipart body (`textFields`: how many free-text fields its schema has). */
+function multipartMutationArb(caps: CostCaps, textFields: number): fc.Arbitrary<MultipartMutation> {
   const list: fc.Arbitrary<MultipartMutation>[] = [
     fc.constantFrom<MultipartMutation>(
       { kind: 'wrong-boundary' },
@@ -283,6 +283,11 @@ function multipartMutationArb(caps: CostCaps): fc.Arbitrary<MultipartMutation> {
     oddStringArb().map((name) => ({ kind: 'odd-field-name' as const, name })),
   ];
   if (caps.hugeUploads) list.push(fc.constant({ kind: 'oversized-total' as const }));
+  // a text field with an astral character near its limits and the mock's cut points, as astral-at does in JSON bodies
+  if (textFields > 0)
+    list.push(
+      fc.record({ field: fc.nat({ max: textFields - 1 }), p: astralPlacementArb() }).map((r) => ({ kind: 'astral-field' as const, field: r.field, ...r.p })),
+    );
   return fc.oneof(...list);
 }
 
@@ -495,7 +500,7 @@ export class RequestArbitraries {
     if (t.body?.kind === 'multipart')
       add(
         8,
-        multipartMutationArb(caps).map((m) => ({ kind: 'multipart' as const, m })),
+        multipartMutationArb(caps, multipartTextFields(t.body.schema).length).map((m) => ({ kind: 'multipart' as const, m })),
       );
     if (!t.body) {
       const text = fc.oneof(
@@ -551,6 +556,15 @@ export class RequestArbitraries {
         3,
         fc.record({ name: fc.constantFrom(...queryParams.map((p) => p.name)), raw: value }).map((r) => ({ kind: 'query-param' as const, ...r })),
       );
+      // a string parameter with a length limit: an astral character near the limit or a cut point, as astral-at does in JSON bodies
+      const limited = queryParams.filter((p) => isLimitedText(p.schema));
+      if (limited.length)
+        add(
+          1,
+          fc
+            .record({ name: fc.constantFrom(...limited.map((p) => p.name)), p: astralPlacementArb() })
+            .map((r) => ({ kind: 'query-astral' as const, name: r.name, ...r.p })),
+        );
     }
     add(
       1,

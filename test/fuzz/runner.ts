@@ -83,6 +83,8 @@ export interface FuzzReport {
   failures: Map<string, FailureRecord>;
   /** Violations explained by known defects, by defect id. */
   known: Map<string, FailureRecord>;
+  /** Requests sent a second time after a reset of a reused keep-alive connection before any answer (see `send`). */
+  retriedAfterReset: number;
   /** Accounts checked after the run. */
   accountsChecked: number;
   /** Total real ms. */
@@ -123,6 +125,7 @@ export async function runFuzz(cfg: FuzzConfig): Promise<FuzzReport> {
     timeByTarget: new Map(),
     failures: new Map(),
     known: new Map(),
+    retriedAfterReset: 0,
     accountsChecked: 0,
     ms: 0,
     seeds: [],
@@ -163,6 +166,7 @@ export async function runFuzz(cfg: FuzzConfig): Promise<FuzzReport> {
       return { w, unexplained: [] };
     }
     const r = await send(base, w, agent, sendOpts);
+    if (!('error' in r) && r.retried) report.retriedAfterReset++;
     const hit = route(w.method, w.path);
     const violations = checkAnswer(hit, w, r);
     const bugs = cfg.mockBugs?.() ?? [];

@@ -152,6 +152,8 @@ export class SchemaArbitraries {
       // `valid` keeps the rest (allOf beside properties holds request rules: generated from the properties, checked by `valid`)
       return this.of(child(at, 'allOf', 0), name, depth + 1);
     }
+    // allOf beside a schema of its own carries the request rules (schemas/rules.ts: if/then fragments); the object is
+    // generated from the schema, and the filter of `valid` keeps the values the rules accept
     const types = only ? [only] : typesOf(node);
     if (types.length === 0) return fc.jsonValue({ maxDepth: 2 });
     if (types.length > 1) return fc.oneof(...types.map((t) => this.of(at, name, depth, t)));

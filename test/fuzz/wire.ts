@@ -5,7 +5,8 @@
  * bodies assembled and broken, headers set, expensive values clamped.
  */
 import { gzipSync } from 'node:zlib';
-import { applyMutation, sitesOf } from './mutations.ts';
+import { nodeAt, deref } from './documents.ts';
+import { applyMutation, astralNear, cutPointsOfNode, multipartTextFields, sitesOf } from './mutations.ts';
 import type { AuthChoice, CostCaps, MultipartPlan, PartPlan, RawTweak, RequestMutation, RequestSpec, WireRequest, Pools } from './model.ts';
 import type { FuzzTarget } from './documents.ts';
 import { FileValue, resolveRefs, toJsonText } from './values.ts';
@@ -152,7 +153,16 @@ export function writeRequest(t: FuzzTarget, spec: RequestSpec, ctx: WriteContext
   // query
   const pairs: [string, string][] = [];
   const caps = ctx.caps.query[t.id] ?? {};
-  const rawQuery = new Map(spec.mutations.flatMap((m) => (m.kind === 'query-param' ? [[m.name, m.raw] as const] : [])));
+  const rawQuery = new Map(
+    spec.mutations.flatMap((m) => {
+      if (m.kind === 'query-param') return [[m.name, m.raw] as const];
+      if (m.kind !== 'query-astral') return [];
+      // the parameter's generated text (or none) rebuilt with the astral character near its limit or a cut point
+      const p = t.params.find((x) => x.in === 'query' && x.name === m.name);
+      const points = cutPointsOfNode(p ? nodeAt(deref(p.schema)) : undefined);
+      return [[m.name, percentEncode(astralNear(queryText(resolve(spec.query[m.name])), points, m))] as const];
+    }),
+  );
   for (const [name, v] of Object.entries(spec.query)) {
     if (rawQuery.has(name)) continue;
     const text = queryText(resolve(v));
@@ -311,6 +321,17 @@ function writeMultipart(t: FuzzTarget, plan0: MultipartPlan, mutations: RequestM
         plan.parts.push({ name: 'x', value: 'v' });
         custom.set(plan.parts.length - 1, `Content-Disposition: form-data; name="\udcff\u00ff"${eol}`);
         break;
+      case 'astral-field': {
+        // a free-text field of the schema, its text (or none) rebuilt with the astral character near its limits and the mock's cut points
+        const fields = multipartTextFields(t.body!.schema);
+        if (!fields.length) break;
+        const f = fields[m.field % fields.length];
+        const i = plan.parts.findIndex((p) => p.name === f.name && typeof p.value === 'string');
+        const value = astralNear(i >= 0 ? plan.parts[i].value : '', cutPointsOfNode(f.node), m);
+        if (i >= 0) plan.parts[i] = { name: f.name, value };
+        else plan.parts.push({ name: f.name, value });
+        break;
+      }
     }
   }
   plan = { ...plan, boundary: plan.boundary };
