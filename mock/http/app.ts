@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
 import { controlGuardError, pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
 import { Capacity } from './capacity.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
@@ -19,6 +19,9 @@ import { createUiRouter } from './ui.ts';
 import { createOAuthPages } from './oauth-page.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError, writeWhole } from './respond.ts';
+import { applyCors, EXPOSED_HEADERS, owesCors } from './cors.ts';
+
+export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './router.ts';
 import { writeStateFile } from './state-file.ts';
 
@@ -73,11 +76,6 @@ export interface Mock {
 /** Paths that are not API requests: the control API, hosted media, the sign-in page, the documentation site and documents. */
 const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
 
-/** Response headers a browser page may read (CORS exposes them). */
-export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
-
-const EXPOSED_LIST = EXPOSED_HEADERS.join(',');
-
 /** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
@@ -99,19 +97,6 @@ const NO_SESSION: ReturnType<typeof sessionOf> = { path: '' };
 /** Marks a response counted in flight (see createMockServer). */
 const COUNTED = Symbol('counted in flight');
 type Counted = Response & { [COUNTED]?: boolean };
-
-/**
- * The CORS headers of an actual (not preflight) request, as the cors package sets them for
- * `{origin: true, credentials: true, exposedHeaders}`: the Origin reflected when there is one, Vary, credentials,
- * the exposed headers.
- */
-function corsHeaders(req: Request, res: Response): void {
-  const origin = req.headers.origin;
-  if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
-  res.setHeader('Vary', 'Origin'); // the first Vary of the response: this middleware runs before any writer
-  res.setHeader('Access-Control-Allow-Credentials', 'true');
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED_LIST);
-}
 
 /** One isolated world's Express-only piece: the OAuth authorization page. */
 const pagesOf = new WeakMap<Engine, Router>();
@@ -185,7 +170,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
   // credentials work), any request header the page asks for (a preflight's Access-Control-Request-Headers
   // is reflected: traceparent, sentry-trace, Idempotency-Key...), and the response headers a client reads.
-  // The cors package answers preflights; an actual request gets corsHeaders' headers (the same ones).
+  // The cors package answers preflights; an actual request owes the same headers, written with its head (mock/http/cors.ts).
   const preflight = cors({
     origin: true,
     credentials: true,
@@ -256,7 +241,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       if (denied) return sendError(res, denied);
     }
     if (req.method === 'OPTIONS') return preflight(req, res, next);
-    corsHeaders(req, res);
+    owesCors(res);
     if (named.problem) return sendError(res, 'MALFORMED_REQUEST', named.problem);
     const journaled = !NOT_JOURNALED.test(path);
     if (unknownSession !== undefined) {
@@ -273,8 +258,10 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       res.locals.journalAt = worldOf(res).engine.clock.now();
       res.on('finish', journalOnFinish);
     }
-    if (controlPath && UI_PATH.test(path)) ui(req, res, (err?: unknown) => (err ? next(err) : dispatch(req, res, next)));
-    else dispatch(req, res, next);
+    if (controlPath && UI_PATH.test(path)) {
+      applyCors(res);
+      ui(req, res, (err?: unknown) => (err ? next(err) : dispatch(req, res, next)));
+    } else dispatch(req, res, next); // it sets the CORS headers before it goes on to the layers below
   };
   app.use(front);
   app.use((req, res, next) => {

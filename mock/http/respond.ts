@@ -11,6 +11,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { streamsBusy, type Capacity } from './capacity.ts';
 import { streamEvents } from './event-stream.ts';
+import { applyCors, takeCors } from './cors.ts';
 
 /**
  * Sends JSON with `status`, remembering the envelope code for the journal.
@@ -28,15 +29,24 @@ export function sendError(res: Response, err: ApiError | ErrorName, message?: st
   writeWhole(res, errorAnswer(err, message, headers));
 }
 
-/** Writes an answer whose body is whole (JSON text or bytes) with Content-Length, or empty (304); HEAD gets no body. */
+/**
+ * Writes an answer whose body is whole (JSON text or bytes) with Content-Length, or empty (304); HEAD gets no body.
+ * The head is one writeHead with every header (the CORS headers the response owes, the answer's, Content-Length),
+ * and the body one end: Node sends them in one write.
+ */
 export function writeWhole(res: Response, a: Answer): void {
   res.locals.envelopeCode = a.envelopeCode;
-  res.statusCode = a.status;
-  for (const k in a.headers) res.setHeader(k, a.headers[k]);
+  const head: string[] = [];
+  takeCors(res, head);
+  for (const k in a.headers) head.push(k, a.headers[k]);
   const b = a.body;
-  if (!b) return void res.end();
-  const bytes = b && 'json' in b ? b.json : b && 'bytes' in b ? Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength) : '';
-  res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+  if (!b) {
+    res.writeHead(a.status, head);
+    return void res.end();
+  }
+  const bytes = 'json' in b ? b.json : 'bytes' in b ? Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength) : '';
+  head.push('Content-Length', String(typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength));
+  res.writeHead(a.status, head);
   res.end(res.req.method === 'HEAD' ? undefined : bytes);
 }
 
@@ -118,6 +128,7 @@ function drained(res: Response): Promise<void> {
 export async function sendBinary(res: Response, status: number, body: BinaryBody): Promise<void> {
   const iterator = (body.body instanceof Uint8Array ? chunksOf(body.body) : body.body)[Symbol.asyncIterator]();
   const first = await iterator.next();
+  applyCors(res);
   res.locals.envelopeCode = null;
   res.statusCode = status;
   res.setHeader('Content-Type', body.contentType);

@@ -9,7 +9,8 @@
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { bodyLimitOf, parseJsonBody, type OperationTrace } from '../core/operation.ts';
+import { bodyLimitOf, parseJsonBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
+import { applyCors } from './cors.ts';
 import type { World, Worlds } from '../core/worlds.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
@@ -52,7 +53,10 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
 
   return (req: Request, res: Response, next: NextFunction) => {
     const hit = worlds.routes.find(req.method, req.path);
-    if (!hit) return next();
+    if (!hit) {
+      applyCors(res); // for the layers below (media, pages, documents), which set headers their own way
+      return next();
+    }
     if (hit.kind === 'method') {
       const allowed = hit.allowed.join(', ');
       return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${allowed}`, { Allow: allowed });
@@ -83,27 +87,28 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
     const go = async () => {
       const trace: Partial<OperationTrace> = {};
       if (!op.control) res.locals.operationId = operationId;
-      const answer = await world.run(
-        operationId,
-        {
-          authorization: req.headers.authorization,
-          prefer: [req.headers.prefer ?? []].flat().join(','),
-          params: hit.params,
-          query: req.query,
-          readBody: () =>
-            body?.kind === 'multipart'
-              ? readMultipart(req, body, op.validationError)
-              : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
-          origin: originOf(req, opts.publicUrl) + world.prefix,
-          pageOrigin: pageOriginOf({
-            origin: req.headers.origin,
-            referer: req.headers.referer,
-            'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
-          }),
-          selfOrigin: `${req.protocol}://${req.headers.host}`,
-        },
-        trace,
-      );
+      const prefer = req.headers.prefer;
+      const request: OperationRequest = {
+        authorization: req.headers.authorization,
+        prefer: prefer === undefined ? '' : Array.isArray(prefer) ? prefer.join(',') : prefer,
+        params: hit.params,
+        query: req.query,
+        readBody: () =>
+          body?.kind === 'multipart'
+            ? readMultipart(req, body, op.validationError)
+            : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
+        origin: originOf(req, opts.publicUrl) + world.prefix,
+      };
+      // only the control guard reads where a request comes from
+      if (op.control) {
+        request.pageOrigin = pageOriginOf({
+          origin: req.headers.origin,
+          referer: req.headers.referer,
+          'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
+        });
+        request.selfOrigin = `${req.protocol}://${req.headers.host}`;
+      }
+      const answer = await world.run(operationId, request, trace);
       res.locals.keyId = trace.keyId ?? null;
       if (trace.body !== undefined) res.locals.journalBody = { body: trace.body, ...(trace.bodyTruncated ? { bodyTruncated: true } : {}) };
       await sendAnswer(req, res, answer, world.engine, {
