@@ -119,7 +119,7 @@ export function compileFragment(schema: JsonSchema | boolean): Check {
         : checks.length === 1
           ? checks[0]
           : (v) => {
-              for (const check of checks) if (!check(v)) return false;
+              for (let i = 0; i < checks.length; i++) if (!checks[i](v)) return false;
               return true;
             };
     compiled.set(schema, c);
@@ -188,16 +188,33 @@ function keywordCheck(k: string, s: unknown, schema: JsonSchema): Check | undefi
       };
     }
     case 'properties': {
-      const props = Object.entries(s as Record<string, JsonSchema>).map(([p, ps]) => [p, compileFragment(ps)] as const);
+      const names = Object.keys(s as Record<string, JsonSchema>);
+      const checks = names.map((p) => compileFragment((s as Record<string, JsonSchema>)[p]));
+      if (names.length === 1) {
+        const [p] = names;
+        const [c] = checks;
+        return (v) => {
+          if (!isObject(v)) return true;
+          const x = v[p];
+          return x === undefined || c(x);
+        };
+      }
       return (v) => {
         if (!isObject(v)) return true;
-        for (const [p, c] of props) if (v[p] !== undefined && !c(v[p])) return false;
+        for (let i = 0; i < names.length; i++) {
+          const x = v[names[i]];
+          if (x !== undefined && !checks[i](x)) return false;
+        }
         return true;
       };
     }
     case 'required': {
       const names = s as string[];
-      return (v) => !isObject(v) || names.every((p) => v[p] !== undefined);
+      return (v) => {
+        if (!isObject(v)) return true;
+        for (let i = 0; i < names.length; i++) if (v[names[i]] === undefined) return false;
+        return true;
+      };
     }
     case 'dependentRequired': {
       const deps = Object.entries(s as Record<string, string[]>);
