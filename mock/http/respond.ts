@@ -63,9 +63,11 @@ export async function sendAnswer(
   opts: { heartbeatMs: number; strict?: boolean; onMockBug?: (where: string, problem: string) => void; capacity?: Capacity },
 ): Promise<void> {
   const b = a.body;
-  const where = (res.locals.operationId as string | undefined) ?? req.path;
+  const where = () => (res.locals.operationId as string | undefined) ?? req.path;
+  /** A mock bug found while answering (default: reported to the request's engine). */
+  const report = (problem: string) => (opts.onMockBug ? opts.onMockBug(where(), problem) : engine.reportBug(where(), problem));
   if (b && 'events' in b) {
-    const bug = (problem: string) => opts.onMockBug?.(where, problem);
+    const bug = report;
     const started = streamEvents(req, res, engine, b.events.source, {
       heartbeatMs: opts.heartbeatMs,
       capacity: opts.capacity,
@@ -81,7 +83,7 @@ export async function sendAnswer(
     } catch (e) {
       if (res.headersSent) return void res.destroy();
       if (e instanceof ApiError) return sendError(res, e);
-      opts.onMockBug?.(where, (e as Error)?.stack ?? String(e));
+      report((e as Error)?.stack ?? String(e));
       return sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
     }
   }
