@@ -51,7 +51,6 @@ const codePoints = (s: string) => {
   return n;
 };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function typeOk(t: string, v: unknown): boolean {
   switch (t) {
@@ -80,88 +79,186 @@ export function isMultipleOf(v: number, m: number): boolean {
   return Math.abs(q - Math.round(q)) < 1e-9;
 }
 
+/** A compiled fragment: true when the value satisfies it. */
+type Check = (v: unknown) => boolean;
+
+const always: Check = () => true;
+const never: Check = () => false;
+const isPrimitive = (v: unknown) => v === null || (typeof v !== 'object' && typeof v !== 'function');
+
+/** Every fragment compiled so far (a fragment is compiled once, however many requests it checks). */
+const compiled = new WeakMap<JsonSchema, Check>();
+
 /**
  * True when `value` satisfies `schema`, for the keywords the rules use (an
  * unknown keyword throws, so a rule never says more in the spec than the mock
- * checks). Lengths count code points, as JSON Schema does.
+ * checks). Lengths count code points, as JSON Schema does. The fragment is
+ * compiled on first use (see compileFragment).
  */
 export function holds(schema: JsonSchema | boolean, value: unknown): boolean {
-  if (typeof schema === 'boolean') return schema;
-  for (const [k, s] of Object.entries(schema)) {
-    if (!keywordHolds(k, s, schema, value)) return false;
-  }
-  return true;
+  return compileFragment(schema)(value);
 }
 
-function keywordHolds(k: string, s: unknown, schema: JsonSchema, v: unknown): boolean {
-  const sub = s as JsonSchema;
-  const subs = s as JsonSchema[];
+/**
+ * `schema` as a function of the value, built once per fragment (its patterns
+ * compiled, its constants stringified, its keywords looked up once), so a
+ * request pays only the checks. Throws for a keyword `holds` does not evaluate.
+ */
+export function compileFragment(schema: JsonSchema | boolean): Check {
+  if (typeof schema === 'boolean') return schema ? always : never;
+  let c = compiled.get(schema);
+  if (!c) {
+    const checks: Check[] = [];
+    for (const [k, s] of Object.entries(schema)) {
+      const check = keywordCheck(k, s, schema);
+      if (check) checks.push(check);
+    }
+    c =
+      checks.length === 0
+        ? always
+        : checks.length === 1
+          ? checks[0]
+          : (v) => {
+              for (let i = 0; i < checks.length; i++) if (!checks[i](v)) return false;
+              return true;
+            };
+    compiled.set(schema, c);
+  }
+  return c;
+}
+
+/** The equality of JSON values (`const`, `enum`) with `s`: identity for a scalar, else the same JSON text. */
+function equalTo(s: unknown): Check {
+  if (isPrimitive(s)) return (v) => v === s;
+  const text = JSON.stringify(s);
+  return (v) => JSON.stringify(v) === text;
+}
+
+/** The check of keyword `k` (value `s`) of `schema`; undefined for an annotation or a keyword read with another. */
+function keywordCheck(k: string, s: unknown, schema: JsonSchema): Check | undefined {
   const num = s as number;
+  const list = (x: unknown) => (x as JsonSchema[]).map(compileFragment);
   switch (k) {
     case 'description':
     case 'then':
     case 'else':
-      return true;
-    case 'if':
-      return holds(sub, v)
-        ? schema.then === undefined
-          ? true
-          : holds(schema.then as JsonSchema, v)
-        : schema.else === undefined || holds(schema.else as JsonSchema, v);
-    case 'type':
-      return (Array.isArray(s) ? (s as string[]) : [s as string]).some((t) => typeOk(t, v));
-    case 'const':
-      return equal(v, s);
-    case 'enum':
-      return (s as unknown[]).some((e) => equal(v, e));
-    case 'not':
-      return !holds(sub, v);
-    case 'allOf':
-      return subs.every((x) => holds(x, v));
-    case 'anyOf':
-      return subs.some((x) => holds(x, v));
-    case 'oneOf':
-      return subs.filter((x) => holds(x, v)).length === 1;
-    case 'properties':
-      return !isObject(v) || Object.entries(sub).every(([p, ps]) => v[p] === undefined || holds(ps as JsonSchema, v[p]));
-    case 'required':
-      return !isObject(v) || (s as string[]).every((p) => v[p] !== undefined);
-    case 'dependentRequired':
-      return !isObject(v) || Object.entries(s as Record<string, string[]>).every(([p, deps]) => v[p] === undefined || deps.every((d) => v[d] !== undefined));
-    case 'items':
-      return !Array.isArray(v) || v.every((x) => holds(sub, x));
-    case 'contains': {
-      if (!Array.isArray(v)) return true;
-      const n = v.filter((x) => holds(sub, x)).length;
-      const min = (schema.minContains as number | undefined) ?? 1;
-      const max = schema.maxContains as number | undefined;
-      return n >= min && (max === undefined || n <= max);
-    }
     case 'minContains':
     case 'maxContains':
-      return true; // read with contains
+      return undefined; // read with if and contains
+    case 'if': {
+      const cond = compileFragment(s as JsonSchema);
+      const then = schema.then === undefined ? always : compileFragment(schema.then as JsonSchema);
+      const otherwise = schema.else === undefined ? always : compileFragment(schema.else as JsonSchema);
+      return (v) => (cond(v) ? then(v) : otherwise(v));
+    }
+    case 'type': {
+      const types = Array.isArray(s) ? (s as string[]) : [s as string];
+      for (const t of types) typeOk(t, undefined); // an unknown type throws here, once
+      return (v) => types.some((t) => typeOk(t, v));
+    }
+    case 'const':
+      return equalTo(s);
+    case 'enum': {
+      const values = s as unknown[];
+      if (values.every(isPrimitive)) {
+        const set = new Set(values);
+        return (v) => set.has(v);
+      }
+      const checks = values.map(equalTo);
+      return (v) => checks.some((c) => c(v));
+    }
+    case 'not': {
+      const sub = compileFragment(s as JsonSchema);
+      return (v) => !sub(v);
+    }
+    case 'allOf': {
+      const subs = list(s);
+      return (v) => subs.every((c) => c(v));
+    }
+    case 'anyOf': {
+      const subs = list(s);
+      return (v) => subs.some((c) => c(v));
+    }
+    case 'oneOf': {
+      const subs = list(s);
+      return (v) => {
+        let n = 0;
+        for (const c of subs) if (c(v) && ++n > 1) return false;
+        return n === 1;
+      };
+    }
+    case 'properties': {
+      const names = Object.keys(s as Record<string, JsonSchema>);
+      const checks = names.map((p) => compileFragment((s as Record<string, JsonSchema>)[p]));
+      if (names.length === 1) {
+        const [p] = names;
+        const [c] = checks;
+        return (v) => {
+          if (!isObject(v)) return true;
+          const x = v[p];
+          return x === undefined || c(x);
+        };
+      }
+      return (v) => {
+        if (!isObject(v)) return true;
+        for (let i = 0; i < names.length; i++) {
+          const x = v[names[i]];
+          if (x !== undefined && !checks[i](x)) return false;
+        }
+        return true;
+      };
+    }
+    case 'required': {
+      const names = s as string[];
+      return (v) => {
+        if (!isObject(v)) return true;
+        for (let i = 0; i < names.length; i++) if (v[names[i]] === undefined) return false;
+        return true;
+      };
+    }
+    case 'dependentRequired': {
+      const deps = Object.entries(s as Record<string, string[]>);
+      return (v) => !isObject(v) || deps.every(([p, ds]) => v[p] === undefined || ds.every((d) => v[d] !== undefined));
+    }
+    case 'items': {
+      const sub = compileFragment(s as JsonSchema);
+      return (v) => !Array.isArray(v) || v.every((x) => sub(x));
+    }
+    case 'contains': {
+      const sub = compileFragment(s as JsonSchema);
+      const min = (schema.minContains as number | undefined) ?? 1;
+      const max = schema.maxContains as number | undefined;
+      return (v) => {
+        if (!Array.isArray(v)) return true;
+        let n = 0;
+        for (const x of v) if (sub(x)) n++;
+        return n >= min && (max === undefined || n <= max);
+      };
+    }
     case 'uniqueItems':
-      return s !== true || !Array.isArray(v) || new Set(v.map((x) => JSON.stringify(x))).size === v.length;
+      return s !== true ? always : (v) => !Array.isArray(v) || new Set(v.map((x) => JSON.stringify(x))).size === v.length;
     case 'minItems':
-      return !Array.isArray(v) || v.length >= num;
+      return (v) => !Array.isArray(v) || v.length >= num;
     case 'maxItems':
-      return !Array.isArray(v) || v.length <= num;
+      return (v) => !Array.isArray(v) || v.length <= num;
     case 'minLength':
-      return typeof v !== 'string' || codePoints(v) >= num;
+      return (v) => typeof v !== 'string' || codePoints(v) >= num;
     case 'maxLength':
-      return typeof v !== 'string' || codePoints(v) <= num;
-    case 'pattern':
-      return typeof v !== 'string' || new RegExp(s as string, 'u').test(v);
+      return (v) => typeof v !== 'string' || codePoints(v) <= num;
+    case 'pattern': {
+      const re = new RegExp(s as string, 'u');
+      return (v) => typeof v !== 'string' || re.test(v);
+    }
     case 'minimum':
-      return typeof v !== 'number' || v >= num;
+      return (v) => typeof v !== 'number' || v >= num;
     case 'maximum':
-      return typeof v !== 'number' || v <= num;
+      return (v) => typeof v !== 'number' || v <= num;
     case 'exclusiveMinimum':
-      return typeof v !== 'number' || v > num;
+      return (v) => typeof v !== 'number' || v > num;
     case 'exclusiveMaximum':
-      return typeof v !== 'number' || v < num;
+      return (v) => typeof v !== 'number' || v < num;
     case 'multipleOf':
-      return typeof v !== 'number' || isMultipleOf(v, num);
+      return (v) => typeof v !== 'number' || isMultipleOf(v, num);
     default:
       throw new Error(`rules: keyword ${k} is not evaluated; use another or teach holds()`);
   }
@@ -255,6 +352,8 @@ export function withRules<S extends z.ZodObject>(
 ) {
   const shape = object.shape as Record<string, z.ZodType>;
   const built: BuiltRule<z.output<S>>[] = rules.map((r) => ({ ...r, schema: ruleSchema(r as BodyRule<never>, shape) }));
+  // compiled here, once: a request only runs the checks
+  const checks = built.map((r) => compileFragment(r.schema));
   const ids = new Set<string>();
   for (const r of built) {
     if (ids.has(r.id)) throw new Error(`rules: ${r.id} is declared twice`);
@@ -262,8 +361,9 @@ export function withRules<S extends z.ZodObject>(
   }
   const out = object
     .superRefine((v, ctx) => {
-      for (const r of built) {
-        if (holds(r.schema, v)) continue;
+      for (let i = 0; i < built.length; i++) {
+        if (checks[i](v)) continue;
+        const r = built[i];
         const path = typeof r.path === 'function' ? r.path(v) : r.path;
         const message = typeof r.message === 'function' ? r.message(v) : (r.message ?? r.rule);
         ctx.addIssue({ code: 'custom', path, message, params: { error: r.code, rule: r.id } });

@@ -5,10 +5,11 @@
  * the mock (its profile is written at exit) and prints the functions with the
  * most self time.
  *
- *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR]
+ *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile]
  *
  * The profile (.cpuprofile, for Chrome DevTools or speedscope) stays in DIR
- * (default: a temporary directory, printed).
+ * (default: a temporary directory, printed). With --no-profile the mock runs
+ * without the profiler and only the throughput and CPU per request are printed.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const { values: argv } = parseArgs({
     connections: { type: 'string', default: '10' },
     top: { type: 'string', default: '30' },
     out: { type: 'string' },
+    'no-profile': { type: 'boolean', default: false },
   },
 });
 const KEY = 'mg_bench_secret1';
@@ -92,9 +94,7 @@ async function main() {
   const child = spawn(
     process.execPath,
     [
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      out,
+      ...(argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', out]),
       '--import',
       'tsx',
       'mock/cli.ts',
@@ -134,17 +134,14 @@ async function main() {
   const cpu = cpuMs(child.pid!) - cpu0;
   child.kill('SIGTERM');
   await exited;
+  const head = `${post ? 'POST' : 'GET'} c=${argv.connections}: ${Math.round(r.requests.total / r.duration)} req/s, p50/p99 ${r.latency.p50}/${r.latency.p99} ms, non-2xx ${r.non2xx}; server CPU ${Math.round((1000 * cpu) / r.requests.total)} µs per request`;
+  if (argv['no-profile']) return void process.stdout.write(`${head}\n`);
   const file = readdirSync(out).find((f) => /\.0\.\d+\.cpuprofile$/.test(f)); // thread 0: the main thread (tsx's loader is another);
   if (!file) throw new Error(`no profile in ${out}`);
   process.stdout.write(
-    [
-      `${post ? 'POST' : 'GET'} c=${argv.connections}: ${Math.round(r.requests.total / r.duration)} req/s, p50/p99 ${r.latency.p50}/${r.latency.p99} ms, non-2xx ${r.non2xx}; ` +
-        `server CPU ${Math.round((1000 * cpu) / r.requests.total)} µs per request (under the profiler; less noisy than req/s on a shared machine)`,
-      `profile: ${join(out, file)}`,
-      'self time  function  file:line',
-      ...topSelf(join(out, file), Number(argv.top)),
-      '',
-    ].join('\n'),
+    [`${head} (under the profiler)`, `profile: ${join(out, file)}`, 'self time  function  file:line', ...topSelf(join(out, file), Number(argv.top)), ''].join(
+      '\n',
+    ),
   );
 }
 

@@ -34,10 +34,13 @@ export interface Answer {
 /** The JSON media type of every envelope and raw JSON answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The headers of a JSON answer without others (one object for all: no writer changes an Answer's headers). */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': JSON_TYPE });
+
 /** A JSON answer with `status`; the envelope code is read from the body for the journal. */
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): Answer {
   const envelopeCode = typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'number' ? body.code : null;
-  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: { json: JSON.stringify(body) }, envelopeCode };
+  return { status, headers: headers ? { 'Content-Type': JSON_TYPE, ...headers } : JSON_HEADERS, body: { json: JSON.stringify(body) }, envelopeCode };
 }
 
 /**

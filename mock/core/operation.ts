@@ -123,14 +123,26 @@ function jsonLengthBound(value: unknown, budget: number): number {
   }
 }
 
+/** An uploaded file as the multipart reader gives it. */
+function isFile(f: unknown): f is { filename?: unknown; mimeType?: unknown; bytes: Uint8Array } {
+  return typeof f === 'object' && f !== null && (f as { bytes?: unknown }).bytes instanceof Uint8Array;
+}
+
+/** True when a field of `body` is a file or a list holding one. */
+function hasFile(body: Record<string, unknown>): boolean {
+  for (const k in body) {
+    const v = body[k];
+    if (Array.isArray(v) ? v.some(isFile) : isFile(v)) return true;
+  }
+  return false;
+}
+
 /** A request body for the journal: files as {filename, mimeType, size}; beyond JOURNAL_BODY_CHARS of JSON text, the cut text. */
 export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: boolean } {
   let summary = raw;
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
-    const file = (f: unknown) => {
-      const u = f as { filename?: unknown; mimeType?: unknown; bytes?: unknown };
-      return u && u.bytes instanceof Uint8Array ? { filename: u.filename, mimeType: u.mimeType, size: u.bytes.byteLength } : f;
-    };
+  // a body with files (multipart) is summarized; any other is kept as it is, not copied
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && hasFile(raw as Record<string, unknown>)) {
+    const file = (f: unknown) => (isFile(f) ? { filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength } : f);
     summary = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.map(file) : file(v)]));
   }
   // most bodies are far below the cut: their text is never built

@@ -19,6 +19,9 @@ import { createUiRouter } from './ui.ts';
 import { createOAuthPages } from './oauth-page.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError, writeWhole } from './respond.ts';
+import { applyCors, EXPOSED_HEADERS, owesCors } from './cors.ts';
+
+export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './router.ts';
 import { writeStateFile } from './state-file.ts';
 
@@ -73,9 +76,6 @@ export interface Mock {
 /** Paths that are not API requests: the control API, hosted media, the sign-in page, the documentation site and documents. */
 const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
 
-/** Response headers a browser page may read (CORS exposes them). */
-export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
-
 /** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
@@ -84,6 +84,19 @@ const HOST_CHECKED = /^\/(__mock|oauth)\//i;
 
 /** The dashboard's shell and assets (mock/http/ui.ts): under the control API's origin rules, but served without its token (they hold no data). */
 const UI_PATH = /^\/__mock\/ui(\/(app\.js|style\.css)?)?$/i;
+
+/** The control API's paths. */
+const CONTROL_PATH = /^\/__mock\//i;
+
+/** A path that may name a session (the prefix is tested in full by sessionOf). */
+const SESSION_PREFIX = /^\/sessions\//i;
+
+/** What sessionOf answers for a request that names no session. */
+const NO_SESSION: ReturnType<typeof sessionOf> = { path: '' };
+
+/** Marks a response counted in flight (see createMockServer). */
+const COUNTED = Symbol('counted in flight');
+type Counted = Response & { [COUNTED]?: boolean };
 
 /** One isolated world's Express-only piece: the OAuth authorization page. */
 const pagesOf = new WeakMap<Engine, Router>();
@@ -134,121 +147,123 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   app.set('query parser', 'simple');
   if (opts.logger) app.use(opts.logger);
   let inFlight = 0;
-  app.use((_req, res, next) => {
-    inFlight++;
-    let done = false;
-    const end = () => {
-      if (!done) inFlight--;
-      done = true;
-    };
-    res.on('close', end);
-    // an event stream stays open until its source is done: it does not hold a shutdown up
-    res.on('streaming', end);
-    next();
-  });
-  // Sessions: X-Mock-Session or the /sessions/<name> prefix (stripped here, before any other path test) selects an isolated world.
-  app.use((req, res, next) => {
-    const header = req.headers['x-mock-session'];
-    const named = sessionOf(req.path, Array.isArray(header) ? header[0] : header);
-    if (named.problem) res.locals.sessionProblem = named.problem;
-    if (named.name === undefined) return next();
-    if (named.path !== req.path) req.url = req.url.slice(req.path.length - named.path.length);
-    // an existing session is picked here; an unknown one is only named: it is opened once the request has passed
-    // the guard (below), so that no image, media load or refused control request of any page creates or evicts one
-    const w = worlds.existing(named.name);
-    if (w) res.locals.world = w;
-    else res.locals.unknownSession = named.name;
-    next();
-  });
-  // DNS rebinding: a page of another site whose name now points at this machine sends its own name as Host, and
-  // a same-origin GET carries no Origin. The control API and the sign-in page answer only the names of this mock.
-  app.use((req, res, next) => {
-    if (!HOST_CHECKED.test(req.path) || hostAllowed(req.headers.host)) return next();
-    sendError(
-      res,
-      'HOST_FORBIDDEN',
-      `the control API and the sign-in page do not answer the host ${String(req.headers.host).slice(0, 100)} (allowed: localhost, 127.0.0.1, [::1], the --public-url host and --allowed-host)`,
-    );
-  });
-  // The control API is the mock's own: a web page may call it only from this machine (or an origin listed
-  // with --control-origin), and with --control-token only with the token. A browser request from another
-  // origin is refused, not just left without CORS headers (a cross-site POST would still reset the mock).
-  app.use((req, res, next) => {
-    if (!/^\/__mock\//i.test(req.path)) return next();
-    // a preflight carries no token; health and the dashboard's shell need none
-    const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(req.path) || UI_PATH.test(req.path);
-    // a request without Origin (an <img>, a link) is judged by its Referer, then by Sec-Fetch-Site
-    const pageOrigin = pageOriginOf({
-      origin: req.headers.origin,
-      referer: req.headers.referer,
-      'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
+  /** Ends a request's count in flight (its response closed, or turned into an event stream): once. */
+  function uncount(this: Response) {
+    if (!(this as Counted)[COUNTED]) return;
+    (this as Counted)[COUNTED] = false;
+    inFlight--;
+  }
+  /** Records an API request in its world's journal when its response is finished (the status is final then). */
+  function journalOnFinish(this: Response) {
+    const l = this.locals as { operationId?: string; keyId?: string | null; envelopeCode?: number | null; journalBody?: object; journalAt: number };
+    worldOf(this).engine.journal.record({
+      at: l.journalAt,
+      method: this.req.method,
+      path: this.req.path,
+      operationId: l.operationId ?? null,
+      keyId: l.keyId ?? null,
+      status: this.statusCode,
+      code: l.envelopeCode ?? null,
+      ...l.journalBody,
     });
-    const denied = controlGuardError(
-      { pageOrigin, authorization: req.headers.authorization, selfOrigin: `${req.protocol}://${req.headers.host}` },
-      control,
-      open,
-    );
-    if (denied) return sendError(res, denied);
-    next();
-  });
+  }
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
   // credentials work), any request header the page asks for (a preflight's Access-Control-Request-Headers
   // is reflected: traceparent, sentry-trace, Idempotency-Key...), and the response headers a client reads.
-  app.use(
-    cors({
-      origin: true,
-      credentials: true,
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      exposedHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-    }),
-  );
-  // a session name that is not one is answered once CORS headers are on (so a page can read the error)
-  app.use((_req, res, next) => {
-    const problem = res.locals.sessionProblem as string | undefined;
-    if (problem) return sendError(res, 'MALFORMED_REQUEST', problem);
-    next();
-  });
-  // An unknown session is opened only by a request that passed the guard: a control request (it got past the
-  // origin and token checks above) or an API request with a Bearer of the API-key form. Anything else (media,
-  // the sign-in page, the documents, an API request without a key) creates nothing and answers 404.
-  app.use((req, res, next) => {
-    const name = res.locals.unknownSession as string | undefined;
-    if (name === undefined) return next();
-    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (/^\/__mock\//i.test(req.path) || (!NOT_JOURNALED.test(req.path) && bearer !== undefined && engine.keyPattern.test(bearer))) {
-      res.locals.world = worlds.session(name);
-      return next();
-    }
-    sendError(
-      res,
-      'SESSION_NOT_FOUND',
-      `no session ${name}: a session is opened by an API request with an API key or by a control request (POST /sessions/${name}/__mock/reset), not by media or unauthenticated requests`,
-    );
-  });
-  // Journal every API request with its final status.
-  app.use((req, res, next) => {
-    if (NOT_JOURNALED.test(req.path)) return next();
-    const e = worldOf(res).engine;
-    const at = e.clock.now();
-    res.on('finish', () => {
-      const l = res.locals as { operationId?: string; keyId?: string | null; envelopeCode?: number | null };
-      e.journal.record({
-        at,
-        method: req.method,
-        path: req.path,
-        operationId: l.operationId ?? null,
-        keyId: l.keyId ?? null,
-        status: res.statusCode,
-        code: l.envelopeCode ?? null,
-        ...(res.locals.journalBody as object | undefined),
-      });
-    });
-    next();
+  // The cors package answers preflights; an actual request owes the same headers, written with its head (mock/http/cors.ts).
+  const preflight = cors({
+    origin: true,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
   });
   const ui = createUiRouter({ tokenRequired: !!opts.controlToken });
-  app.use((req, res, next) => (UI_PATH.test(req.path) ? ui(req, res, next) : next()));
-  app.use(createOperationDispatcher(worlds, { publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, worldOf, capacity }));
+  const dispatch = createOperationDispatcher(worlds, { publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, worldOf, capacity });
+  /**
+   * Everything up to the operations, in one middleware and in this order (each layer of Express's router is paid
+   * on every request, so this is one, not nine):
+   * 1. counts the request in flight until it closes or turns into an event stream (a graceful shutdown waits for it);
+   * 2. sessions: X-Mock-Session or the /sessions/<name> prefix (stripped here, before any other path test) names a
+   *    world; an existing session is picked, an unknown one only named (opened in 7);
+   * 3. DNS rebinding: a page of another site whose name now points at this machine sends its own name as Host, and
+   *    a same-origin GET carries no Origin: the control API and the sign-in page answer only the names of this mock;
+   * 4. the control API is the mock's own: a web page may call it only from this machine (or an origin listed with
+   *    --control-origin), and with --control-token only with the token. A browser request from another origin is
+   *    refused, not just left without CORS headers (a cross-site POST would still reset the mock);
+   * 5. CORS (a preflight is answered here);
+   * 6. a session name that is not one is answered once CORS headers are on (so a page can read the error);
+   * 7. an unknown session is opened only by a request that passed the guard: a control request (it got past the
+   *    origin and token checks) or an API request with a Bearer of the API-key form. Anything else (media, the
+   *    sign-in page, the documents, an API request without a key) creates nothing and answers 404;
+   * 8. every API request is journaled with its final status;
+   * 9. the dashboard's pages (/__mock/ui), then the operations (the dispatcher), called from here; each goes on to
+   *    the layers below (media, the sign-in page, the documents, 404) when it has nothing at the path.
+   */
+  const front: RequestHandler = (req, res, next) => {
+    inFlight++;
+    (res as Counted)[COUNTED] = true;
+    res.on('close', uncount);
+    // an event stream stays open until its source is done: it does not hold a shutdown up
+    res.on('streaming', uncount);
+
+    const header = req.headers['x-mock-session'];
+    const named = header === undefined && !SESSION_PREFIX.test(req.url) ? NO_SESSION : sessionOf(req.path, Array.isArray(header) ? header[0] : header);
+    let unknownSession: string | undefined;
+    if (named.name !== undefined) {
+      if (named.path !== req.path) req.url = req.url.slice(req.path.length - named.path.length);
+      const w = worlds.existing(named.name);
+      if (w) res.locals.world = w;
+      else unknownSession = named.name;
+    }
+    const path = req.path;
+    if (HOST_CHECKED.test(path) && !hostAllowed(req.headers.host))
+      return sendError(
+        res,
+        'HOST_FORBIDDEN',
+        `the control API and the sign-in page do not answer the host ${String(req.headers.host).slice(0, 100)} (allowed: localhost, 127.0.0.1, [::1], the --public-url host and --allowed-host)`,
+      );
+    const controlPath = CONTROL_PATH.test(path);
+    if (controlPath) {
+      // a preflight carries no token; health and the dashboard's shell need none
+      const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(path) || UI_PATH.test(path);
+      // a request without Origin (an <img>, a link) is judged by its Referer, then by Sec-Fetch-Site
+      const pageOrigin = pageOriginOf({
+        origin: req.headers.origin,
+        referer: req.headers.referer,
+        'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
+      });
+      const denied = controlGuardError(
+        { pageOrigin, authorization: req.headers.authorization, selfOrigin: `${req.protocol}://${req.headers.host}` },
+        control,
+        open,
+      );
+      if (denied) return sendError(res, denied);
+    }
+    if (req.method === 'OPTIONS') return preflight(req, res, next);
+    owesCors(res);
+    if (named.problem) return sendError(res, 'MALFORMED_REQUEST', named.problem);
+    const journaled = !NOT_JOURNALED.test(path);
+    if (unknownSession !== undefined) {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (!controlPath && !(journaled && bearer !== undefined && engine.keyPattern.test(bearer)))
+        return sendError(
+          res,
+          'SESSION_NOT_FOUND',
+          `no session ${unknownSession}: a session is opened by an API request with an API key or by a control request (POST /sessions/${unknownSession}/__mock/reset), not by media or unauthenticated requests`,
+        );
+      res.locals.world = worlds.session(unknownSession);
+    }
+    if (journaled) {
+      res.locals.journalAt = worldOf(res).engine.clock.now();
+      res.on('finish', journalOnFinish);
+    }
+    if (controlPath && UI_PATH.test(path)) {
+      applyCors(res);
+      ui(req, res, (err?: unknown) => (err ? next(err) : dispatch(req, res, next)));
+    } else dispatch(req, res, next); // it sets the CORS headers before it goes on to the layers below
+  };
+  app.use(front);
   app.use((req, res, next) => {
     if (!/^\/media\//i.test(req.path)) return next();
     worldOf(res)

@@ -8,6 +8,7 @@ import { EVENT_STREAM_HEADERS } from '../core/answer.ts';
 import { pumpEvents, type EventStreamOptions } from '../core/event-stream.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Capacity } from './capacity.ts';
+import { applyCors } from './cors.ts';
 
 export type { EventStreamOptions } from '../core/event-stream.ts';
 
@@ -35,6 +36,7 @@ export function streamEvents(
     counted = false;
   };
   res.on('close', uncount);
+  applyCors(res);
   res.statusCode = 200;
   for (const [k, v] of Object.entries(EVENT_STREAM_HEADERS)) res.setHeader(k, v);
   res.setHeader('Connection', 'keep-alive');

@@ -11,6 +11,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { streamsBusy, type Capacity } from './capacity.ts';
 import { streamEvents } from './event-stream.ts';
+import { applyCors, takeCors } from './cors.ts';
 
 /**
  * Sends JSON with `status`, remembering the envelope code for the journal.
@@ -28,15 +29,24 @@ export function sendError(res: Response, err: ApiError | ErrorName, message?: st
   writeWhole(res, errorAnswer(err, message, headers));
 }
 
-/** Writes an answer whose body is whole (JSON text or bytes) with Content-Length, or empty (304); HEAD gets no body. */
+/**
+ * Writes an answer whose body is whole (JSON text or bytes) with Content-Length, or empty (304); HEAD gets no body.
+ * The head is one writeHead with every header (the CORS headers the response owes, the answer's, Content-Length),
+ * and the body one end: Node sends them in one write.
+ */
 export function writeWhole(res: Response, a: Answer): void {
   res.locals.envelopeCode = a.envelopeCode;
-  res.statusCode = a.status;
-  for (const k in a.headers) res.setHeader(k, a.headers[k]);
+  const head: string[] = [];
+  takeCors(res, head);
+  for (const k in a.headers) head.push(k, a.headers[k]);
   const b = a.body;
-  if (!b) return void res.end();
-  const bytes = b && 'json' in b ? b.json : b && 'bytes' in b ? Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength) : '';
-  res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+  if (!b) {
+    res.writeHead(a.status, head);
+    return void res.end();
+  }
+  const bytes = 'json' in b ? b.json : 'bytes' in b ? Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength) : '';
+  head.push('Content-Length', String(typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength));
+  res.writeHead(a.status, head);
   res.end(res.req.method === 'HEAD' ? undefined : bytes);
 }
 
@@ -53,9 +63,11 @@ export async function sendAnswer(
   opts: { heartbeatMs: number; strict?: boolean; onMockBug?: (where: string, problem: string) => void; capacity?: Capacity },
 ): Promise<void> {
   const b = a.body;
-  const where = (res.locals.operationId as string | undefined) ?? req.path;
+  const where = () => (res.locals.operationId as string | undefined) ?? req.path;
+  /** A mock bug found while answering (default: reported to the request's engine). */
+  const report = (problem: string) => (opts.onMockBug ? opts.onMockBug(where(), problem) : engine.reportBug(where(), problem));
   if (b && 'events' in b) {
-    const bug = (problem: string) => opts.onMockBug?.(where, problem);
+    const bug = report;
     const started = streamEvents(req, res, engine, b.events.source, {
       heartbeatMs: opts.heartbeatMs,
       capacity: opts.capacity,
@@ -71,7 +83,7 @@ export async function sendAnswer(
     } catch (e) {
       if (res.headersSent) return void res.destroy();
       if (e instanceof ApiError) return sendError(res, e);
-      opts.onMockBug?.(where, (e as Error)?.stack ?? String(e));
+      report((e as Error)?.stack ?? String(e));
       return sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
     }
   }
@@ -118,6 +130,7 @@ function drained(res: Response): Promise<void> {
 export async function sendBinary(res: Response, status: number, body: BinaryBody): Promise<void> {
   const iterator = (body.body instanceof Uint8Array ? chunksOf(body.body) : body.body)[Symbol.asyncIterator]();
   const first = await iterator.next();
+  applyCors(res);
   res.locals.envelopeCode = null;
   res.statusCode = status;
   res.setHeader('Content-Type', body.contentType);

@@ -9,12 +9,13 @@
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { bodyLimitOf, parseJsonBody, type OperationTrace } from '../core/operation.ts';
+import { bodyLimitOf, parseJsonBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
+import { applyCors } from './cors.ts';
 import type { World, Worlds } from '../core/worlds.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
 import type { Capacity } from './capacity.ts';
-import { sendAnswer, sendError } from './respond.ts';
+import { sendAnswer, sendError, writeWhole } from './respond.ts';
 import { pageOriginOf } from '../core/guard.ts';
 
 /** Bytes a multipart body may carry beyond its files (boundaries, part headers, text fields): reserved with them. */
@@ -50,9 +51,19 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
     return r;
   };
 
+  // built once: a mock bug found while answering is reported to the request's engine (sendAnswer's default)
+  const answerOptions = { heartbeatMs: opts.heartbeatMs, strict: opts.strict, capacity: opts.capacity };
+  /** Gives back the body bytes a request reserved (its response's 'close'). */
+  function releaseBody(this: Response) {
+    opts.capacity?.releaseBody(this.locals.bodyReserved as number);
+  }
+
   return (req: Request, res: Response, next: NextFunction) => {
     const hit = worlds.routes.find(req.method, req.path);
-    if (!hit) return next();
+    if (!hit) {
+      applyCors(res); // for the layers below (media, pages, documents), which set headers their own way
+      return next();
+    }
     if (hit.kind === 'method') {
       const allowed = hit.allowed.join(', ');
       return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${allowed}`, { Allow: allowed });
@@ -80,41 +91,41 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
             `${Math.round(capacity.bodyBytes / 1024 / 1024)} MiB of request bodies are being received, the most this mock takes at once (--max-inflight-body-mb); retry later`,
           );
         }
-        res.on('close', () => capacity.releaseBody(bytes));
+        res.locals.bodyReserved = bytes;
+        res.on('close', releaseBody);
       }
     }
     const go = async () => {
       const trace: Partial<OperationTrace> = {};
       if (!op.control) res.locals.operationId = operationId;
-      const answer = await world.run(
-        operationId,
-        {
-          authorization: req.headers.authorization,
-          prefer: [req.headers.prefer ?? []].flat().join(','),
-          params: hit.params,
-          query: req.query,
-          readBody: () =>
-            body?.kind === 'multipart'
-              ? readMultipart(req, body, op.validationError)
-              : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
-          origin: originOf(req, opts.publicUrl) + world.prefix,
-          pageOrigin: pageOriginOf({
-            origin: req.headers.origin,
-            referer: req.headers.referer,
-            'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
-          }),
-          selfOrigin: `${req.protocol}://${req.headers.host}`,
-        },
-        trace,
-      );
+      const prefer = req.headers.prefer;
+      const request: OperationRequest = {
+        authorization: req.headers.authorization,
+        prefer: prefer === undefined ? '' : Array.isArray(prefer) ? prefer.join(',') : prefer,
+        params: hit.params,
+        query: req.query,
+        readBody: () =>
+          body?.kind === 'multipart'
+            ? readMultipart(req, body, op.validationError)
+            : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
+        origin: originOf(req, opts.publicUrl) + world.prefix,
+      };
+      // only the control guard reads where a request comes from
+      if (op.control) {
+        request.pageOrigin = pageOriginOf({
+          origin: req.headers.origin,
+          referer: req.headers.referer,
+          'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
+        });
+        request.selfOrigin = `${req.protocol}://${req.headers.host}`;
+      }
+      const answer = await world.run(operationId, request, trace);
       res.locals.keyId = trace.keyId ?? null;
-      if (trace.body !== undefined) res.locals.journalBody = { body: trace.body, ...(trace.bodyTruncated ? { bodyTruncated: true } : {}) };
-      await sendAnswer(req, res, answer, world.engine, {
-        heartbeatMs: opts.heartbeatMs,
-        strict: opts.strict,
-        capacity,
-        onMockBug: (w, p) => world.engine.reportBug(w, p),
-      });
+      if (trace.body !== undefined) res.locals.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
+      // a whole answer (JSON, most of them) is written at once; streams and events by sendAnswer
+      const b = answer.body;
+      if (!b || 'json' in b || 'bytes' in b) writeWhole(res, answer);
+      else await sendAnswer(req, res, answer, world.engine, answerOptions);
     };
     // JSON bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
     if (body?.kind === 'json') readerOf(op)(req, res, (err?: unknown) => (err ? next(err) : void go().catch(next)));
