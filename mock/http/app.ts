@@ -5,10 +5,9 @@
  * and methods, malformed or oversized bodies, requests the HTTP parser
  * refuses: never a 500 page, never a stack trace.
  */
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { controlGuardError, pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
 import { Capacity } from './capacity.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
@@ -16,7 +15,6 @@ import type { Engine, EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
 import { createDocsRouter } from './docs.ts';
 import { createUiRouter } from './ui.ts';
-import { createOAuthPages } from './oauth-page.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError, writeWhole } from './respond.ts';
 import { createOperationDispatcher } from './router.ts';
@@ -70,8 +68,8 @@ export interface Mock {
   inFlight(): number;
 }
 
-/** Paths that are not API requests: the control API, hosted media, the sign-in page, the documentation site and documents. */
-const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
+/** Paths that are not API requests: the control API, hosted media, the documentation site and documents (and the web pages: see isPage). */
+const NOT_JOURNALED = /^\/(__mock\/|media\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
 
 /** Response headers a browser page may read (CORS exposes them). */
 export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length', 'Accept-Ranges', 'ETag', 'Allow', 'Content-Disposition'];
@@ -79,21 +77,16 @@ export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length'
 /** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
-/** Paths a DNS-rebound page must not read or post to: the control API and the sign-in page. */
-const HOST_CHECKED = /^\/(__mock|oauth)\//i;
+/** The control API's paths: a DNS-rebound page must not read or post to them (nor to the web pages: see isPage). */
+const CONTROL_PATH = /^\/__mock\//i;
 
 /** The dashboard's shell and assets (mock/http/ui.ts): under the control API's origin rules, but served without its token (they hold no data). */
 const UI_PATH = /^\/__mock\/ui(\/(app\.js|style\.css)?)?$/i;
-
-/** One isolated world's Express-only piece: the OAuth authorization page. */
-const pagesOf = new WeakMap<Engine, Router>();
 
 /** Creates a mock instance: its worlds (the default one and the isolated sessions) and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const latency = opts.latency;
-  // keys the sign-in page's form tokens: random per process, so no seed predicts them
-  const formSecret = randomBytes(32);
   const allowedHosts = [...(opts.publicUrl ? [new URL(opts.publicUrl).host] : []), ...(opts.allowedHosts ?? [])].map((h) => h.toLowerCase());
   /** True when `host` (a Host header) names this mock: this machine, the --public-url host, an --allowed-host; always without the check. */
   const hostAllowed = (host: string | undefined): boolean => {
@@ -122,11 +115,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   const main = worlds.main;
   const engine = main.engine;
   const worldOf = (res: Response): World => (res.locals.world as World | undefined) ?? main;
-  const pages = (w: World) => {
-    let r = pagesOf.get(w.engine);
-    if (!r) pagesOf.set(w.engine, (r = createOAuthPages(w.engine, { formSecret, world: w.prefix })));
-    return r;
-  };
+  /** A web page operation's path: Host-checked, without CORS, not journaled. */
+  const isPage = (req: Request) => worlds.routes.isPage(req.path);
 
   const app = express();
   app.disable('x-powered-by');
@@ -161,9 +151,9 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     next();
   });
   // DNS rebinding: a page of another site whose name now points at this machine sends its own name as Host, and
-  // a same-origin GET carries no Origin. The control API and the sign-in page answer only the names of this mock.
+  // a same-origin GET carries no Origin. The control API and the web pages answer only the names of this mock.
   app.use((req, res, next) => {
-    if (!HOST_CHECKED.test(req.path) || hostAllowed(req.headers.host)) return next();
+    if (!(CONTROL_PATH.test(req.path) || isPage(req)) || hostAllowed(req.headers.host)) return next();
     sendError(
       res,
       'HOST_FORBIDDEN',
@@ -174,7 +164,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // with --control-origin), and with --control-token only with the token. A browser request from another
   // origin is refused, not just left without CORS headers (a cross-site POST would still reset the mock).
   app.use((req, res, next) => {
-    if (!/^\/__mock\//i.test(req.path)) return next();
+    if (!CONTROL_PATH.test(req.path)) return next();
     // a preflight carries no token; health and the dashboard's shell need none
     const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(req.path) || UI_PATH.test(req.path);
     // a request without Origin (an <img>, a link) is judged by its Referer, then by Sec-Fetch-Site
@@ -194,15 +184,15 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
   // credentials work), any request header the page asks for (a preflight's Access-Control-Request-Headers
   // is reflected: traceparent, sentry-trace, Idempotency-Key...), and the response headers a client reads.
-  app.use(
-    cors({
-      origin: true,
-      credentials: true,
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      exposedHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-    }),
-  );
+  // Not on the web pages: a page of another site must not read one (nor the form token it may carry).
+  const corsHeaders = cors({
+    origin: true,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+  app.use((req, res, next) => (isPage(req) ? next() : corsHeaders(req, res, next)));
   // a session name that is not one is answered once CORS headers are on (so a page can read the error)
   app.use((_req, res, next) => {
     const problem = res.locals.sessionProblem as string | undefined;
@@ -216,7 +206,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     const name = res.locals.unknownSession as string | undefined;
     if (name === undefined) return next();
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (/^\/__mock\//i.test(req.path) || (!NOT_JOURNALED.test(req.path) && bearer !== undefined && engine.keyPattern.test(bearer))) {
+    if (CONTROL_PATH.test(req.path) || (!NOT_JOURNALED.test(req.path) && !isPage(req) && bearer !== undefined && engine.keyPattern.test(bearer))) {
       res.locals.world = worlds.session(name);
       return next();
     }
@@ -228,7 +218,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   });
   // Journal every API request with its final status.
   app.use((req, res, next) => {
-    if (NOT_JOURNALED.test(req.path)) return next();
+    if (NOT_JOURNALED.test(req.path) || isPage(req)) return next();
     const e = worldOf(res).engine;
     const at = e.clock.now();
     res.on('finish', () => {
@@ -255,7 +245,6 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       .media(req.method, req.path, req.url, req.headers)
       .then((a) => (a ? writeWhole(res, a) : next()), next);
   });
-  app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? pages(worldOf(res))(req, res, next) : next()));
   app.use(createDocsRouter({ publicUrl: opts.publicUrl }));
   app.use((req, res) => sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
