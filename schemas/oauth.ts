@@ -162,7 +162,12 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     provenance: signInPage,
     auth: false,
     request: { query: AuthorizePageQuery },
-    response: { status: 200, kind: 'page', description: 'the sign-in page', pages: { 404: 'the login session is unknown, expired or already authorized: an error page' } },
+    response: {
+      status: 200,
+      kind: 'page',
+      description: 'the sign-in page',
+      pages: { 404: 'the login session is unknown, expired or already authorized: an error page' },
+    },
     errors: ['OAUTH_INVALID_PARAMETERS'],
     validationError: 'OAUTH_INVALID_PARAMETERS',
   },

@@ -222,11 +222,14 @@ const HTML_PAGE = { 'text/html': { schema: { type: 'string' as const, descriptio
 function responsesOf(op: OperationDef, success: ReturnType<typeof successResponse>): RouteConfig['responses'] {
   const out: RouteConfig['responses'] = { [op.response.status]: success };
   if (op.response.kind === 'page')
-    for (const [status, description] of Object.entries(op.response.pages ?? {})) out[status] = { description: `${description} (a web page)`, content: HTML_PAGE };
+    for (const [status, description] of Object.entries(op.response.pages ?? {}))
+      out[status] = { description: `${description} (a web page)`, content: HTML_PAGE };
   for (const [status, r] of Object.entries(errorResponses(op.errors))) {
     const page = out[status] as { description: string; content?: object } | undefined;
     const err = r as { description: string; content?: object };
-    out[status] = page ? { ...err, description: `${page.description}; or the error envelope: ${err.description}`, content: { ...page.content, ...err.content } } : r;
+    out[status] = page
+      ? { ...err, description: `${page.description}; or the error envelope: ${err.description}`, content: { ...page.content, ...err.content } }
+      : r;
   }
   return out;
 }

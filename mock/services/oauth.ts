@@ -297,8 +297,7 @@ function forgetAccount(engine: Engine, apiKey: string): void {
       grants.add(id);
       delete st.grants[id];
     }
-  if (grants.size)
-    for (const map of [st.accessTokens, st.refreshTokens]) for (const [t, id] of Object.entries(map)) if (grants.has(id)) delete map[t];
+  if (grants.size) for (const map of [st.accessTokens, st.refreshTokens]) for (const [t, id] of Object.entries(map)) if (grants.has(id)) delete map[t];
   const users = new Set(st.users.filter((u) => u.apiKey === apiKey).map((u) => u.userId));
   if (users.size) for (const [id, s] of Object.entries(st.sessions)) if (s.userId !== undefined && users.has(s.userId)) delete st.sessions[id];
 }
