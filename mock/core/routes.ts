@@ -36,7 +36,7 @@ export function createRouteTable(operations: Readonly<Record<string, OperationDe
   const pageOps = Object.fromEntries(Object.entries(operations).filter(([, op]) => op.response.kind === 'page'));
   const pages = Object.keys(pageOps).length ? createRouteFinder(pageOps) : undefined;
   const all = createRouteFinder(operations);
-  return { find: all.find, isPage: (path) => pages?.find('GET', path) !== undefined };
+  return { find: (method, path) => all.find(method, path), isPage: (path) => pages?.find('GET', path) !== undefined };
 }
 
 /** What a route table answers (see createRouteTable). */
