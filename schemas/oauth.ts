@@ -168,7 +168,8 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
       description: 'the sign-in page',
       pages: { 404: 'the login session is unknown, expired or already authorized: an error page' },
     },
-    errors: ['OAUTH_INVALID_PARAMETERS'],
+    // the mock's Host check (a DNS-rebound page), mock-only
+    errors: ['OAUTH_INVALID_PARAMETERS', 'HOST_FORBIDDEN'],
     validationError: 'OAUTH_INVALID_PARAMETERS',
   },
   submitAuthorizePage: {
@@ -189,7 +190,7 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
         404: 'the login session is unknown, expired or already authorized: an error page',
       },
     },
-    errors: ['OAUTH_INVALID_PARAMETERS'],
+    errors: ['OAUTH_INVALID_PARAMETERS', 'HOST_FORBIDDEN'],
     validationError: 'OAUTH_INVALID_PARAMETERS',
   },
   exchangeOAuthCode: {

@@ -114,7 +114,15 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
       });
     };
     // JSON and form bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
-    if (readsWholeBody(op)) readerOf(op)(req, res, (err?: unknown) => (err ? next(err) : void go().catch(next)));
+    if (readsWholeBody(op))
+      readerOf(op)(req, res, (err?: unknown) => {
+        if (!err) return void go().catch(next);
+        // a form body that cannot be read (a corrupt Content-Encoding, an aborted upload) is not malformed JSON
+        const type = (err as { type?: unknown }).type;
+        if (body?.kind === 'form' && type !== 'entity.too.large')
+          return sendError(res, 'MALFORMED_REQUEST', `request body could not be read (${typeof type === 'string' ? type : (err as Error)?.message})`);
+        next(err);
+      });
     else go().catch(next);
   };
 }
