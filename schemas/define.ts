@@ -2,14 +2,14 @@
  * How an area declares its slice of the registry (docs/architecture.md, "The
  * registry", "Adding an area"): `defineOperations` names each operation after
  * its key, tags it, and adds the transport errors every operation shares;
- * `json` and `multipart` declare request bodies; `uploadedFile` is the schema
+ * `json`, `multipart` and `form` declare request bodies; `uploadedFile` is the schema
  * of a file field; `mergeAreas` joins the slices, refusing a duplicate
  * operationId or route.
  */
 import { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';
 import type { TableAssumption } from './provenance.ts';
-import type { FileFieldRule, JsonBody, MultipartBody, OperationDef, UploadedFile } from './registry-types.ts';
+import type { FileFieldRule, FormBody, JsonBody, MultipartBody, OperationDef, UploadedFile } from './registry-types.ts';
 
 /** An operation as an area writes it: without operationId and tags, and with only its own errors. */
 export type OperationSpec = Omit<OperationDef, 'operationId' | 'tags'>;
@@ -33,6 +33,7 @@ export function transportErrors(op: Pick<OperationDef, 'auth' | 'request'> & { r
   if (op.request.params) out.push('ROUTE_NOT_FOUND');
   const body = op.request.body;
   if (body?.kind === 'json') out.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  if (body?.kind === 'form') out.push('UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   if (body?.kind === 'multipart') out.push('MALFORMED_MULTIPART', 'UNSUPPORTED_MEDIA_TYPE', ...(body.limitError ? [] : (['PAYLOAD_TOO_LARGE'] as const)));
   // the process's caps on bodies in flight and open event streams: 503 with Retry-After
   if (body || op.response?.kind === 'event-stream') out.push('SERVER_BUSY');
@@ -76,6 +77,11 @@ export function operationsWith<const D extends OperationDefaults>(defaults: D) {
 /** A JSON body of `schema`, at most `limitBytes` (default 1 MiB). */
 export function json<S extends z.ZodType>(schema: S, opts: { limitBytes?: number } = {}): JsonBody & { schema: S } {
   return { kind: 'json', schema, ...opts };
+}
+
+/** An HTML form's body (application/x-www-form-urlencoded) of `schema`, at most `limitBytes` (default 1 MiB). */
+export function form<S extends z.ZodType>(schema: S, opts: { limitBytes?: number } = {}): FormBody & { schema: S } {
+  return { kind: 'form', schema, ...opts };
 }
 
 /** A multipart/form-data body: text and file fields in `schema`, the limits of each file field, and of all files together. */

@@ -14,7 +14,7 @@
  */
 import { z } from './zod.ts';
 import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
-import { defineOperations, operationsWith, json, type Area } from './define.ts';
+import { defineOperations, form, operationsWith, json, type Area } from './define.ts';
 import type { StateRule } from './rules.ts';
 
 /** Lifetimes of the flow's secrets, in seconds (assumed: the document shows none). */
@@ -108,6 +108,34 @@ export const RevokeData = z
   })
   .openapi('RevokeData', { example: { revoked: true } });
 
+/** The query of the sign-in page: the login session it authorizes (the authUrl carries it). */
+export const AuthorizePageQuery = z.object({
+  sessionId: z.string().optional().meta({ description: 'the login session (sessionId of POST /v1/oauth/login-sessions)' }),
+});
+
+/** The sign-in page's form (application/x-www-form-urlencoded): its hidden fields and the user picked or named. */
+export const AuthorizeForm = z
+  .object({
+    sessionId: z.string().optional().meta({ description: 'the login session (a hidden field of the page)' }),
+    csrf: z
+      .string()
+      .optional()
+      .meta(
+        provenanceMeta(
+          assumed('a sign-in form needs protection from posts of other sites; the document shows no page'),
+          "the page's own token (a hidden field): a post without it is taken only from the page's own origin",
+        ),
+      ),
+    userId: z.string().optional().meta({ description: 'the user picked (empty: a new user named newUserName)' }),
+    newUserName: z.string().optional().meta({ description: 'the name of a new user to sign in as' }),
+  })
+  .openapi('AuthorizeForm', { example: { sessionId: 'ls_3f9a1c2b7d4e5f60', csrf: '0123456789abcdef0123456789abcdef', userId: 'usr_1a2b3c4d5e6f7a8b' } });
+
+/** The sign-in page is assumed: document 1 says the user authorizes in a browser, without showing the page. */
+const signInPage = assumed(
+  'document 1, "Authentication", says the user authorizes the client in a browser at the authUrl, then is redirected to the callback port with the code; the page, its form and its answers are not shown and are assumed',
+);
+
 /** Each step is document 1's ("Authentication", OAuth user tokens); its path and payload are not shown. */
 const flow = assumed(
   'document 1, "Authentication", describes the OAuth user-token lifecycle step, but says the HTTP paths and payloads of its four operations are not shown: path, method, body and answer are assumed',
@@ -134,7 +162,7 @@ const refreshStateRules: StateRule[] = [
 // What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
 const op = operationsWith({ auth: false, validationError: 'OAUTH_INVALID_PARAMETERS' });
 
-/** The four operations of the user-token lifecycle (document 1, "Authentication"). */
+/** The operations of the user-token lifecycle (document 1, "Authentication"): the four of the client and the sign-in page's two. */
 export const oauthOperations = defineOperations('OAuth user tokens', {
   startLoginSession: op({
     method: 'post',
@@ -145,6 +173,41 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     request: { body: json(LoginSessionRequest) },
     response: { status: 200, kind: 'envelope', schema: LoginSessionData, description: 'the session and where to authorize it' },
     errors: ['OAUTH_INVALID_PARAMETERS'],
+  }),
+  showAuthorizePage: op({
+    method: 'get',
+    path: '/oauth/authorize',
+    summary: 'The sign-in page',
+    description: `(b) of the lifecycle: the authUrl of a login session. A web page (no external resources) listing the users to sign in as, with a field to type a new user's name, and an Authorize button that posts its form to the same path. A session that is unknown, expired or already authorized gets an error page (404). Needs no credential.`,
+    provenance: signInPage,
+    request: { query: AuthorizePageQuery },
+    response: {
+      status: 200,
+      kind: 'page',
+      description: 'the sign-in page',
+      pages: { 404: 'the login session is unknown, expired or already authorized: an error page' },
+    },
+    // the mock's Host check (a DNS-rebound page), mock-only
+    errors: ['OAUTH_INVALID_PARAMETERS', 'HOST_FORBIDDEN'],
+  }),
+  submitAuthorizePage: op({
+    method: 'post',
+    path: '/oauth/authorize',
+    summary: 'Authorize from the sign-in page',
+    description: `(b) of the lifecycle: the form of the sign-in page. Signs in as the user picked (or a new user named), then redirects (302) the browser to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when the session has one); the code works once, within ${oauthLifetimes.codeSeconds / 60} minutes (assumed). The form is taken only with the page's own token (its hidden csrf field) or from the page's own origin (Origin). Needs no credential.`,
+    provenance: signInPage,
+    request: { body: form(AuthorizeForm, { limitBytes: 16 * 1024 }), bodyOptional: true },
+    response: {
+      status: 302,
+      kind: 'page',
+      description: "redirect to the client's callback port with the code (and state)",
+      pages: {
+        400: 'neither a user picked nor a name typed, or an unknown user: the page again, saying what is missing',
+        403: "the form was not sent by the sign-in page (no page token, or another page's, and another origin): an error page",
+        404: 'the login session is unknown, expired or already authorized: an error page',
+      },
+    },
+    errors: ['OAUTH_INVALID_PARAMETERS', 'HOST_FORBIDDEN'],
   }),
   exchangeOAuthCode: op({
     method: 'post',

@@ -1,9 +1,9 @@
 /**
  * The shape of one operation of the registry (docs/architecture.md, "The
  * registry"): everything the spec emitter, the router and the tests need,
- * declared once. Request bodies come in two kinds (JSON, multipart/form-data)
- * and responses in four (the envelope, raw JSON, binary, a Server-Sent Events
- * stream).
+ * declared once. Request bodies come in three kinds (JSON, multipart/form-data,
+ * an HTML form's application/x-www-form-urlencoded) and responses in five (the
+ * envelope, raw JSON, binary, a Server-Sent Events stream, a web page).
  */
 import type { z } from './zod.ts';
 import type { ErrorName } from './errors.ts';
@@ -32,6 +32,17 @@ export interface RateLimitRule {
 /** A JSON request body (`application/json`). */
 export interface JsonBody {
   kind: 'json';
+  schema: z.ZodType;
+  /** Largest accepted body in bytes (default 1 MiB); larger answers 413 (10006). */
+  limitBytes?: number;
+}
+
+/**
+ * An HTML form's body (`application/x-www-form-urlencoded`): text fields as
+ * strings (a repeated name as an array of strings), validated by `schema`.
+ */
+export interface FormBody {
+  kind: 'form';
   schema: z.ZodType;
   /** Largest accepted body in bytes (default 1 MiB); larger answers 413 (10006). */
   limitBytes?: number;
@@ -113,7 +124,22 @@ export interface EventStreamResponse {
   description: string;
 }
 
-export type ResponseDef = EnvelopeResponse | RawResponse | BinaryResponse | EventStreamResponse;
+/**
+ * A web page for a browser (`text/html; charset=utf-8`, never cached), or a
+ * redirect: `status` is the success answer (200 with a page, or 302/303 to
+ * the `Location` the handler gives); `pages` lists every other status the
+ * operation answers with a page of its own (an error page, a form shown again
+ * with its problem), with what each means. Errors the runner finds before the
+ * handler (a malformed body, a wrong Content-Type) are the JSON envelope.
+ */
+export interface PageResponse {
+  status: 200 | 302 | 303;
+  kind: 'page';
+  description: string;
+  pages?: Readonly<Partial<Record<400 | 403 | 404 | 409 | 410, string>>>;
+}
+
+export type ResponseDef = EnvelopeResponse | RawResponse | BinaryResponse | EventStreamResponse | PageResponse;
 
 /**
  * A hosted media file a successful task carries (read by mediagen-verify): the field holding its URL (`images[].url`
@@ -183,7 +209,7 @@ export interface OperationDef {
   request: {
     params?: z.ZodObject;
     query?: z.ZodObject;
-    body?: JsonBody | MultipartBody;
+    body?: JsonBody | MultipartBody | FormBody;
     /** The body may be left out (an empty body is then validated as `{}`). */
     bodyOptional?: boolean;
     /**
@@ -218,6 +244,13 @@ export interface BinaryBody {
   contentType: string;
   body: Uint8Array | AsyncIterable<Uint8Array>;
 }
+
+/**
+ * What a handler of a page operation returns: a page (`status` one the
+ * operation declares: its success 200 or one of its `pages`; default 200),
+ * or a redirect to `location` (answered with the operation's 302/303).
+ */
+export type PageBody = { html: string; status?: number } | { location: string };
 
 /** One Server-Sent Event: its name and its data (serialized as JSON). */
 export interface StreamEvent<N extends string = string, D = unknown> {
@@ -256,11 +289,13 @@ export type OperationInput<O extends OperationDef> = {
 
 type EventsOf<E extends Record<string, z.ZodType>> = { [K in keyof E & string]: StreamEvent<K, z.input<E[K]>> }[keyof E & string];
 
-/** What an operation's handler returns: the envelope's data, the raw body, a binary body or an event source. */
+/** What an operation's handler returns: the envelope's data, the raw body, a binary body, an event source or a page. */
 export type OperationOutput<O extends OperationDef> = O['response'] extends { kind: 'binary' }
   ? BinaryBody
-  : O['response'] extends { kind: 'event-stream'; events: infer E extends Record<string, z.ZodType> }
-    ? EventStreamSource<EventsOf<E>>
-    : O['response'] extends { schema: infer S extends z.ZodType }
-      ? z.input<S>
-      : never;
+  : O['response'] extends { kind: 'page' }
+    ? PageBody
+    : O['response'] extends { kind: 'event-stream'; events: infer E extends Record<string, z.ZodType> }
+      ? EventStreamSource<EventsOf<E>>
+      : O['response'] extends { schema: infer S extends z.ZodType }
+        ? z.input<S>
+        : never;

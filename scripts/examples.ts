@@ -25,7 +25,7 @@ const exampleOf = (schema: unknown): unknown => (schema ? (getOpenApiMetadata(sc
 /** True when the success response of `op` has an example of its own (on the schema or its data). */
 export function hasSuccessExample(op: OperationDef): boolean {
   const r = op.response;
-  if (r.kind === 'binary') return true; // bytes: no JSON example to give
+  if (r.kind === 'binary' || r.kind === 'page') return true; // bytes or a web page: no JSON example to give
   if (r.kind === 'event-stream') return false;
   return exampleOf(r.schema) !== undefined;
 }

@@ -12,7 +12,7 @@ import { controlOperations, controlTags } from '../schemas/control.ts';
 import { describeErrorRef, errorCatalog, errorNames, errorReason, type CatalogError, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations, tags } from '../schemas/operations.ts';
 import { assumed, describeProvenance, fromSeed } from '../schemas/provenance.ts';
-import type { JsonBody, MultipartBody, OperationDef, ResponseDef } from '../schemas/registry-types.ts';
+import type { FormBody, JsonBody, MultipartBody, OperationDef, ResponseDef } from '../schemas/registry-types.ts';
 
 /** Groups errors by HTTP status. */
 export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number, ErrorName[]> {
@@ -144,8 +144,16 @@ function tagErrorCodes(doc: { paths?: object }, op: { path: string; method: stri
   for (const [status, names] of errorsByStatus({ errors })) responses[String(status)]['x-error-codes'] = [...new Set(names.map((n) => errorCatalog[n].code))];
 }
 
-/** The requestBody of a JSON or multipart body. */
-function requestBody(body: JsonBody | MultipartBody, required: boolean) {
+/** The requestBody of a JSON, form or multipart body. */
+function requestBody(body: JsonBody | MultipartBody | FormBody, required: boolean) {
+  if (body.kind === 'form') {
+    const example = (getOpenApiMetadata(body.schema) as { example?: unknown } | undefined)?.example;
+    return {
+      required,
+      description: "An HTML form's fields (application/x-www-form-urlencoded).",
+      content: { 'application/x-www-form-urlencoded': { schema: body.schema, ...(example === undefined ? {} : { example }) } },
+    };
+  }
   if (body.kind === 'json') {
     // the schema's example, also at the media-type level (where Postman, Prism and SDK generators read it)
     const example = (getOpenApiMetadata(body.schema) as { example?: unknown } | undefined)?.example;
@@ -178,6 +186,12 @@ function successResponse(r: ResponseDef, wrap: boolean, captured?: unknown) {
         description: `${r.description}. Binary, streamed with chunked transfer encoding; a failure before the first byte answers the JSON error envelope instead (check the Content-Type).`,
         content: Object.fromEntries(r.contentTypes.map((ct) => [ct, { schema: { type: 'string' as const, format: 'binary' } }])),
       };
+    case 'page':
+      if (r.status === 200) return { description: `${r.description} (a web page)`, content: HTML_PAGE };
+      return {
+        description: r.description,
+        headers: { Location: { description: 'where the browser goes next', required: true, schema: { type: 'string' as const, format: 'uri' } } },
+      };
     case 'event-stream':
       return {
         description: `${r.description}. Server-Sent Events: frames \`event: <name>\`, \`id: <n>\`, \`data: <JSON>\`, and \`: heartbeat\` comments; events: ${Object.keys(
@@ -194,6 +208,30 @@ function successResponse(r: ResponseDef, wrap: boolean, captured?: unknown) {
         },
       };
   }
+}
+
+/** The content of a web page answer. */
+const HTML_PAGE = { 'text/html': { schema: { type: 'string' as const, description: 'an HTML page' } } };
+
+/**
+ * The success response and the error responses of `op`: a page operation's
+ * other pages (`pages`) by status, merged with the JSON error envelope where
+ * a status has both (a page for the operation's own answer, the envelope for
+ * what the request path refuses first).
+ */
+function responsesOf(op: OperationDef, success: ReturnType<typeof successResponse>): RouteConfig['responses'] {
+  const out: RouteConfig['responses'] = { [op.response.status]: success };
+  if (op.response.kind === 'page')
+    for (const [status, description] of Object.entries(op.response.pages ?? {}))
+      out[status] = { description: `${description} (a web page)`, content: HTML_PAGE };
+  for (const [status, r] of Object.entries(errorResponses(op.errors))) {
+    const page = out[status] as { description: string; content?: object } | undefined;
+    const err = r as { description: string; content?: object };
+    out[status] = page
+      ? { ...err, description: `${page.description}; or the error envelope: ${err.description}`, content: { ...page.content, ...err.content } }
+      : r;
+  }
+  return out;
 }
 
 /** Component name of the data schema of event `name` (its .openapi() name). */
@@ -227,7 +265,7 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
       ...(op.request.query ? { query: op.request.query } : {}),
       ...(op.request.body ? { body: requestBody(op.request.body, !op.request.bodyOptional) } : {}),
     },
-    responses: { [op.response.status]: successResponse(op.response, true, captured), ...errorResponses(op.errors) },
+    responses: responsesOf(op, successResponse(op.response, true, captured)),
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),

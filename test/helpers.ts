@@ -40,8 +40,8 @@ export const KEY = 'mg_test_secret1';
 export const OTHER_KEY = 'mg_other_secret2';
 
 /**
- * Sends one request: the Authorization header of `o.key` (default KEY; null: none), `o.body` as JSON (a FormData as multipart)
- * or `o.raw` as is, extra `headers`. Returns the response, its text and its JSON (undefined when not JSON).
+ * Sends one request: the Authorization header of `o.key` (default KEY; null: none), `o.body` as JSON (a FormData as multipart,
+ * URLSearchParams as an urlencoded form) or `o.raw` as is, extra `headers`. A redirect is answered, not followed. Returns the response, its text and its JSON (undefined when not JSON).
  */
 export async function sendRequest(
   base: string,
@@ -56,11 +56,14 @@ export async function sendRequest(
   let body: string | FormData | undefined = o.raw;
   if (o.body instanceof FormData)
     body = o.body; // multipart/form-data: fetch writes the boundary
-  else if (o.body !== undefined) {
+  else if (o.body instanceof URLSearchParams) {
+    body = o.body.toString();
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (o.body !== undefined) {
     body = JSON.stringify(o.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(base + path, { method, headers, body });
+  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
   let json: unknown;
   try {

@@ -149,6 +149,19 @@ describe('the sign-in form', () => {
     expect([await status(m, a.sessionId), await status(m, b.sessionId)]).toEqual(['authorized', 'authorized']);
   });
 
+  it('a page of another site cannot read the sign-in page (no CORS headers) nor frame it; the API keeps CORS', async () => {
+    const m = await mock();
+    const s = await pending(m);
+    const page = await fetch(s.authUrl, { headers: { origin: 'https://evil.example' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+    expect([page.headers.get('x-frame-options'), page.headers.get('content-security-policy')]).toEqual(['DENY', "frame-ancestors 'none'"]);
+    const preflight = await fetch(s.authUrl, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const api = await fetch(`${m.base}${pathOf('getSubscription')}`, { headers: { origin: 'https://evil.example', authorization: 'Bearer mg_test_secret1' } });
+    expect(api.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+  });
+
   it("a user's API key cannot be computed from the user id the page shows", async () => {
     const m = await mock();
     const user = (await m.call('POST', '/__mock/users', { key: null, body: { name: 'Grace', credits: 42 } })).json as { userId: string; apiKey: string };

@@ -221,6 +221,46 @@ describe('OAuth user tokens', () => {
     expect((await m.call('POST', '/__mock/users', { key: null, body: { name: '' } })).json.code).toBe(code('CONTROL_INVALID_REQUEST'));
   });
 
+  /** How many grants, access tokens, refresh tokens and login sessions the engine keeps. */
+  const kept = (m: TestMock) => {
+    const st = m.engine.peekState<Record<'grants' | 'accessTokens' | 'refreshTokens' | 'sessions', object>>('oauth');
+    return st ? (['grants', 'accessTokens', 'refreshTokens', 'sessions'] as const).map((k) => Object.keys(st[k]).length) : [0, 0, 0, 0];
+  };
+
+  it.each([
+    ['its key is deleted', async (m: TestMock, apiKey: string) => void (await m.call('DELETE', `/__mock/accounts/${apiKey}`, { key: null }))],
+    [
+      'its account is forgotten at the account bound',
+      async (m: TestMock) => {
+        for (const k of ['mg_a_1', 'mg_b_2', 'mg_c_3']) await m.call('GET', pathOf('getSubscription'), { key: k });
+      },
+    ],
+    ['the mock is reset', async (m: TestMock) => void (await m.call('POST', '/__mock/reset', { key: null, body: {} }))],
+  ] as const)('grants, their tokens and the sessions authorized go with the account when %s', async (_when, goes) => {
+    const m = await mock({ limits: { accounts: 2 } });
+    const t = await signIn(m);
+    // refreshed once: a replaced pair of tokens is kept too (reuse detection), and goes as well
+    const r = (await m.call('POST', pathOf('refreshOAuthToken'), { key: null, body: { refreshToken: t.refreshToken } })).json.data as { accessToken: string };
+    // another user's grant, whose account stays (used last, so the bound keeps it)
+    const s = await startSession(m);
+    const users = (await m.call('GET', '/__mock/users', { key: null })).json.items as { userId: string }[];
+    const a = await authorizeByControl(m, s.sessionId, users[1].userId);
+    const other = (await m.call('POST', pathOf('exchangeOAuthCode'), { key: null, body: { sessionId: s.sessionId, code: a.code } })).json.data as {
+      accessToken: string;
+    };
+    expect((await m.call('GET', pathOf('getSubscription'), asToken(r.accessToken))).status).toBe(200);
+    expect(kept(m)).toEqual([2, 3, 3, 2]);
+    await goes(m, t.user.apiKey);
+    const reset = _when === 'the mock is reset';
+    expect(kept(m)).toEqual(reset ? [0, 0, 0, 0] : [1, 1, 1, 1]);
+    for (const token of [t.accessToken, r.accessToken]) {
+      const gone = await m.call('GET', pathOf('getSubscription'), asToken(token));
+      expect([gone.status, gone.json.code]).toEqual([401, code('UNAUTHORIZED')]);
+      expect(gone.json.message).toMatch(/unknown/);
+    }
+    if (!reset) expect((await m.call('GET', pathOf('getSubscription'), asToken(other.accessToken))).status).toBe(200);
+  });
+
   it('tokens survive a saved state: an access token works in a mock loaded from it', async () => {
     const m = await mock();
     const t = await signIn(m);

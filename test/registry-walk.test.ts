@@ -91,6 +91,15 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
     };
     return { path: op.path, body: { sessionId, code } };
   },
+  // the sign-in page of a pending login session
+  showAuthorizePage: async (m) => ({ path: withQuery(pathOf('showAuthorizePage'), { sessionId: (await pendingLogin(m)).sessionId }) }),
+  // its form, with the page's token and the first user
+  submitAuthorizePage: async (m, op) => {
+    const { sessionId } = await pendingLogin(m);
+    const html = (await m.call('GET', withQuery(pathOf('showAuthorizePage'), { sessionId }), { key: null })).text;
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)![1];
+    return { path: op.path, body: new URLSearchParams({ sessionId, csrf: field('csrf'), userId: field('userId') }) };
+  },
   getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
   getPodcastEpisode: createThenGet('createPodcastEpisode', 'episodeId'),
   getStorybookEpisode: createThenGet('createStorybookEpisode', 'episodeId'),
@@ -145,6 +154,13 @@ const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> 
   // only a succeeded task can be extended
   extendMusic: async (m, op) => ({ path: op.path, body: musicForm({ taskId: (await musicSong(m)).taskId }) }),
 };
+
+/** A login session waiting to be authorized. */
+async function pendingLogin(m: TestMock): Promise<{ sessionId: string }> {
+  const r = await m.call('POST', pathOf('startLoginSession'), { key: null, body: { callbackPort: 53682, state: 'walk' } });
+  expect(r.status, `setup startLoginSession: ${r.text}`).toBe(200);
+  return r.json.data as { sessionId: string };
+}
 
 /** A clone task of the harness's key (completed when `complete`: the clock moves past its processing). */
 async function createClone(m: TestMock, complete = false): Promise<string> {
@@ -236,7 +252,7 @@ function expectError(res: CallResult, op: OperationDef, name: ErrorName) {
   // the emitted spec
   const sr = specResponse(op, entry.httpStatus);
   // a mock-only code stays out of the service document (its status may have no response there at all)
-  if (isMockOnly(name) && !sr) return;
+  if (isMockOnly(name) && !sr?.content?.['application/json']) return;
   expect(sr, `${where}: spec/openapi.json has no ${entry.httpStatus} response`).toBeDefined();
   // every error response refers to the one shared envelope; its codes are the response's x-error-codes
   expect(sr.content['application/json'].schema, `${where}: shared error envelope`).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
@@ -281,6 +297,21 @@ function expectSuccess(res: CallResult, op: OperationDef) {
     expect(Object.keys(specResponse(op, r0.status)?.content ?? {}), `${op.operationId}: spec content types`).toContain('text/event-stream');
     return;
   }
+  if (r0.kind === 'page') {
+    // a web page (HTML, not cached), or a redirect with its Location; the spec says the same
+    const sr = specResponse(op, r0.status);
+    expect(sr, `${where}: spec has no ${r0.status} response`).toBeDefined();
+    if (r0.status === 200) {
+      expect(res.headers.get('content-type') ?? '', where).toMatch(/^text\/html/);
+      expect(res.text, where).toMatch(/^<!doctype html>/);
+      expect(Object.keys(sr.content ?? {}), `${op.operationId}: spec content types`).toContain('text/html');
+    } else {
+      expect(res.headers.get('location'), where).toMatch(/^[a-z]+:\/\//);
+      expect(sr.headers?.Location, `${op.operationId}: spec declares Location`).toBeDefined();
+    }
+    expect(res.headers.get('cache-control'), where).toBe('no-store');
+    return;
+  }
   const schema = r0.kind === 'envelope' ? envelope(r0.schema) : r0.schema;
   const r = schema.safeParse(res.json);
   expect(r.success, `${where} does not match its declared schema: ${r.error?.message}`).toBe(true);
@@ -319,7 +350,15 @@ describe('registry', () => {
         Object.keys(o.responses)
           .map(Number)
           .sort((a, b) => a - b),
-      ).toEqual(declaredStatuses({ ...op, errors: op.errors.filter((n) => !isMockOnly(n)) }));
+      ).toEqual(
+        [
+          ...new Set([
+            ...declaredStatuses({ ...op, errors: op.errors.filter((n) => !isMockOnly(n)) }),
+            // a web page's other pages (an error page, the form again)
+            ...(op.response.kind === 'page' ? Object.keys(op.response.pages ?? {}).map(Number) : []),
+          ]),
+        ].sort((a, b) => a - b),
+      );
     }
   });
 

@@ -313,6 +313,11 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   /** Reads: GETs without path parameters must succeed; with an unknown id, a declared refusal. */
   async function reads(op: SpecOperation): Promise<void> {
     if (op.method !== 'get') return;
+    // a web page (the sign-in page) is for a browser, opened from a link the API hands out: not read here
+    if (op.successTypes.includes('text/html')) {
+      record(op, 'web page (opened by a browser from a link the API gives: not read)', false, true);
+      return;
+    }
     if (op.successTypes.includes('text/event-stream') && op.pathParams.length) {
       const a = await call(op, fill(op));
       record(op, 'unknown id refused', a.status >= 400 && a.status < 500 ? false : evidence(a, `an unknown id answered HTTP ${a.status}`));

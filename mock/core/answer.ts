@@ -59,6 +59,29 @@ export function errorAnswer(err: ApiError | ErrorName, message?: string, headers
   return jsonAnswer(entry.httpStatus, { code: entry.code, message: named ? `${e.error}: ${e.message}` : e.message, data: null }, extra);
 }
 
+/**
+ * Headers of every web page the mock answers: HTML, never cached, never shown
+ * in a frame of another page (a page with a form must not be clickjacked).
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+};
+
+const ENCODER = new TextEncoder();
+
+/** A web page with `status` (sent whole, with Content-Length). */
+export function pageAnswer(status: number, html: string): Answer {
+  return { status, headers: { ...PAGE_HEADERS }, body: { bytes: ENCODER.encode(html) }, envelopeCode: null };
+}
+
+/** A redirect (302 or 303) to `location`, with an empty body. */
+export function redirectAnswer(status: number, location: string): Answer {
+  return { status, headers: { Location: location, 'Cache-Control': 'no-store' }, body: { bytes: new Uint8Array(0) }, envelopeCode: null };
+}
+
 /** A binary answer streamed in chunks (no Content-Length). */
 export function binaryAnswer(status: number, body: BinaryBody): Answer {
   return {

@@ -15,14 +15,14 @@ import { envelope } from '../../schemas/common.ts';
 import { JOURNAL_BODY_CHARS } from '../../schemas/control.ts';
 import { describeErrorRef, errorCatalog, type CatalogError } from '../../schemas/errors.ts';
 import type { OperationId } from '../../schemas/operations.ts';
-import type { BinaryBody, EventStreamSource, OperationDef } from '../../schemas/registry-types.ts';
+import type { BinaryBody, EventStreamSource, OperationDef, PageBody } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Forcing } from '../engine/scenarios.ts';
 import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
 import { controlGuardError, type ControlGuardOptions } from './guard.ts';
-import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, type Answer } from './answer.ts';
+import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
 import { errorForStatus, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
 import { parseOrThrow } from './validate.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
@@ -30,12 +30,18 @@ import { charCount, cutText } from '../../schemas/text.ts';
 /** Default largest JSON body, in bytes. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Largest JSON body `op` accepts, in bytes. */
+/** Largest JSON or form body `op` accepts, in bytes. */
 export function bodyLimitOf(op: OperationDef): number {
-  return op.request.body?.kind === 'json' ? (op.request.body.limitBytes ?? DEFAULT_BODY_LIMIT) : DEFAULT_BODY_LIMIT;
+  const body = op.request.body;
+  return body?.kind === 'json' || body?.kind === 'form' ? (body.limitBytes ?? DEFAULT_BODY_LIMIT) : DEFAULT_BODY_LIMIT;
 }
 
-/** The answer to a JSON body over `limit` bytes (413, 10006). */
+/** True when the transport reads `op`'s body whole before the operation runs (JSON and form bodies; multipart streams later). */
+export function readsWholeBody(op: OperationDef): boolean {
+  return op.request.body?.kind === 'json' || op.request.body?.kind === 'form';
+}
+
+/** The answer to a JSON or form body over `limit` bytes (413, 10006). */
 export function bodyTooLarge(limit: number): Answer {
   return errorAnswer('PAYLOAD_TOO_LARGE', `request body is larger than the ${limit} bytes this operation accepts`);
 }
@@ -73,11 +79,18 @@ export interface OperationRequest {
   selfOrigin?: string;
 }
 
+/** True when a browser sent `req` from a page of the mock's own origin (its Origin, else its Referer, is the origin the request reached). */
+export function fromOwnPage(req: Pick<OperationRequest, 'pageOrigin' | 'selfOrigin'>): boolean {
+  return req.pageOrigin !== undefined && req.pageOrigin === req.selfOrigin;
+}
+
 /** What the journal records of a request besides its status. */
 export interface OperationTrace {
   operationId: OperationId;
   /** A control operation (not journaled). */
   control?: boolean;
+  /** A web page (not an API request: not journaled). */
+  page?: boolean;
   keyId: string | null;
   /** The body as read (files summarized), cut to JOURNAL_BODY_CHARS of JSON text. */
   body?: unknown;
@@ -192,6 +205,37 @@ export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string
   } catch (e) {
     throw new ApiError('MALFORMED_JSON', `request body is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** True for `application/x-www-form-urlencoded` (parameters allowed). */
+function isFormType(contentType: string | null | undefined): boolean {
+  return /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '');
+}
+
+/** Fields of an urlencoded text: a string per name, an array of strings for a repeated name. */
+export function formFields(params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of params) {
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined;
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/**
+ * An HTML form's body (application/x-www-form-urlencoded) from its bytes, as
+ * fields (see formFields); undefined when empty. Errors: UNSUPPORTED_MEDIA_TYPE.
+ */
+export function parseFormBody(bytes: Uint8Array | undefined, contentType: string | undefined): unknown {
+  if (!bytes || bytes.length === 0) return undefined;
+  if (!isFormType(contentType))
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType || '(none)'} is not accepted; send application/x-www-form-urlencoded`);
+  return formFields(new URLSearchParams(UTF8.decode(bytes)));
+}
+
+/** The body of `op` read whole (JSON or form) from its bytes; see parseJsonBody and parseFormBody. */
+export function parseWholeBody(bytes: Uint8Array | undefined, contentType: string | undefined, op: OperationDef): unknown {
+  return op.request.body?.kind === 'form' ? parseFormBody(bytes, contentType) : parseJsonBody(bytes, contentType, op);
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -337,6 +381,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       forcing,
       operationId: id as OperationId,
       url: (path) => req.origin + path,
+      fromOwnPage: fromOwnPage(req),
     };
     liveAccount();
     const out = await plan.handler(input, ctx as never);
@@ -354,6 +399,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     if (trace) {
       trace.operationId = id as OperationId;
       if (op.control) trace.control = true;
+      if (response.kind === 'page') trace.page = true;
     }
     try {
       let out: unknown;
@@ -369,6 +415,16 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
           return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared Content-Type ${b.contentType}`);
         }
         return binaryAnswer(response.status, b);
+      }
+      if (response.kind === 'page') {
+        const p = out as PageBody;
+        const status = 'location' in p ? response.status : (p.status ?? 200);
+        const declared = 'location' in p ? response.status !== 200 : status === response.status || Object.hasOwn(response.pages ?? {}, status);
+        if (opts.strict && !declared) {
+          bug(`answered ${'location' in p ? 'a redirect' : `a page with status ${status}`}, which it does not declare`);
+          return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared ${'location' in p ? 'redirect' : `page status ${status}`}`);
+        }
+        return 'location' in p ? redirectAnswer(response.status, p.location) : pageAnswer(status, p.html);
       }
       if (response.kind === 'event-stream') {
         return {

@@ -27,8 +27,31 @@ function bucketOf(path: string): string {
   return `${parts[1] ?? ''}/${parts[2] ?? ''}`;
 }
 
-/** A route table over `operations`: `find(method, path)` (path percent-encoded, without query). */
-export function createRouteTable(operations: Readonly<Record<string, OperationDef>>) {
+/**
+ * A route table over `operations`: `find(method, path)` (path percent-encoded,
+ * without query); `isPage(path)`: the path is that of a web page operation
+ * (response kind `page`), whatever the method.
+ */
+export function createRouteTable(operations: Readonly<Record<string, OperationDef>>): RouteTable {
+  const pageOps = Object.fromEntries(Object.entries(operations).filter(([, op]) => op.response.kind === 'page'));
+  const pages = Object.keys(pageOps).length ? createRouteFinder(pageOps) : undefined;
+  const all = createRouteFinder(operations);
+  return { find: (method, path) => all.find(method, path), isPage: (path) => pages?.find('GET', path) !== undefined };
+}
+
+/** What a route table answers (see createRouteTable). */
+export interface RouteTable {
+  /** The operation at `method` `path`, the methods the path allows, a path that names nothing, or undefined (no route). */
+  find(method: string, path: string): RouteMatch | undefined;
+  /**
+   * True when `path` is that of a web page operation (any method): a page a
+   * browser opens or posts a form to. Transports check its Host as they do
+   * the control API's, give it no CORS headers and leave it out of the journal.
+   */
+  isPage(path: string): boolean;
+}
+
+function createRouteFinder(operations: Readonly<Record<string, OperationDef>>) {
   const byTemplate = new Map<string, Route>();
   for (const [id, op] of Object.entries(operations)) {
     let r = byTemplate.get(op.path);
@@ -63,6 +86,3 @@ export function createRouteTable(operations: Readonly<Record<string, OperationDe
     },
   };
 }
-
-/** A route table (see createRouteTable). */
-export type RouteTable = ReturnType<typeof createRouteTable>;

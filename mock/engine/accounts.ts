@@ -68,6 +68,8 @@ export class Accounts {
 
   /** Called with a key whose account was forgotten (the bound) or deleted, after it is gone: what else is kept per key may go with it. */
   onForget?: (apiKey: string) => void;
+  /** Called with a key whose account goes (forgotten by the bound, or deleted, even a key that had no account yet), after it is gone. */
+  onGone?: (apiKey: string) => void;
 
   constructor(
     private readonly keyIdOf: (apiKey: string) => string,
@@ -115,6 +117,7 @@ export class Accounts {
       if (this.accounts.size <= this.limits.accounts) return;
       if (!busy.has(key) && key !== current) {
         this.accounts.delete(key);
+        this.onGone?.(key);
         this.onForget?.(key);
       }
     }
@@ -146,6 +149,7 @@ export class Accounts {
       if (this.deleted.size <= this.limits.accounts) break;
       this.deleted.delete(old);
     }
+    this.onGone?.(apiKey);
     if (existed) this.onForget?.(apiKey);
     return existed;
   }

@@ -135,6 +135,9 @@ export class Engine {
       ledgerEntries: this.limits.ledgerEntries,
     });
     this.accounts.onForget = (apiKey) => this.pruneOwner(apiKey);
+    this.accounts.onGone = (apiKey) => {
+      for (const gone of this.accountGoneHooks) gone(this, apiKey);
+    };
     this.limiter.enabled = opts.rateLimit ?? true;
     this.scheduler.onFault = (ev, e) => this.reportBug(`scheduled ${ev.kind} event due ${ev.due}`, e instanceof Error ? (e.stack ?? e.message) : String(e));
   }
@@ -206,6 +209,18 @@ export class Engine {
       rateWindows: this.limiter.accounts,
       storeOwners: [...this.stores.values()].reduce((n, s) => n + s.owners, 0),
     };
+  }
+
+  /** Areas' hooks run when an account goes (`onAccountGone`). */
+  private accountGoneHooks: ((engine: Engine, apiKey: string) => void)[] = [];
+
+  /**
+   * Runs `gone` whenever an account goes: its key deleted, or the account
+   * forgotten at the account bound (a reset drops every singleton anyway), so
+   * what an area keeps for that account in a singleton goes with it.
+   */
+  onAccountGone(gone: (engine: Engine, apiKey: string) => void): void {
+    if (!this.accountGoneHooks.includes(gone)) this.accountGoneHooks.push(gone);
   }
 
   /** Areas' checks of what they keep of an owner outside the stores (`declareOwnerKeeper`). */

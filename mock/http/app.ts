@@ -5,10 +5,9 @@
  * and methods, malformed or oversized bodies, requests the HTTP parser
  * refuses: never a 500 page, never a stack trace.
  */
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import { controlGuardError, pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
 import { Capacity } from './capacity.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
@@ -16,7 +15,6 @@ import type { Engine, EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
 import { createDocsRouter } from './docs.ts';
 import { createUiRouter } from './ui.ts';
-import { createOAuthPages } from './oauth-page.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError, writeWhole } from './respond.ts';
 import { applyCors, EXPOSED_HEADERS, owesCors } from './cors.ts';
@@ -73,19 +71,16 @@ export interface Mock {
   inFlight(): number;
 }
 
-/** Paths that are not API requests: the control API, hosted media, the sign-in page, the documentation site and documents. */
-const NOT_JOURNALED = /^\/(__mock\/|media\/|oauth\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
+/** Paths that are not API requests: the control API, hosted media, the documentation site and documents (and the web pages: routes.isPage). */
+const NOT_JOURNALED = /^\/(__mock\/|media\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
 
 /** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
-/** Paths a DNS-rebound page must not read or post to: the control API and the sign-in page. */
-const HOST_CHECKED = /^\/(__mock|oauth)\//i;
-
 /** The dashboard's shell and assets (mock/http/ui.ts): under the control API's origin rules, but served without its token (they hold no data). */
 const UI_PATH = /^\/__mock\/ui(\/(app\.js|style\.css)?)?$/i;
 
-/** The control API's paths. */
+/** The control API's paths: a DNS-rebound page must not read or post to them (nor to the web pages: routes.isPage). */
 const CONTROL_PATH = /^\/__mock\//i;
 
 /** A path that may name a session (the prefix is tested in full by sessionOf). */
@@ -98,15 +93,10 @@ const NO_SESSION: ReturnType<typeof sessionOf> = { path: '' };
 const COUNTED = Symbol('counted in flight');
 type Counted = Response & { [COUNTED]?: boolean };
 
-/** One isolated world's Express-only piece: the OAuth authorization page. */
-const pagesOf = new WeakMap<Engine, Router>();
-
 /** Creates a mock instance: its worlds (the default one and the isolated sessions) and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const latency = opts.latency;
-  // keys the sign-in page's form tokens: random per process, so no seed predicts them
-  const formSecret = randomBytes(32);
   const allowedHosts = [...(opts.publicUrl ? [new URL(opts.publicUrl).host] : []), ...(opts.allowedHosts ?? [])].map((h) => h.toLowerCase());
   /** True when `host` (a Host header) names this mock: this machine, the --public-url host, an --allowed-host; always without the check. */
   const hostAllowed = (host: string | undefined): boolean => {
@@ -135,11 +125,6 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   const main = worlds.main;
   const engine = main.engine;
   const worldOf = (res: Response): World => (res.locals.world as World | undefined) ?? main;
-  const pages = (w: World) => {
-    let r = pagesOf.get(w.engine);
-    if (!r) pagesOf.set(w.engine, (r = createOAuthPages(w.engine, { formSecret, world: w.prefix })));
-    return r;
-  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -191,14 +176,15 @@ export function createMockServer(opts: MockOptions = {}): Mock {
    * 4. the control API is the mock's own: a web page may call it only from this machine (or an origin listed with
    *    --control-origin), and with --control-token only with the token. A browser request from another origin is
    *    refused, not just left without CORS headers (a cross-site POST would still reset the mock);
-   * 5. CORS (a preflight is answered here);
+   * 5. CORS (a preflight is answered here), except on the web pages (the sign-in page: another site must not read it);
    * 6. a session name that is not one is answered once CORS headers are on (so a page can read the error);
    * 7. an unknown session is opened only by a request that passed the guard: a control request (it got past the
    *    origin and token checks) or an API request with a Bearer of the API-key form. Anything else (media, the
    *    sign-in page, the documents, an API request without a key) creates nothing and answers 404;
    * 8. every API request is journaled with its final status;
    * 9. the dashboard's pages (/__mock/ui), then the operations (the dispatcher), called from here; each goes on to
-   *    the layers below (media, the sign-in page, the documents, 404) when it has nothing at the path.
+   *    the layers below (media, the documents, 404) when it has nothing at the path. The sign-in page is an
+   *    operation of the OAuth area (the route table says which paths are pages: not journaled, no CORS).
    */
   const front: RequestHandler = (req, res, next) => {
     inFlight++;
@@ -217,13 +203,16 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       else unknownSession = named.name;
     }
     const path = req.path;
-    if (HOST_CHECKED.test(path) && !hostAllowed(req.headers.host))
+    const controlPath = CONTROL_PATH.test(path);
+    // a web page operation (the sign-in page): Host-checked, without CORS (another site must not read it, nor the
+    // form token it carries), not journaled
+    const page = !controlPath && worlds.routes.isPage(path);
+    if ((controlPath || page) && !hostAllowed(req.headers.host))
       return sendError(
         res,
         'HOST_FORBIDDEN',
         `the control API and the sign-in page do not answer the host ${String(req.headers.host).slice(0, 100)} (allowed: localhost, 127.0.0.1, [::1], the --public-url host and --allowed-host)`,
       );
-    const controlPath = CONTROL_PATH.test(path);
     if (controlPath) {
       // a preflight carries no token; health and the dashboard's shell need none
       const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(path) || UI_PATH.test(path);
@@ -240,10 +229,12 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       );
       if (denied) return sendError(res, denied);
     }
-    if (req.method === 'OPTIONS') return preflight(req, res, next);
-    owesCors(res);
+    if (!page) {
+      if (req.method === 'OPTIONS') return preflight(req, res, next);
+      owesCors(res);
+    }
     if (named.problem) return sendError(res, 'MALFORMED_REQUEST', named.problem);
-    const journaled = !NOT_JOURNALED.test(path);
+    const journaled = !page && !NOT_JOURNALED.test(path);
     if (unknownSession !== undefined) {
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
       if (!controlPath && !(journaled && bearer !== undefined && engine.keyPattern.test(bearer)))
@@ -270,7 +261,6 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       .media(req.method, req.path, req.url, req.headers)
       .then((a) => (a ? writeWhole(res, a) : next()), next);
   });
-  app.use((req, res, next) => (/^\/oauth\//i.test(req.path) ? pages(worldOf(res))(req, res, next) : next()));
   app.use(createDocsRouter({ publicUrl: opts.publicUrl }));
   app.use((req, res) => sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {

@@ -2,14 +2,14 @@
  * The Express adapter of the operations (docs/architecture.md, "The request
  * path"): one middleware finds the operation in the route table of
  * mock/core/routes.ts (the API's and the control API's), reads the request
- * (JSON bodies up to their limit before the operation runs, multipart bodies
- * streamed after auth), runs it in the request's world and writes the Answer.
+ * (JSON and form bodies up to their limit before the operation runs,
+ * multipart bodies streamed after auth), runs it in the request's world and writes the Answer.
  * Unknown paths go on (hosted media, pages, the 404 envelope); a known path
  * with another method answers 405 with Allow.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { bodyLimitOf, parseJsonBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
+import { bodyLimitOf, parseWholeBody, readsWholeBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
 import { applyCors } from './cors.ts';
 import type { World, Worlds } from '../core/worlds.ts';
 import { readMultipart } from './multipart.ts';
@@ -42,7 +42,7 @@ export function expressPath(template: string): string {
 
 /** The middleware answering every operation of `worlds` (see the file's comment). */
 export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions): RequestHandler {
-  // one raw-body reader per JSON limit (express.raw reads up to the limit, then 413)
+  // one raw-body reader per JSON or form limit (express.raw reads up to the limit, then 413)
   const readers = new Map<number, RequestHandler>();
   const readerOf = (op: OperationDef) => {
     const limit = bodyLimitOf(op);
@@ -107,11 +107,11 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
         readBody: () =>
           body?.kind === 'multipart'
             ? readMultipart(req, body, op.validationError)
-            : Promise.resolve(parseJsonBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
+            : Promise.resolve(parseWholeBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
         origin: originOf(req, opts.publicUrl) + world.prefix,
       };
-      // only the control guard reads where a request comes from
-      if (op.control) {
+      // only the control guard and a web page's form read where a request comes from
+      if (op.control || op.response.kind === 'page') {
         request.pageOrigin = pageOriginOf({
           origin: req.headers.origin,
           referer: req.headers.referer,
@@ -127,8 +127,16 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
       if (!b || 'json' in b || 'bytes' in b) writeWhole(res, answer);
       else await sendAnswer(req, res, answer, world.engine, answerOptions);
     };
-    // JSON bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
-    if (body?.kind === 'json') readerOf(op)(req, res, (err?: unknown) => (err ? next(err) : void go().catch(next)));
+    // JSON and form bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
+    if (readsWholeBody(op))
+      readerOf(op)(req, res, (err?: unknown) => {
+        if (!err) return void go().catch(next);
+        // a form body that cannot be read (a corrupt Content-Encoding, an aborted upload) is not malformed JSON
+        const type = (err as { type?: unknown }).type;
+        if (body?.kind === 'form' && type !== 'entity.too.large')
+          return sendError(res, 'MALFORMED_REQUEST', `request body could not be read (${typeof type === 'string' ? type : (err as Error)?.message})`);
+        next(err);
+      });
     else go().catch(next);
   };
 }

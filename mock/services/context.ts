@@ -35,6 +35,12 @@ export interface ServiceContext {
   url(path: string): string;
   /** The `message` of the success envelope (default ""): a handler may set it, as the extraction read does with its short success text. */
   message?: string;
+  /**
+   * True when a browser sent the request from a page of the mock's own origin
+   * (its Origin, else its Referer, names the origin the request reached): a
+   * form of a page the mock serves, posted by that page.
+   */
+  fromOwnPage?: boolean;
 }
 
 /** A handler of operation `O`: parsed input in, the envelope's data (or raw body, binary body, event source) out; throws ApiError for catalogued errors. */
@@ -166,6 +172,13 @@ export interface Service<K extends OperationId> {
    * longer works.
    */
   credentials?: CredentialResolver;
+  /**
+   * Called when the account of `apiKey` goes: its key deleted (control API),
+   * or the account forgotten at the account bound (a reset drops every
+   * singleton anyway). The area drops what it keeps for that account outside
+   * its stores (OAuth grants and their tokens), so it goes with the account.
+   */
+  onAccountGone?: (engine: Engine, apiKey: string) => void;
   /**
    * True while the area keeps something of `owner` outside its stores (in a
    * singleton) with an id from the owner's counters: the engine keeps those

@@ -49,6 +49,8 @@ export interface AnyService {
   readonly credentials?: CredentialResolver;
   /** See Service.keepsOwner. */
   readonly keepsOwner?: (engine: Engine, owner: string) => boolean;
+  /** See Service.onAccountGone. */
+  readonly onAccountGone?: (engine: Engine, apiKey: string) => void;
 }
 
 /** Every service of the mock: the API's areas, then the control API. */
@@ -85,6 +87,8 @@ export interface ServiceSet {
   readonly state: Readonly<Record<string, z.ZodType>>;
   /** The saved-record schema of every store, by store name. */
   readonly records: Readonly<Record<string, z.ZodType>>;
+  /** What the areas drop when an account goes (see Service.onAccountGone). */
+  readonly accountGone: readonly ((engine: Engine, apiKey: string) => void)[];
   /** The areas that keep something of an owner outside their stores (see Service.keepsOwner). */
   readonly ownerKeepers: readonly ((engine: Engine, owner: string) => boolean)[];
 }
@@ -127,6 +131,7 @@ export function composeServices(services: readonly AnyService[] = defaultService
     voices: services.flatMap((s) => (s.voices ? [s.voices] : [])),
     state: Object.assign({}, ...services.map((s) => s.state ?? {})) as Record<string, z.ZodType>,
     records: Object.assign({}, ...services.map((s) => s.records ?? {})) as Record<string, z.ZodType>,
+    accountGone: services.flatMap((s) => (s.onAccountGone ? [s.onAccountGone] : [])),
     ownerKeepers: services.flatMap((s) => (s.keepsOwner ? [s.keepsOwner] : [])),
   };
 }
@@ -142,7 +147,8 @@ export function servicesOf(engine: Engine): ServiceSet {
  * Wires `set` onto `engine` before it serves anything (and before a saved
  * state is loaded): the task kits' event handler, the voice sources, the
  * media routes `resolveHostedMedia` finds, the schemas of the singletons and
- * of the stores' records, the areas that keep an owner's ids alive.
+ * of the stores' records, the areas that keep an owner's ids alive, what
+ * the areas drop when an account goes.
  * Returns the set.
  */
 export function prepareEngine(engine: Engine, set: ServiceSet = composeServices()): ServiceSet {
@@ -153,5 +159,6 @@ export function prepareEngine(engine: Engine, set: ServiceSet = composeServices(
   for (const [name, schema] of Object.entries(set.state)) engine.declareState(name, schema);
   for (const [name, schema] of Object.entries(set.records)) engine.declareRecords(name, schema);
   for (const keeps of set.ownerKeepers) engine.declareOwnerKeeper(keeps);
+  for (const gone of set.accountGone) engine.onAccountGone(gone);
   return set;
 }

@@ -21,6 +21,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { Service } from './context.ts';
 import { fake } from './fake.ts';
 import { cutText } from '../../schemas/text.ts';
+import { authorizePage, formToken, formTokenMatches, signInErrorPage } from './oauth-page.ts';
 
 /** A user who can sign in, bound to the account of `apiKey`. */
 export interface OAuthUser {
@@ -280,7 +281,32 @@ export function resolveAccessToken(engine: Engine, bearer: string, now: number):
   return grant.apiKey;
 }
 
-export const oauthService: Service<'startLoginSession' | 'exchangeOAuthCode' | 'refreshOAuthToken' | 'revokeOAuthToken'> = {
+/**
+ * Forgets what the flow keeps for the account of `apiKey`, which has gone
+ * (its key deleted, or its account forgotten at the account bound): its
+ * grants with every access and refresh token they had, and the login
+ * sessions its user authorized (an unexchanged code among them). Those
+ * tokens and codes are unknown from then on; a new sign-in starts afresh.
+ */
+function forgetAccount(engine: Engine, apiKey: string): void {
+  const st = engine.peekState<OAuthState>('oauth');
+  if (!st) return;
+  const grants = new Set<string>();
+  for (const [id, g] of Object.entries(st.grants))
+    if (g.apiKey === apiKey) {
+      grants.add(id);
+      delete st.grants[id];
+    }
+  if (grants.size) for (const map of [st.accessTokens, st.refreshTokens]) for (const [t, id] of Object.entries(map)) if (grants.has(id)) delete map[t];
+  const users = new Set(st.users.filter((u) => u.apiKey === apiKey).map((u) => u.userId));
+  if (users.size) for (const [id, s] of Object.entries(st.sessions)) if (s.userId !== undefined && users.has(s.userId)) delete st.sessions[id];
+}
+
+const NOT_FROM_THE_PAGE = 'this form was not sent by the sign-in page (its page token is missing or wrong); open the sign-in link again';
+
+export const oauthService: Service<
+  'startLoginSession' | 'showAuthorizePage' | 'submitAuthorizePage' | 'exchangeOAuthCode' | 'refreshOAuthToken' | 'revokeOAuthToken'
+> = {
   handlers: {
     startLoginSession({ body }, ctx) {
       const st = stateOf(ctx.engine);
@@ -299,6 +325,32 @@ export const oauthService: Service<'startLoginSession' | 'exchangeOAuthCode' | '
         authUrl: ctx.url(`/oauth/authorize?sessionId=${encodeURIComponent(sessionId)}`),
         expiresIn: oauthLifetimes.loginSessionSeconds,
       };
+    },
+    async showAuthorizePage({ query }, ctx) {
+      const sessionId = query.sessionId ?? '';
+      try {
+        const { session, users } = pendingSession(ctx.engine, sessionId, ctx.now);
+        return { html: authorizePage(session.sessionId, session.callbackPort, users, await formToken(ctx.engine, session.sessionId)) };
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        return { status: 404, html: signInErrorPage(sessionId ? e.message : 'the link has no sessionId') };
+      }
+    },
+    async submitAuthorizePage({ body }, ctx) {
+      const sessionId = body.sessionId ?? '';
+      // the page's own token, or a post from the page's own origin: no other site's page can authorize a pending sign-in
+      if (!ctx.fromOwnPage && !(await formTokenMatches(ctx.engine, sessionId, body.csrf))) return { status: 403, html: signInErrorPage(NOT_FROM_THE_PAGE) };
+      const now = ctx.engine.tick();
+      try {
+        return { location: authorize(ctx.engine, sessionId, { userId: body.userId || undefined, newUserName: body.newUserName }, now).redirectUrl };
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        if (e.error === 'OAUTH_SESSION_NOT_FOUND') return { status: 404, html: signInErrorPage(e.message) };
+        // no user picked, or one that is not: the page again, saying so
+        const { session, users } = pendingSession(ctx.engine, sessionId, now);
+        const token = await formToken(ctx.engine, session.sessionId);
+        return { status: 400, html: authorizePage(session.sessionId, session.callbackPort, users, token, e.message.replace(/^userId: /, '')) };
+      }
     },
     exchangeOAuthCode({ body }, ctx) {
       const st = stateOf(ctx.engine);
@@ -346,4 +398,5 @@ export const oauthService: Service<'startLoginSession' | 'exchangeOAuthCode' | '
   },
   state: { oauth: OAuthStateSchema },
   credentials: resolveAccessToken,
+  onAccountGone: forgetAccount,
 };

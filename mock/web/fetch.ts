@@ -15,7 +15,7 @@ import { EVENT_STREAM_HEADERS, errorAnswer, type Answer } from '../core/answer.t
 import { pumpEvents } from '../core/event-stream.ts';
 import { encodedMultipart, multipartCollector, notMultipart } from '../core/multipart.ts';
 import { pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
-import { bodyLimitOf, bodyTooLarge, parseJsonBody, type OperationTrace } from '../core/operation.ts';
+import { bodyLimitOf, bodyTooLarge, parseWholeBody, readsWholeBody, type OperationTrace } from '../core/operation.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -120,7 +120,7 @@ async function toResponse(a: Answer, method: string, engine: Engine, heartbeatMs
 
 /**
  * A fetch handler: `handle(request)` answers an API operation, a control
- * operation (/__mock), a hosted media file, or the 404/405 envelope of an
+ * operation (/__mock), a web page (and its form), a hosted media file, or the 404/405 envelope of an
  * unknown route, in the world the request names (X-Mock-Session or the
  * /sessions/<name> prefix). Every API request is journaled (GET
  * /__mock/requests). `worlds`: share another transport's worlds (the
@@ -159,12 +159,12 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
     const op = hit.op;
     const body = op.request.body;
     let readBody: () => Promise<unknown> = () => Promise.resolve(undefined);
-    if (body?.kind === 'json') {
-      // read before the operation runs, as the server's body parser does: an oversized body is answered first
+    if (readsWholeBody(op)) {
+      // JSON and form bodies are read before the operation runs, as the server's body parser does: an oversized body is answered first
       const bytes = new Uint8Array(await request.arrayBuffer());
       const limit = bodyLimitOf(op);
       if (bytes.byteLength > limit) return bodyTooLarge(limit);
-      readBody = () => Promise.resolve(parseJsonBody(bytes, request.headers.get('content-type') ?? undefined, op));
+      readBody = () => Promise.resolve(parseWholeBody(bytes, request.headers.get('content-type') ?? undefined, op));
     } else if (body?.kind === 'multipart') {
       readBody = async () => {
         const wrongType = notMultipart(request.headers.get('content-type')) ?? encodedMultipart(request.headers.get('content-encoding'));
@@ -224,7 +224,8 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
       bug('(fetch transport)', (e as Error)?.stack ?? String(e));
       a = errorAnswer('MALFORMED_JSON', `request body could not be read (${(e as Error)?.message ?? String(e)})`);
     }
-    if (!trace.control && !/^\/(media|__mock)\//i.test(named.path))
+    // API requests only: not the control API, hosted media or the web pages
+    if (!trace.control && !trace.page && !/^\/(media|__mock)\//i.test(named.path))
       engine.journal.record({
         at,
         method: request.method.toUpperCase(),

@@ -4,7 +4,8 @@
  *
  * - no 5xx, except a 503 the operation declares (a documented, forcible outage: it
  *   must carry a catalogued code and Retry-After), and an answer at all;
- * - every error is JSON: the envelope `{code, message, data: null}` with a non-zero integer code;
+ * - every error is JSON: the envelope `{code, message, data: null}` with a non-zero integer code (but a web page's own
+ *   page, text/html where its document declares one for that status: the sign-in page's error pages);
  * - every error's status is one the operation declares, and its code one the
  *   document declares for that status (for the API also one the registry's
  *   `errors` give that status); a 429 carries Retry-After;
@@ -120,9 +121,13 @@ export function checkAnswer(route: Route, w: WireRequest, r: WireResponse | NoAn
     errorCatalog[errorNameByCode(code)!].httpStatus === 503;
   if (r.status >= 500 && !declared503) v('5xx', `answered ${r.status}: ${r.body.toString('utf8').slice(0, 200)}`);
   if (declared503 && r.headers['retry-after'] === undefined) v('no-retry-after', '503 without Retry-After');
-  if (r.status < 200 || (r.status >= 300 && r.status < 400)) v('undeclared-status', `answered ${r.status}`);
+  const declaredHere = route.kind === 'target' ? route.target.responses.get(r.status) : undefined;
+  // a redirect only where the operation declares it (the sign-in form's 302)
+  if (r.status < 200 || (r.status >= 300 && r.status < 400 && !declaredHere)) v('undeclared-status', `answered ${r.status}`);
+  // a web page's own page (an error page of the sign-in page, text/html) where its document declares one for the status
+  const ownPage = type === 'text/html' && declaredHere?.contentTypes.includes('text/html') === true;
 
-  if (r.status >= 400) {
+  if (r.status >= 400 && !ownPage) {
     if (type !== 'application/json' || body === undefined) {
       v('error-not-json', `Content-Type ${String(r.headers['content-type'] ?? '(none)')}, body ${JSON.stringify(r.body.toString('latin1').slice(0, 120))}`);
       return out;
@@ -148,7 +153,9 @@ export function checkAnswer(route: Route, w: WireRequest, r: WireResponse | NoAn
     if (r.status >= 200 && !mockOnlyDeclared) v('undeclared-status', `${t.id} does not declare ${r.status} (declares ${[...t.responses.keys()].join(', ')})`);
     return out;
   }
-  if (r.status >= 400) {
+  if (r.status >= 400 && ownPage) {
+    // a page: its status and media type are declared; nothing more to check
+  } else if (r.status >= 400) {
     // a mock-only code (10007, an unusable Prefer or __ parameter) is in the mock's document, not the service's: the registry check below covers it
     const mockOnly = code !== null && errorNameByCode(code) !== undefined && isMockOnly(errorNameByCode(code)!);
     if (declared.codes && code !== null && !mockOnly && !declared.codes.includes(code))
@@ -161,7 +168,10 @@ export function checkAnswer(route: Route, w: WireRequest, r: WireResponse | NoAn
     }
   } else {
     if (r.status !== t.success.status) v('undeclared-status', `${t.id} succeeds with ${t.success.status}, answered ${r.status}`);
-    if (!declared.contentTypes.includes(type))
+    // a redirect carries no content (its Location is checked with the headers below)
+    if (r.status >= 300 && declared.contentTypes.length === 0) {
+      // nothing to check in the body
+    } else if (!declared.contentTypes.includes(type))
       v('content-type', `${t.id} declares ${declared.contentTypes.join(', ')} for ${r.status}, answered ${type || '(none)'}`);
     else if (type === 'application/json' && declared.json) {
       if (body === undefined) v('response-schema', `the ${r.status} body is not JSON`);

@@ -202,7 +202,8 @@ export function writeRequest(t: FuzzTarget, spec: RequestSpec, ctx: WriteContext
       for (const pm of bodyMutations) value = applyMutation(value, sitesOf(value, t.body.schema), pm);
     }
     if (value !== undefined) {
-      body = Buffer.from(toJsonText(resolve(value)), 'utf8');
+      const resolved = resolve(value);
+      body = Buffer.from(t.body.contentType === 'application/x-www-form-urlencoded' ? toFormText(resolved) : toJsonText(resolved), 'utf8');
       headers['content-type'] = t.body.contentType;
     }
     for (const m of spec.mutations) {
@@ -231,6 +232,18 @@ export function writeRequest(t: FuzzTarget, spec: RequestSpec, ctx: WriteContext
   }
   for (const k of Object.keys(headers)) headers[k] = headerSafe(headers[k]);
   return w({ target: t.id, method: t.method.toUpperCase(), path, headers, ...(body !== undefined ? { body } : {}), labels });
+}
+
+/**
+ * An urlencoded form of `value`'s top-level fields (an array a repeated field, anything else but a string its JSON
+ * text); a value that is not an object is sent as its JSON text (a malformed form).
+ */
+function toFormText(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return toJsonText(value);
+  const form = new URLSearchParams();
+  const text = (v: unknown) => (typeof v === 'string' ? v : toJsonText(v));
+  for (const [k, v] of Object.entries(value)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, text(item));
+  return form.toString();
 }
 
 function resolveMultipart(plan: MultipartPlan, resolve: (v: unknown) => unknown): MultipartPlan {
