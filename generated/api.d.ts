@@ -109,6 +109,12 @@ export interface paths {
         /**
          * Delete a finished video task (assumed shape)
          * @description Deletes a succeeded or failed task of the caller: later reads answer 31006 and lists leave it out; its media URLs stop loading. A task still pending, generating or uploading is refused with 31007 (a delete cancels and refunds nothing). Owner-scoped like the task read. Path and response are assumed: document 1 says delete shapes are not shown.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a video task (31006 VIDEO_TASK_NOT_FOUND; reads the state)
+         *     - taskId is the caller's own task (31005 VIDEO_TASK_FORBIDDEN; reads the state)
+         *     - the task has succeeded or failed (31007 VIDEO_TASK_NOT_FINISHED; reads the state)
          */
         delete: operations["deleteVideoTask"];
         options?: never;
@@ -148,6 +154,11 @@ export interface paths {
         /**
          * Set or toggle the share flag of a video task (assumed shape)
          * @description Sets enabledShare to the value sent, or toggles it when the body is empty or has no enabledShare; returns the task id and the new flag. Owner-scoped like the task read. Path, body and response are assumed: document 1 says share shapes are not shown.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a video task (31006 VIDEO_TASK_NOT_FOUND; reads the state)
+         *     - taskId is the caller's own task (31005 VIDEO_TASK_FORBIDDEN; reads the state)
          */
         post: operations["shareVideoTask"];
         delete?: never;
@@ -248,6 +259,14 @@ export interface paths {
         /**
          * Exchange the code for tokens
          * @description (c) of the lifecycle: the sessionId and the code of the redirect give an access token, a refresh token and expiresIn (seconds until the access token expires; 3600 assumed). A code works once, within 5 minutes (assumed). Needs no credential.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - sessionId names a known login session (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
+         *     - the session's code has not been exchanged yet (42003 OAUTH_INVALID_CODE; reads the state)
+         *     - a session never authorized has not expired (42002 OAUTH_SESSION_NOT_FOUND; reads the state)
+         *     - the session has been authorized, and code is its code (42003 OAUTH_INVALID_CODE; reads the state)
+         *     - the code is at most 5 minutes old (42003 OAUTH_INVALID_CODE; reads the state)
          */
         post: operations["exchangeOAuthCode"];
         delete?: never;
@@ -268,6 +287,10 @@ export interface paths {
         /**
          * Refresh the tokens
          * @description (d) of the lifecycle: the newest refresh token gives a new access token and a new refresh token; the old refresh token stops working. Sending an old one again is refused and ends the session (reuse detection, assumed). A refresh token works 30 days (assumed). Needs no credential.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - refreshToken is the newest refresh token of a session not ended (an older one ends the session) and not expired (42004 OAUTH_INVALID_REFRESH_TOKEN; reads the state)
          */
         post: operations["refreshOAuthToken"];
         delete?: never;
@@ -446,6 +469,11 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["synthesizeSpeech"];
         delete?: never;
@@ -466,6 +494,11 @@ export interface paths {
         /**
          * Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)
          * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createSpeech"];
         delete?: never;
@@ -486,6 +519,12 @@ export interface paths {
         /**
          * Speak a multi-voice script (JSON with the audio URL)
          * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createSpeechScript"];
         delete?: never;
@@ -510,6 +549,12 @@ export interface paths {
          *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - a url source's content standing for uri is a URI (spaces and non-ASCII characters percent-encoded) (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createFlowSpeechEpisode"];
         delete?: never;
@@ -534,6 +579,12 @@ export interface paths {
          *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
+         *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createFlowSpeechTtsEpisode"];
         delete?: never;
@@ -596,6 +647,11 @@ export interface paths {
          * @description multipart/form-data: audioFiles (1 to 6 files, each at most 5 MB, at most 20 MB together: 413, 36014), language, consentConfirmed (must be true), mode (upload), autoConfirm (name and gender then required), useCredits. Returns {taskId, status: pending}. 5 creates per minute per user (429, 36029, Retry-After). The reference audio is measured: a file that is not audio is refused here (36013); a total under 5 s or over 5 minutes fails the task with AUDIO_DURATION_INVALID, digital silence (WAV) with NO_VALID_SPEECH (assumed bounds). Lifecycle (assumed): pending 2 s, processing 8 s, completed with demoAudioUrl. Creating is free.
          *
          *     A created task can fail with: 36008 TASK_FAILED (TASK_FAILED: cloning failed; errorMessage has detail), 36006 AUDIO_DURATION_INVALID (AUDIO_DURATION_INVALID: the reference audio is too short or too long), 36007 NO_VALID_SPEECH (NO_VALID_SPEECH: no speech in the reference audio).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - each file is audio a demuxer reads (WAV, MP3, Ogg, FLAC, AAC or M4A), whatever its Content-Type (36013 VOICE_CLONE_UNSUPPORTED_AUDIO; reads the body, beyond what a schema can say)
+         *     - each file at most 5 MB, the files at most 20 MB together; larger bodies answer 413 (36014 VOICE_CLONE_FILES_TOO_LARGE; reads the body, beyond what a schema can say)
          */
         post: operations["createVoiceClone"];
         delete?: never;
@@ -636,6 +692,16 @@ export interface paths {
         /**
          * Confirm a completed clone as a private voice
          * @description taskId of a completed task, name (up to 50 characters), gender, useCredits. Returns {speakerId}, usable wherever a voice is expected. Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a clone task of the caller's (another user's answers the same) (36009 VOICE_CLONE_TASK_NOT_FOUND; reads the state)
+         *     - the task is not confirmed yet (36005 ALREADY_CONFIRMED; reads the state)
+         *     - the task is completed (36011 VOICE_CLONE_TASK_NOT_COMPLETED; reads the state)
+         *     - the task completed less than 7 days ago (36010 VOICE_CLONE_TASK_EXPIRED; reads the state)
+         *     - the account is on a paid plan (36002 NEED_UPGRADE; reads the account)
+         *     - the account holds fewer than maxSpeakers private voices (36004 SPEAKER_LIMIT_REACHED; reads the account)
+         *     - within the period's quota; beyond it, useCredits true and a balance of at least 300 credits (36003 NEED_CREDIT; reads the account)
          */
         post: operations["confirmVoiceClone"];
         delete?: never;
@@ -679,6 +745,10 @@ export interface paths {
         /**
          * Rename a private voice or change its gender
          * @description Body: name and/or gender (at least one). Returns the voice; updatedAt moves.
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the path's speakerId is one of the caller's private voices (36012 VOICE_CLONE_SPEAKER_NOT_FOUND; reads the state)
          */
         put: operations["updatePrivateVoice"];
         post?: never;
@@ -925,6 +995,15 @@ export interface paths {
          * @description An empty body renders the script as written; a body with scripts renders the edited script: the same lines in the same order with the same speakerId each, only content changed (anything else answers 400, 37001, naming the line). Allowed once contentStatus is text-success, and again after audio-success or audio-fail (a new render, charged again); refused with 409 (37006) on a one-shot episode, before the script is ready, after text-fail and while the audio renders. Reserves the audio price (1 credit per 100 characters of the script, at least 1; 402, 37004 when short), captured at audio-success, refunded at audio-fail. Answers { episodeId, contentStatus }.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - episodeId names an episode of the caller's (another user's answers the same) (37005 PODCAST_EPISODE_NOT_FOUND; reads the state)
+         *     - the episode is of the two-stage flow, its script written (not still writing, not failed) and its audio not rendering (37006 PODCAST_AUDIO_NOT_ALLOWED; reads the state)
+         *     - an edited script has as many lines as the episode's script (37001 PODCAST_INVALID_PARAMETERS; reads the state)
+         *     - each edited line keeps the speakerId of the episode's line (37001 PODCAST_INVALID_PARAMETERS; reads the state)
+         *     - the combined content of the edited lines at most 20,000 characters (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - the balance covers the price of the audio (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createPodcastAudio"];
         delete?: never;
@@ -1141,6 +1220,12 @@ export interface paths {
          * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).
          *
          *     A created task can fail with: 40012 STORYBOOK_VIDEO_FAILED (the video render failed; the render refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - episodeId names an episode of the caller's (another user's answers the same) (40005 STORYBOOK_EPISODE_NOT_FOUND; reads the state)
+         *     - the episode has processStatus success (40006 STORYBOOK_VIDEO_NOT_ALLOWED; reads the state)
+         *     - the balance covers the price of a new render (40004 STORYBOOK_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createStorybookVideo"];
         delete?: never;
@@ -1163,6 +1248,10 @@ export interface paths {
          * @description source.type must be url and source.uri the URL; options.summarize (default false), options.maxLength (default 100000, 1-500000), options.twitter.count (1-100, default 20; microblog profile URLs only). Validates, holds 5 credits (assumed; 402, 41003 when short) and answers the 24-character hex taskId; poll GET /v1/content/extract/{taskId} (wait 5 s, then every 5 s; typical 10-30 s). A failed extraction (failCode 41008, 41009, or 41010 after a 10-minute timeout) refunds every credit.
          *
          *     A created task can fail with: 41008 EXTRACTION_PAGE_UNREACHABLE (the page could not be fetched; every credit refunded), 41009 EXTRACTION_UNSUPPORTED_CONTENT (the page has no extractable text; every credit refunded), 41010 EXTRACTION_TIMED_OUT (the extraction timed out; every credit refunded).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the hold of 5 credits (41003 EXTRACTION_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["createExtraction"];
         delete?: never;
@@ -1205,6 +1294,10 @@ export interface paths {
          * @description HTTP 202 with {taskId, status: pending}. provider: default (runs on musicA), musicA or musicB; the task reports the provider that ran it. musicA requires lyrics unless instrumental is true; musicB reads prompt as lyrics (or takes lyrics) in custom mode (customMode, default true) and drives the whole song from prompt with customMode false. vocalId is musicA only; customMode and providerParams (the musicB parameters: negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight 0-1, personaId, personaModel with personaId; other keys dropped) are musicB only (the other provider: 39006). model: default auto on musicA, V6 on musicB; one of the provider's models (39007). Price by model: musicA auto 10, musicA-7.6 5, musicA-8 10, musicA-9 10, musicA-o2 10; musicB V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateMusic"];
         delete?: never;
@@ -1227,6 +1320,11 @@ export interface paths {
          * @description multipart/form-data: prompt or referenceAudio (mp3 or m4a, judged by its content, at most 10 MB: 413 with 39005), exactly one; model (auto, musicA-7.6, musicA-8, musicA-o2; default auto; musicA-9 is not available here: 39007). musicA only. Price by model: auto 10, musicA-7.6 5, musicA-8 10, musicA-o2 10. One track. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - referenceAudio is mp3, m4a by its content, and reads as audio with a length (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateInstrumental"];
         delete?: never;
@@ -1249,6 +1347,12 @@ export interface paths {
          * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - image is jpg, jpeg, png, webp by its content (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - video is mp4, mov, avi, mkv, webm by its content (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateSoundtrack"];
         delete?: never;
@@ -1271,6 +1375,15 @@ export interface paths {
          * @description multipart/form-data: generateType (Vocals, Instrumental, Drums, Bass, Guitar, Keyboard, Percussion, Strings, Synth, FX, Brass, Woodwinds), prompt, audio (mp3, m4a, wav, judged by its content, at most 10 MB) or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006), exactly one; lyrics (required with Vocals); vocalGender (male or female, Vocals only); generateStart and generateEnd (seconds: start before end, end within the source). The track lasts generateEnd - generateStart (default: the whole source). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - generateStart before generateEnd (39001 MUSIC_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
+         *     - audio is mp3, m4a, wav by its content, and reads as audio with a length (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - providerSongId names a track of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - providerSongId names a musicA song (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - generateStart and generateEnd within the source (the length of the upload or of the song) (39001 MUSIC_INVALID_PARAMETERS; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["generateTrack"];
         delete?: never;
@@ -1293,6 +1406,16 @@ export interface paths {
          * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - audioUrl is an audio URL of this platform (the origin the request was sent to), not another site's (39001 MUSIC_INVALID_PARAMETERS; reads the state)
+         *     - audioUrl of this platform is not a track of another account's (ownership is verified) (39008 MUSIC_SOURCE_FORBIDDEN; reads the state)
+         *     - audioUrl of this platform names a track audioUrl of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - audio is mp3, m4a by its content, and reads as audio with a length (39004 MUSIC_UNSUPPORTED_FILE; reads the body, beyond what a schema can say)
+         *     - providerSongId names a track of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - providerSongId names a musicA song (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["remixMusic"];
         delete?: never;
@@ -1315,6 +1438,12 @@ export interface paths {
          * @description JSON. uploadUrl (required): a public http(s) URL, or a platform asset URL the caller owns (a track audioUrl of one of its music tasks); ownership is verified (another account's: 403 with 39008; naming no track: 404 with 39009). model (a musicB tier, default V6); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. Price by tier: V4 15, V4_5 15, V4_5PLUS 15, V4_5ALL 15, V5 15, V5_5 20, V6 20. Two tracks. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - uploadUrl of this platform is not a track of another account's (ownership is verified) (39008 MUSIC_SOURCE_FORBIDDEN; reads the state)
+         *     - uploadUrl of this platform names a track audioUrl of one of the caller's succeeded music tasks (39009 MUSIC_SOURCE_NOT_FOUND; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["coverMusic"];
         delete?: never;
@@ -1337,6 +1466,16 @@ export interface paths {
          * @description multipart/form-data: taskId (a succeeded music task of the caller: 404 with 39002 otherwise, 409 with 39010 before it succeeds), trackIndex (default 0) or providerSongId (one of that task's tracks), continueAt (seconds: after 0, at most the track's duration; default its end), prompt, lyrics, model (of the task's provider; default auto or V6), provider (default the task's; another: 39006), and on musicB tasks the musicB parameters as top-level fields (negativeTags, vocalGender m|f, styleWeight, weirdnessConstraint, audioWeight; on a musicA task: 39006). The new tracks last continueAt plus the continuation. Price (document 3): 10 credits for musicA-7.6 and for auto (priced, and reported in params.model, as musicA-7.6); 15 for every other model, every musicB tier included. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
+         *
+         *     Rules beyond the request schema (also in `x-rules`):
+         *
+         *     - taskId names a music task of the caller (39002 MUSIC_TASK_NOT_FOUND; reads the state)
+         *     - the task has succeeded (39010 MUSIC_TASK_NOT_READY; reads the state)
+         *     - provider, when sent, runs on the task's provider (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - model, when sent, is one of the task's provider (39007 MUSIC_MODEL_UNSUPPORTED; reads the state)
+         *     - the musicB parameters on an extend of a musicB task only (39006 MUSIC_PROVIDER_UNSUPPORTED; reads the state)
+         *     - trackIndex or providerSongId names one of the task's tracks; continueAt at most that track's duration (39001 MUSIC_INVALID_PARAMETERS; reads the state)
+         *     - the balance covers the price (39003 MUSIC_INSUFFICIENT_CREDITS; reads the account)
          */
         post: operations["extendMusic"];
         delete?: never;
@@ -2489,6 +2628,8 @@ export interface components {
              * @example 1
              */
             speed?: number;
+        } & {
+            scripts: unknown;
         };
         /**
          * @example {
@@ -2557,7 +2698,19 @@ export interface components {
              * @example 1
              */
             speed?: number;
-        };
+        } & ({
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        } & {
+            sources: unknown;
+        });
         /**
          * @example {
          *       "scripts": [
@@ -2596,6 +2749,8 @@ export interface components {
              * @example 1
              */
             speed?: number;
+        } & {
+            scripts: unknown;
         };
         /**
          * @example {
@@ -2721,7 +2876,10 @@ export interface components {
              * @default false
              */
             useCredits?: boolean;
-        };
+        } & ({
+            /** @constant */
+            consentConfirmed: true;
+        } & unknown & unknown);
         /**
          * @example {
          *       "taskId": "vct_1a2b3c4d5e6f7a8b",
@@ -2825,7 +2983,7 @@ export interface components {
              * @enum {string}
              */
             gender?: "male" | "female" | "other";
-        } | unknown | unknown;
+        } & (unknown | unknown);
         DeletedVoice: {
             speakerId: string;
         };
@@ -3498,7 +3656,9 @@ export interface components {
              * @description an http(s) URL of the recording, instead of audio. A URL of the platform's own hosted media (a path under /media/) is read from the platform: it must name an existing file (39505), the caller's own or public (39506), mp3, m4a or wav, at most 10 MB. Any other URL is a public recording (30-240 s).
              */
             audioUrl?: string;
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            audioUrl?: unknown;
+        });
         /**
          * @example {
          *       "description": "A 3:05 upbeat pop track at 118 BPM in A minor, led by vocals over synthesizer, bass and drums.",
@@ -3585,7 +3745,9 @@ export interface components {
              * @enum {string}
              */
             model?: "audio-separation-1" | "audio-separation-2";
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            audioUrl?: unknown;
+        });
         /**
          * @example {
          *       "episodeId": "sb_1a2b3c4d5e6f7a8b"
@@ -3762,7 +3924,7 @@ export interface components {
                 type: "url";
                 /**
                  * Format: uri
-                 * @description the URL to extract
+                 * @description the URL to extract (http or https)
                  */
                 uri: string;
             };
@@ -3799,6 +3961,10 @@ export interface components {
                      */
                     count?: number;
                 };
+            };
+        } & {
+            source: {
+                uri?: unknown;
             };
         };
         /**
@@ -3912,7 +4078,20 @@ export interface components {
              */
             provider?: "default" | "musicA" | "musicB";
             providerParams?: components["schemas"]["MusicBProviderParams"];
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & {
+            prompt?: unknown;
+            lyrics?: unknown;
+            style?: unknown;
+            title?: unknown;
+            vocalId?: unknown;
+        } & {
+            providerParams?: {
+                negativeTags?: unknown;
+                personaId?: unknown;
+            };
+        } & {
+            providerParams?: unknown;
+        } & unknown & unknown & unknown & unknown);
         /** @description musicB parameters (musicB only: a listed key with musicA answers 39006); keys outside the list are dropped */
         MusicBProviderParams: {
             /** @description comma-separated styles to avoid */
@@ -3957,7 +4136,11 @@ export interface components {
              * @enum {string}
              */
             model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-o2";
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            prompt?: unknown;
+        } & {
+            prompt?: unknown;
+        });
         /** @description multipart/form-data: exactly one of image and video; prompt; model. */
         CreateMusicSoundtrackRequest: {
             /**
@@ -3978,7 +4161,11 @@ export interface components {
              * @enum {string}
              */
             model?: "auto" | "musicA-7.6" | "musicA-8" | "musicA-9" | "musicA-o2";
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            prompt?: unknown;
+        } & {
+            prompt?: unknown;
+        });
         /** @description multipart/form-data: generateType, prompt, exactly one of audio and providerSongId, lyrics (Vocals), vocalGender, generateStart, generateEnd. */
         CreateMusicTrackRequest: {
             /**
@@ -4006,7 +4193,13 @@ export interface components {
             generateStart?: number;
             /** @description where in the source the track ends (default: the end of the source); after generateStart, within the source, seconds (>= 0) */
             generateEnd?: number;
-        } & (unknown | unknown);
+        } & ((unknown | unknown) & {
+            prompt: unknown;
+        } & {
+            prompt: unknown;
+            lyrics?: unknown;
+            providerSongId?: unknown;
+        } & unknown & unknown);
         /**
          * @description multipart/form-data: lyrics, prompt, and exactly one of audio, audioUrl and providerSongId.
          * @example {
@@ -4032,7 +4225,16 @@ export interface components {
             audioUrl?: string;
             /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
             providerSongId?: string;
-        } & (unknown | unknown | unknown);
+        } & ((unknown | unknown | unknown) & {
+            lyrics: unknown;
+            prompt: unknown;
+        } & {
+            lyrics: unknown;
+            prompt: unknown;
+            providerSongId?: unknown;
+        } & {
+            audioUrl?: unknown;
+        });
         /**
          * @example {
          *       "uploadUrl": "https://example.com/recordings/demo.mp3",
@@ -4070,7 +4272,20 @@ export interface components {
              */
             instrumental?: boolean;
             providerParams?: components["schemas"]["MusicBProviderParams"] & unknown;
-        };
+        } & ({
+            uploadUrl: unknown;
+        } & {
+            prompt?: unknown;
+            style?: unknown;
+            title?: unknown;
+        } & {
+            providerParams?: {
+                negativeTags?: unknown;
+                personaId?: unknown;
+            };
+        } & {
+            providerParams?: unknown;
+        } & unknown & unknown & unknown & unknown & unknown);
         /** @description multipart/form-data: taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only). */
         CreateMusicExtendRequest: {
             /** @description a succeeded music task of the caller (409 with 39010 before it succeeds) */
@@ -4108,7 +4323,12 @@ export interface components {
             weirdnessConstraint?: number;
             /** @description weight of the source recording; meaningful only with one: 0 to 1 */
             audioWeight?: number;
-        };
+        } & (unknown & {
+            prompt?: unknown;
+            lyrics?: unknown;
+            negativeTags?: unknown;
+            providerSongId?: unknown;
+        });
         MusicTask: {
             /** @description task id */
             id: string;

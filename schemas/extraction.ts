@@ -14,6 +14,7 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import { js, rule, withRules, type StateRule } from './rules.ts';
 import type { LifecycleDef } from './registry-types.ts';
 
 // ---------------------------------------------------------------------------
@@ -84,15 +85,30 @@ export const extractionSchedule = { minMs: 10_000, maxMs: 30_000, timeoutMs: 10 
 // Requests
 // ---------------------------------------------------------------------------
 
+/** Rules of an extraction body beyond its fields' own (document 3, "Content extraction"). */
+const extractRules = [
+  rule({
+    id: 'extraction.uri-http',
+    rule: 'source.uri is an http or https URL',
+    code: 'EXTRACTION_INVALID_PARAMETERS',
+    path: ['source', 'uri'],
+    message: 'source.uri must be an http or https URL',
+    then: js.prop('source', js.prop('uri', js.httpUrl)),
+  }),
+];
+
+/** Rules of the create no schema carries (x-rules). */
+const extractStateRules: StateRule[] = [
+  { code: 'EXTRACTION_INSUFFICIENT_CREDITS', fields: [], rule: `the balance covers the hold of ${extractionPricing.holdCredits} credits`, reads: 'account' },
+];
+
 /** Body of POST /v1/content/extract (document 3, "Content extraction"). */
-export const ExtractRequest = z
-  .object({
+export const ExtractRequest = withRules(
+  z.object({
     source: z
       .object({
         type: z.literal('url').meta({ description: 'must be url' }),
-        uri: uriString()
-          .refine((s) => /^https?:\/\//i.test(s), { message: 'source.uri must be an http or https URL' })
-          .meta({ description: 'the URL to extract' }),
+        uri: uriString().meta({ description: 'the URL to extract (http or https)' }),
       })
       .meta({ description: 'what to extract' }),
     options: z
@@ -119,10 +135,13 @@ export const ExtractRequest = z
       })
       .default({ summarize: false, maxLength: EXTRACTION_MAX_LENGTH.default, twitter: { count: EXTRACTION_POST_COUNT.default } })
       .meta({ description: 'optional, default {}' }),
-  })
-  .openapi('ExtractRequest', {
+  }),
+  extractRules,
+  'ExtractRequest',
+  {
     example: { source: { type: 'url', uri: 'https://example.com/blog/why-mock-servers-help' }, options: { summarize: false, maxLength: 100000 } },
-  });
+  },
+);
 export type ExtractRequest = z.infer<typeof ExtractRequest>;
 
 export const ExtractionTaskIdParams = z.object({
@@ -271,6 +290,7 @@ export const extractionOperations = defineOperations('Content extraction', {
     response: { status: 200, kind: 'envelope', schema: CreateExtractionData, description: 'the task, processing' },
     errors: ['EXTRACTION_INVALID_PARAMETERS', 'EXTRACTION_INSUFFICIENT_CREDITS'],
     validationError: 'EXTRACTION_INVALID_PARAMETERS',
+    stateRules: extractStateRules,
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: [...failCodes],

@@ -17,7 +17,7 @@
  */
 import { STEM_SEPARATION_DEFAULT_MODEL, stemSeparationModels } from './music-providers.ts';
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule } from './rules.ts';
 import { uriString } from './common.ts';
 import { assumed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, multipart, uploadedFile, type Area } from './define.ts';
@@ -109,45 +109,52 @@ const sourceFields = {
     }),
 };
 
-/** Exactly one of audio and audioUrl, and audioUrl http(s). */
-function sourceIssues(v: { audio?: unknown; audioUrl?: string }): RuleIssue[] {
-  const error = 'MUSIC_ANALYSIS_INVALID_PARAMETERS' as const;
-  if (v.audio !== undefined && v.audioUrl !== undefined)
-    return [{ path: ['audioUrl'], message: 'send exactly one of audio (a file) and audioUrl, not both', error }];
-  if (v.audio === undefined && v.audioUrl === undefined)
-    return [{ path: ['audio'], message: 'send exactly one of audio (a file: mp3, m4a or wav) and audioUrl', error }];
-  if (v.audioUrl !== undefined && !/^https?:\/\//i.test(v.audioUrl)) return [{ path: ['audioUrl'], message: 'audioUrl must be an http or https URL', error }];
-  return [];
-}
+type SourceBody = { audio?: unknown; audioUrl?: string };
+const INVALID = 'MUSIC_ANALYSIS_INVALID_PARAMETERS' as const;
 
-/** Exactly one of the two fields, in the spec too (a Zod refinement is not emitted). */
-const oneSource = { oneOf: [{ required: ['audio'] }, { required: ['audioUrl'] }] };
+/** The source rules (schemas/rules.ts): exactly one of audio and audioUrl, and audioUrl http(s). */
+const sourceRules: BodyRule<SourceBody>[] = [
+  rule<SourceBody>({
+    id: 'music-analysis.one-source',
+    rule: 'exactly one of audio and audioUrl',
+    code: INVALID,
+    path: (v) => [v.audio !== undefined ? 'audioUrl' : 'audio'],
+    message: (v) =>
+      v.audio !== undefined ? 'send exactly one of audio (a file) and audioUrl, not both' : 'send exactly one of audio (a file: mp3, m4a or wav) and audioUrl',
+    then: { oneOf: [{ required: ['audio'] }, { required: ['audioUrl'] }] },
+  }),
+  rule<SourceBody>({
+    id: 'music-analysis.audio-url-http',
+    rule: 'audioUrl is an http or https URL',
+    code: INVALID,
+    path: ['audioUrl'],
+    message: 'audioUrl must be an http or https URL',
+    then: js.prop('audioUrl', js.httpUrl),
+  }),
+];
 
 /** Body of POST /v1/music/recognize and /v1/music/describe (multipart/form-data; assumed shape). */
-export const MusicAnalysisRequest = z
-  .object(sourceFields)
-  .superRefine((v, ctx) => report(ctx, sourceIssues(v)))
-  .meta(requestAssumed)
-  .openapi('MusicAnalysisRequest', {
-    ...oneSource,
-    description: 'multipart/form-data: the audio file field or the audioUrl text field, exactly one.',
-    example: { audioUrl: 'https://example.com/songs/sunrise.mp3' },
-  });
+export const MusicAnalysisRequest = withRules(z.object(sourceFields).meta(requestAssumed), sourceRules, 'MusicAnalysisRequest', {
+  description: 'multipart/form-data: the audio file field or the audioUrl text field, exactly one.',
+  example: { audioUrl: 'https://example.com/songs/sunrise.mp3' },
+});
 export type MusicAnalysisRequest = z.infer<typeof MusicAnalysisRequest>;
 
 /** Body of POST /v1/music/stem (multipart/form-data; assumed shape): the source and the model. */
-export const MusicStemRequest = z
-  .object({
-    ...sourceFields,
-    model: z.enum(stemModelIds).default(DEFAULT_STEM_MODEL).meta({ description: 'audio-separation-1 (default) or audio-separation-2 (also produces MIDI)' }),
-  })
-  .superRefine((v, ctx) => report(ctx, sourceIssues(v)))
-  .meta(requestAssumed)
-  .openapi('MusicStemRequest', {
-    ...oneSource,
+export const MusicStemRequest = withRules(
+  z
+    .object({
+      ...sourceFields,
+      model: z.enum(stemModelIds).default(DEFAULT_STEM_MODEL).meta({ description: 'audio-separation-1 (default) or audio-separation-2 (also produces MIDI)' }),
+    })
+    .meta(requestAssumed),
+  sourceRules,
+  'MusicStemRequest',
+  {
     description: 'multipart/form-data: the audio file field or the audioUrl text field, exactly one; model.',
     example: { audioUrl: 'https://example.com/songs/sunrise.mp3', model: 'audio-separation-2' },
-  });
+  },
+);
 export type MusicStemRequest = z.infer<typeof MusicStemRequest>;
 
 // ---------------------------------------------------------------------------

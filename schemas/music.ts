@@ -19,7 +19,7 @@
  * another area's.
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, multipart, uploadedFile, type Area } from './define.ts';
@@ -34,7 +34,6 @@ import {
   musicProviders,
   providerTable,
   providerValues,
-  resolveProvider,
   type MusicProvider,
 } from './music-providers.ts';
 import type { ErrorName } from './errors.ts';
@@ -148,37 +147,72 @@ const allModels = [...musicAModels.map((m) => m.model), ...musicBModels.map((m) 
 const musicBTiers = musicBModels.map((m) => m.model) as [string, ...string[]];
 
 // ---------------------------------------------------------------------------
-// Rule helpers
+// Rule helpers (schemas/rules.ts: each rule is a JSON Schema fragment, checked by the mock and emitted under allOf)
 // ---------------------------------------------------------------------------
 
 const INVALID: ErrorName = 'MUSIC_INVALID_PARAMETERS';
-/** True when `s` is sent and not blank. */
-const has = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
+type Fields = Record<string, unknown>;
+/** A top-level text field is sent and not blank (the fragment of js.notBlank, required). */
+const sentNotBlank = (field: string): JsonSchema => ({ required: [field], properties: { [field]: js.notBlank } });
+/** The value at `prefix` of a body (the body itself without one). */
+const at = (v: Fields, prefix: readonly string[]): Fields => prefix.reduce<Fields>((o, k) => (o[k] ?? {}) as Fields, v);
+/** The fragment `inner`, nested under the object fields of `prefix`. */
+const under = (prefix: readonly string[], inner: JsonSchema): JsonSchema => prefix.reduceRight<JsonSchema>((s, k) => ({ properties: { [k]: s } }), inner);
 
-/** Issues for text fields over their limit (code points) or sent blank where `required`. */
-function textIssues(v: Record<string, unknown>, limits: Record<string, number>, prefix: string[] = []): RuleIssue[] {
-  const out: RuleIssue[] = [];
-  for (const [field, max] of Object.entries(limits)) {
-    const s = v[field];
-    if (typeof s !== 'string') continue;
-    const n = charCount(s);
-    if (n > max) out.push({ path: [...prefix, field], message: `${n} characters (code points); at most ${max}`, error: INVALID });
-  }
-  return out;
+/**
+ * A rule: the text fields of `limits` at most their length (characters as Unicode code points), under
+ * `prefix` (an object field) when given. Reported on the first field over its limit.
+ */
+function textRule<T>(id: string, limits: Record<string, number>, prefix: readonly string[] = []): BodyRule<T> {
+  const over = (v: T) => {
+    const o = at(v as Fields, prefix);
+    return Object.keys(limits).find((f) => typeof o[f] === 'string' && charCount(o[f]) > limits[f]) ?? Object.keys(limits)[0];
+  };
+  const where = prefix.length ? `${prefix.join('.')}.` : '';
+  return rule<T>({
+    id,
+    rule: `${Object.entries(limits)
+      .map(([f, max]) => `${where}${f} ${max}`)
+      .join(', ')}: at most that many characters (code points)`,
+    code: INVALID,
+    path: (v) => [...prefix, over(v)],
+    message: (v) => {
+      const f = over(v);
+      return `${charCount(at(v as Fields, prefix)[f] as string)} characters (code points); at most ${limits[f]}`;
+    },
+    then: under(prefix, { properties: Object.fromEntries(Object.entries(limits).map(([f, max]) => [f, { maxLength: max }])) }),
+  });
 }
 
-/** An issue for each field of `fields` sent blank (only whitespace). */
-function blankIssues(v: Record<string, unknown>, fields: string[]): RuleIssue[] {
-  return fields.filter((f) => typeof v[f] === 'string' && v[f].trim() === '').map((f) => ({ path: [f], message: 'must not be blank', error: INVALID }));
+/** A rule: the text fields `fields`, when sent, are not blank (only white space). */
+function notBlankRule<T>(id: string, fields: readonly string[]): BodyRule<T> {
+  return rule<T>({
+    id,
+    rule: `${fields.join(', ')}: not blank when sent`,
+    code: INVALID,
+    path: (v) => [fields.find((f) => typeof (v as Fields)[f] === 'string' && ((v as Fields)[f] as string).trim() === '') ?? fields[0]],
+    message: 'must not be blank',
+    then: { properties: Object.fromEntries(fields.map((f) => [f, js.notBlank])) },
+  });
 }
 
-/** Issues unless exactly one of `fields` is sent. */
-function exactlyOne(v: Record<string, unknown>, fields: readonly string[]): RuleIssue[] {
-  const sent = fields.filter((f) => v[f] !== undefined);
-  if (sent.length === 1) return [];
+/** A rule: exactly one of `fields` is sent. */
+function exactlyOneRule<T>(id: string, fields: readonly string[]): BodyRule<T> {
+  const sent = (v: T) => fields.filter((f) => (v as Fields)[f] !== undefined);
   const list = fields.join(', ');
-  if (sent.length === 0) return [{ path: [fields[0]], message: `send exactly one of ${list} (none was sent)`, error: INVALID }];
-  return [{ path: [sent[1]], message: `send exactly one of ${list} (${sent.join(' and ')} were sent)`, error: INVALID }];
+  return rule<T>({
+    id,
+    rule: `exactly one of ${list}`,
+    code: INVALID,
+    path: (v) => [sent(v)[1] ?? fields[0]],
+    message: (v) => `send exactly one of ${list} (${sent(v).length === 0 ? 'none was sent' : `${sent(v).join(' and ')} were sent`})`,
+    then: { oneOf: fields.map((f) => ({ required: [f] })) },
+  });
+}
+
+/** A rule: `field`, when sent, is an http or https URL. */
+function httpUrlRule<T>(id: string, field: string, message: string): BodyRule<T> {
+  return rule<T>({ id, rule: `${field} is an http or https URL`, code: INVALID, path: [field], message, then: js.prop(field, js.httpUrl) });
 }
 
 /** True when `url` parses as an http or https URL. */
@@ -190,8 +224,40 @@ export function isHttpUrl(url: string): boolean {
   }
 }
 
-/** The spec's rendering of "exactly one of": one branch per field. */
-const oneOfRequired = (fields: readonly string[]) => fields.map((f) => ({ required: [f] }));
+/** The price is reserved at creation (every create). */
+const creditsRule: StateRule = { code: 'MUSIC_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' };
+/** An upload is judged by its bytes (the contents of a file: no schema says it). */
+const uploadRule = (field: string, types: readonly string[], audio: boolean): StateRule => ({
+  code: 'MUSIC_UNSUPPORTED_FILE',
+  fields: [field],
+  rule: `${field} is ${types.join(', ')} by its content${audio ? ', and reads as audio with a length' : ''}`,
+  reads: 'body',
+});
+/** providerSongId names a musicA track of the caller's (/track, /remix). */
+const songIdRules: StateRule[] = [
+  {
+    code: 'MUSIC_SOURCE_NOT_FOUND',
+    fields: ['providerSongId'],
+    rule: "providerSongId names a track of one of the caller's succeeded music tasks",
+    reads: 'state',
+  },
+  { code: 'MUSIC_PROVIDER_UNSUPPORTED', fields: ['providerSongId'], rule: 'providerSongId names a musicA song', reads: 'state' },
+];
+/** A platform URL (cover uploadUrl, remix audioUrl) names a track of the caller's. */
+const platformUrlRules = (field: string): StateRule[] => [
+  {
+    code: 'MUSIC_SOURCE_FORBIDDEN',
+    fields: [field],
+    rule: `${field} of this platform is not a track of another account's (ownership is verified)`,
+    reads: 'state',
+  },
+  {
+    code: 'MUSIC_SOURCE_NOT_FOUND',
+    fields: [field],
+    rule: `${field} of this platform names a track audioUrl of one of the caller's succeeded music tasks`,
+    reads: 'state',
+  },
+];
 
 // ---------------------------------------------------------------------------
 // musicB parameters
@@ -240,13 +306,21 @@ export const MusicBProviderParams = z
   .openapi('MusicBProviderParams');
 export type MusicBProviderParams = z.infer<typeof MusicBProviderParams>;
 
-/** Issues of providerParams (shape aside): text limits; personaModel without personaId. */
-function providerParamIssues(p: MusicBProviderParams | undefined): RuleIssue[] {
-  if (!p) return [];
-  const out = textIssues(p, { negativeTags: musicTextLimits.negativeTags, personaId: musicTextLimits.id }, ['providerParams']);
-  if (p.personaModel !== undefined && p.personaId === undefined)
-    out.push({ path: ['providerParams', 'personaModel'], message: 'personaModel goes with personaId (send both)', error: INVALID });
-  return out;
+/** Rules of providerParams (shape aside): text limits; personaModel with personaId. */
+function providerParamRules<T>(endpoint: string): BodyRule<T>[] {
+  return [
+    textRule<T>(`music.${endpoint}.provider-params-text-length`, { negativeTags: musicTextLimits.negativeTags, personaId: musicTextLimits.id }, [
+      'providerParams',
+    ]),
+    rule<T>({
+      id: `music.${endpoint}.persona-model-needs-id`,
+      rule: 'providerParams.personaModel goes with providerParams.personaId',
+      code: INVALID,
+      path: ['providerParams', 'personaModel'],
+      message: 'personaModel goes with personaId (send both)',
+      then: under(['providerParams'], { dependentRequired: { personaModel: ['personaId'] } }),
+    }),
+  ];
 }
 
 /** The keys of providerParams actually sent (after unknown keys were dropped). */
@@ -261,49 +335,6 @@ const lyricsField = (what: string) => z.string().optional().meta({ description: 
 const styleField = (what: string) => z.string().optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.style });
 const titleField = (what: string) => z.string().optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.title });
 const mainTexts = { prompt: musicTextLimits.prompt, lyrics: musicTextLimits.lyrics, style: musicTextLimits.style, title: musicTextLimits.title };
-
-/**
- * Rules of /generate beyond the shape (document 3, "POST /v1/music/generate"),
- * in the order they are reported: the model against the provider's list
- * (39007); vocalId on musicB, customMode or musicB parameters on musicA
- * (39006); text limits; musicA needs lyrics unless instrumental; musicB needs
- * lyrics or prompt in custom mode, prompt with customMode false; an
- * instrumental needs prompt or style (assumed); personaModel with personaId (39001).
- */
-export function checkGenerateRequest(v: z.infer<typeof GenerateShape>): RuleIssue[] {
-  const provider = resolveProvider(v.provider);
-  const out: RuleIssue[] = [];
-  if (v.model !== undefined && !modelsOf(provider).includes(v.model))
-    out.push({
-      path: ['model'],
-      message: `${v.model} is not a ${provider} model (provider ${v.provider}); ${provider} takes ${modelsOf(provider).join(', ')}`,
-      error: 'MUSIC_MODEL_UNSUPPORTED',
-    });
-  if (provider === 'musicB' && v.vocalId !== undefined)
-    out.push({ path: ['vocalId'], message: 'vocalId reuses a musicA vocal: musicA only (provider musicB)', error: 'MUSIC_PROVIDER_UNSUPPORTED' });
-  if (provider === 'musicA' && v.customMode !== undefined)
-    out.push({ path: ['customMode'], message: `customMode is musicB only (provider ${v.provider} runs on musicA)`, error: 'MUSIC_PROVIDER_UNSUPPORTED' });
-  if (provider === 'musicA')
-    for (const k of sentParams(v.providerParams))
-      out.push({
-        path: ['providerParams', k],
-        message: `musicB parameter: musicB only (provider ${v.provider} runs on musicA)`,
-        error: 'MUSIC_PROVIDER_UNSUPPORTED',
-      });
-  if (out.length) return out;
-  out.push(...textIssues(v, { ...mainTexts, vocalId: musicTextLimits.id }), ...providerParamIssues(v.providerParams));
-  if (out.length) return out;
-  const custom = v.customMode ?? true;
-  if (v.instrumental && !has(v.prompt) && !has(v.style))
-    out.push({ path: ['prompt'], message: 'an instrumental needs prompt or style (a description of the music)', error: INVALID });
-  else if (provider === 'musicA' && !v.instrumental && !has(v.lyrics))
-    out.push({ path: ['lyrics'], message: 'musicA requires lyrics unless instrumental is true', error: INVALID });
-  else if (provider === 'musicB' && !custom && !has(v.prompt))
-    out.push({ path: ['prompt'], message: 'with customMode false the whole song is driven from prompt: send prompt', error: INVALID });
-  else if (provider === 'musicB' && custom && !v.instrumental && !has(v.lyrics) && !has(v.prompt))
-    out.push({ path: ['lyrics'], message: 'musicB needs lyrics or prompt (read as lyrics) unless instrumental is true', error: INVALID });
-  return out;
-}
 
 const GenerateShape = z.object({
   prompt: promptField(
@@ -323,7 +354,12 @@ const GenerateShape = z.object({
     .enum(allModels)
     .optional()
     .meta({ description: `default ${MUSIC_A_DEFAULT_MODEL} on musicA, ${MUSIC_B_DEFAULT_MODEL} on musicB; a model of the other provider answers 39007` }),
-  vocalId: z.string().min(1).optional().meta({ description: 'reuse a musicA vocal id; musicA only (with musicB: 39006)' }),
+  vocalId: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'reuse a musicA vocal id; musicA only (with musicB: 39006)' })
+    .openapi({ maxLength: musicTextLimits.id }),
   provider: z
     .enum(providerValues)
     .default('default')
@@ -332,9 +368,109 @@ const GenerateShape = z.object({
     description: 'musicB parameters (musicB only: a listed key with musicA answers 39006); keys outside the list are dropped',
   }),
 });
+type GenerateBody = z.output<typeof GenerateShape>;
+
+/** The provider values that run on `provider` (default runs on musicA). */
+const runsOn = (provider: MusicProvider) => providerValues.filter((p) => providerTable[p] === provider);
+
+/**
+ * Rules of /generate beyond the shape (document 3, "POST /v1/music/generate"),
+ * in the order they are reported: the model against the provider's list
+ * (39007); vocalId on musicB, customMode or musicB parameters on musicA
+ * (39006); text limits; an instrumental needs prompt or style (assumed); musicA
+ * needs lyrics unless instrumental; musicB needs prompt with customMode false,
+ * lyrics or prompt in custom mode; personaModel with personaId (39001).
+ */
+function generateRules(): BodyRule<GenerateBody>[] {
+  const musicBCustom: JsonSchema = {
+    properties: { provider: { const: 'musicB' }, customMode: { const: true }, instrumental: { const: false } },
+    required: ['provider'],
+  };
+  return [
+    ...musicProviders.map((provider) =>
+      rule<GenerateBody>({
+        id: `music.generate.model.${provider}`,
+        rule: `${provider} (provider ${runsOn(provider).join(' or ')}): model ${modelsOf(provider).join(', ')}`,
+        code: 'MUSIC_MODEL_UNSUPPORTED',
+        path: ['model'],
+        message: (v) => `${v.model} is not a ${provider} model (provider ${v.provider}); ${provider} takes ${modelsOf(provider).join(', ')}`,
+        when: { provider: runsOn(provider) },
+        then: js.prop('model', { enum: modelsOf(provider) }),
+      }),
+    ),
+    rule<GenerateBody>({
+      id: 'music.generate.vocal-id-musicA-only',
+      rule: 'vocalId is musicA only',
+      code: 'MUSIC_PROVIDER_UNSUPPORTED',
+      path: ['vocalId'],
+      message: 'vocalId reuses a musicA vocal: musicA only (provider musicB)',
+      when: { provider: runsOn('musicB') },
+      then: { not: { required: ['vocalId'] } },
+    }),
+    rule<GenerateBody>({
+      id: 'music.generate.custom-mode-musicB-only',
+      rule: 'customMode is musicB only',
+      code: 'MUSIC_PROVIDER_UNSUPPORTED',
+      path: ['customMode'],
+      message: (v) => `customMode is musicB only (provider ${v.provider} runs on musicA)`,
+      when: { provider: runsOn('musicA') },
+      then: { not: { required: ['customMode'] } },
+    }),
+    rule<GenerateBody>({
+      id: 'music.generate.provider-params-musicB-only',
+      rule: `providerParams (${musicBParameterNames.generate.join(', ')}) are musicB only`,
+      code: 'MUSIC_PROVIDER_UNSUPPORTED',
+      path: (v) => ['providerParams', sentParams(v.providerParams)[0] ?? musicBParameterNames.generate[0]],
+      message: (v) => `musicB parameter: musicB only (provider ${v.provider} runs on musicA)`,
+      when: { provider: runsOn('musicA') },
+      then: under(['providerParams'], { not: { anyOf: musicBParameterNames.generate.map((k) => ({ required: [k] })) } }),
+    }),
+    textRule<GenerateBody>('music.generate.text-length', { ...mainTexts, vocalId: musicTextLimits.id }),
+    ...providerParamRules<GenerateBody>('generate'),
+    rule<GenerateBody>({
+      id: 'music.generate.instrumental-needs-description',
+      rule: 'an instrumental needs prompt or style, not blank (assumed)',
+      code: INVALID,
+      path: ['prompt'],
+      message: 'an instrumental needs prompt or style (a description of the music)',
+      when: { instrumental: true },
+      then: { anyOf: [sentNotBlank('prompt'), sentNotBlank('style')] },
+    }),
+    rule<GenerateBody>({
+      id: 'music.generate.musicA-lyrics',
+      rule: 'musicA: lyrics (not blank) unless instrumental is true',
+      code: INVALID,
+      path: ['lyrics'],
+      message: 'musicA requires lyrics unless instrumental is true',
+      when: { provider: runsOn('musicA'), instrumental: false },
+      then: sentNotBlank('lyrics'),
+    }),
+    rule<GenerateBody>({
+      id: 'music.generate.musicB-prompt-without-custom-mode',
+      rule: 'musicB with customMode false: prompt (not blank)',
+      code: INVALID,
+      path: ['prompt'],
+      message: 'with customMode false the whole song is driven from prompt: send prompt',
+      when: { provider: runsOn('musicB'), customMode: false },
+      then: sentNotBlank('prompt'),
+    }),
+    rule<GenerateBody>({
+      id: 'music.generate.musicB-lyrics-or-prompt',
+      rule: 'musicB in custom mode: lyrics or prompt (read as lyrics), not blank, unless instrumental is true',
+      code: INVALID,
+      path: ['lyrics'],
+      message: 'musicB needs lyrics or prompt (read as lyrics) unless instrumental is true',
+      when: { schema: musicBCustom },
+      then: { anyOf: [sentNotBlank('lyrics'), sentNotBlank('prompt')] },
+    }),
+  ];
+}
+
+/** Rules of the music creates no schema carries (x-rules), besides the ones of each endpoint. */
+const generateStateRules: StateRule[] = [creditsRule];
 
 /** Body of POST /v1/music/generate (document 3). */
-export const CreateMusicGenerateRequest = GenerateShape.superRefine((v, ctx) => report(ctx, checkGenerateRequest(v))).openapi('CreateMusicGenerateRequest', {
+export const CreateMusicGenerateRequest = withRules(GenerateShape, generateRules(), 'CreateMusicGenerateRequest', {
   example: {
     prompt: 'warm indie pop, acoustic guitar, hand claps',
     lyrics: '[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home',
@@ -349,31 +485,6 @@ export type CreateMusicGenerateRequest = z.infer<typeof CreateMusicGenerateReque
 // ---------------------------------------------------------------------------
 
 const coverTexts = { prompt: musicTextLimits.prompt, style: musicTextLimits.style, title: musicTextLimits.title };
-
-/**
- * Rules of /cover beyond the shape (document 3, "POST /v1/music/cover"): an
- * http(s) uploadUrl; text limits; custom mode needs style and title, and
- * prompt unless instrumental; non-custom mode needs prompt (assumed: it drives
- * the cover alone); personaId in custom mode only; personaModel with personaId.
- */
-export function checkCoverRequest(v: z.infer<typeof CoverShape>): RuleIssue[] {
-  const out: RuleIssue[] = [];
-  if (!isHttpUrl(v.uploadUrl))
-    out.push({ path: ['uploadUrl'], message: 'must be an http or https URL (a public recording or one of your track URLs)', error: INVALID });
-  out.push(...textIssues(v, coverTexts), ...providerParamIssues(v.providerParams));
-  if (out.length) return out;
-  if (v.customMode) {
-    for (const f of ['style', 'title'] as const)
-      if (!has(v[f])) out.push({ path: [f], message: `${f} is required in custom mode (customMode true, the default)`, error: INVALID });
-    if (!v.instrumental && !has(v.prompt))
-      out.push({ path: ['prompt'], message: 'in custom mode prompt holds the lyrics: required unless instrumental is true', error: INVALID });
-    return out;
-  }
-  if (!has(v.prompt)) out.push({ path: ['prompt'], message: 'with customMode false the cover is driven from prompt alone: send prompt', error: INVALID });
-  if (v.providerParams?.personaId !== undefined)
-    out.push({ path: ['providerParams', 'personaId'], message: 'personaId applies in custom mode only (customMode is false)', error: INVALID });
-  return out;
-}
 
 const CoverShape = z.object({
   uploadUrl: uriString().meta({
@@ -393,9 +504,65 @@ const CoverShape = z.object({
   instrumental: z.boolean().default(false).meta({ description: 'no vocals (default false)' }),
   providerParams: MusicBProviderParams.optional().meta({ description: 'musicB parameters; personaId in custom mode only; keys outside the list are dropped' }),
 });
+type CoverBody = z.output<typeof CoverShape>;
+
+/**
+ * Rules of /cover beyond the shape (document 3, "POST /v1/music/cover"): an
+ * http(s) uploadUrl; text limits; custom mode needs style and title, and
+ * prompt unless instrumental; non-custom mode needs prompt (assumed: it drives
+ * the cover alone); personaId in custom mode only; personaModel with personaId.
+ */
+function coverRules(): BodyRule<CoverBody>[] {
+  return [
+    httpUrlRule<CoverBody>('music.cover.upload-url-http', 'uploadUrl', 'must be an http or https URL (a public recording or one of your track URLs)'),
+    textRule<CoverBody>('music.cover.text-length', coverTexts),
+    ...providerParamRules<CoverBody>('cover'),
+    ...(['style', 'title'] as const).map((f) =>
+      rule<CoverBody>({
+        id: `music.cover.custom-${f}`,
+        rule: `custom mode (customMode true, the default): ${f} (not blank)`,
+        code: INVALID,
+        path: [f],
+        message: `${f} is required in custom mode (customMode true, the default)`,
+        when: { customMode: true },
+        then: sentNotBlank(f),
+      }),
+    ),
+    rule<CoverBody>({
+      id: 'music.cover.custom-prompt',
+      rule: 'custom mode: prompt (the lyrics, not blank) unless instrumental is true',
+      code: INVALID,
+      path: ['prompt'],
+      message: 'in custom mode prompt holds the lyrics: required unless instrumental is true',
+      when: { customMode: true, instrumental: false },
+      then: sentNotBlank('prompt'),
+    }),
+    rule<CoverBody>({
+      id: 'music.cover.prompt-without-custom-mode',
+      rule: 'customMode false: prompt (not blank; assumed)',
+      code: INVALID,
+      path: ['prompt'],
+      message: 'with customMode false the cover is driven from prompt alone: send prompt',
+      when: { customMode: false },
+      then: sentNotBlank('prompt'),
+    }),
+    rule<CoverBody>({
+      id: 'music.cover.persona-custom-only',
+      rule: 'providerParams.personaId in custom mode only',
+      code: INVALID,
+      path: ['providerParams', 'personaId'],
+      message: 'personaId applies in custom mode only (customMode is false)',
+      when: { customMode: false },
+      then: under(['providerParams'], { not: { required: ['personaId'] } }),
+    }),
+  ];
+}
+
+/** Rules of /cover no schema carries (x-rules). */
+const coverStateRules: StateRule[] = [...platformUrlRules('uploadUrl'), creditsRule];
 
 /** Body of POST /v1/music/cover (document 3). */
-export const CreateMusicCoverRequest = CoverShape.superRefine((v, ctx) => report(ctx, checkCoverRequest(v))).openapi('CreateMusicCoverRequest', {
+export const CreateMusicCoverRequest = withRules(CoverShape, coverRules(), 'CreateMusicCoverRequest', {
   example: {
     uploadUrl: 'https://example.com/recordings/demo.mp3',
     style: 'lo-fi jazz, brushed drums',
@@ -413,58 +580,59 @@ const audioFile = (types: readonly string[]) =>
   uploadedFile(`audio (${types.join(', ')}; judged by its content), at most ${MUSIC_AUDIO_MAX_BYTES / 1024 / 1024} MB`);
 const providerSongId = (what: string) => z.string().min(1).optional().meta({ description: what }).openapi({ maxLength: musicTextLimits.id });
 
+const InstrumentalShape = z.object({
+  prompt: promptField(`a description of the music; up to ${musicTextLimits.prompt} characters (exactly one of prompt and referenceAudio)`),
+  referenceAudio: audioFile(musicFileTypes.referenceAudio).optional(),
+  model: z
+    .enum(musicAModelsFor('instrumental') as [string, ...string[]])
+    .default(MUSIC_A_DEFAULT_MODEL)
+    .meta({ description: `${musicAModelsFor('instrumental').join(', ')} (default ${MUSIC_A_DEFAULT_MODEL}); musicA-9 is not available here` }),
+});
+type InstrumentalBody = z.output<typeof InstrumentalShape>;
+
 /** Body of POST /v1/music/instrumental (document 3): prompt or referenceAudio, exactly one; model. */
-export const CreateMusicInstrumentalRequest = z
-  .object({
-    prompt: promptField(`a description of the music; up to ${musicTextLimits.prompt} characters (exactly one of prompt and referenceAudio)`),
-    referenceAudio: audioFile(musicFileTypes.referenceAudio).optional(),
-    model: z
-      .enum(musicAModelsFor('instrumental') as [string, ...string[]])
-      .default(MUSIC_A_DEFAULT_MODEL)
-      .meta({ description: `${musicAModelsFor('instrumental').join(', ')} (default ${MUSIC_A_DEFAULT_MODEL}); musicA-9 is not available here` }),
-  })
-  .superRefine((v, ctx) => report(ctx, [...exactlyOne(v, ['prompt', 'referenceAudio']), ...blankIssues(v, ['prompt']), ...textIssues(v, mainTexts)]))
-  .openapi('CreateMusicInstrumentalRequest', {
+export const CreateMusicInstrumentalRequest = withRules(
+  InstrumentalShape,
+  [
+    exactlyOneRule<InstrumentalBody>('music.instrumental.prompt-or-reference-audio', ['prompt', 'referenceAudio']),
+    notBlankRule<InstrumentalBody>('music.instrumental.prompt-not-blank', ['prompt']),
+    textRule<InstrumentalBody>('music.instrumental.text-length', { prompt: musicTextLimits.prompt }),
+  ],
+  'CreateMusicInstrumentalRequest',
+  {
     description: 'multipart/form-data: exactly one of prompt and referenceAudio; model.',
-    oneOf: oneOfRequired(['prompt', 'referenceAudio']),
     example: { prompt: 'calm piano over soft rain', model: 'auto' },
-  });
+  },
+);
+const instrumentalStateRules: StateRule[] = [uploadRule('referenceAudio', musicFileTypes.referenceAudio, true), creditsRule];
+
+const SoundtrackShape = z.object({
+  image: uploadedFile(
+    `an image (${musicFileTypes.image.join(', ')}; judged by its content), at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB`,
+  ).optional(),
+  video: uploadedFile(
+    `a video (${musicFileTypes.video.join(', ')}; judged by its content), at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB`,
+  ).optional(),
+  prompt: promptField(`optional guidance for the music; up to ${musicTextLimits.prompt} characters`),
+  model: z
+    .enum(musicAModelsFor('soundtrack') as [string, ...string[]])
+    .default(MUSIC_A_DEFAULT_MODEL)
+    .meta({ description: `${musicAModelsFor('soundtrack').join(', ')} (default ${MUSIC_A_DEFAULT_MODEL})` }),
+});
+type SoundtrackBody = z.output<typeof SoundtrackShape>;
 
 /** Body of POST /v1/music/soundtrack (document 3): image or video, exactly one; prompt; model. */
-export const CreateMusicSoundtrackRequest = z
-  .object({
-    image: uploadedFile(
-      `an image (${musicFileTypes.image.join(', ')}; judged by its content), at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB`,
-    ).optional(),
-    video: uploadedFile(
-      `a video (${musicFileTypes.video.join(', ')}; judged by its content), at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB`,
-    ).optional(),
-    prompt: promptField(`optional guidance for the music; up to ${musicTextLimits.prompt} characters`),
-    model: z
-      .enum(musicAModelsFor('soundtrack') as [string, ...string[]])
-      .default(MUSIC_A_DEFAULT_MODEL)
-      .meta({ description: `${musicAModelsFor('soundtrack').join(', ')} (default ${MUSIC_A_DEFAULT_MODEL})` }),
-  })
-  .superRefine((v, ctx) => report(ctx, [...exactlyOne(v, ['image', 'video']), ...blankIssues(v, ['prompt']), ...textIssues(v, mainTexts)]))
-  .openapi('CreateMusicSoundtrackRequest', {
-    description: 'multipart/form-data: exactly one of image and video; prompt; model.',
-    oneOf: oneOfRequired(['image', 'video']),
-  });
-
-/**
- * Rules of /track beyond the shape (document 3, "POST /v1/music/track"):
- * exactly one of audio and providerSongId; lyrics required with Vocals;
- * vocalGender with Vocals only; generateStart before generateEnd.
- */
-export function checkTrackRequest(v: z.infer<typeof TrackShape>): RuleIssue[] {
-  const out = [...exactlyOne(v, ['audio', 'providerSongId']), ...blankIssues(v, ['prompt']), ...textIssues(v, mainTexts)];
-  if (v.generateType === 'Vocals' && !has(v.lyrics)) out.push({ path: ['lyrics'], message: 'lyrics are required when generateType is Vocals', error: INVALID });
-  if (v.vocalGender !== undefined && v.generateType !== 'Vocals')
-    out.push({ path: ['vocalGender'], message: `vocalGender applies to generateType Vocals only (generateType is ${v.generateType})`, error: INVALID });
-  if (v.generateStart !== undefined && v.generateEnd !== undefined && v.generateStart >= v.generateEnd)
-    out.push({ path: ['generateEnd'], message: `generateEnd (${v.generateEnd} s) must be after generateStart (${v.generateStart} s)`, error: INVALID });
-  return out;
-}
+export const CreateMusicSoundtrackRequest = withRules(
+  SoundtrackShape,
+  [
+    exactlyOneRule<SoundtrackBody>('music.soundtrack.image-or-video', ['image', 'video']),
+    notBlankRule<SoundtrackBody>('music.soundtrack.prompt-not-blank', ['prompt']),
+    textRule<SoundtrackBody>('music.soundtrack.text-length', { prompt: musicTextLimits.prompt }),
+  ],
+  'CreateMusicSoundtrackRequest',
+  { description: 'multipart/form-data: exactly one of image and video; prompt; model.' },
+);
+const soundtrackStateRules: StateRule[] = [uploadRule('image', musicFileTypes.image, false), uploadRule('video', musicFileTypes.video, false), creditsRule];
 
 const seconds = (what: string) =>
   z
@@ -486,76 +654,189 @@ const TrackShape = z.object({
   generateStart: seconds('where in the source the track starts (default 0)'),
   generateEnd: seconds('where in the source the track ends (default: the end of the source); after generateStart, within the source'),
 });
+type TrackBody = z.output<typeof TrackShape>;
+
+/**
+ * Rules of /track beyond the shape (document 3, "POST /v1/music/track"):
+ * exactly one of audio and providerSongId; lyrics required with Vocals;
+ * vocalGender with Vocals only. generateStart before generateEnd compares two
+ * fields, which no schema says (x-rules).
+ */
+function trackRules(): BodyRule<TrackBody>[] {
+  return [
+    exactlyOneRule<TrackBody>('music.track.audio-or-song-id', ['audio', 'providerSongId']),
+    notBlankRule<TrackBody>('music.track.prompt-not-blank', ['prompt']),
+    textRule<TrackBody>('music.track.text-length', { prompt: musicTextLimits.prompt, lyrics: musicTextLimits.lyrics, providerSongId: musicTextLimits.id }),
+    rule<TrackBody>({
+      id: 'music.track.vocals-need-lyrics',
+      rule: 'generateType Vocals: lyrics (not blank)',
+      code: INVALID,
+      path: ['lyrics'],
+      message: 'lyrics are required when generateType is Vocals',
+      when: { generateType: 'Vocals' },
+      then: sentNotBlank('lyrics'),
+    }),
+    rule<TrackBody>({
+      id: 'music.track.vocal-gender-vocals-only',
+      rule: 'vocalGender with generateType Vocals only',
+      code: INVALID,
+      path: ['vocalGender'],
+      message: (v) => `vocalGender applies to generateType Vocals only (generateType is ${v.generateType})`,
+      when: { schema: { required: ['vocalGender'] } },
+      then: js.prop('generateType', { const: 'Vocals' }),
+    }),
+  ];
+}
+
+/** generateStart before generateEnd (two fields compared: in x-rules). */
+function checkTrackWindow(v: TrackBody): RuleIssue[] {
+  if (v.generateStart === undefined || v.generateEnd === undefined || v.generateStart < v.generateEnd) return [];
+  return [{ path: ['generateEnd'], message: `generateEnd (${v.generateEnd} s) must be after generateStart (${v.generateStart} s)`, error: INVALID }];
+}
+
+/** Rules of /track no schema carries (x-rules). */
+const trackStateRules: StateRule[] = [
+  { code: INVALID, fields: ['generateStart', 'generateEnd'], rule: 'generateStart before generateEnd', reads: 'body' },
+  uploadRule('audio', musicFileTypes.trackAudio, true),
+  ...songIdRules,
+  {
+    code: INVALID,
+    fields: ['generateStart', 'generateEnd'],
+    rule: 'generateStart and generateEnd within the source (the length of the upload or of the song)',
+    reads: 'state',
+  },
+  creditsRule,
+];
 
 /** Body of POST /v1/music/track (document 3). */
-export const CreateMusicTrackRequest = TrackShape.superRefine((v, ctx) => report(ctx, checkTrackRequest(v))).openapi('CreateMusicTrackRequest', {
-  description: 'multipart/form-data: generateType, prompt, exactly one of audio and providerSongId, lyrics (Vocals), vocalGender, generateStart, generateEnd.',
-  oneOf: oneOfRequired(['audio', 'providerSongId']),
+export const CreateMusicTrackRequest = withRules(
+  TrackShape,
+  trackRules(),
+  'CreateMusicTrackRequest',
+  {
+    description:
+      'multipart/form-data: generateType, prompt, exactly one of audio and providerSongId, lyrics (Vocals), vocalGender, generateStart, generateEnd.',
+  },
+  checkTrackWindow,
+);
+
+const RemixShape = z.object({
+  lyrics: z
+    .string()
+    .meta({ description: `the new lyrics; up to ${musicTextLimits.lyrics} characters` })
+    .openapi({ maxLength: musicTextLimits.lyrics }),
+  prompt: z
+    .string()
+    .meta({ description: `the style of the remix; up to ${musicTextLimits.prompt} characters` })
+    .openapi({ maxLength: musicTextLimits.prompt }),
+  audio: audioFile(musicFileTypes.remixAudio).optional(),
+  audioUrl: uriString().optional().meta({
+    description:
+      "an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)",
+  }),
+  providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks)'),
 });
+type RemixBody = z.output<typeof RemixShape>;
 
 /** Body of POST /v1/music/remix (document 3): lyrics, prompt, and exactly one of audio, audioUrl, providerSongId. */
-export const CreateMusicRemixRequest = z
-  .object({
-    lyrics: z
-      .string()
-      .meta({ description: `the new lyrics; up to ${musicTextLimits.lyrics} characters` })
-      .openapi({ maxLength: musicTextLimits.lyrics }),
-    prompt: z
-      .string()
-      .meta({ description: `the style of the remix; up to ${musicTextLimits.prompt} characters` })
-      .openapi({ maxLength: musicTextLimits.prompt }),
-    audio: audioFile(musicFileTypes.remixAudio).optional(),
-    audioUrl: uriString().optional().meta({
-      description:
-        "an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)",
-    }),
-    providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks)'),
-  })
-  .superRefine((v, ctx) => {
-    const out = [...exactlyOne(v, ['audio', 'audioUrl', 'providerSongId']), ...blankIssues(v, ['lyrics', 'prompt']), ...textIssues(v, mainTexts)];
-    if (v.audioUrl !== undefined && !isHttpUrl(v.audioUrl)) out.push({ path: ['audioUrl'], message: 'must be an http or https URL', error: INVALID });
-    report(ctx, out);
-  })
-  .openapi('CreateMusicRemixRequest', {
+export const CreateMusicRemixRequest = withRules(
+  RemixShape,
+  [
+    exactlyOneRule<RemixBody>('music.remix.one-source', ['audio', 'audioUrl', 'providerSongId']),
+    notBlankRule<RemixBody>('music.remix.not-blank', ['lyrics', 'prompt']),
+    textRule<RemixBody>('music.remix.text-length', { lyrics: musicTextLimits.lyrics, prompt: musicTextLimits.prompt, providerSongId: musicTextLimits.id }),
+    httpUrlRule<RemixBody>('music.remix.audio-url-http', 'audioUrl', 'must be an http or https URL'),
+  ],
+  'CreateMusicRemixRequest',
+  {
     description: 'multipart/form-data: lyrics, prompt, and exactly one of audio, audioUrl and providerSongId.',
-    oneOf: oneOfRequired(['audio', 'audioUrl', 'providerSongId']),
     example: { lyrics: '[Verse]\nNew words for an old tune', prompt: 'upbeat disco', providerSongId: 'ma_1a2b3c4d5e6f7a8b_0' },
-  });
+  },
+);
+
+/** Rules of /remix no schema carries (x-rules). */
+const remixStateRules: StateRule[] = [
+  {
+    code: INVALID,
+    fields: ['audioUrl'],
+    rule: "audioUrl is an audio URL of this platform (the origin the request was sent to), not another site's",
+    reads: 'state',
+  },
+  ...platformUrlRules('audioUrl'),
+  uploadRule('audio', musicFileTypes.remixAudio, true),
+  ...songIdRules,
+  creditsRule,
+];
+
+const ExtendShape = z.object({
+  taskId: z.string().min(1).meta({ description: 'a succeeded music task of the caller (409 with 39010 before it succeeds)' }),
+  trackIndex: z.number().int().min(0).optional().meta({ description: 'which of its tracks (from 0; default 0); or send providerSongId' }),
+  providerSongId: providerSongId("the track's providerSongId, instead of trackIndex"),
+  continueAt: z
+    .number()
+    .gt(0)
+    .optional()
+    .meta({ description: "where the extension starts, seconds: after 0, at most the track's duration (default: its end)" }),
+  prompt: promptField(`what the continuation sounds like; up to ${musicTextLimits.prompt} characters`),
+  lyrics: lyricsField(`lyrics of the continuation; up to ${musicTextLimits.lyrics} characters`),
+  model: z
+    .enum(allModels)
+    .optional()
+    .meta({
+      description: `a model of the task's provider (default ${MUSIC_A_DEFAULT_MODEL} on musicA, ${MUSIC_B_DEFAULT_MODEL} on musicB); priced by the extend table`,
+    }),
+  provider: z.enum(providerValues).optional().meta({ description: "default: the task's provider; another provider than the task's answers 39006" }),
+  ...musicBExtendFields,
+});
+type ExtendBody = z.output<typeof ExtendShape>;
 
 /** Body of POST /v1/music/extend (assumed multipart: document 3 says its shape is not shown, and that the musicB parameters are its top-level form fields). */
-export const CreateMusicExtendRequest = z
-  .object({
-    taskId: z.string().min(1).meta({ description: 'a succeeded music task of the caller (409 with 39010 before it succeeds)' }),
-    trackIndex: z.number().int().min(0).optional().meta({ description: 'which of its tracks (from 0; default 0); or send providerSongId' }),
-    providerSongId: providerSongId("the track's providerSongId, instead of trackIndex"),
-    continueAt: z
-      .number()
-      .gt(0)
-      .optional()
-      .meta({ description: "where the extension starts, seconds: after 0, at most the track's duration (default: its end)" }),
-    prompt: promptField(`what the continuation sounds like; up to ${musicTextLimits.prompt} characters`),
-    lyrics: lyricsField(`lyrics of the continuation; up to ${musicTextLimits.lyrics} characters`),
-    model: z
-      .enum(allModels)
-      .optional()
-      .meta({
-        description: `a model of the task's provider (default ${MUSIC_A_DEFAULT_MODEL} on musicA, ${MUSIC_B_DEFAULT_MODEL} on musicB); priced by the extend table`,
-      }),
-    provider: z.enum(providerValues).optional().meta({ description: "default: the task's provider; another provider than the task's answers 39006" }),
-    ...musicBExtendFields,
-  })
-  .superRefine((v, ctx) => {
-    const out: RuleIssue[] = [];
-    if (v.trackIndex !== undefined && v.providerSongId !== undefined)
-      out.push({ path: ['providerSongId'], message: 'send trackIndex or providerSongId, not both', error: INVALID });
-    out.push(...textIssues(v, { ...mainTexts, negativeTags: musicTextLimits.negativeTags }));
-    report(ctx, out);
-  })
-  .openapi('CreateMusicExtendRequest', {
+export const CreateMusicExtendRequest = withRules(
+  ExtendShape,
+  [
+    rule<ExtendBody>({
+      id: 'music.extend.track-index-or-song-id',
+      rule: 'trackIndex or providerSongId, not both',
+      code: INVALID,
+      path: ['providerSongId'],
+      message: 'send trackIndex or providerSongId, not both',
+      then: { not: { required: ['trackIndex', 'providerSongId'] } },
+    }),
+    textRule<ExtendBody>('music.extend.text-length', {
+      prompt: musicTextLimits.prompt,
+      lyrics: musicTextLimits.lyrics,
+      negativeTags: musicTextLimits.negativeTags,
+      providerSongId: musicTextLimits.id,
+    }),
+  ],
+  'CreateMusicExtendRequest',
+  {
     'x-provenance': 'assumed: document 3 says the request shape of /extend is not shown',
     description:
       'multipart/form-data: taskId, trackIndex or providerSongId, continueAt, prompt, lyrics, model, provider, and the musicB parameters as top-level fields (musicB tasks only).',
-  });
+  },
+);
+
+/** Rules of /extend no schema carries (x-rules): they read the task extended. */
+const extendStateRules: StateRule[] = [
+  { code: 'MUSIC_TASK_NOT_FOUND', fields: ['taskId'], rule: 'taskId names a music task of the caller', reads: 'state' },
+  { code: 'MUSIC_TASK_NOT_READY', fields: ['taskId'], rule: 'the task has succeeded', reads: 'state' },
+  { code: 'MUSIC_PROVIDER_UNSUPPORTED', fields: ['provider'], rule: "provider, when sent, runs on the task's provider", reads: 'state' },
+  { code: 'MUSIC_MODEL_UNSUPPORTED', fields: ['model'], rule: "model, when sent, is one of the task's provider", reads: 'state' },
+  {
+    code: 'MUSIC_PROVIDER_UNSUPPORTED',
+    fields: [...musicBParameterNames.extend],
+    rule: 'the musicB parameters on an extend of a musicB task only',
+    reads: 'state',
+  },
+  {
+    code: INVALID,
+    fields: ['trackIndex', 'providerSongId', 'continueAt'],
+    rule: "trackIndex or providerSongId names one of the task's tracks; continueAt at most that track's duration",
+    reads: 'state',
+  },
+  creditsRule,
+];
 
 export const MusicTaskPathParams = z.object({
   taskId: z
@@ -746,6 +1027,7 @@ export const musicOperations = defineOperations('Music', {
       `model: default ${MUSIC_A_DEFAULT_MODEL} on musicA, ${MUSIC_B_DEFAULT_MODEL} on musicB; one of the provider's models (39007). Price by model: musicA ${musicAModelTable}; musicB ${musicBModelTable}. ${lifecycleText}`,
     provenance: section,
     request: { body: json(CreateMusicGenerateRequest) },
+    stateRules: generateStateRules,
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED'],
     lifecycle: musicLifecycle,
@@ -768,6 +1050,7 @@ export const musicOperations = defineOperations('Music', {
         limitError: 'MUSIC_FILE_TOO_LARGE',
       }),
     },
+    stateRules: instrumentalStateRules,
     response: created,
     errors: [...uploadErrors],
   },
@@ -786,6 +1069,7 @@ export const musicOperations = defineOperations('Music', {
         limitError: 'MUSIC_FILE_TOO_LARGE',
       }),
     },
+    stateRules: soundtrackStateRules,
     response: created,
     errors: [...uploadErrors],
   },
@@ -801,6 +1085,7 @@ export const musicOperations = defineOperations('Music', {
     request: {
       body: multipart(CreateMusicTrackRequest, { files: { audio: audioUpload }, maxTotalBytes: MUSIC_AUDIO_MAX_BYTES, limitError: 'MUSIC_FILE_TOO_LARGE' }),
     },
+    stateRules: trackStateRules,
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_NOT_FOUND'],
   },
@@ -815,6 +1100,7 @@ export const musicOperations = defineOperations('Music', {
     request: {
       body: multipart(CreateMusicRemixRequest, { files: { audio: audioUpload }, maxTotalBytes: MUSIC_AUDIO_MAX_BYTES, limitError: 'MUSIC_FILE_TOO_LARGE' }),
     },
+    stateRules: remixStateRules,
     response: created,
     errors: [...uploadErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
   },
@@ -828,6 +1114,7 @@ export const musicOperations = defineOperations('Music', {
       `model (a musicB tier, default ${MUSIC_B_DEFAULT_MODEL}); customMode (default true: style and title required, prompt holds the lyrics and is required unless instrumental; false: prompt alone drives the cover); instrumental (default false); providerParams (the musicB parameters; personaId in custom mode only). musicB only. ` +
       `Price by tier: ${musicBModelTable}. Two tracks. ${lifecycleText}`,
     request: { body: json(CreateMusicCoverRequest) },
+    stateRules: coverStateRules,
     response: created,
     errors: [...createErrors, 'MUSIC_SOURCE_FORBIDDEN', 'MUSIC_SOURCE_NOT_FOUND'],
   },
@@ -845,6 +1132,7 @@ export const musicOperations = defineOperations('Music', {
       'document 3 names /extend, its musicB parameters and its price ("Providers and models (lyrics and music)", "musicB parameters") but says its request and response shapes are not shown: the method (POST), the multipart body and the answer are assumed',
     ),
     request: { body: multipart(CreateMusicExtendRequest, { files: {}, maxTotalBytes: 0 }) },
+    stateRules: extendStateRules,
     response: created,
     errors: [...createErrors, 'MUSIC_PROVIDER_UNSUPPORTED', 'MUSIC_TASK_NOT_FOUND', 'MUSIC_TASK_NOT_READY'],
   },

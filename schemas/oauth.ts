@@ -15,6 +15,7 @@
 import { z } from './zod.ts';
 import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
 import { defineOperations, json, type Area } from './define.ts';
+import type { StateRule } from './rules.ts';
 
 /** Lifetimes of the flow's secrets, in seconds (assumed: the document shows none). */
 export const oauthLifetimes = {
@@ -112,6 +113,25 @@ const flow = assumed(
   'document 1, "Authentication", describes the OAuth user-token lifecycle step, but says the HTTP paths and payloads of its four operations are not shown: path, method, body and answer are assumed',
 );
 
+/** Rules of the code exchange (x-rules: they read the login session), in the order checked. */
+const exchangeStateRules: StateRule[] = [
+  { code: 'OAUTH_SESSION_NOT_FOUND', fields: ['sessionId'], rule: 'sessionId names a known login session', reads: 'state' },
+  { code: 'OAUTH_INVALID_CODE', fields: ['code'], rule: "the session's code has not been exchanged yet", reads: 'state' },
+  { code: 'OAUTH_SESSION_NOT_FOUND', fields: ['sessionId'], rule: 'a session never authorized has not expired', reads: 'state' },
+  { code: 'OAUTH_INVALID_CODE', fields: ['code'], rule: 'the session has been authorized, and code is its code', reads: 'state' },
+  { code: 'OAUTH_INVALID_CODE', fields: ['code'], rule: `the code is at most ${oauthLifetimes.codeSeconds / 60} minutes old`, reads: 'state' },
+];
+
+/** Rules of a refresh (x-rules: they read the grant of the token). */
+const refreshStateRules: StateRule[] = [
+  {
+    code: 'OAUTH_INVALID_REFRESH_TOKEN',
+    fields: ['refreshToken'],
+    rule: 'refreshToken is the newest refresh token of a session not ended (an older one ends the session) and not expired',
+    reads: 'state',
+  },
+];
+
 /** The four operations of the user-token lifecycle (document 1, "Authentication"). */
 export const oauthOperations = defineOperations('OAuth user tokens', {
   startLoginSession: {
@@ -137,6 +157,7 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     response: { status: 200, kind: 'envelope', schema: TokenData, description: 'the tokens' },
     errors: ['OAUTH_INVALID_PARAMETERS', 'OAUTH_SESSION_NOT_FOUND', 'OAUTH_INVALID_CODE'],
     validationError: 'OAUTH_INVALID_PARAMETERS',
+    stateRules: exchangeStateRules,
   },
   refreshOAuthToken: {
     method: 'post',
@@ -149,6 +170,7 @@ export const oauthOperations = defineOperations('OAuth user tokens', {
     response: { status: 200, kind: 'envelope', schema: TokenData, description: 'the new tokens' },
     errors: ['OAUTH_INVALID_PARAMETERS', 'OAUTH_INVALID_REFRESH_TOKEN'],
     validationError: 'OAUTH_INVALID_PARAMETERS',
+    stateRules: refreshStateRules,
   },
   revokeOAuthToken: {
     method: 'post',

@@ -267,6 +267,31 @@ export const PodcastTextContentRequest = withRules(
 );
 export type PodcastTextContentRequest = z.infer<typeof PodcastTextContentRequest>;
 
+/** Rules of POST /v1/podcast/episodes/{episodeId}/audio (x-rules): the episode's stage, the edit against its script, the balance; in the order checked. */
+const podcastAudioStateRules: StateRule[] = [
+  {
+    code: 'PODCAST_EPISODE_NOT_FOUND',
+    fields: ['episodeId'],
+    rule: "episodeId names an episode of the caller's (another user's answers the same)",
+    reads: 'state',
+  },
+  {
+    code: 'PODCAST_AUDIO_NOT_ALLOWED',
+    fields: ['episodeId'],
+    rule: 'the episode is of the two-stage flow, its script written (not still writing, not failed) and its audio not rendering',
+    reads: 'state',
+  },
+  { code: INVALID, fields: ['scripts'], rule: "an edited script has as many lines as the episode's script", reads: 'state' },
+  { code: INVALID, fields: ['scripts[].speakerId'], rule: "each edited line keeps the speakerId of the episode's line", reads: 'state' },
+  {
+    code: INVALID,
+    fields: ['scripts[].content'],
+    rule: `the combined content of the edited lines at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')} characters`,
+    reads: 'body',
+  },
+  { code: 'PODCAST_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price of the audio', reads: 'account' },
+];
+
 /** Body of POST /v1/podcast/episodes/{episodeId}/audio (document 2): empty, or the edited script. */
 export const PodcastAudioRequest = z
   .object({
@@ -548,6 +573,7 @@ export const podcastOperations = defineOperations('Podcast', {
     response: { status: 200, kind: 'envelope', schema: PodcastAudioData, description: 'the render has started' },
     errors: ['PODCAST_INVALID_PARAMETERS', 'PODCAST_EPISODE_NOT_FOUND', 'PODCAST_AUDIO_NOT_ALLOWED', 'PODCAST_INSUFFICIENT_CREDITS'],
     validationError: 'PODCAST_INVALID_PARAMETERS',
+    stateRules: podcastAudioStateRules,
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['PODCAST_GENERATION_FAILED'],

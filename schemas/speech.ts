@@ -13,7 +13,7 @@
  * each is a table below, listed in `speechTableAssumptions`.
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { AUDIO_TIMBRES, audioFormats } from './media.ts';
@@ -221,19 +221,41 @@ export const ScriptLine = z.object({
   speakerId: SpeakerId,
 });
 
-/** Issues of a script: the combined content over the limit. */
-function checkScript(lines: { content: string }[]): RuleIssue[] {
-  const total = lines.reduce((n, l) => n + charCount(l.content), 0);
-  return total > SPEECH_MAX_CHARS
-    ? [
-        {
-          path: ['scripts'],
-          message: `scripts: the combined content is ${total.toLocaleString('en-US')} characters; at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')}`,
-          error: 'SPEECH_INVALID_PARAMETERS',
-        },
-      ]
-    : [];
+const INVALID = 'SPEECH_INVALID_PARAMETERS' as const;
+const scriptTotal = (lines: { content: string }[]) => lines.reduce((n, l) => n + charCount(l.content), 0);
+const combinedMessage = (lines: { content: string }[]) =>
+  `scripts: the combined content is ${scriptTotal(lines).toLocaleString('en-US')} characters; at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')}`;
+
+/**
+ * The rule of a script JSON Schema carries (document 2, "Limits"): no line over the combined limit. A line
+ * over it breaks the combined limit on its own; the sum of several lines is `checkScriptTotal` (x-rules).
+ */
+function scriptRules(): BodyRule<{ scripts: { content: string }[] }>[] {
+  return [
+    rule({
+      id: 'speech.script-line-length',
+      rule: `each line's content at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')} characters (the combined content too: x-rules)`,
+      code: INVALID,
+      path: ['scripts'],
+      message: (v) => combinedMessage(v.scripts),
+      then: { properties: { scripts: { items: { properties: { content: { maxLength: SPEECH_MAX_CHARS } } } } } },
+    }),
+  ];
 }
+
+/** The combined content of a script over the limit, when no line alone is (that one is `speech.script-line-length`). */
+function checkScriptTotal(v: { scripts: { content: string }[] }): RuleIssue[] {
+  if (scriptTotal(v.scripts) <= SPEECH_MAX_CHARS || v.scripts.some((l) => charCount(l.content) > SPEECH_MAX_CHARS)) return [];
+  return [{ path: ['scripts'], message: combinedMessage(v.scripts), error: INVALID }];
+}
+
+/** The rule of a script no schema carries: the sum of the lines' lengths. */
+const scriptTotalRule: StateRule = {
+  code: INVALID,
+  fields: ['scripts[].content'],
+  rule: `the combined content of the lines at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')} characters`,
+  reads: 'body',
+};
 
 const scriptsField = z
   .array(ScriptLine)
@@ -241,10 +263,11 @@ const scriptsField = z
   .meta({ description: 'the lines, synthesized in order (at least one); lines may differ in speaker; combined content at most 20,000 characters' });
 
 /** Body of POST /v1/speech (document 2). */
-export const SpeechRequest = z
-  .object({ scripts: scriptsField, speed: SpeechSpeed })
-  .superRefine((v, ctx) => report(ctx, checkScript(v.scripts)))
-  .openapi('SpeechRequest', {
+export const SpeechRequest = withRules(
+  z.object({ scripts: scriptsField, speed: SpeechSpeed }),
+  scriptRules(),
+  'SpeechRequest',
+  {
     example: {
       scripts: [
         { speakerId: 'en_ava', content: 'Welcome back to the show.' },
@@ -252,7 +275,9 @@ export const SpeechRequest = z
       ],
       speed: 1,
     },
-  });
+  },
+  checkScriptTotal,
+);
 export type SpeechRequest = z.infer<typeof SpeechRequest>;
 
 /** One source of a flow-speech episode (document 2). */
@@ -264,35 +289,97 @@ export const FlowSpeechSource = z.object({
   uri: uriString().optional().meta({ description: 'url: the page address (recommended); either uri or content must be present' }),
 });
 
-/** An http(s) URL (a url source's content, which stands for its uri). */
-function isPageUrl(s: string): boolean {
-  return uriString().safeParse(s).success && /^https?:\/\//i.test(s);
+type FlowSpeechBody = { sources: { type: 'text' | 'url'; content?: string; uri?: string }[] };
+
+/** A letter, a digit, or a Chinese or Japanese character: what a narration reads (`speechUnits` counts them). */
+const READABLE = '[\\p{L}\\p{N}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]';
+
+/** The fragment "every source of `type` satisfies `then`" (`also`: more of the `if`). */
+const sourceOf = (type: 'text' | 'url', then: JsonSchema, also: JsonSchema = {}): JsonSchema => ({
+  properties: { sources: { items: { if: { properties: { type: { const: type } }, ...also }, then } } },
+});
+
+/**
+ * Rules of a flow-speech source (document 2, "POST /v1/flow-speech/episodes", "Limits"). One source, so
+ * `sources[0]`; each rule applies where the ones before it hold, so a body breaks one of them at a time.
+ */
+function flowSpeechRules(): BodyRule<FlowSpeechBody>[] {
+  const { min, max } = FLOW_SPEECH_TEXT_CHARS;
+  const at = (field: string) => ['sources', 0, field];
+  return [
+    rule({
+      id: 'flow-speech.text-content',
+      rule: 'a text source carries content',
+      code: INVALID,
+      path: at('content'),
+      message: 'sources[0].content is required for a text source',
+      then: sourceOf('text', { required: ['content'] }),
+    }),
+    rule({
+      id: 'flow-speech.text-length',
+      rule: `a text source has ${min} to ${max.toLocaleString('en-US')} characters`,
+      code: INVALID,
+      path: at('content'),
+      message: (v) =>
+        `sources[0].content is ${charCount(v.sources[0].content ?? '').toLocaleString('en-US')} characters; a text source takes ${min} to ${max.toLocaleString('en-US')}`,
+      then: sourceOf('text', { properties: { content: { minLength: min, maxLength: max } } }),
+    }),
+    rule({
+      id: 'flow-speech.text-readable',
+      rule: 'a text source has a letter, a digit, or a Chinese or Japanese character to read (assumed)',
+      code: INVALID,
+      path: at('content'),
+      message: 'sources[0].content has nothing to read: no letters or digits',
+      then: sourceOf(
+        'text',
+        { properties: { content: { pattern: READABLE } } },
+        { properties: { type: { const: 'text' }, content: { minLength: min, maxLength: max } } },
+      ),
+    }),
+    rule({
+      id: 'flow-speech.url-source',
+      rule: 'a url source carries uri, or content holding the page address',
+      code: INVALID,
+      path: at('uri'),
+      message: 'a url source needs uri (or content holding the page address)',
+      then: sourceOf('url', { anyOf: [{ required: ['uri'] }, { required: ['content'] }] }),
+    }),
+    rule({
+      id: 'flow-speech.url-uri-http',
+      rule: "a url source's uri is an http or https URL",
+      code: INVALID,
+      path: at('uri'),
+      message: 'sources[0].uri must be an http or https URL',
+      then: sourceOf('url', { properties: { uri: js.httpUrl } }),
+    }),
+    rule({
+      id: 'flow-speech.url-content-http',
+      rule: 'a url source without uri: content is an http or https URL (it stands for uri)',
+      code: INVALID,
+      path: at('content'),
+      message: 'sources[0].content of a url source must be an http or https URL (it stands for uri)',
+      then: sourceOf('url', { properties: { content: js.httpUrl } }, { not: { required: ['uri'] } }),
+    }),
+  ];
 }
 
-/** Issues of a flow-speech body beyond its shape: the source's content or uri. */
-function checkFlowSpeech(v: { sources: { type: 'text' | 'url'; content?: string; uri?: string }[] }): RuleIssue[] {
+/** A url source's content standing for uri is a URI (RFC 3986, as uri is: not repeated in the schema; in x-rules). */
+function checkFlowSpeechContentUri(v: FlowSpeechBody): RuleIssue[] {
   const s = v.sources[0];
-  if (!s) return [];
-  const bad = (path: (string | number)[], message: string): RuleIssue[] => [{ path: ['sources', 0, ...path], message, error: 'SPEECH_INVALID_PARAMETERS' }];
-  if (s.type === 'text') {
-    if (s.content === undefined) return bad(['content'], 'sources[0].content is required for a text source');
-    const n = charCount(s.content);
-    if (n < FLOW_SPEECH_TEXT_CHARS.min || n > FLOW_SPEECH_TEXT_CHARS.max)
-      return bad(['content'], `sources[0].content is ${n.toLocaleString('en-US')} characters; a text source takes 10 to 20,000`);
-    const u = speechUnits(s.content);
-    if (u.words + u.cjkChars === 0) return bad(['content'], 'sources[0].content has nothing to read: no letters or digits');
-    return [];
-  }
-  if (s.uri === undefined && s.content === undefined) return bad(['uri'], 'a url source needs uri (or content holding the page address)');
-  if (s.uri !== undefined && !/^https?:\/\//i.test(s.uri)) return bad(['uri'], 'sources[0].uri must be an http or https URL');
-  if (s.uri === undefined && !isPageUrl(s.content!))
-    return bad(['content'], 'sources[0].content of a url source must be an http or https URL (it stands for uri)');
-  return [];
+  if (s?.type !== 'url' || s.uri !== undefined || s.content === undefined || !/^https?:\/\//i.test(s.content)) return [];
+  if (uriString().safeParse(s.content).success) return [];
+  return [
+    {
+      path: ['sources', 0, 'content'],
+      message: 'sources[0].content of a url source must be an http or https URL (it stands for uri)',
+      error: INVALID,
+    },
+  ];
 }
 
 /** Body of POST /v1/flow-speech/episodes (document 2). */
-export const FlowSpeechRequest = z
-  .object({
+export const FlowSpeechRequest = withRules(
+  z.object({
     sources: z.array(FlowSpeechSource).min(1).max(1).meta({ description: 'exactly one source' }),
     speakers: z
       .array(z.object({ speakerId: SpeakerId }))
@@ -302,9 +389,10 @@ export const FlowSpeechRequest = z
     language: z.enum(flowSpeechLanguages).optional().meta({ description: 'en, zh or ja; inferred from the content when omitted' }),
     mode: z.enum(flowSpeechModes).default('smart').meta({ description: 'smart (default; cleans punctuation, grammar, formatting) or direct (verbatim)' }),
     speed: SpeechSpeed,
-  })
-  .superRefine((v, ctx) => report(ctx, checkFlowSpeech(v)))
-  .openapi('FlowSpeechRequest', {
+  }),
+  flowSpeechRules(),
+  'FlowSpeechRequest',
+  {
     example: {
       sources: [{ type: 'text', content: 'Mock servers let a frontend team work before the backend exists. This one keeps state.' }],
       speakers: [{ speakerId: 'en_ava' }],
@@ -312,19 +400,22 @@ export const FlowSpeechRequest = z
       mode: 'smart',
       speed: 1,
     },
-  });
+  },
+  checkFlowSpeechContentUri,
+);
 export type FlowSpeechRequest = z.infer<typeof FlowSpeechRequest>;
 
 /** Body of POST /v1/flow-speech/episodes/tts (assumed shape: the seed says it is not shown; the rules of /v1/speech). */
-export const FlowSpeechTtsRequest = z
-  .object({
+export const FlowSpeechTtsRequest = withRules(
+  z.object({
     scripts: scriptsField,
     language: z.enum(flowSpeechLanguages).optional().meta({ description: 'en, zh or ja; inferred from the content when omitted' }),
     speed: SpeechSpeed,
-  })
-  .superRefine((v, ctx) => report(ctx, checkScript(v.scripts)))
-  .meta(provenanceMeta(assumed('document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech')))
-  .openapi('FlowSpeechTtsRequest', {
+  }),
+  scriptRules(),
+  'FlowSpeechTtsRequest',
+  {
+    ...provenanceMeta(assumed('document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech')),
     example: {
       scripts: [
         { speakerId: 'en_ava', content: 'Chapter one. The lighthouse keeper woke before dawn.' },
@@ -333,7 +424,9 @@ export const FlowSpeechTtsRequest = z
       language: 'en',
       speed: 1,
     },
-  });
+  },
+  checkScriptTotal,
+);
 export type FlowSpeechTtsRequest = z.infer<typeof FlowSpeechTtsRequest>;
 
 export const EpisodeIdParams = z.object({
@@ -521,6 +614,27 @@ const voiceRule =
 const priceRule = `Price (assumed): 1 credit per ${speechPricing.charsPerCredit} characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged.`;
 const rateRule = `Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.`;
 
+/** A speaker id of the catalogue: built-in, or the account's own confirmed cloned voice. */
+const voiceStateRule = (field: string): StateRule => ({
+  code: 'SPEECH_SPEAKER_NOT_FOUND',
+  fields: [field],
+  rule: 'a speaker id is one GET /v1/speakers/list lists for the account',
+  reads: 'catalogue',
+});
+const creditsStateRule: StateRule = { code: 'SPEECH_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' };
+
+/** Rules of a flow-speech body no schema carries (x-rules). */
+const flowSpeechStateRules: StateRule[] = [
+  {
+    code: INVALID,
+    fields: ['sources[0].content'],
+    rule: "a url source's content standing for uri is a URI (spaces and non-ASCII characters percent-encoded)",
+    reads: 'body',
+  },
+  voiceStateRule('speakers[0].speakerId'),
+  creditsStateRule,
+];
+
 const ttsDescription =
   'Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: ' +
   'mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). ' +
@@ -545,6 +659,7 @@ const ttsOperation = (path: string, summary: string, provenanceNote: string) =>
     },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
     validationError: 'SPEECH_INVALID_PARAMETERS',
+    stateRules: [voiceStateRule('voice'), creditsStateRule],
     charges: true,
   }) as const;
 
@@ -575,6 +690,7 @@ export const speechOperations = defineOperations('Speech', {
     response: { status: 200, kind: 'envelope', schema: SpeechData, description: 'the audio and subtitles' },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
     validationError: 'SPEECH_INVALID_PARAMETERS',
+    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
     charges: true,
   },
   createFlowSpeechEpisode: {
@@ -591,6 +707,7 @@ export const speechOperations = defineOperations('Speech', {
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
     validationError: 'SPEECH_INVALID_PARAMETERS',
+    stateRules: flowSpeechStateRules,
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: [...episodeFailures],
@@ -608,6 +725,7 @@ export const speechOperations = defineOperations('Speech', {
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
     validationError: 'SPEECH_INVALID_PARAMETERS',
+    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: [...episodeFailures],

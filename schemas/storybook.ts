@@ -10,7 +10,7 @@
  * marked assumed and listed in `storybookTableAssumptions`.
  */
 import { z } from './zod.ts';
-import { js, rule, withRules, type BodyRule, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type BodyRule, type RuleIssue, type StateRule } from './rules.ts';
 import { uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
@@ -368,6 +368,18 @@ export const storybookTableAssumptions: TableAssumption[] = [
 // Operations
 // ---------------------------------------------------------------------------
 
+/** Rules of POST /v1/storybook/episodes/{episodeId}/video (x-rules; it has no body), in the order checked. */
+const storybookVideoStateRules: StateRule[] = [
+  {
+    code: 'STORYBOOK_EPISODE_NOT_FOUND',
+    fields: ['episodeId'],
+    rule: "episodeId names an episode of the caller's (another user's answers the same)",
+    reads: 'state',
+  },
+  { code: 'STORYBOOK_VIDEO_NOT_ALLOWED', fields: ['episodeId'], rule: 'the episode has processStatus success', reads: 'state' },
+  { code: 'STORYBOOK_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price of a new render', reads: 'account' },
+];
+
 /** The page-deck operations (document 3, "Page-deck episodes (prefix /v1/storybook)"). */
 export const storybookOperations = defineOperations('Page decks', {
   createStorybookEpisode: {
@@ -425,6 +437,7 @@ export const storybookOperations = defineOperations('Page decks', {
     response: { status: 200, kind: 'envelope', schema: StorybookVideoData, description: 'the render has started (or was already running or done)' },
     errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_EPISODE_NOT_FOUND', 'STORYBOOK_VIDEO_NOT_ALLOWED', 'STORYBOOK_INSUFFICIENT_CREDITS'],
     validationError: 'STORYBOOK_INVALID_PARAMETERS',
+    stateRules: storybookVideoStateRules,
     charges: true,
     outcomes: ['failed', 'stuck'],
     failureReasons: ['STORYBOOK_VIDEO_FAILED'],

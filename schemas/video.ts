@@ -1312,6 +1312,12 @@ function videoLifecycle(example: Record<string, unknown>): LifecycleDef {
   };
 }
 
+/** The task a share or a delete names (x-rules: they read the store). */
+const ownTaskStateRules: StateRule[] = [
+  { code: 'VIDEO_TASK_NOT_FOUND', fields: ['taskId'], rule: 'taskId names a video task', reads: 'state' },
+  { code: 'VIDEO_TASK_FORBIDDEN', fields: ['taskId'], rule: "taskId is the caller's own task", reads: 'state' },
+];
+
 /** The video operations (document 1, video sections): both create endpoints, get, list, share, delete and both estimates. */
 export const videoOperations = defineOperations('Video', {
   createVideoTask: {
@@ -1402,6 +1408,7 @@ export const videoOperations = defineOperations('Video', {
     response: { status: 200, kind: 'envelope', schema: ShareVideoTaskData, description: 'the new share flag' },
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN'],
     validationError: 'VIDEO_INVALID_PARAMETERS',
+    stateRules: ownTaskStateRules,
   },
   deleteVideoTask: {
     method: 'delete',
@@ -1415,6 +1422,7 @@ export const videoOperations = defineOperations('Video', {
     response: { status: 200, kind: 'envelope', schema: DeleteVideoTaskData, description: 'the task was deleted' },
     errors: ['VIDEO_INVALID_PARAMETERS', 'VIDEO_TASK_NOT_FOUND', 'VIDEO_TASK_FORBIDDEN', 'VIDEO_TASK_NOT_FINISHED'],
     validationError: 'VIDEO_INVALID_PARAMETERS',
+    stateRules: [...ownTaskStateRules, { code: 'VIDEO_TASK_NOT_FINISHED', fields: ['taskId'], rule: 'the task has succeeded or failed', reads: 'state' }],
   },
   estimateVideoCredits: {
     method: 'post',

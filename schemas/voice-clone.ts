@@ -11,7 +11,7 @@
  * allowances and the expiry clock are assumed (`voiceCloneTableAssumptions`).
  */
 import { z } from './zod.ts';
-import { report, type RuleIssue } from './rules.ts';
+import { js, rule, withRules, type StateRule } from './rules.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, json, multipart, uploadedFile, type Area } from './define.ts';
 import { defaultVoiceClone } from './plans.ts';
@@ -54,34 +54,81 @@ const Name = z
   .meta({ description: `the voice's name, 1 to ${VOICE_NAME_MAX} characters` });
 const Gender = z.enum(voiceGenders).meta({ description: 'male, female or other' });
 
+const INVALID = 'VOICE_CLONE_INVALID_PARAMETERS' as const;
+
+/**
+ * Rules of a clone request's text fields (document 2, "Voice cloning"): consent, and name and gender with
+ * autoConfirm. Carried by the multipart schema too; what the files hold is `createCloneStateRules`.
+ */
+/** autoConfirm true (sent: its default is false); typed so a validator coercing form text reads "true" as true. */
+const autoConfirmed = { schema: { properties: { autoConfirm: { type: 'boolean', const: true } }, required: ['autoConfirm'] } };
+
+const createCloneRules = [
+  rule({
+    id: 'voice-clone.consent',
+    rule: 'consentConfirmed is true',
+    code: INVALID,
+    path: ['consentConfirmed'],
+    message: "consentConfirmed must be true: declare the cloned person's consent",
+    // type: a validator that coerces form text ("true") coerces it here, before const compares
+    then: js.prop('consentConfirmed', { type: 'boolean', const: true }),
+  }),
+  rule({
+    id: 'voice-clone.auto-confirm-name',
+    rule: 'autoConfirm: name required',
+    code: INVALID,
+    path: ['name'],
+    message: 'name is required with autoConfirm',
+    when: autoConfirmed,
+    then: { required: ['name'] },
+  }),
+  rule({
+    id: 'voice-clone.auto-confirm-gender',
+    rule: 'autoConfirm: gender required',
+    code: INVALID,
+    path: ['gender'],
+    message: 'gender is required with autoConfirm',
+    when: autoConfirmed,
+    then: { required: ['gender'] },
+  }),
+];
+
+/** Rules of a clone request no schema carries (x-rules): what the uploaded files hold and weigh. */
+const createCloneStateRules: StateRule[] = [
+  {
+    code: 'VOICE_CLONE_UNSUPPORTED_AUDIO',
+    fields: ['audioFiles'],
+    rule: 'each file is audio a demuxer reads (WAV, MP3, Ogg, FLAC, AAC or M4A), whatever its Content-Type',
+    reads: 'body',
+  },
+  {
+    code: 'VOICE_CLONE_FILES_TOO_LARGE',
+    fields: ['audioFiles'],
+    rule: `each file at most ${cloneFiles.maxFileBytes / 1024 / 1024} MB, the files at most ${cloneFiles.maxTotalBytes / 1024 / 1024} MB together; larger bodies answer 413`,
+    reads: 'body',
+  },
+];
+
 /** Body of POST /v1/voice-clone/clone (document 2). */
-export const CreateCloneRequest = z
-  .object({
+export const CreateCloneRequest = withRules(
+  z.object({
     audioFiles: z
       .array(uploadedFile('a reference recording (WAV, MP3, Ogg, FLAC, AAC or M4A)'))
       .min(cloneFiles.min)
       .max(cloneFiles.max)
       .meta({ description: '1 to 6 files (repeat the field), each at most 5 MB, at most 20 MB together' }),
     language: z.enum(voiceLanguages).meta({ description: voiceLanguages.join(', ') }),
-    consentConfirmed: z
-      .boolean()
-      .refine((v) => v, { message: "consentConfirmed must be true: declare the cloned person's consent" })
-      .meta({ description: "must be true: the cloned person's consent (stored with the task)" }),
+    consentConfirmed: z.boolean().meta({ description: "must be true: the cloned person's consent (stored with the task)" }),
     mode: z.enum(['upload']).default('upload').meta({ description: 'upload (default and only accepted value)' }),
     autoConfirm: z.boolean().default(false).meta({ description: 'confirm inside the poll that first sees the clone finished (default false)' }),
     name: Name.optional().meta({ description: 'required with autoConfirm; up to 50 characters' }),
     gender: Gender.optional().meta({ description: 'required with autoConfirm: male, female or other' }),
     useCredits: z.boolean().default(false).meta({ description: 'authorizes the 300-credit charge once the quota is used (default false)' }),
-  })
-  .superRefine((v, ctx) => {
-    const issues: RuleIssue[] = [];
-    if (v.autoConfirm && v.name === undefined)
-      issues.push({ path: ['name'], message: 'name is required with autoConfirm', error: 'VOICE_CLONE_INVALID_PARAMETERS' });
-    if (v.autoConfirm && v.gender === undefined)
-      issues.push({ path: ['gender'], message: 'gender is required with autoConfirm', error: 'VOICE_CLONE_INVALID_PARAMETERS' });
-    report(ctx, issues);
-  })
-  .openapi('CreateCloneRequest', { description: 'multipart/form-data: text fields and the repeated audioFiles file field.' });
+  }),
+  createCloneRules,
+  'CreateCloneRequest',
+  { description: 'multipart/form-data: text fields and the repeated audioFiles file field.' },
+);
 
 /** Body of POST /v1/voice-clone/confirm (document 2). */
 export const ConfirmCloneRequest = z
@@ -94,16 +141,21 @@ export const ConfirmCloneRequest = z
   .openapi('ConfirmCloneRequest', { example: { taskId: 'vct_1a2b3c4d5e6f7a8b', name: 'My narrator', gender: 'female', useCredits: false } });
 
 /** Body of PUT /v1/voice-clone/speakers/{speakerId}: name and/or gender, at least one. */
-export const UpdateVoiceRequest = z
-  .object({ name: Name.optional(), gender: Gender.optional() })
-  .superRefine((v, ctx) =>
-    report(
-      ctx,
-      v.name === undefined && v.gender === undefined ? [{ path: [], message: 'send name, gender or both', error: 'VOICE_CLONE_INVALID_PARAMETERS' }] : [],
-    ),
-  )
-  // at least one of them, in the spec too (a Zod refinement is not emitted)
-  .openapi('UpdateVoiceRequest', { anyOf: [{ required: ['name'] }, { required: ['gender'] }], example: { name: 'Narrator (warm)' } });
+export const UpdateVoiceRequest = withRules(
+  z.object({ name: Name.optional(), gender: Gender.optional() }),
+  [
+    rule({
+      id: 'voice-clone.update-something',
+      rule: 'at least one of name or gender',
+      code: INVALID,
+      path: [],
+      message: 'send name, gender or both',
+      then: { anyOf: [{ required: ['name'] }, { required: ['gender'] }] },
+    }),
+  ],
+  'UpdateVoiceRequest',
+  { example: { name: 'Narrator (warm)' } },
+);
 
 export const CloneTaskParams = z.object({
   taskId: z
@@ -234,6 +286,27 @@ const confirmRules =
   'an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. ' +
   'HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.';
 
+/** Rules of a confirmation (POST /v1/voice-clone/confirm), all reading the task or the account (x-rules), in the order checked. */
+const confirmStateRules: StateRule[] = [
+  {
+    code: 'VOICE_CLONE_TASK_NOT_FOUND',
+    fields: ['taskId'],
+    rule: "taskId names a clone task of the caller's (another user's answers the same)",
+    reads: 'state',
+  },
+  { code: 'ALREADY_CONFIRMED', fields: ['taskId'], rule: 'the task is not confirmed yet', reads: 'state' },
+  { code: 'VOICE_CLONE_TASK_NOT_COMPLETED', fields: ['taskId'], rule: 'the task is completed', reads: 'state' },
+  { code: 'VOICE_CLONE_TASK_EXPIRED', fields: ['taskId'], rule: 'the task completed less than 7 days ago', reads: 'state' },
+  { code: 'NEED_UPGRADE', fields: [], rule: 'the account is on a paid plan', reads: 'account' },
+  { code: 'SPEAKER_LIMIT_REACHED', fields: [], rule: 'the account holds fewer than maxSpeakers private voices', reads: 'account' },
+  {
+    code: 'NEED_CREDIT',
+    fields: ['useCredits'],
+    rule: `within the period's quota; beyond it, useCredits true and a balance of at least ${CONFIRM_CREDITS} credits`,
+    reads: 'account',
+  },
+];
+
 /** The voice-cloning operations (document 2, "Voice cloning (prefix /v1/voice-clone)"). */
 export const voiceCloneOperations = defineOperations('Voice cloning', {
   createVoiceClone: {
@@ -257,6 +330,7 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     response: { status: 200, kind: 'envelope', schema: CreateCloneData, description: 'the task, pending' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_UNSUPPORTED_AUDIO', 'VOICE_CLONE_FILES_TOO_LARGE', 'VOICE_CLONE_RATE_LIMITED'],
     validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
+    stateRules: createCloneStateRules,
     rateLimit: { ...cloneRateLimit, error: 'VOICE_CLONE_RATE_LIMITED' },
     outcomes: ['failed', 'stuck'],
     failureReasons: [...cloneFailureNames],
@@ -287,6 +361,7 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     response: { status: 200, kind: 'envelope', schema: ConfirmCloneData, description: 'the new voice' },
     errors: [...confirmErrors],
     validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
+    stateRules: confirmStateRules,
   },
   listPrivateVoices: {
     method: 'get',
@@ -323,6 +398,9 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     response: { status: 200, kind: 'envelope', schema: PrivateVoice, description: 'the voice' },
     errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_SPEAKER_NOT_FOUND'],
     validationError: 'VOICE_CLONE_INVALID_PARAMETERS',
+    stateRules: [
+      { code: 'VOICE_CLONE_SPEAKER_NOT_FOUND', fields: ['speakerId'], rule: "the path's speakerId is one of the caller's private voices", reads: 'state' },
+    ],
   },
   deletePrivateVoice: {
     method: 'delete',

@@ -78,6 +78,11 @@ export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // The client (fetch) runs in the server's own process here: a test that holds the event loop for a while (rendering
+  // or comparing megabytes) delays both sides' keep-alive timers, and the server could close an idle connection
+  // (Node's 5 s) just as the client reuses it (ECONNRESET). Across processes, as users run it, fetch retires a socket
+  // before the server's advertised timeout.
+  server.keepAliveTimeout = 60_000;
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const { res, text, json } = await sendRequest(base, method, path, o);

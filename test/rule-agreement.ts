@@ -3,7 +3,9 @@
  * 2020-12, ajv-formats) over the request schema of the emitted document
  * spec/openapi.json, and the mock in process (its fetch, rate limits off, a
  * paid account with credits to spare). Used by test/spec-rules.test.ts and
- * `npm run spec:agreement` (scripts/spec-agreement.ts).
+ * `npm run spec:agreement` (scripts/spec-agreement.ts). A multipart body
+ * (voice cloning) is a case whose file fields hold bytes: ajv reads them as the
+ * binary strings the multipart schema declares, the mock gets a form.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,7 +18,39 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { rulesOf } from '../schemas/rules.ts';
 import { createMock } from '../mock/index.ts';
 import { KEY } from './helpers.ts';
-import type { RuleCase } from './rule-cases.ts';
+import { isFormFile, type RuleCase } from './rule-cases.ts';
+import type { Body } from './factories.ts';
+
+/**
+ * A case's body as the two sides read it: for a JSON body, itself twice; for a multipart body, a form for the mock
+ * (files as files, a repeated file field as an array of them; every other value as its text: "true", "42", JSON)
+ * and, for ajv, the values the form's text stands for (as a validator of multipart/form-data reads them against
+ * the schema) with each file as its bytes in a latin1 string (a `format: binary` string).
+ */
+function encode(op: OperationDef, body: Body): { ajv: unknown; init: RequestInit } {
+  if (op.request.body?.kind !== 'multipart') return { ajv: body, init: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } };
+  const form = new FormData();
+  const typed: Record<string, unknown> = {};
+  const fileOf = (x: unknown) => (x instanceof Uint8Array ? x : isFormFile(x) ? x.bytes : undefined);
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    const items = Array.isArray(v) && v.length > 0 && v.every((x) => fileOf(x)) ? v : [v];
+    const seen: unknown[] = [];
+    for (const [i, x] of items.entries()) {
+      const bytes = fileOf(x);
+      if (bytes) {
+        const name = isFormFile(x) ? x.name : `${k}${i}.bin`;
+        form.append(k, new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), name);
+        seen.push(new TextDecoder('latin1').decode(bytes));
+      } else {
+        form.append(k, typeof x === 'string' ? x : JSON.stringify(x));
+        seen.push(x);
+      }
+    }
+    typed[k] = items === v ? seen : seen[0];
+  }
+  return { ajv: typed, init: { body: form } };
+}
 
 // ajv-formats is published as CommonJS; its default export arrives wrapped under NodeNext
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
@@ -57,9 +91,8 @@ export function specValidators(doc: unknown = JSON.parse(readFileSync(join(root,
   return (op: OperationDef): ValidateFunction => {
     const hit = cache.get(op.operationId);
     if (hit) return hit;
-    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', 'application/json', 'schema'].map((p) =>
-      p.replace(/~/g, '~0').replace(/\//g, '~1'),
-    );
+    const media = op.request.body?.kind === 'multipart' ? 'multipart/form-data' : 'application/json';
+    const pointer = ['paths', op.path, op.method, 'requestBody', 'content', media, 'schema'].map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'));
     const v = ajv.compile({ $ref: `spec#/${pointer.join('/')}` });
     cache.set(op.operationId, v);
     return v;
@@ -74,12 +107,17 @@ export async function runCases(cases: RuleCase[]): Promise<Verdict[]> {
   for (const c of cases) {
     const op = operations[c.op] as OperationDef;
     mock.setAccount(KEY, { credits: 1_000_000_000, plan: 'paid' });
+    const params = c.params ? await c.params(mock) : {};
+    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? name));
     const validate = validatorOf(op);
-    const ajvValid = validate(c.body);
-    const res = await mock.fetch(op.path, {
+    // a case that needs earlier state (a succeeded task to extend) makes it first
+    const body = c.prepare ? { ...c.body, ...(await c.prepare(mock)) } : c.body;
+    const { ajv, init } = encode(op, body);
+    const ajvValid = validate(ajv);
+    const res = await mock.fetch(path, {
+      ...init,
       method: op.method.toUpperCase(),
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify(c.body),
+      headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string> | undefined) },
     });
     // a binary success (speech audio) carries no envelope
     const json = (res.headers.get('content-type')?.includes('json') ? await res.json() : { code: 0, message: '' }) as { code: number; message: string };

@@ -7,6 +7,8 @@
  */
 import { sharedVideoModelIds, sharedVideoModels, videoRatios, videoResolutions, type SharedVideoModel } from '../schemas/video.ts';
 import type { OperationId } from '../schemas/operations.ts';
+import { cloneSchedule } from '../schemas/voice-clone.ts';
+import type { InProcessMock } from '../mock/index.ts';
 import {
   imageFamilies,
   imageModelIds,
@@ -21,6 +23,11 @@ import {
   family5Body,
   family5EstimateBody,
   lyricsBody,
+  magicFiles,
+  mp3Bytes,
+  musicBody,
+  musicCoverBody,
+  musicFormFields,
   speechBody,
   ttsBody,
   podcastBody,
@@ -30,18 +37,39 @@ import {
   imageEstimateBody,
   imageRefs,
   textItem,
+  cloneForm,
+  extractBody,
+  flowSpeechBody,
+  flowSpeechTtsBody,
+  wavBytes,
   videoBody,
   videoEstimateBody,
   type Body,
 } from './factories.ts';
+import { KEY } from './helpers.ts';
 
 /** One request of the table: a valid body (`rule` null) or one breaking `rule` only. */
 export interface RuleCase {
   op: OperationId;
   rule: string | null;
   name: string;
+  /** A JSON body, or the fields of a multipart form: a file as `formFile` or as bytes (a repeated file field: an array of them), other values sent as their text. */
   body: Body;
+  /** The path parameters, made on the case's mock (a voice to rename). */
+  params?: (mock: InProcessMock) => Promise<Record<string, string>>;
+  /** Makes the state the case needs on the mock (a succeeded task to extend); its fields are merged into the body. */
+  prepare?: (mock: InProcessMock) => Promise<Body>;
 }
+
+/** A file of a multipart case: its name and bytes. */
+export interface CaseFile {
+  kind: 'case-file';
+  name: string;
+  bytes: Uint8Array;
+}
+/** True when `v` is a file of a multipart case. */
+export const isFormFile = (v: unknown): v is CaseFile => typeof v === 'object' && v !== null && (v as CaseFile).kind === 'case-file';
+const formFile = (name: string, bytes: Uint8Array): CaseFile => ({ kind: 'case-file', name, bytes });
 
 const U = 'https://example.com/';
 const image = (role?: string) => ({ type: 'image_url', image_url: { url: `${U}a.png` }, ...(role ? { role } : {}) });
@@ -416,6 +444,221 @@ function speedCases(): RuleCase[] {
   ];
 }
 
+// ---------------------------------------------------------------------------
+// Speech, voice cloning, extraction
+// ---------------------------------------------------------------------------
+
+function speechCases(): RuleCase[] {
+  const out: RuleCase[] = [];
+  const line = (n: number, speakerId = 'en_ava') => ({ speakerId, content: 'a'.repeat(n) });
+  for (const [op, b] of [
+    ['createSpeechScript', speechBody],
+    ['createFlowSpeechTtsEpisode', flowSpeechTtsBody],
+  ] as const) {
+    out.push(
+      valid(op, 'two voices', b()),
+      valid(op, 'two lines of 10,000 (20,000 together)', b({ scripts: [line(10_000), line(10_000, 'en_noah')] })),
+      valid(op, 'one line of 20,000 emoji', b({ scripts: [{ speakerId: 'en_ava', content: '😀'.repeat(20_000) }] })),
+      breaks(op, 'speech.script-line-length', 'one line of 20,001', b({ scripts: [line(20_001)] })),
+      breaks(op, 'x-rules:0', 'two lines of 10,001 (20,002 together)', b({ scripts: [line(10_001), line(10_001, 'en_noah')] })),
+    );
+  }
+  const op = 'createFlowSpeechEpisode' as const;
+  const src = (s: Body) => flowSpeechBody({ sources: [s] });
+  out.push(
+    valid(op, 'a text', flowSpeechBody()),
+    valid(op, 'a text of 10 Japanese characters', src({ type: 'text', content: 'これは日本語の文です' })),
+    valid(op, 'a text of 10 Kangxi radicals (Han, not letters)', src({ type: 'text', content: '⼀⼁⼂⼃⼄⼅⼆⼇⼈⼉' })),
+    valid(op, 'a text of 20,000', src({ type: 'text', content: 'a'.repeat(20_000) })),
+    valid(op, 'a url by uri', src({ type: 'url', uri: 'https://example.com/a' })),
+    valid(op, 'a url by uri, content ignored', src({ type: 'url', uri: 'https://example.com/a', content: 'not a url' })),
+    valid(op, 'a url by content', src({ type: 'url', content: 'HTTPS://example.com/a' })),
+    breaks(op, 'flow-speech.text-content', 'a text without content', src({ type: 'text', uri: 'https://example.com/a' })),
+    breaks(op, 'flow-speech.text-length', 'a text of 9', src({ type: 'text', content: 'abcdefghi' })),
+    breaks(op, 'flow-speech.text-length', 'a text of 20,001', src({ type: 'text', content: 'a'.repeat(20_001) })),
+    breaks(op, 'flow-speech.text-readable', 'punctuation only', src({ type: 'text', content: '... !!! ??? ---' })),
+    breaks(op, 'flow-speech.url-source', 'a url without uri or content', src({ type: 'url' })),
+    breaks(op, 'flow-speech.url-uri-http', 'an ftp uri', src({ type: 'url', uri: 'ftp://example.com/a' })),
+    breaks(op, 'flow-speech.url-content-http', 'content that is not http', src({ type: 'url', content: 'example.com/a' })),
+    breaks(op, 'x-rules:0', 'content with a space', src({ type: 'url', content: 'https://example.com/a b' })),
+  );
+  return out;
+}
+
+/** A confirmed private voice of KEY on `mock`: cloned, processed, confirmed. */
+async function confirmedVoice(mock: InProcessMock): Promise<Record<string, string>> {
+  const auth = { authorization: `Bearer ${KEY}` };
+  const created = (await (await mock.fetch('/v1/voice-clone/clone', { method: 'POST', headers: auth, body: cloneForm() })).json()) as {
+    data: { taskId: string };
+  };
+  mock.advance(cloneSchedule.pendingMs + cloneSchedule.processingMs);
+  const confirmed = (await (
+    await mock.fetch('/v1/voice-clone/confirm', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ taskId: created.data.taskId, name: 'Narrator', gender: 'female' }),
+    })
+  ).json()) as { data: { speakerId: string } };
+  return { speakerId: confirmed.data.speakerId };
+}
+
+function voiceCloneCases(): RuleCase[] {
+  const op = 'createVoiceClone' as const;
+  const b = (o: Body = {}): Body => ({ audioFiles: [wavBytes(6)], language: 'en', consentConfirmed: true, ...o });
+  const U = 'updatePrivateVoice' as const;
+  return [
+    valid(op, 'one file', b()),
+    valid(op, 'autoConfirm with name and gender', b({ autoConfirm: true, name: 'Narrator', gender: 'other' })),
+    valid(op, 'name without autoConfirm', b({ name: 'Narrator' })),
+    breaks(op, 'voice-clone.consent', 'consent false', b({ consentConfirmed: false })),
+    breaks(op, 'voice-clone.auto-confirm-name', 'autoConfirm without name', b({ autoConfirm: true, gender: 'male' })),
+    breaks(op, 'voice-clone.auto-confirm-gender', 'autoConfirm without gender', b({ autoConfirm: true, name: 'Narrator' })),
+    breaks(op, 'x-rules:0', 'a file that is not audio', b({ audioFiles: [new TextEncoder().encode('hello, not audio')] })),
+    { ...valid(U, 'a new name', { name: 'Narrator (warm)' }), params: confirmedVoice },
+    { ...valid(U, 'a new gender', { gender: 'male' }), params: confirmedVoice },
+    { ...breaks(U, 'voice-clone.update-something', 'neither name nor gender', {}), params: confirmedVoice },
+  ];
+}
+
+function extractionCases(): RuleCase[] {
+  const op = 'createExtraction' as const;
+  return [
+    valid(op, 'a web page', extractBody()),
+    valid(op, 'HTTP in capitals', extractBody('HTTP://example.com/a')),
+    valid(op, 'a microblog profile with a count', extractBody('https://x.com/someone', { twitter: { count: 5 } })),
+    breaks(op, 'extraction.uri-http', 'an ftp URL', extractBody('ftp://example.com/a')),
+    breaks(op, 'extraction.uri-http', 'a mailto URI', extractBody('mailto:someone@example.com')),
+  ];
+}
+
+// ---------------------------------------------------------------------------
+// Music and music analysis (the uploads are multipart forms)
+// ---------------------------------------------------------------------------
+
+const mp3 = () => formFile('song.mp3', mp3Bytes({ seconds: 5 }));
+const jpeg = () => formFile('cover.jpg', magicFiles.jpeg);
+const SONG_ID = 'ma_1a2b3c4d5e6f7a8b_0';
+
+function musicGenerateCases(): RuleCase[] {
+  const op = 'generateMusic' as const;
+  const b = musicBody;
+  const musicB = (o: Body = {}) => b({ provider: 'musicB', ...o });
+  return [
+    valid(op, 'musicA with lyrics', b()),
+    valid(op, 'an instrumental from style', b({ instrumental: true, prompt: undefined, lyrics: undefined, style: 'ambient pads' })),
+    valid(op, 'musicB, prompt as lyrics', musicB({ lyrics: undefined, providerParams: { personaId: 'p_1', personaModel: 'V6', extra: 1 } })),
+    valid(op, 'musicB without custom mode', musicB({ customMode: false, lyrics: undefined, model: 'V6' })),
+    valid(op, 'musicA ignores unknown providerParams keys', b({ providerParams: { unknown: 'x' } })),
+    breaks(op, 'music.generate.model.musicA', 'a musicB tier on musicA', b({ model: 'V6' })),
+    breaks(op, 'music.generate.model.musicA', 'a musicB tier on the default provider', b({ provider: undefined, model: 'V5' })),
+    breaks(op, 'music.generate.model.musicB', 'a musicA model on musicB', musicB({ model: 'musicA-8' })),
+    breaks(op, 'music.generate.vocal-id-musicA-only', 'vocalId on musicB', musicB({ vocalId: 'v_1' })),
+    breaks(op, 'music.generate.custom-mode-musicB-only', 'customMode on musicA', b({ customMode: true })),
+    breaks(op, 'music.generate.provider-params-musicB-only', 'a musicB parameter on musicA', b({ providerParams: { styleWeight: 0.5 } })),
+    breaks(op, 'music.generate.text-length', 'a vocalId of 201', b({ vocalId: 'v'.repeat(201) })),
+    breaks(op, 'music.generate.text-length', 'a title of 101 emoji', b({ title: '🎵'.repeat(101) })),
+    breaks(op, 'music.generate.provider-params-text-length', 'negativeTags of 1,001', musicB({ providerParams: { negativeTags: 'x'.repeat(1001) } })),
+    breaks(op, 'music.generate.persona-model-needs-id', 'personaModel alone', musicB({ providerParams: { personaModel: 'V6' } })),
+    breaks(
+      op,
+      'music.generate.instrumental-needs-description',
+      'an instrumental with a blank prompt',
+      b({ instrumental: true, prompt: '  ', lyrics: undefined }),
+    ),
+    breaks(op, 'music.generate.musicA-lyrics', 'musicA without lyrics', b({ lyrics: undefined })),
+    breaks(op, 'music.generate.musicA-lyrics', 'musicA with blank lyrics', b({ lyrics: ' \n ' })),
+    breaks(op, 'music.generate.musicB-prompt-without-custom-mode', 'customMode false without prompt', musicB({ customMode: false, prompt: undefined })),
+    breaks(op, 'music.generate.musicB-lyrics-or-prompt', 'musicB custom mode with neither', musicB({ lyrics: undefined, prompt: ' ' })),
+  ];
+}
+
+function musicCoverCases(): RuleCase[] {
+  const op = 'coverMusic' as const;
+  const b = musicCoverBody;
+  const free = (o: Body = {}) => b({ customMode: false, style: undefined, title: undefined, ...o });
+  return [
+    valid(op, 'custom mode', b()),
+    valid(op, 'custom mode instrumental', b({ instrumental: true, prompt: undefined, providerParams: { personaId: 'p_1' } })),
+    valid(op, 'customMode false', free()),
+    breaks(op, 'music.cover.upload-url-http', 'an ftp uploadUrl', b({ uploadUrl: 'ftp://example.com/a.mp3' })),
+    breaks(op, 'music.cover.text-length', 'a style of 1,001', b({ style: 's'.repeat(1001) })),
+    breaks(op, 'music.cover.provider-params-text-length', 'a personaId of 201', b({ providerParams: { personaId: 'p'.repeat(201) } })),
+    breaks(op, 'music.cover.persona-model-needs-id', 'personaModel alone', b({ providerParams: { personaModel: 'V5' } })),
+    breaks(op, 'music.cover.custom-style', 'custom mode without style', b({ style: undefined })),
+    breaks(op, 'music.cover.custom-title', 'custom mode with a blank title', b({ title: '  ' })),
+    breaks(op, 'music.cover.custom-prompt', 'custom mode without prompt', b({ prompt: undefined })),
+    breaks(op, 'music.cover.prompt-without-custom-mode', 'customMode false without prompt', free({ prompt: undefined })),
+    breaks(op, 'music.cover.persona-custom-only', 'personaId with customMode false', free({ providerParams: { personaId: 'p_1' } })),
+  ];
+}
+
+function musicUploadCases(): RuleCase[] {
+  const I = 'generateInstrumental' as const;
+  const S = 'generateSoundtrack' as const;
+  const T = 'generateTrack' as const;
+  const R = 'remixMusic' as const;
+  const E = 'extendMusic' as const;
+  const track = (o: Body = {}): Body => ({ ...musicFormFields.track, audio: mp3(), ...o });
+  const remix = (o: Body = {}): Body => ({ ...musicFormFields.remix, audio: mp3(), ...o });
+  const extend = (o: Body = {}): Body => ({ taskId: 'mus_1a2b3c4d5e6f7a8b', ...o });
+  return [
+    valid(I, 'a prompt', { ...musicFormFields.instrumental }),
+    valid(I, 'reference audio', { referenceAudio: mp3(), model: 'musicA-8' }),
+    breaks(I, 'music.instrumental.prompt-or-reference-audio', 'neither', { model: 'auto' }),
+    breaks(I, 'music.instrumental.prompt-or-reference-audio', 'both', { prompt: 'piano', referenceAudio: mp3() }),
+    breaks(I, 'music.instrumental.prompt-not-blank', 'a blank prompt', { prompt: '   ' }),
+    breaks(I, 'music.instrumental.text-length', 'a prompt of 5,001', { prompt: 'p'.repeat(5001) }),
+    valid(S, 'an image', { ...musicFormFields.soundtrack, image: jpeg() }),
+    breaks(S, 'music.soundtrack.image-or-video', 'neither', { ...musicFormFields.soundtrack }),
+    breaks(S, 'music.soundtrack.image-or-video', 'both', { image: jpeg(), video: formFile('clip.mp4', magicFiles.mp4) }),
+    breaks(S, 'music.soundtrack.prompt-not-blank', 'a blank prompt', { image: jpeg(), prompt: ' ' }),
+    breaks(S, 'music.soundtrack.text-length', 'a prompt of 5,001', { image: jpeg(), prompt: 'p'.repeat(5001) }),
+    valid(T, 'a bass line over an upload', track()),
+    valid(T, 'vocals in a window', track({ generateType: 'Vocals', lyrics: 'la la la', vocalGender: 'female', generateStart: 1, generateEnd: 3 })),
+    breaks(T, 'music.track.audio-or-song-id', 'neither', track({ audio: undefined })),
+    breaks(T, 'music.track.audio-or-song-id', 'both', track({ providerSongId: SONG_ID })),
+    breaks(T, 'music.track.prompt-not-blank', 'a blank prompt', track({ prompt: ' ' })),
+    breaks(T, 'music.track.text-length', 'lyrics of 5,001', track({ generateType: 'Vocals', lyrics: 'l'.repeat(5001) })),
+    breaks(T, 'music.track.vocals-need-lyrics', 'Vocals without lyrics', track({ generateType: 'Vocals' })),
+    breaks(T, 'music.track.vocal-gender-vocals-only', 'vocalGender on Drums', track({ generateType: 'Drums', vocalGender: 'male' })),
+    breaks(T, 'x-rules:0', 'generateEnd before generateStart', track({ generateStart: 3, generateEnd: 2 })),
+    valid(R, 'an upload', remix()),
+    breaks(R, 'music.remix.one-source', 'no source', remix({ audio: undefined })),
+    breaks(R, 'music.remix.one-source', 'an upload and a song id', remix({ providerSongId: SONG_ID })),
+    breaks(R, 'music.remix.not-blank', 'blank lyrics', remix({ lyrics: '  ' })),
+    breaks(R, 'music.remix.text-length', 'a song id of 201', remix({ audio: undefined, providerSongId: 'm'.repeat(201) })),
+    breaks(R, 'music.remix.audio-url-http', 'an ftp audioUrl', remix({ audio: undefined, audioUrl: 'ftp://example.com/a.mp3' })),
+    {
+      ...valid(E, 'a succeeded task of the caller', { continueAt: 30, prompt: 'a long outro' }),
+      prepare: async (mock) => {
+        const res = await mock.fetch('/v1/music/generate', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify(musicBody()),
+        });
+        const taskId = ((await res.json()) as { data: { taskId: string } }).data.taskId;
+        mock.advance(600_000);
+        return { taskId };
+      },
+    },
+    breaks(E, 'music.extend.track-index-or-song-id', 'trackIndex and providerSongId', extend({ trackIndex: 0, providerSongId: SONG_ID })),
+    breaks(E, 'music.extend.text-length', 'lyrics of 5,001', extend({ lyrics: 'l'.repeat(5001) })),
+  ];
+}
+
+function musicAnalysisCases(): RuleCase[] {
+  const out: RuleCase[] = [];
+  for (const op of ['recognizeMusic', 'separateMusicStems'] as const) {
+    out.push(
+      valid(op, 'a public audioUrl', { audioUrl: 'https://example.com/songs/sunrise.mp3' }),
+      breaks(op, 'music-analysis.one-source', 'neither', {}),
+      breaks(op, 'music-analysis.one-source', 'both', { audio: mp3(), audioUrl: 'https://example.com/a.mp3' }),
+      breaks(op, 'music-analysis.audio-url-http', 'an ftp audioUrl', { audioUrl: 'ftp://example.com/a.mp3' }),
+    );
+  }
+  return out;
+}
+
 /** Every case of the table. */
 export function ruleCases(): RuleCase[] {
   return [
@@ -427,5 +670,12 @@ export function ruleCases(): RuleCase[] {
     ...podcastCases(),
     ...storybookCases(),
     ...lyricsCases(),
+    ...speechCases(),
+    ...voiceCloneCases(),
+    ...extractionCases(),
+    ...musicGenerateCases(),
+    ...musicCoverCases(),
+    ...musicUploadCases(),
+    ...musicAnalysisCases(),
   ];
 }

@@ -100,6 +100,9 @@ export function typesOf(node: any): string[] {
   return [];
 }
 
+/** Candidates `valid` draws for a schema with request rules before it takes the schema's example. */
+const VALID_CANDIDATES = 8;
+
 /** Builds arbitraries for schema nodes of the documents (memoized per node, property name and type). */
 export class SchemaArbitraries {
   private memo = new Map<string, fc.Arbitrary<unknown>>();
@@ -108,7 +111,14 @@ export class SchemaArbitraries {
 
   /** Values the schema `at` accepts (checked with ajv; a PoolRef counts as its fallback). */
   valid(at: SchemaAt, name?: string): fc.Arbitrary<unknown> {
-    return this.of(at, name, 0).filter((v) => validateAt(at, plain(v)).length === 0);
+    const ok = (v: unknown) => validateAt(at, plain(v)).length === 0;
+    const node = nodeAt(deref(at));
+    const example = typeof node === 'object' && node !== null && 'example' in node && ok(node.example) ? node.example : undefined;
+    // a schema with request rules (allOf of if/then fragments: docs/rules.md) accepts few of the values its properties
+    // allow, and a plain filter would draw for ever: draw a few candidates and fall back to the schema's own example
+    if (example !== undefined && Array.isArray(node.allOf))
+      return fc.array(this.of(at, name, 0), { minLength: VALID_CANDIDATES, maxLength: VALID_CANDIDATES }).map((vs) => vs.find(ok) ?? structuredClone(example));
+    return this.of(at, name, 0).filter(ok);
   }
 
   /** Values of the schema `at`, unchecked (the building block of `valid`). */
@@ -137,8 +147,9 @@ export class SchemaArbitraries {
       if (Array.isArray(node[k]) && node.type === undefined && node.properties === undefined)
         return fc.oneof(...(node[k] as unknown[]).map((_, i) => this.of(child(at, k, i), name, depth + 1)));
     }
-    if (Array.isArray(node.allOf)) {
-      // the documents use allOf only to add keywords to a $ref; generate from the first branch, the filter of `valid` keeps the rest
+    if (Array.isArray(node.allOf) && node.type === undefined && node.properties === undefined) {
+      // allOf beside no keywords of its own adds keywords to a $ref: generate from the first branch, the filter of
+      // `valid` keeps the rest (allOf beside properties holds request rules: generated from the properties, checked by `valid`)
       return this.of(child(at, 'allOf', 0), name, depth + 1);
     }
     const types = only ? [only] : typesOf(node);
@@ -248,11 +259,11 @@ export class SchemaArbitraries {
     const names = Object.keys(props);
     const shape: Record<string, fc.Arbitrary<unknown>> = {};
     for (const n of names) shape[n] = this.of(child(at, 'properties', n), n, depth + 1);
-    const rec = names.length ? fc.record(shape, { requiredKeys: names.filter((n) => required.has(n)) }) : fc.constant({});
+    const rec = names.length ? fc.record(shape, { requiredKeys: names.filter((n) => required.has(n)), noNullPrototype: true }) : fc.constant({});
     const ap = node.additionalProperties;
     if (ap && typeof ap === 'object' && Object.keys(ap).length > 0 && names.length === 0) {
       const values = this.of(child(at, 'additionalProperties'), undefined, depth + 1);
-      return fc.dictionary(fc.string({ minLength: 1, maxLength: 16, unit: 'grapheme' }), values, { maxKeys: depth >= 2 ? 2 : 5 });
+      return fc.dictionary(fc.string({ minLength: 1, maxLength: 16, unit: 'grapheme' }), values, { maxKeys: depth >= 2 ? 2 : 5, noNullPrototype: true });
     }
     return rec;
   }
