@@ -15,6 +15,7 @@ import { IMAGE_TASK_TIMEOUT_MS, freeLane, imageFixedPrices, imageGeneratingMs, i
 import { operationIds, operations, type OperationId } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { imageBody, imageEstimateBody, imageRefs, pathOf } from './factories.ts';
+import { decodePalettePng } from './png-check.ts';
 import {
   forcedCases,
   KEY,
@@ -53,7 +54,9 @@ describe('synchronous endpoint: raw model output through Prism', () => {
     expect(Object.keys(r.json)).toEqual(['candidates']);
     const part = r.json.candidates[0].content.parts[0].inlineData;
     expect(part.mimeType).toBe('image/png');
-    const png = PNG.sync.read(Buffer.from(part.data, 'base64'));
+    // 4K: test/png-check.ts's full decode (pngjs takes about a second of CPU at 4K; test/image-decode.test.ts runs it there)
+    const bytes = Buffer.from(part.data, 'base64');
+    const png = imageSize === '4K' ? decodePalettePng(bytes) : PNG.sync.read(bytes);
     expect({ width: png.width, height: png.height }).toEqual(imagePixels(imageSize as '1K', aspectRatio));
     expect((await sub()).balance).toBe(10_000 - imageFixedPrices[model as 'image-a-2'][imageSize as '1K']!);
   });

@@ -1,5 +1,6 @@
 /**
- * Every returned image decodes (pngjs) as the declared type and has the declared
+ * Every returned image decodes (pngjs; most 4K images with the faster full decoder of
+ * test/png-check.ts, which is checked against pngjs below) as the declared type and has the declared
  * pixel size: the synchronous raw output and the hosted URLs of async tasks, for
  * every size and every ratio a model accepts, matching the estimate's pixels and
  * the exact ratio (document 1, "Image task", "Image: synchronous generate").
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_RATIO_OUTPUT, allImageRatios, imageLongSide, imagePixels, imageSizes, type ImageSize } from '../schemas/image.ts';
 import { encodePng as encodeImagePng, toBase64 } from '../mock/media/png.ts';
 import { imageBody, pathOf } from './factories.ts';
+import { decodePalettePng } from './png-check.ts';
 import { startMock, type TestMock } from './helpers.ts';
 
 let m: TestMock;
@@ -27,22 +29,20 @@ function decode(bytes: Buffer) {
 }
 
 /**
- * A cheaper full check for large images (pngjs expands to RGBA, ~1 s at 4K): the
- * IHDR size and that the image data inflates to exactly the rows it declares.
+ * The large images (4K) are decoded by test/png-check.ts (node's zlib inflating, every row unfiltered and checked:
+ * pngjs expands each pixel to RGBA in JavaScript, about a second of CPU per 4K image), except the ratio below, which
+ * pngjs decodes as it does every 1K and 2K image (and the encoder's 4096x4096 case below).
  */
-function decodeStructure(bytes: Buffer): { width: number; height: number } {
-  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR');
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  const idatAt = bytes.indexOf('IDAT');
-  const len = bytes.readUInt32BE(idatAt - 4);
-  expect(inflateSync(bytes.subarray(idatAt + 4, idatAt + 4 + len)).length).toBe((Math.ceil(width / 8) + 1) * height);
-  return { width, height };
-}
+const PNGJS_4K = new Set(['16:9']);
 
-/** 4K ratios decoded with pngjs; the other 4K ratios get decodeStructure. */
-const FULL_4K = new Set(['1:1', '16:9', '1:8', '2:3']);
+/** A 4K image decoded by the fast decoder: its size, both palette entries used (background and band). */
+function decodeLarge(bytes: Buffer): { width: number; height: number } {
+  const png = decodePalettePng(bytes);
+  expect(png.palette).toHaveLength(2);
+  expect(png.counts[0]).toBeGreaterThan(0);
+  expect(png.counts[1]).toBeGreaterThan(0);
+  return png;
+}
 
 function expectRatio(width: number, height: number, ratio: string, size: ImageSize) {
   const [a, b] = ratio.split(':').map(Number);
@@ -65,7 +65,7 @@ describe('synchronous raw output', () => {
     const part = r.json.candidates[0].content.parts[0].inlineData;
     expect(part.mimeType).toBe('image/png');
     const bytes = Buffer.from(part.data, 'base64');
-    const png = size !== '4K' || FULL_4K.has(ratio) ? decode(bytes) : decodeStructure(bytes);
+    const png = size !== '4K' || PNGJS_4K.has(ratio) ? decode(bytes) : decodeLarge(bytes);
     expect({ width: png.width, height: png.height }).toEqual({ width: e.pixels.width, height: e.pixels.height });
     expect(e.pixels.size).toBe(`${png.width}x${png.height}`);
     expectRatio(png.width, png.height, ratio, size);
@@ -104,7 +104,8 @@ describe('hosted images of async tasks', () => {
     expect(t.images).toHaveLength(1);
     const res = await fetch(t.images[0].url);
     expect(res.headers.get('content-type')).toMatch(new RegExp(`^${t.images[0].mimeType}`));
-    const png = decode(Buffer.from(await res.arrayBuffer()));
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const png = size === '4K' ? decodeLarge(bytes) : decode(bytes);
     expect({ width: png.width, height: png.height }).toEqual(imagePixels(size, ratio));
   });
 });
@@ -125,6 +126,18 @@ describe('the pure-JS encoder', () => {
     for (let i = 0; i < png.data.length; i += 4) colours.add(`${png.data[i]},${png.data[i + 1]},${png.data[i + 2]}`);
     for (const c of colours) expect(['10,20,30', '200,100,50']).toContain(c);
     expect(colours.has('200,100,50')).toBe(true);
+    // test/png-check.ts's decoder (used for most 4K images) agrees with pngjs: size, palette, pixels of each colour
+    let band = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (`${png.data[i]},${png.data[i + 1]},${png.data[i + 2]}` === '200,100,50') band++;
+    expect(decodePalettePng(bytes)).toEqual({
+      width: w,
+      height: h,
+      palette: [
+        [10, 20, 30],
+        [200, 100, 50],
+      ],
+      counts: [w * h - band, band],
+    });
     // IDAT inflates to exactly (stride + 1) * height bytes
     const idatAt = bytes.indexOf('IDAT');
     const len = bytes.readUInt32BE(idatAt - 4);

@@ -1,0 +1,92 @@
+/**
+ * A fast full decode of the mock's PNGs (1-bit palette images, mock/media/png.ts) for the large sizes, where
+ * pngjs, which expands every pixel to RGBA in JavaScript, takes about a second of CPU per 4K image. Everything
+ * pngjs checks for these images is checked here too, with node's zlib doing the inflating (its own implementation,
+ * not the encoder's): the signature, each chunk's CRC-32, IHDR (size, bit depth 1, colour type 3, no interlace),
+ * PLTE, IDAT inflating to exactly one filter byte and `ceil(width / 8)` bytes per row, every row's filter type
+ * valid and undone (PNG's five filters), the padding bits of each row clear, and IEND last. The test files keep
+ * pngjs for the small and middle sizes and for one image of each large kind, so the mock's PNGs stay checked by
+ * an independent decoder too.
+ */
+import { crc32, inflateSync } from 'node:zlib';
+import { expect } from 'vitest';
+
+/** A decoded palette image: its size, its palette (RGB triples) and the number of pixels of each palette index. */
+export interface PaletteImage {
+  width: number;
+  height: number;
+  palette: [number, number, number][];
+  /** Pixels per palette index (index 0: the background, 1: the band). */
+  counts: number[];
+}
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Paeth predictor (PNG specification, 9.4). */
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/**
+ * Decodes a 1-bit palette PNG fully and asserts its structure (see the file's comment); returns its size, palette
+ * and the pixel count of each index. Fails the test (expect) on anything a conforming decoder would refuse.
+ */
+export function decodePalettePng(bytes: Buffer): PaletteImage {
+  expect([...bytes.subarray(0, 8)]).toEqual(SIGNATURE);
+  const chunks: { type: string; data: Buffer }[] = [];
+  for (let at = 8; at < bytes.length;) {
+    const len = bytes.readUInt32BE(at);
+    const type = bytes.subarray(at + 4, at + 8).toString('latin1');
+    const data = bytes.subarray(at + 8, at + 8 + len);
+    expect(bytes.readUInt32BE(at + 8 + len), `${type} CRC`).toBe(crc32(bytes.subarray(at + 4, at + 8 + len)));
+    chunks.push({ type, data });
+    at += 12 + len;
+  }
+  expect(chunks[0].type).toBe('IHDR');
+  expect(chunks.at(-1)!.type).toBe('IEND');
+  const ihdr = chunks[0].data;
+  const width = ihdr.readUInt32BE(0);
+  const height = ihdr.readUInt32BE(4);
+  // bit depth 1, colour type 3 (palette), compression 0, filter method 0, no interlace
+  expect([...ihdr.subarray(8, 13)]).toEqual([1, 3, 0, 0, 0]);
+  const plte = chunks.find((c) => c.type === 'PLTE')!.data;
+  expect(plte.length % 3).toBe(0);
+  const palette = Array.from({ length: plte.length / 3 }, (_, i) => [plte[3 * i], plte[3 * i + 1], plte[3 * i + 2]] as [number, number, number]);
+  expect(palette.length).toBeGreaterThanOrEqual(1);
+  expect(palette.length).toBeLessThanOrEqual(2);
+
+  const raw = inflateSync(Buffer.concat(chunks.filter((c) => c.type === 'IDAT').map((c) => c.data)));
+  const stride = Math.ceil(width / 8);
+  expect(raw.length).toBe((stride + 1) * height);
+  const prev = new Uint8Array(stride);
+  const row = new Uint8Array(stride);
+  const counts = [0, 0];
+  const padMask = width % 8 === 0 ? 0 : 0xff >> (width % 8);
+  for (let y = 0; y < height; y++) {
+    const at = y * (stride + 1);
+    const filter = raw[at];
+    expect(filter >= 0 && filter <= 4, `row ${y}: filter type ${filter}`).toBe(true);
+    for (let i = 0; i < stride; i++) {
+      const x = raw[at + 1 + i];
+      const a = i > 0 ? row[i - 1] : 0;
+      const b = prev[i];
+      const c = i > 0 ? prev[i - 1] : 0;
+      row[i] = (x + (filter === 0 ? 0 : filter === 1 ? a : filter === 2 ? b : filter === 3 ? (a + b) >> 1 : paeth(a, b, c))) & 0xff;
+    }
+    if (padMask && row[stride - 1] & padMask) expect.fail(`row ${y}: padding bits set`);
+    let ones = 0;
+    for (let i = 0; i < stride; i++) {
+      let v = row[i];
+      for (; v; v &= v - 1) ones++;
+    }
+    counts[1] += ones;
+    counts[0] += width - ones;
+    prev.set(row);
+  }
+  if (palette.length < 2) expect(counts[1], 'no pixel names a palette entry that does not exist').toBe(0);
+  return { width, height, palette, counts };
+}
