@@ -1,10 +1,8 @@
 /**
- * The service document as third-party generators use it. From spec/openapi.json it
+ * `npm run test:generators`: the service document as third-party generators use it. From spec/openapi.json it
  * generates, into a fresh folder, an SDK with @hey-api/openapi-ts (fetch client, types, SDK functions) and a fetch
  * client with MSW mocks with orval, then compiles both with `tsc --strict` and prints the diagnostics. Exits 1 when
- * a generator fails or the compiler reports an error. `runGenerators()` is what test/generators.interop.ts
- * calls (`npm run test:generators`, which .ci/run calls); `npx tsx scripts/generators.ts [--keep]` runs it alone and
- * prints the diagnostics.
+ * a generator fails or the compiler reports an error. `runGenerators()` is what test/generators.test.ts calls.
  *
  * The folder sits under node_modules/.cache so the generated imports (msw, @faker-js/faker, the generators'
  * clients) resolve against this repository's node_modules; it is removed afterwards unless --keep is given.

@@ -2,8 +2,7 @@
  * The service document (spec/openapi.json) as its users meet it: it reads as the service's contract (no mock-only
  * code, no Prefer, no mock wording, provenance only in x-provenance), every error response refers to the one shared
  * envelope, every JSON request body has a media-type-level example that the mock accepts, and no pattern holds a
- * quote. The generators themselves run in test/generators.interop.ts
- * (`npm run test:generators`).
+ * quote. The generators themselves run in test/generators.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -3,9 +3,6 @@
  * client, types, SDK functions) and a fetch client with MSW mocks from orval, generated from spec/openapi.json and
  * compiled under `tsc --strict` with no error. The SDK emits one error type (the shared ErrorEnvelope) and carries
  * no mock text.
- *
- * Not part of `npm test` (which runs the .test.ts files): `npm run test:generators` runs it with
- * vitest.interop.config.ts, and .ci/run calls that (a heavy interop run of third-party tools, like the container's).
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
