@@ -311,6 +311,33 @@ describe('OwnedStore', () => {
     expect(s.countOf('bob')).toBe(2);
   });
 
+  it.each([
+    // every owner's records of the groups, oldest first: bob's b1 (odd) was inserted after alice's a7
+    { groups: ['odd', 'even'], keep: 6, gone: ['a1', 'a2', 'a3'] },
+    { groups: ['even'], keep: 6, gone: ['a2', 'a4', 'a6'] },
+    { groups: ['even'], keep: 1, gone: ['a2', 'a4', 'a6', 'b2'] }, // only the even ones may go
+    { groups: ['odd'], keep: 4, gone: ['a1', 'a3', 'a5', 'a7', 'b1'] },
+    { groups: ['none'], keep: 1, gone: [] },
+    { groups: ['odd', 'even'], keep: 9, gone: [] },
+  ])('evicts the oldest records of any owner in the groups $groups down to $keep in all', ({ groups, keep, gone }) => {
+    const s = fill();
+    s.regroup('b1', 'odd');
+    s.regroup('b2', 'even');
+    expect(s.evictOldestOverall(keep, groups).map((r) => r.id)).toEqual(gone);
+    for (const id of gone) expect(s.get(id)).toBeUndefined();
+    expect(s.size).toBe(9 - gone.length);
+  });
+
+  it('evicts overall only what the group lists hold after regroup and delete', () => {
+    const s = fill();
+    s.regroup('a1', 'even'); // now the oldest even
+    s.delete('a2');
+    s.regroup('a4', 'odd');
+    expect(s.evictOldestOverall(6, ['even']).map((r) => r.id)).toEqual(['a1', 'a6']);
+    expect(s.evictOldestOverall(0, ['odd']).map((r) => r.id)).toEqual(['a3', 'a4', 'a5', 'a7']);
+    expect(s.size).toBe(2); // bob's two records, in no group
+  });
+
   it('pages a group newest first; total counts the group', () => {
     const s = fill();
     const p1 = s.pageNewestFirst('alice', 1, 2, 'even');

@@ -46,6 +46,8 @@ export class OwnedStore<T> {
   private byId = new Map<string, Entry<T>>();
   private byOwner = new Map<string, Entry<T>[]>();
   private byOwnerGroup = new Map<string, Entry<T>[]>();
+  /** Every owner's records of a group, in creation order (the area-wide eviction walks these). */
+  private byGroup = new Map<string, Entry<T>[]>();
   private seq = 0;
 
   /** @param onOwnerEmpty called with an owner whose last record was removed (delete or eviction; not clear or load). */
@@ -62,7 +64,10 @@ export class OwnedStore<T> {
     const e: Entry<T> = { id, seq: ++this.seq, owner, group, record };
     this.byId.set(id, e);
     this.list(this.byOwner, owner).push(e);
-    if (group !== undefined) this.list(this.byOwnerGroup, `${owner}\u0000${group}`).push(e);
+    if (group !== undefined) {
+      this.list(this.byOwnerGroup, `${owner}\u0000${group}`).push(e);
+      this.list(this.byGroup, group).push(e);
+    }
     return record;
   }
 
@@ -70,9 +75,14 @@ export class OwnedStore<T> {
   regroup(id: string, group: string): void {
     const e = this.byId.get(id);
     if (!e || e.group === group) return;
-    if (e.group !== undefined) this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
+    if (e.group !== undefined) {
+      this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
+      this.unlist(this.byGroup, e.group, e.seq);
+    }
     const to = this.list(this.byOwnerGroup, `${e.owner}\u0000${group}`);
     to.splice(search(to, e.seq), 0, e);
+    const all = this.list(this.byGroup, group);
+    all.splice(search(all, e.seq), 0, e);
     e.group = group;
   }
 
@@ -89,9 +99,15 @@ export class OwnedStore<T> {
    * list (a create beyond the cap while every task still runs stays cheap).
    */
   evictOldest(owner: string, keep: number, groups: readonly string[]): T[] {
-    let excess = this.countOf(owner) - keep;
+    return this.evictFrom(
+      groups.map((g) => this.byOwnerGroup.get(`${owner}\u0000${g}`) ?? []),
+      this.countOf(owner) - keep,
+    );
+  }
+
+  /** Removes up to `excess` of the oldest entries at the heads of `lists` (each sorted by seq); returns their records, oldest first. */
+  private evictFrom(lists: Entry<T>[][], excess: number): T[] {
     if (excess <= 0) return [];
-    const lists = groups.map((g) => this.byOwnerGroup.get(`${owner}\u0000${g}`) ?? []);
     const at = lists.map(() => 0);
     const gone: Entry<T>[] = [];
     for (; excess > 0; excess--) {
@@ -106,17 +122,17 @@ export class OwnedStore<T> {
   }
 
   /**
-   * Removes the oldest records of any owner that `canEvict` allows until at
-   * most `keep` remain. Returns the records removed.
+   * Removes the oldest records of any owner whose group is one of `groups`
+   * until at most `keep` records remain (records of other groups stay, so fewer
+   * may go). Returns the records removed, oldest first. Like `evictOldest`, it
+   * walks the per-group lists, never the whole store: O(removed x groups), so a
+   * create beyond the area's bound while every task still runs stays cheap.
    */
-  evictOldestOverall(keep: number, canEvict: (record: T) => boolean): T[] {
-    const gone: Entry<T>[] = [];
-    for (const e of this.byId.values()) {
-      if (this.byId.size - gone.length <= keep) break;
-      if (canEvict(e.record)) gone.push(e);
-    }
-    for (const e of gone) this.delete(e.id);
-    return gone.map((e) => e.record);
+  evictOldestOverall(keep: number, groups: readonly string[]): T[] {
+    return this.evictFrom(
+      groups.map((g) => this.byGroup.get(g) ?? []),
+      this.byId.size - keep,
+    );
   }
 
   /** Removes record `id` from every list; no-op when absent. */
@@ -124,7 +140,10 @@ export class OwnedStore<T> {
     const e = this.byId.get(id);
     if (!e) return;
     this.byId.delete(id);
-    if (e.group !== undefined) this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
+    if (e.group !== undefined) {
+      this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
+      this.unlist(this.byGroup, e.group, e.seq);
+    }
     if (this.unlist(this.byOwner, e.owner, e.seq)) this.onOwnerEmpty?.(e.owner);
   }
 
@@ -165,6 +184,7 @@ export class OwnedStore<T> {
     this.byId.clear();
     this.byOwner.clear();
     this.byOwnerGroup.clear();
+    this.byGroup.clear();
     this.seq = 0;
   }
 

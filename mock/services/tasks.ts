@@ -228,10 +228,9 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     const store = this.store(engine);
     store.insert(task.owner, task.id, task, task.status);
     this.report(engine, task);
-    const finished = (r: T) => this.isTerminal(r);
     const gone: T[] = [];
     if (store.countOf(task.owner) > engine.limits.tasksPerKey) gone.push(...store.evictOldest(task.owner, engine.limits.tasksPerKey, this.config.terminal));
-    if (store.size > engine.limits.tasks) gone.push(...store.evictOldestOverall(engine.limits.tasks, finished));
+    if (store.size > engine.limits.tasks) gone.push(...store.evictOldestOverall(engine.limits.tasks, this.config.terminal));
     for (const old of gone)
       engine.activity.record({ at: engine.clock.now(), area: this.config.area, taskId: old.id, apiKey: old.owner, status: 'evicted', terminal: true });
     return task;
