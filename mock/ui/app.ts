@@ -8,6 +8,18 @@ import { h, render, type VNode } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htmDefault from 'htm';
 import { plans } from '../../schemas/plans.ts';
+import type { z } from '../../schemas/zod.ts';
+import type {
+  AccountPage as AccountPageSchema,
+  ClockState,
+  JournalEntry,
+  LoginSessionInfo,
+  NextEvent as NextEventSchema,
+  OAuthUser,
+  OperationSummary as OperationSummarySchema,
+  Scenario,
+  SessionInfo,
+} from '../../schemas/control.ts';
 import { apiGet, control, CONTROL_FORBIDDEN, followActivity, initialCtx, MockError, saveCtx, type Ctx, type TaskActivity } from './api.ts';
 import { formatClockTime, formatDuration, formatTime, mediaIn, readOperationOf, readPath, type MediaRef } from './media.ts';
 
@@ -19,88 +31,13 @@ const html = htm.bind(h) as (strings: TemplateStringsArray, ...values: unknown[]
 // Shapes of the control API's answers (schemas/control.ts)
 // ---------------------------------------------------------------------------
 
-interface Clock {
-  now: number;
-  mode: 'manual' | 'real';
-}
-interface NextEvent {
-  due: number | null;
-  inMs: number | null;
-}
-interface OperationSummary {
-  operationId: string;
-  method: string;
-  path: string;
-  summary: string;
-  errors: { code: number; name: string; status: number }[];
-  outcomes: string[];
-  failureReasons: { code: number; name: string }[];
-}
-interface LedgerEntry {
-  seq: number;
-  at: number;
-  type: string;
-  amount: number;
-  balance: number;
-  taskId: string | null;
-  note: string;
-}
-interface AccountPage {
-  apiKey: string;
-  keyId: string;
-  credits: number;
-  plan: string;
-  everPaid: boolean;
-  freeUsages: Record<string, number>;
-  voiceClone?: { quota: number; confirmationsUsed: number; maxSpeakers: number };
-  ledger: LedgerEntry[];
-  ledgerTotal: number;
-  ledgerPage: number;
-  ledgerPageSize: number;
-}
-interface Scenario {
-  id: string;
-  apiKey: string | null;
-  operationIds: string[] | null;
-  remaining: number;
-  code: number | null;
-  error: number | null;
-  outcome: string | null;
-  delay: number | null;
-}
-interface JournalEntry {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  operationId: string | null;
-  keyId: string | null;
-  status: number;
-  code: number | null;
-  body?: unknown;
-  bodyTruncated?: boolean;
-}
-interface SessionInfo {
-  name: string;
-  seed: number;
-  now: number;
-  requests: number;
-}
-interface User {
-  userId: string;
-  name: string;
-  email: string;
-  apiKey: string;
-  createdAt: number;
-}
-interface LoginSession {
-  sessionId: string;
-  callbackPort: number;
-  status: string;
-  userId: string | null;
-  createdAt: number;
-  expiresAt: number;
-}
+// The control API's answers, typed from its schemas (type-only: nothing of Zod reaches the page's bundle).
+type Clock = z.infer<typeof ClockState>;
+type NextEvent = z.infer<typeof NextEventSchema>;
+type OperationSummary = z.infer<typeof OperationSummarySchema>;
+type AccountPage = z.infer<typeof AccountPageSchema>;
+type User = z.infer<typeof OAuthUser>;
+type LoginSession = z.infer<typeof LoginSessionInfo>;
 
 /** A task as the page follows it: its changes of status, and its result once it has ended. */
 interface TaskView {
@@ -479,7 +416,7 @@ function ForcingPanel(p: { ctx: Ctx; tick: number; run: Run; onError: (e: unknow
     return [...new Map(all.map((e) => [e.code, e])).values()].sort((a, b) => a.code - b.code);
   }, [op, p.ops]);
   const statuses = [...new Set(errors.map((e) => e.status))].sort((a, b) => a - b);
-  const kinds = FORCINGS.filter((f) => !['failed', 'stuck', 'partial'].includes(f.kind) || !op || op.outcomes.includes(f.kind));
+  const kinds = FORCINGS.filter((f) => !['failed', 'stuck', 'partial'].includes(f.kind) || !op || (op.outcomes as readonly string[]).includes(f.kind));
   const submit = (e: Event) => {
     e.preventDefault();
     const body: Record<string, unknown> = { times: Number(times) || 1 };
