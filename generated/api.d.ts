@@ -2199,7 +2199,7 @@ export interface components {
             csrf?: string;
             /** @description the user picked (empty: a new user named newUserName) */
             userId?: string;
-            /** @description the name of a new user to sign in as */
+            /** @description the name of a new user to sign in as (trimmed; beyond 100 characters, cut) */
             newUserName?: string;
         };
         /**

@@ -17,6 +17,9 @@ import { assumed, fromSeed, provenanceMeta } from './provenance.ts';
 import { defineOperations, form, operationsWith, json, type Area } from './define.ts';
 import type { StateRule } from './rules.ts';
 
+/** Most characters of a user's name (assumed: the document shows users but no limit; it bounds what is stored), for a user the sign-in page or the control API creates. */
+export const USER_NAME_MAX_CHARS = 100;
+
 /** Lifetimes of the flow's secrets, in seconds (assumed: the document shows none). */
 export const oauthLifetimes = {
   /** A login session waits this long to be authorized. */
@@ -127,7 +130,10 @@ export const AuthorizeForm = z
         ),
       ),
     userId: z.string().optional().meta({ description: 'the user picked (empty: a new user named newUserName)' }),
-    newUserName: z.string().optional().meta({ description: 'the name of a new user to sign in as' }),
+    newUserName: z
+      .string()
+      .optional()
+      .meta({ description: `the name of a new user to sign in as (trimmed; beyond ${USER_NAME_MAX_CHARS} characters, cut)` }),
   })
   .openapi('AuthorizeForm', { example: { sessionId: 'ls_3f9a1c2b7d4e5f60', csrf: '0123456789abcdef0123456789abcdef', userId: 'usr_1a2b3c4d5e6f7a8b' } });
 

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
-import { oauthLifetimes } from '../schemas/oauth.ts';
+import { oauthLifetimes, USER_NAME_MAX_CHARS } from '../schemas/oauth.ts';
 import { pathOf, videoBody } from './factories.ts';
 import { useMocks, type TestMock } from './helpers.ts';
 
@@ -118,6 +118,25 @@ describe('OAuth user tokens', () => {
     const used = await fetch(s.authUrl);
     expect(used.status).toBe(404);
     expect((await fetch(`${m.base}/oauth/authorize?sessionId=ls_nope`)).status).toBe(404);
+  });
+
+  it(`a new user's name: the page's field takes at most ${USER_NAME_MAX_CHARS} characters, and a longer posted name is cut there by code points`, async () => {
+    const m = await mock();
+    const s = await startSession(m);
+    const html = await (await fetch(s.authUrl)).text();
+    expect(html).toContain(`name="newUserName" aria-label="new user name" maxlength="${USER_NAME_MAX_CHARS}"`);
+    const csrf = /name="csrf" value="([0-9a-f]+)"/.exec(html)![1];
+    // an astral character across the cut: kept whole or left out, never split
+    const name = `${'a'.repeat(USER_NAME_MAX_CHARS - 1)}\u{1F3B5}tail`;
+    const ok = await fetch(new URL('authorize', s.authUrl), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ sessionId: s.sessionId, userId: '', newUserName: name, csrf }),
+    });
+    expect(ok.status).toBe(302);
+    const names = ((await m.call('GET', '/__mock/users', { key: null })).json.items as { name: string }[]).map((u) => u.name);
+    expect(names).toContain([...name].slice(0, USER_NAME_MAX_CHARS).join(''));
   });
 
   it('codes are single-use and expire; sessions expire unauthorized (manual clock)', async () => {

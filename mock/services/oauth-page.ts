@@ -11,6 +11,7 @@
  * page of another site cannot make the token of a pending sign-in. Standard
  * JavaScript only (Web Crypto).
  */
+import { USER_NAME_MAX_CHARS } from '../../schemas/oauth.ts';
 import type { Engine } from '../engine/engine.ts';
 
 /** A user the page lists. */
@@ -70,7 +71,7 @@ ${problem ? `<p class="error" role="alert">${escape(problem)}</p>` : ''}
   <fieldset>
     <legend>Sign in as</legend>
       ${choices}
-      <label><input type="radio" name="userId" value=""> a new user named: <input type="text" name="newUserName" aria-label="new user name" maxlength="100"></label>
+      <label><input type="radio" name="userId" value=""> a new user named: <input type="text" name="newUserName" aria-label="new user name" maxlength="${USER_NAME_MAX_CHARS}"></label>
   </fieldset>
   <button type="submit">Authorize</button>
 </form>

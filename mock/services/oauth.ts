@@ -14,7 +14,7 @@
  * detection); revoke ends it.
  */
 import { z } from 'zod';
-import { oauthLifetimes } from '../../schemas/oauth.ts';
+import { oauthLifetimes, USER_NAME_MAX_CHARS } from '../../schemas/oauth.ts';
 import type { Plan } from '../../schemas/plans.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -216,7 +216,7 @@ export function authorize(
   if (who.userId) {
     user = stateOf(engine).users.find((u) => u.userId === who.userId);
     if (!user) throw new ApiError('OAUTH_INVALID_PARAMETERS', `userId: ${who.userId} is not a user of this mock (GET /__mock/users lists them)`);
-  } else if (who.newUserName?.trim()) user = createUser(engine, { name: cutText(who.newUserName.trim(), 100) }, now);
+  } else if (who.newUserName?.trim()) user = createUser(engine, { name: cutText(who.newUserName.trim(), USER_NAME_MAX_CHARS) }, now);
   else throw new ApiError('OAUTH_INVALID_PARAMETERS', 'userId: pick a user, or type a name for a new one');
   session.userId = user.userId;
   session.code = token(engine, 'oc', 'code');

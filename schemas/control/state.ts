@@ -7,6 +7,7 @@
 import { z } from '../zod.ts';
 import { plans } from '../plans.ts';
 import { forcedOutcomes } from '../registry-types.ts';
+import { USER_NAME_MAX_CHARS } from '../oauth.ts';
 import { errorNames, type ErrorName } from '../errors.ts';
 import { MAX_VIRTUAL_TIME, AccountView, JournalEntry, TaskActivityEvent } from './schemas.ts';
 
@@ -119,7 +120,7 @@ export const OAuthUser = z
   .openapi('MockUser');
 export const UserList = z.strictObject({ items: z.array(OAuthUser).meta({ description: 'oldest first; three are seeded in every world' }) });
 export const CreateUserRequest = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).max(USER_NAME_MAX_CHARS),
   email: z.string().email().optional().meta({ description: 'default: made from the name, at example.com' }),
   credits: Int.min(0).optional().meta({ description: "the account's balance; default that of a new key" }),
   plan: z.enum(plans).optional(),
