@@ -58,6 +58,7 @@ export default tseslint.config(
       'spec/',
       'coverage/',
       'test/types/',
+      'test/type-fixtures/.gen/',
       'test/frontend-app/',
       'packages/contract/client/',
       'packages/contract/types/',

@@ -1,5 +1,5 @@
-// `npm test`: the static checks (check:generated, typecheck, lint:eslint, lint:format, lint:spec) and the vitest
-// suite, all at once, instead of the checks first and the suite after them. vitest is the long pole and runs at
+// `npm test`: the static checks (check:generated, lint:code (tsc's type check and ESLint over one program), lint:format,
+// lint:spec) and the vitest suite, all at once, instead of the checks first and the suite after them. vitest is the long pole and runs at
 // normal priority; the checks run at a lower one, so they use the time the suite's workers wait (child processes,
 // the browser, timers) and do not slow its tests towards their timeouts. (At normal priority beside the suite, on a
 // loaded machine, tests timed out; the cost of the lower priority: when the suite keeps both cores busy to its end,
@@ -19,7 +19,7 @@ process.exit(r.status ?? 1);
 `;
 const tasks = [
   { name: 'vitest', args: ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)] },
-  ...['check:generated', 'typecheck', 'lint:eslint', 'lint:format', 'lint:spec'].map((script) => ({ name: script, args: ['-e', niceRun, script] })),
+  ...['check:generated', 'lint:code', 'lint:format', 'lint:spec'].map((script) => ({ name: script, args: ['-e', niceRun, script] })),
 ];
 const width = Math.max(...tasks.map((t) => t.name.length));
 const started = Date.now();
