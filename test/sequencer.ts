@@ -11,12 +11,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Longest first (measured on main, whole suite, two workers, `--reporter=json`, 2026-11-25; the durations of a run on a
- * loaded machine, so only their order counts). package.test.ts is mostly waiting on its child processes (npm pack,
- * npm install, tsc): started early, it overlaps the CPU-bound files instead of ending the run alone.
+ * loaded machine, so only their order counts).
  */
 export const LONGEST_FIRST = [
   'test/money-invariants.test.ts',
-  'test/package.test.ts',
   'test/registry-walk.test.ts',
   'test/fuzz.test.ts',
   'test/music.test.ts',
