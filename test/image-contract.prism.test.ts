@@ -54,9 +54,9 @@ describe('synchronous endpoint: raw model output through Prism', () => {
     expect(Object.keys(r.json)).toEqual(['candidates']);
     const part = r.json.candidates[0].content.parts[0].inlineData;
     expect(part.mimeType).toBe('image/png');
-    // 4K: test/png-check.ts's full decode (pngjs takes about a second of CPU at 4K; test/image-decode.test.ts runs it there)
+    // 2K and 4K: test/png-check.ts's full decode (pngjs takes about a second of CPU at 4K; test/image-decode.test.ts runs it there)
     const bytes = Buffer.from(part.data, 'base64');
-    const png = imageSize === '4K' ? decodePalettePng(bytes) : PNG.sync.read(bytes);
+    const png = imageSize === '1K' ? PNG.sync.read(bytes) : decodePalettePng(bytes);
     expect({ width: png.width, height: png.height }).toEqual(imagePixels(imageSize as '1K', aspectRatio));
     expect((await sub()).balance).toBe(10_000 - imageFixedPrices[model as 'image-a-2'][imageSize as '1K']!);
   });
@@ -89,7 +89,7 @@ describe('async flow through Prism', () => {
     // the hosted URL is served by the mock itself (not an API operation, so not through Prism)
     const res = await fetch(t.images[0].url);
     expect(res.status).toBe(200);
-    const png = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
+    const png = decodePalettePng(Buffer.from(await res.arrayBuffer()));
     expect({ width: png.width, height: png.height }).toEqual(imagePixels('2K', '9:16'));
     const list = (await ok('GET', pathOf('listImageTasks', {}, { status: 'success', page: 1, pageSize: 10 }))).json.data;
     expect(list).toMatchObject({ page: 1, pageSize: 10, total: 1, items: [{ taskId: id, status: 'success' }] });

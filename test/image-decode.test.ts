@@ -1,5 +1,5 @@
 /**
- * Every returned image decodes (pngjs; most 4K images with the faster full decoder of
+ * Every returned image decodes (pngjs; most 2K and 4K images with the faster full decoder of
  * test/png-check.ts, which is checked against pngjs below) as the declared type and has the declared
  * pixel size: the synchronous raw output and the hosted URLs of async tasks, for
  * every size and every ratio a model accepts, matching the estimate's pixels and
@@ -29,13 +29,14 @@ function decode(bytes: Buffer) {
 }
 
 /**
- * The large images (4K) are decoded by test/png-check.ts (node's zlib inflating, every row unfiltered and checked:
- * pngjs expands each pixel to RGBA in JavaScript, about a second of CPU per 4K image), except the ratio below, which
- * pngjs decodes as it does every 1K and 2K image (and the encoder's 4096x4096 case below).
+ * The large images (2K and 4K) are decoded by test/png-check.ts (node's zlib inflating, every row unfiltered and
+ * checked: pngjs expands each pixel to RGBA in JavaScript, about a second of CPU per 4K image and a third of one
+ * at 2K), except the ratio below, which pngjs decodes at every size as it does every 1K image (and the encoder's
+ * 4096x4096 case below).
  */
-const PNGJS_4K = new Set(['16:9']);
+const PNGJS_LARGE = new Set(['16:9']);
 
-/** A 4K image decoded by the fast decoder: its size, both palette entries used (background and band). */
+/** A 2K or 4K image decoded by the fast decoder: its size, both palette entries used (background and band). */
 function decodeLarge(bytes: Buffer): { width: number; height: number } {
   const png = decodePalettePng(bytes);
   expect(png.palette).toHaveLength(2);
@@ -65,7 +66,7 @@ describe('synchronous raw output', () => {
     const part = r.json.candidates[0].content.parts[0].inlineData;
     expect(part.mimeType).toBe('image/png');
     const bytes = Buffer.from(part.data, 'base64');
-    const png = size !== '4K' || PNGJS_4K.has(ratio) ? decode(bytes) : decodeLarge(bytes);
+    const png = size === '1K' || PNGJS_LARGE.has(ratio) ? decode(bytes) : decodeLarge(bytes);
     expect({ width: png.width, height: png.height }).toEqual({ width: e.pixels.width, height: e.pixels.height });
     expect(e.pixels.size).toBe(`${png.width}x${png.height}`);
     expectRatio(png.width, png.height, ratio, size);
@@ -105,7 +106,7 @@ describe('hosted images of async tasks', () => {
     const res = await fetch(t.images[0].url);
     expect(res.headers.get('content-type')).toMatch(new RegExp(`^${t.images[0].mimeType}`));
     const bytes = Buffer.from(await res.arrayBuffer());
-    const png = size === '4K' ? decodeLarge(bytes) : decode(bytes);
+    const png = size === '1K' ? decode(bytes) : decodeLarge(bytes);
     expect({ width: png.width, height: png.height }).toEqual(imagePixels(size, ratio));
   });
 });
@@ -126,7 +127,7 @@ describe('the pure-JS encoder', () => {
     for (let i = 0; i < png.data.length; i += 4) colours.add(`${png.data[i]},${png.data[i + 1]},${png.data[i + 2]}`);
     for (const c of colours) expect(['10,20,30', '200,100,50']).toContain(c);
     expect(colours.has('200,100,50')).toBe(true);
-    // test/png-check.ts's decoder (used for most 4K images) agrees with pngjs: size, palette, pixels of each colour
+    // test/png-check.ts's decoder (used for most 2K and 4K images) agrees with pngjs: size, palette, pixels of each colour
     let band = 0;
     for (let i = 0; i < png.data.length; i += 4) if (`${png.data[i]},${png.data[i + 1]},${png.data[i + 2]}` === '200,100,50') band++;
     expect(decodePalettePng(bytes)).toEqual({

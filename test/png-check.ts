@@ -1,12 +1,12 @@
 /**
- * A fast full decode of the mock's PNGs (1-bit palette images, mock/media/png.ts) for the large sizes, where
+ * A fast full decode of the mock's PNGs (1-bit palette images, mock/media/png.ts) for the large sizes (2K, 4K), where
  * pngjs, which expands every pixel to RGBA in JavaScript, takes about a second of CPU per 4K image. Everything
  * pngjs checks for these images is checked here too, with node's zlib doing the inflating (its own implementation,
  * not the encoder's): the signature, each chunk's CRC-32, IHDR (size, bit depth 1, colour type 3, no interlace),
  * PLTE, IDAT inflating to exactly one filter byte and `ceil(width / 8)` bytes per row, every row's filter type
  * valid and undone (PNG's five filters), the padding bits of each row clear, and IEND last. The test files keep
- * pngjs for the small and middle sizes and for one image of each large kind, so the mock's PNGs stay checked by
- * an independent decoder too.
+ * pngjs for the small size (1K) and for one ratio of each larger size, so the mock's PNGs stay checked by an
+ * independent decoder too.
  */
 import { crc32, inflateSync } from 'node:zlib';
 import { expect } from 'vitest';
