@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
-import type { Server } from 'node:http';
+import { Agent, request as httpRequest, type Server } from 'node:http';
 import { createMockServer, type MockOptions } from '../mock/http/app.ts';
 import type { Engine } from '../mock/engine/engine.ts';
 
@@ -39,9 +39,18 @@ export interface TestMock {
 export const KEY = 'mg_test_secret1';
 export const OTHER_KEY = 'mg_other_secret2';
 
+/** One keep-alive agent for every request the harness sends (each test's mock listens on its own port). */
+const agent = new Agent({ keepAlive: true });
+
 /**
  * Sends one request: the Authorization header of `o.key` (default KEY; null: none), `o.body` as JSON (a FormData as multipart,
- * URLSearchParams as an urlencoded form) or `o.raw` as is, extra `headers`. A redirect is answered, not followed. Returns the response, its text and its JSON (undefined when not JSON).
+ * URLSearchParams as an urlencoded form) or `o.raw` as is, extra `headers`. A redirect is answered, not followed. Returns the
+ * status, the headers, the text and the JSON (undefined when not JSON).
+ *
+ * Over node:http rather than fetch: the suite sends about 40,000 requests through here, and fetch's streams and
+ * header objects took about twice node:http's CPU per request, in the same process as the mock answering them.
+ * The body is sent with its Content-Length (a FormData is serialized as fetch would send it); no Accept-Encoding
+ * is sent, so answers come uncompressed.
  */
 export async function sendRequest(
   base: string,
@@ -49,29 +58,46 @@ export async function sendRequest(
   path: string,
   o: CallOptions,
   extra: Record<string, string> = {},
-): Promise<{ res: Response; text: string; json: any }> {
+): Promise<{ status: number; headers: Headers; text: string; json: any }> {
   const headers: Record<string, string> = { ...(o.headers ?? {}), ...extra };
   const key = o.key === undefined ? KEY : o.key;
   if (key !== null) headers.authorization ??= `Bearer ${key}`;
-  let body: string | FormData | undefined = o.raw;
-  if (o.body instanceof FormData)
-    body = o.body; // multipart/form-data: fetch writes the boundary
-  else if (o.body instanceof URLSearchParams) {
+  let body: string | Buffer | undefined = o.raw;
+  if (o.body instanceof FormData) {
+    // multipart/form-data: the bytes and the boundary fetch would write
+    const form = new Response(o.body);
+    headers['content-type'] ??= form.headers.get('content-type')!;
+    body = Buffer.from(await form.arrayBuffer());
+  } else if (o.body instanceof URLSearchParams) {
     body = o.body.toString();
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
   } else if (o.body !== undefined) {
     body = JSON.stringify(o.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
+  if (body !== undefined && !Object.keys(headers).some((h) => /^(content-length|transfer-encoding)$/i.test(h)))
+    headers['content-length'] = String(Buffer.byteLength(body));
+  const url = new URL(path, base);
+  const { status, rawHeaders, bytes } = await new Promise<{ status: number; rawHeaders: string[]; bytes: Buffer }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, bytes: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  const resHeaders = new Headers();
+  for (let i = 0; i < rawHeaders.length; i += 2) resHeaders.append(rawHeaders[i], rawHeaders[i + 1]);
+  const text = bytes.toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { res, text, json };
+  return { status, headers: resHeaders, text, json };
 }
 
 /** Starts a mock (manual clock, seed 1, strict) on an ephemeral port. */
@@ -88,8 +114,8 @@ export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
   server.keepAliveTimeout = 60_000;
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
-    const { res, text, json } = await sendRequest(base, method, path, o);
-    return { status: res.status, headers: res.headers, json, text };
+    const { status, headers, text, json } = await sendRequest(base, method, path, o);
+    return { status, headers, json, text };
   };
   return {
     base,

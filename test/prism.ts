@@ -317,8 +317,8 @@ function makeHarness(upstream: Upstream, prismBase: string, route: Record<string
         ...mockOpts,
       });
       const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
-        const { res, text, json } = await send(mockBase, method, path, o);
-        return { status: res.status, headers: res.headers, json, text };
+        const { status, headers, text, json } = await send(mockBase, method, path, o);
+        return { status, headers, json, text };
       };
       const handle: MockHandle = {
         base: mockBase,
@@ -339,11 +339,11 @@ function makeHarness(upstream: Upstream, prismBase: string, route: Record<string
     },
     async call(method, path, o: PrismCallOptions = {}) {
       const id = String(++callSeq);
-      const { res, text, json } = await send(prismBase, method, path, o, { ...route, [CALL_HEADER]: id });
+      const { status, headers, text, json } = await send(prismBase, method, path, o, { ...route, [CALL_HEADER]: id });
       const up = upstream.byCall.get(id);
       upstream.byCall.delete(id);
-      const found = detectViolations(method, path, { status: res.status, headers: res.headers, text }, up);
-      const result: PrismCallResult = { status: res.status, headers: res.headers, json, text, forwarded: up !== undefined, upstream: up, violations: found };
+      const found = detectViolations(method, path, { status, headers, text }, up);
+      const result: PrismCallResult = { status, headers, json, text, forwarded: up !== undefined, upstream: up, violations: found };
       if (found.length && !o.allowViolations) {
         violations.push(...found);
         throw new PrismViolationError(found);
