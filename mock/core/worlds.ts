@@ -88,10 +88,24 @@ export function sessionOf(path: string, header: string | null | undefined): { na
   return { name, path: rest };
 }
 
+/**
+ * The composed set and route table of a list of services, kept per list: both are derived, read-only data (no
+ * world's state), and building them was most of the cost of a new mock (a test suite starts one per test). A
+ * cache, not a registry: a new list of services is composed anew, and a list no mock uses any more is collected.
+ */
+const composedOf = new WeakMap<readonly AnyService[], { services: ServiceSet; routes: RouteTable }>();
+function composed(list: readonly AnyService[]): { services: ServiceSet; routes: RouteTable } {
+  let c = composedOf.get(list);
+  if (!c) {
+    const services = composeServices(list);
+    composedOf.set(list, (c = { services, routes: createRouteTable(services.operations) }));
+  }
+  return c;
+}
+
 /** The worlds of one mock: the default one, and the sessions created on first use. */
 export function createWorlds(opts: WorldsOptions) {
-  const services: ServiceSet = composeServices(opts.services ?? defaultServices);
-  const routes: RouteTable = createRouteTable(services.operations);
+  const { services, routes } = composed(opts.services ?? defaultServices);
   const sessions = new Map<string, World>();
   const maxSessions = opts.maxSessions ?? MAX_SESSIONS;
   const perSession = sessionLimits(opts.engine?.limits, maxSessions);
