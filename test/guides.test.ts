@@ -11,7 +11,7 @@
  * guide's own `npm start` are left out; the blocks of that second shell run
  * in their turn.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,22 +71,26 @@ describe('the walkthroughs of the guides, run as pasted', () => {
       try {
         script = script.replace(/^BASE=.*$/m, '').replace(/(?:https?:\/\/)?localhost:4010/g, base);
         // in a process group of its own: what the walkthrough starts in the background (the OAuth guide's callback
-        // listener) is stopped with it, even when the walkthrough fails before it is used
-        let group: number | undefined;
-        const run = await new Promise<{ code: number; out: string }>((resolve) => {
-          const child = execFile(
-            'bash',
-            ['-c', `set -e\nBASE=${base}\n${preamble}\n${script}`],
-            { cwd: dir, timeout: 90_000, maxBuffer: 64 << 20, detached: true },
-            (e, stdout, stderr) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
-          );
-          group = child.pid;
-        });
-        try {
-          if (group !== undefined) process.kill(-group, 'SIGKILL');
-        } catch {
-          // the group has ended already
-        }
+        // listener) is stopped with it, even when the walkthrough fails before it is used (or runs past 90 s)
+        const child = spawn('bash', ['-c', `set -e\nBASE=${base}\n${preamble}\n${script}`], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        const stopGroup = () => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            // the group has ended already
+          }
+        };
+        const timer = setTimeout(stopGroup, 90_000);
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+        // bash's exit, not the pipes' close: a background job still holds them
+        const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+        clearTimeout(timer);
+        stopGroup();
+        await closed;
+        const run = { code, out };
         expect(run.code, run.out.slice(-3000)).toBe(0);
         const answers = mock.requests();
         expect(answers.length).toBeGreaterThan(2);
