@@ -77,7 +77,8 @@ export async function sendRequest(
   }
   if (body !== undefined && !Object.keys(headers).some((h) => /^(content-length|transfer-encoding)$/i.test(h)))
     headers['content-length'] = String(Buffer.byteLength(body));
-  const url = new URL(path, base);
+  // base + path as fetch read it (a path starting with // stays a path)
+  const url = new URL(base + path);
   const { status, rawHeaders, bytes } = await new Promise<{ status: number; rawHeaders: string[]; bytes: Buffer }>((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
