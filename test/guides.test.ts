@@ -84,9 +84,19 @@ describe('the walkthroughs of the guides, run as pasted', () => {
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-        const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+        const closed = new Promise<void>((resolve) => {
+          child.on('close', () => resolve());
+          child.on('error', () => resolve());
+        });
         // bash's exit, not the pipes' close: a background job still holds them
-        const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+        const code = await new Promise<number>((resolve) => {
+          child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
+          // bash could not be started: no exit event comes
+          child.on('error', (e) => {
+            out += String(e);
+            resolve(127);
+          });
+        });
         clearTimeout(timer);
         stopGroup();
         await closed;
