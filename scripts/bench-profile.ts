@@ -1,15 +1,19 @@
 /**
  * A CPU profile of the mock's request path: starts the mock as `npm run bench`
- * does (`--clock manual --no-rate-limit --quiet`, a preloaded account) under
+ * does (dist/cli.js, the installed command's code: run `npm run bundle` first;
+ * `--clock manual --no-rate-limit --quiet`, a preloaded account) under
  * `node --cpu-prof`, loads one route with autocannon from this process, stops
  * the mock (its profile is written at exit) and prints the functions with the
  * most self time.
  *
- *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile]
+ *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--server mock|bare]
  *
  * The profile (.cpuprofile, for Chrome DevTools or speedscope) stays in DIR
  * (default: a temporary directory, printed). With --no-profile the mock runs
  * without the profiler and only the throughput and CPU per request are printed.
+ * With --server bare the load goes to the bare Express server of `npm run bench`
+ * (scripts/bench-bare.ts, answering the mock's captured bytes) instead: its CPU
+ * per request is the ceiling the mock is measured against.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +25,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { operations } from '../schemas/operations.ts';
 import { freePort } from './bench-util.ts';
+import { expressPath } from '../mock/http/router.ts';
+import type { BareFixtures, BareRoute } from './bench-bare.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: argv } = parseArgs({
@@ -31,6 +37,7 @@ const { values: argv } = parseArgs({
     top: { type: 'string', default: '30' },
     out: { type: 'string' },
     'no-profile': { type: 'boolean', default: false },
+    server: { type: 'string', default: 'mock' },
   },
 });
 const KEY = 'mg_bench_secret1';
@@ -38,7 +45,12 @@ const AUTH = { authorization: `Bearer ${KEY}` };
 const CREATE_BODY = JSON.stringify({ model: 'family1-video-2-fast', content: [{ type: 'text', text: 'a cat on a skateboard, golden hour' }], duration: 5 });
 
 /** One request on a fresh connection: status and body text. */
-function http(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+interface HttpResult {
+  status: number;
+  text: string;
+}
+
+function http(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       let text = '';
@@ -85,6 +97,40 @@ export function topSelf(file: string, top: number): string[] {
     .map(([k, h]) => `${((100 * h) / total).toFixed(1).padStart(5)}%  ${k}`);
 }
 
+/** Starts scripts/bench-bare.ts answering the mock's captured create and get (as `npm run bench` does). */
+async function startBare(mockPort: number, created: HttpResult, got: HttpResult) {
+  const port = await freePort();
+  const route = (method: 'get' | 'post', path: string, a: HttpResult): BareRoute => ({
+    method,
+    path: expressPath(path),
+    status: a.status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    bodyBase64: Buffer.from(a.text).toString('base64'),
+  });
+  const fixtures: BareFixtures = { port, routes: [route('get', operations.getVideoTask.path, got), route('post', operations.createVideoTask.path, created)] };
+  const file = join(mkdtempSync(join(tmpdir(), 'mg-bare-')), 'bare.json');
+  writeFileSync(file, JSON.stringify(fixtures));
+  const prof = argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', join(argv.out ?? tmpdir(), 'bare')];
+  const bare = spawn(process.execPath, [...prof, '--import', 'tsx', 'scripts/bench-bare.ts', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((r) => bare.once('exit', () => r()));
+  for (let i = 0; ; i++) {
+    try {
+      if ((await http(port, 'GET', '/', {})).status > 0) break;
+    } catch {
+      if (i > 3000) throw new Error(`bare Express did not start (mock on ${mockPort})`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return {
+    port,
+    pid: bare.pid!,
+    stop: async () => {
+      bare.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function main() {
   const out = argv.out ?? mkdtempSync(join(tmpdir(), 'mg-profile-'));
   mkdirSync(out, { recursive: true });
@@ -95,9 +141,7 @@ async function main() {
     process.execPath,
     [
       ...(argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', out]),
-      '--import',
-      'tsx',
-      'mock/cli.ts',
+      'dist/cli.js',
       '--port',
       String(port),
       '--clock',
@@ -122,20 +166,24 @@ async function main() {
   const created = await http(port, 'POST', operations.createVideoTask.path, json, CREATE_BODY);
   const taskId = (JSON.parse(created.text) as { data: { taskId: string } }).data.taskId;
   const post = argv.route === 'post';
-  const cpu0 = cpuMs(child.pid!);
+  const getPath = operations.getVideoTask.path.replace('{taskId}', taskId);
+  let target = { port, pid: child.pid!, stop: async () => {} };
+  if (argv.server === 'bare') target = await startBare(port, created, await http(port, 'GET', getPath, AUTH));
+  const cpu0 = cpuMs(target.pid);
   const r = await autocannon({
-    url: `http://127.0.0.1:${port}${post ? operations.createVideoTask.path : operations.getVideoTask.path.replace('{taskId}', taskId)}`,
+    url: `http://127.0.0.1:${target.port}${post ? operations.createVideoTask.path : getPath}`,
     method: post ? 'POST' : 'GET',
     headers: post ? json : AUTH,
     body: post ? CREATE_BODY : undefined,
     connections: Number(argv.connections),
     duration: Number(argv.duration),
   });
-  const cpu = cpuMs(child.pid!) - cpu0;
+  const cpu = cpuMs(target.pid) - cpu0;
+  await target.stop();
   child.kill('SIGTERM');
   await exited;
-  const head = `${post ? 'POST' : 'GET'} c=${argv.connections}: ${Math.round(r.requests.total / r.duration)} req/s, p50/p99 ${r.latency.p50}/${r.latency.p99} ms, non-2xx ${r.non2xx}; server CPU ${Math.round((1000 * cpu) / r.requests.total)} µs per request`;
-  if (argv['no-profile']) return void process.stdout.write(`${head}\n`);
+  const head = `${argv.server} ${post ? 'POST' : 'GET'} c=${argv.connections}: ${Math.round(r.requests.total / r.duration)} req/s, p50/p99 ${r.latency.p50}/${r.latency.p99} ms, non-2xx ${r.non2xx}; server CPU ${Math.round((1000 * cpu) / r.requests.total)} µs per request`;
+  if (argv['no-profile'] || argv.server === 'bare') return void process.stdout.write(`${head}\n`);
   const file = readdirSync(out).find((f) => /\.0\.\d+\.cpuprofile$/.test(f)); // thread 0: the main thread (tsx's loader is another);
   if (!file) throw new Error(`no profile in ${out}`);
   process.stdout.write(

@@ -18,7 +18,7 @@
  * - the three servers stay up together, but only one is loaded at a time;
  *   runs are interleaved: for each round, for each (route, connections), mock
  *   then Prism then bare. Figures are the median over rounds.
- * - the mock runs with `--clock manual` (a fixed GET body, byte-identical to the
+ * - the mock runs as the installed command does (dist/cli.js), with `--clock manual` (a fixed GET body, byte-identical to the
  *   bare server's) and `--no-rate-limit` (else most creates would be 429), with
  *   `--quiet` and an account preloaded with enough credits for every create.
  */
@@ -244,9 +244,9 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
   const accountsFile = join(tmp, 'accounts.json');
   writeFileSync(accountsFile, JSON.stringify([{ apiKey: KEY, credits: 1_000_000_000_000 }]));
   const mockPort = await freePort();
+  // the installed command's code (`npm run bench` bundles it first): what users run
   const mock = spawnServer(NODE, [
-    TSX_CLI,
-    'mock/cli.ts',
+    'dist/cli.js',
     '--port',
     String(mockPort),
     '--clock',
@@ -400,7 +400,7 @@ async function main() {
   const p = (s = '') => out.push(s);
   p('');
   p('== Throughput (autocannon, median of rounds) ==');
-  p(`mock: tsx mock/cli.ts --clock manual --no-rate-limit --quiet (rate limiter OFF: with it on, most creates would be 429)`);
+  p(`mock: node dist/cli.js (the installed command's code) --clock manual --no-rate-limit --quiet (rate limiter OFF: with it on, most creates would be 429)`);
   p(
     `prism: prism mock spec/openapi.yaml (static mode, default logging to /dev/null); bare: Express 5 returning the mock's bytes (GET ${bodies.get} B, POST ${bodies.post} B)`,
   );

@@ -7,9 +7,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from './browser.ts';
+import { CHROMIUM, openChromium, type TestBrowser } from './browser.ts';
 import { pathOf, videoBody } from './factories.ts';
 import { KEY, startMock, type TestMock } from './helpers.ts';
 
@@ -17,14 +16,14 @@ describe.skipIf(!CHROMIUM)('CORS from a page of another origin in headless Chrom
   let page: Server;
   let pageOrigin: string;
   let m: TestMock;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   beforeAll(async () => {
     m = await startMock();
     page = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title><p>app</p>'));
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
     pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -9,13 +9,13 @@
  * the sources'. Also the page's pure helpers (mock/ui/media.ts). The browser
  * part is skipped with a notice without a system Chromium.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
 import { mediaIn, mediaKind, readOperationOf, readPath } from '../mock/ui/media.ts';
 import { buildUi } from '../scripts/ui-build.mjs';
-import { CHROMIUM, launchChromium } from './browser.ts';
+import { CHROMIUM, openChromium, type TestBrowser } from './browser.ts';
 import { imageBody, pathOf } from './factories.ts';
 import { KEY, startMock, type TestMock } from './helpers.ts';
 
@@ -52,7 +52,7 @@ describe("the dashboard's helpers", () => {
 
 describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', () => {
   let m: TestMock;
-  let browser: Browser;
+  let browser: TestBrowser;
   let page: Page;
   const errors: string[] = [];
   const hosts = new Set<string>();
@@ -64,7 +64,7 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
   beforeAll(async () => {
     await buildUi();
     m = await startMock({ controlToken: TOKEN });
-    browser = await launchChromium();
+    browser = await openChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     // a change of the host's network interfaces (another container starting) makes Chromium fail a load in flight
     // with ERR_NETWORK_CHANGED: the machine's doing, not the page's

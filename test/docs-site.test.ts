@@ -11,17 +11,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationIds, operations } from '../schemas/operations.ts';
 import { buildDocsSite } from '../scripts/docs.ts';
-import { CHROMIUM, launchChromium } from './browser.ts';
+import { CHROMIUM, openChromium, type TestBrowser } from './browser.ts';
 import { startMock, type TestMock } from './helpers.ts';
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.yaml': 'application/yaml' };
 
 /** Opens `url`, waits for the reference to render; returns its text, the console errors and the hosts requested. */
-async function visit(browser: Browser, url: string) {
+async function visit(browser: TestBrowser, url: string) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   const hosts = new Set<string>();
@@ -40,7 +39,7 @@ async function visit(browser: Browser, url: string) {
 const summaries = operationIds.map((id) => operations[id].summary);
 
 describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => {
-  let browser: Browser;
+  let browser: TestBrowser;
   let site: Server;
   let siteDir: string;
   let m: TestMock;
@@ -62,7 +61,7 @@ describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => 
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     m = await startMock();
-    browser = await launchChromium();
+    browser = await openChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -491,6 +491,23 @@ describe('Rng', () => {
     expect(hash32('a', 'b')).not.toBe(hash32('ab'));
   });
 
+  it.each<[string, (string | number)[]]>([
+    ['no parts', []],
+    ['one empty part', ['']],
+    ['two empty parts', ['', '']],
+    ['numbers as they print', [1, 2.5, -0, 1e21, NaN, -7]],
+    ['a part holding the separator', ['x\u0000y', 3]],
+    ['text beyond ASCII', ['héllo', '😀', 7]],
+    ['an id\'s parts', [1, 'id-a', 'mg_k_s', 'video', 12]],
+  ])('hash32 is FNV-1a over the parts joined with U+0000, then the avalanche (%s): every seeded id and value stays as it was', (_, parts) => {
+    let h = 0x811c9dc5;
+    const text = parts.join('\u0000');
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    expect(hash32(...parts)).toBe((h ^ (h >>> 16)) >>> 0);
+  });
+
   it('int stays within [min, max] and covers the range', () => {
     const r = new Rng(7);
     const seen = new Set<number>();

@@ -11,16 +11,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from './browser.ts';
+import { CHROMIUM, openChromium, type TestBrowser } from './browser.ts';
 
 const require = createRequire(import.meta.url);
 
 describe.skipIf(!CHROMIUM)('MSW handlers in headless Chromium', () => {
   let server: Server;
   let origin: string;
-  let browser: Browser;
+  let browser: TestBrowser;
   const served: string[] = [];
 
   beforeAll(async () => {
@@ -50,7 +49,7 @@ describe.skipIf(!CHROMIUM)('MSW handlers in headless Chromium', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,23 +8,22 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from './browser.ts';
+import { CHROMIUM, openChromium, type TestBrowser } from './browser.ts';
 import { KEY, startMock, type TestMock } from './helpers.ts';
 
 describe.skipIf(!CHROMIUM)('a page of another origin cannot open or evict sessions (headless Chromium)', () => {
   let page: Server;
   let pagePort: number;
   let m: TestMock;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   beforeAll(async () => {
     m = await startMock();
     page = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title><p>hi</p>'));
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
     pagePort = (page.address() as AddressInfo).port;
-    browser = await launchChromium(['--host-resolver-rules=MAP evil.test 127.0.0.1']);
+    browser = await openChromium();
   });
   afterAll(async () => {
     await browser?.close();

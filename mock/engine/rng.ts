@@ -4,13 +4,18 @@
  * traffic cannot change what another sees. FNV-1a mixing and a mulberry32 stream.
  */
 
-/** 32-bit hash of the parts (FNV-1a over their string forms, then avalanche). */
+/** 32-bit hash of the parts (FNV-1a over their string forms joined with U+0000, then avalanche). */
 export function hash32(...parts: (string | number)[]): number {
   let h = 0x811c9dc5;
-  const s = parts.join('\u0000');
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+  // the joined text is hashed as it is read, part by part, without building it
+  for (let p = 0; p < parts.length; p++) {
+    if (p > 0) h = Math.imul(h, 0x01000193); // the separator: h ^= 0, then the multiply
+    const part = parts[p];
+    const s = typeof part === 'string' ? part : String(part);
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
   }
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -7,7 +7,7 @@
  */
 import type { Server } from 'node:http';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { controlGuardError, pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
 import { Capacity } from './capacity.ts';
 import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
@@ -130,7 +130,6 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  if (opts.logger) app.use(opts.logger);
   let inFlight = 0;
   /** Ends a request's count in flight (its response closed, or turned into an event stream): once. */
   function uncount(this: Response) {
@@ -254,15 +253,16 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       ui(req, res, (err?: unknown) => (err ? next(err) : dispatch(req, res, next)));
     } else dispatch(req, res, next); // it sets the CORS headers before it goes on to the layers below
   };
-  app.use(front);
-  app.use((req, res, next) => {
+  // the layers below the operations: hosted media, the documents and the docs site, the 404 envelope, the error envelopes
+  const below = express.Router();
+  below.use((req, res, next) => {
     if (!/^\/media\//i.test(req.path)) return next();
     worldOf(res)
       .media(req.method, req.path, req.url, req.headers)
       .then((a) => (a ? writeWhole(res, a) : next()), next);
   });
-  app.use(createDocsRouter({ publicUrl: opts.publicUrl }));
-  app.use((req, res) => sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`));
+  below.use(createDocsRouter({ publicUrl: opts.publicUrl }));
+  below.use((req, res) => sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
     const type = (err as { type?: string })?.type;
@@ -285,7 +285,34 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     worldOf(res).engine.reportBug('(transport)', (err as Error)?.message ?? String(err));
     sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
   };
-  app.use(onError);
+  below.use(onError);
+  /** What answers every request after the logger: the front middleware (and the operations it calls), then the layers below. */
+  const entry = (req: Request, res: Response, done: NextFunction) =>
+    front(req, res, (err?: unknown) => (err ? onError(err, req, res, done) : below(req, res, done)));
+  const logger = opts.logger;
+  /**
+   * The app's request entry, in place of Express's `app.handle`: the same set-up (the request and response get this
+   * app's prototypes, each other and `res.locals`), then the logger, `front` and the layers below, called directly.
+   * Express's router would add a layer walk, a path match and its closures to every request, for a stack whose first
+   * layer answers or hands on to `below` anyway (about a tenth of the CPU of an API request: docs/guides/development.md,
+   * "Benchmarks"). Mounted in another app (`parent.use(mock.app)`), Express calls this too, with the parent's next.
+   */
+  (app as unknown as { handle: (req: Request, res: Response, callback?: NextFunction) => void }).handle = (req, res, callback) => {
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    if (!res.locals) res.locals = Object.create(null) as Response['locals'];
+    // every request is answered below (the 404 and error envelopes), so this is only reached by a mock bug
+    const done: NextFunction =
+      callback ??
+      ((err?: unknown) => {
+        if (err) worldOf(res).engine.reportBug('(transport)', (err as Error)?.message ?? String(err));
+        if (!res.headersSent) sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: a request went unanswered');
+      });
+    if (!logger) return entry(req, res, done);
+    logger(req, res, (err?: unknown) => (err ? onError(err, req, res, done) : entry(req, res, done)));
+  };
   // app.listen's server answers what Node's parser refuses with the envelope too (servers made elsewhere: answerParserErrors).
   const listen = app.listen.bind(app) as (...args: unknown[]) => Server;
   app.listen = ((...args: unknown[]) => answerParserErrors(listen(...args))) as Express['listen'];

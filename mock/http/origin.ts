@@ -10,6 +10,20 @@ import type { Request } from 'express';
 /** A host[:port] we are willing to write into a URL (no spaces, slashes or other surprises). */
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 
+/** Hosts already judged (`proto://host`: usable or not): URL.canParse is a full URL parse, and a client sends the same Host every time. */
+const judged = new Map<string, boolean>();
+
+/** True when `h` is a URL authority: `proto://h/` parses (remembered; the memory is dropped at 1,000 names, so any number of names fits). */
+function parses(proto: string, h: string): boolean {
+  const url = `${proto}://${h}/`;
+  let ok = judged.get(url);
+  if (ok === undefined) {
+    if (judged.size >= 1000) judged.clear();
+    judged.set(url, (ok = URL.canParse(url)));
+  }
+  return ok;
+}
+
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
 
 /**
@@ -20,7 +34,7 @@ export function originOf(req: Request, publicUrl?: string): string {
   if (publicUrl) return publicUrl.replace(/\/+$/, '');
   const fwdProto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
   const proto = fwdProto === 'https' || fwdProto === 'http' ? fwdProto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  const usable = (h: string | undefined): h is string => !!h && HOST.test(h) && URL.canParse(`${proto}://${h}/`);
+  const usable = (h: string | undefined): h is string => !!h && HOST.test(h) && parses(proto, h);
   const fwdHost = first(req.headers['x-forwarded-host']);
   const host = usable(fwdHost) ? fwdHost : usable(req.headers.host) ? req.headers.host : `localhost:${req.socket.localPort ?? 80}`;
   return `${proto}://${host}`;

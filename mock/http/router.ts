@@ -8,6 +8,8 @@
  * with another method answers 405 with Allow.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import getRawBody from 'raw-body';
+import onFinished, { isFinished } from 'on-finished';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 import { bodyLimitOf, parseWholeBody, readsWholeBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
 import { applyCors } from './cors.ts';
@@ -42,13 +44,36 @@ export function expressPath(template: string): string {
 
 /** The middleware answering every operation of `worlds` (see the file's comment). */
 export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions): RequestHandler {
-  // one raw-body reader per JSON or form limit (express.raw reads up to the limit, then 413)
-  const readers = new Map<number, RequestHandler>();
-  const readerOf = (op: OperationDef) => {
+  // one body-parser reader per JSON or form limit, for a body with a Content-Encoding (it inflates gzip, deflate, br)
+  const inflaters = new Map<number, RequestHandler>();
+  /**
+   * Reads a JSON or form body of `op` whole into `req.body` (a Buffer; undefined for a request without a body), up to
+   * its limit, then calls `next` (with raw-body's error: 413 entity.too.large, 400 request.aborted or
+   * request.size.invalid, once the rest of the request is read off, as body-parser does). A body without a
+   * Content-Encoding, nearly all of them, is read by raw-body directly: body-parser's checks around it cost more than
+   * the read.
+   */
+  const readBody = (op: OperationDef, req: Request, res: Response, next: NextFunction) => {
     const limit = bodyLimitOf(op);
-    let r = readers.get(limit);
-    if (!r) readers.set(limit, (r = express.raw({ type: () => true, limit })));
-    return r;
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      let r = inflaters.get(limit);
+      if (!r) inflaters.set(limit, (r = express.raw({ type: () => true, limit })));
+      return r(req, res, next);
+    }
+    // a request with neither header has no body (RFC 9112 section 6.3)
+    const length = req.headers['content-length'];
+    if (length === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    getRawBody(req, { length, limit }, (err, bytes) => {
+      if (!err) {
+        req.body = bytes;
+        return next();
+      }
+      // read off the rest of the request, so the error is answered on a connection that can carry the next one
+      if (isFinished(req)) return next(err);
+      onFinished(req, () => next(err));
+      req.resume();
+    });
   };
 
   // built once: a mock bug found while answering is reported to the request's engine (sendAnswer's default)
@@ -129,7 +154,7 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
     };
     // JSON and form bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
     if (readsWholeBody(op))
-      readerOf(op)(req, res, (err?: unknown) => {
+      readBody(op, req, res, (err?: unknown) => {
         if (!err) return void go().catch(next);
         // a form body that cannot be read (a corrupt Content-Encoding, an aborted upload) is not malformed JSON
         const type = (err as { type?: unknown }).type;
