@@ -498,7 +498,7 @@ describe('Rng', () => {
     ['numbers as they print', [1, 2.5, -0, 1e21, NaN, -7]],
     ['a part holding the separator', ['x\u0000y', 3]],
     ['text beyond ASCII', ['héllo', '😀', 7]],
-    ['an id\'s parts', [1, 'id-a', 'mg_k_s', 'video', 12]],
+    ["an id's parts", [1, 'id-a', 'mg_k_s', 'video', 12]],
   ])('hash32 is FNV-1a over the parts joined with U+0000, then the avalanche (%s): every seeded id and value stays as it was', (_, parts) => {
     let h = 0x811c9dc5;
     const text = parts.join('\u0000');

@@ -7,6 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
@@ -15,7 +16,7 @@ import { createMockServer, type MockOptions } from '../mock/http/app.ts';
 import { DEFAULT_BODY_LIMIT } from '../mock/http/router.ts';
 import { defaultServices } from '../mock/services/index.ts';
 import { pathOf, videoBody } from './factories.ts';
-import { KEY, startMock, type CallResult, type TestMock } from './helpers.ts';
+import { KEY, sendRequest, startMock, type CallResult, type TestMock } from './helpers.ts';
 
 let mocks: TestMock[] = [];
 async function mock(opts?: MockOptions): Promise<TestMock> {
@@ -369,6 +370,36 @@ describe('query parameters starting with __', () => {
     const created = await m.call('POST', pathOf('createVideoTask', {}, { __note: 'hello' }), { body: videoBody() });
     expect(created.status, created.text).toBe(200);
     expect(m.bugs).toEqual([]);
+  });
+});
+
+describe('mounted in another Express app', () => {
+  it('parent.use("/mock", mock.app): the mock answers under the prefix (operations, the 404 envelope, a bad body), the parent keeps its own routes', async () => {
+    const { app } = createMockServer({ clock: 'manual', seed: 1 });
+    const parent = express();
+    parent.get('/health', (_req, res) => void res.json({ parent: true }));
+    parent.use('/mock', app);
+    const server = await new Promise<Server>((resolve) => {
+      const s = parent.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const sub = await sendRequest(base, 'GET', `/mock${pathOf('getSubscription')}`, {});
+      expect(sub.status).toBe(200);
+      expect(sub.json).toMatchObject({ code: 0, data: { plan: expect.any(String) } });
+      const created = await sendRequest(base, 'POST', `/mock${pathOf('createVideoTask')}`, { body: videoBody() });
+      expect(created.json).toMatchObject({ code: 0, data: { taskId: expect.stringMatching(/^vt_/) } });
+      const malformed = await sendRequest(base, 'POST', `/mock${pathOf('createVideoTask')}`, {
+        headers: { 'content-type': 'application/json' },
+        raw: '{"model":',
+      });
+      expectEnvelope(malformed, 'MALFORMED_JSON');
+      expectEnvelope(await sendRequest(base, 'GET', '/mock/v1/nothing-here', {}), 'ROUTE_NOT_FOUND');
+      expect((await sendRequest(base, 'GET', '/health', { key: null })).json).toEqual({ parent: true });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
 

@@ -307,7 +307,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     const done: NextFunction =
       callback ??
       ((err?: unknown) => {
-        if (err) worldOf(res).engine.reportBug('(transport)', (err as Error)?.message ?? String(err));
+        if (err) worldOf(res).engine.reportBug('(transport)', err instanceof Error ? err.message : `a thrown ${typeof err}`);
         if (!res.headersSent) sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: a request went unanswered');
       });
     if (!logger) return entry(req, res, done);
