@@ -18,6 +18,7 @@ import type { OperationId } from '../../schemas/operations.ts';
 import type { BinaryBody, EventStreamSource, OperationDef, PageBody } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
+import type { Account } from '../engine/accounts.ts';
 import type { Forcing } from '../engine/scenarios.ts';
 import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
@@ -255,6 +256,33 @@ interface Plan {
 }
 
 /**
+ * The ServiceContext of one API request: its account read live at each use (through `live`, which throws
+ * UNAUTHORIZED for a key deleted meanwhile), URLs built on the request's origin. A class, so a request costs one
+ * object, not a getter and a closure made for it.
+ */
+class ApiContext implements ServiceContext {
+  message?: string;
+
+  constructor(
+    readonly engine: Engine,
+    readonly now: number,
+    readonly forcing: Forcing,
+    readonly operationId: OperationId,
+    private readonly origin: string,
+    readonly fromOwnPage: boolean,
+    private readonly live: () => Account,
+  ) {}
+
+  get account(): Account {
+    return this.live();
+  }
+
+  url(path: string): string {
+    return this.origin + path;
+  }
+}
+
+/**
  * Runs the operations of `services` against one engine (prepared with the
  * same set): `run(id, request, trace)` answers one request. The control
  * operations run behind the control guard (`opts.control`) in place of an API
@@ -372,17 +400,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
 
     const input = await inputOf(plan, req, trace);
     // the body may have streamed for a while: the account is read at use time, never kept from before
-    const ctx: ServiceContext = {
-      engine,
-      get account() {
-        return liveAccount();
-      },
-      now: engine.tick(),
-      forcing,
-      operationId: id as OperationId,
-      url: (path) => req.origin + path,
-      fromOwnPage: fromOwnPage(req),
-    };
+    const ctx = new ApiContext(engine, engine.tick(), forcing, id as OperationId, req.origin, fromOwnPage(req), liveAccount);
     liveAccount();
     const out = await plan.handler(input, ctx as never);
     return { out, message: ctx.message };

@@ -248,10 +248,13 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       res.locals.journalAt = worldOf(res).engine.clock.now();
       res.on('finish', journalOnFinish);
     }
-    if (controlPath && UI_PATH.test(path)) {
-      applyCors(res);
-      ui(req, res, (err?: unknown) => (err ? next(err) : dispatch(req, res, next)));
-    } else dispatch(req, res, next); // it sets the CORS headers before it goes on to the layers below
+    if (controlPath && UI_PATH.test(path)) serveUi(req, res, next);
+    else dispatch(req, res, next); // it sets the CORS headers before it goes on to the layers below
+  };
+  /** The dashboard's pages, then the operations at the same path (a function of its own: `front` makes no closure, so it allocates no context per request). */
+  const serveUi: RequestHandler = (req, res, next) => {
+    applyCors(res);
+    ui(req, res, (err?: unknown) => (err ? next(err) : dispatch(req, res, next)));
   };
   // the layers below the operations: hosted media, the documents and the docs site, the 404 envelope, the error envelopes
   const below = express.Router();

@@ -10,18 +10,20 @@ import type { Request } from 'express';
 /** A host[:port] we are willing to write into a URL (no spaces, slashes or other surprises). */
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 
-/** Hosts already judged (`proto://host`: usable or not): URL.canParse is a full URL parse, and a client sends the same Host every time. */
-const judged = new Map<string, boolean>();
+/** Origins already built, per scheme and host (null: the host is no URL authority): URL.canParse is a full URL parse, and a client sends the same Host every time. */
+const judged = { http: new Map<string, string | null>(), https: new Map<string, string | null>() };
 
-/** True when `h` is a URL authority: `proto://h/` parses (remembered; the memory is dropped at 1,000 names, so any number of names fits). */
-function parses(proto: string, h: string): boolean {
-  const url = `${proto}://${h}/`;
-  let ok = judged.get(url);
-  if (ok === undefined) {
-    if (judged.size >= 1000) judged.clear();
-    judged.set(url, (ok = URL.canParse(url)));
+/** `proto://h` when `h` is a host[:port] we write into URLs (the HOST pattern, and `proto://h/` parses), else null. Remembered; the memory is dropped at 1,000 names, so any number of names fits. */
+function originFor(proto: 'http' | 'https', h: string | undefined): string | null {
+  if (!h) return null;
+  const seen = judged[proto];
+  let origin = seen.get(h);
+  if (origin === undefined) {
+    if (seen.size >= 1000) seen.clear();
+    origin = HOST.test(h) && URL.canParse(`${proto}://${h}/`) ? `${proto}://${h}` : null;
+    seen.set(h, origin);
   }
-  return ok;
+  return origin;
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
@@ -34,8 +36,10 @@ export function originOf(req: Request, publicUrl?: string): string {
   if (publicUrl) return publicUrl.replace(/\/+$/, '');
   const fwdProto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
   const proto = fwdProto === 'https' || fwdProto === 'http' ? fwdProto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  const usable = (h: string | undefined): h is string => !!h && HOST.test(h) && parses(proto, h);
-  const fwdHost = first(req.headers['x-forwarded-host']);
-  const host = usable(fwdHost) ? fwdHost : usable(req.headers.host) ? req.headers.host : `localhost:${req.socket.localPort ?? 80}`;
-  return `${proto}://${host}`;
+  const fwdHost = req.headers['x-forwarded-host'];
+  return (
+    (fwdHost === undefined ? null : originFor(proto, first(fwdHost))) ??
+    originFor(proto, req.headers.host) ??
+    `${proto}://localhost:${req.socket.localPort ?? 80}`
+  );
 }

@@ -14,6 +14,7 @@ import type { OperationDef } from '../../schemas/registry-types.ts';
 import { bodyLimitOf, parseWholeBody, readsWholeBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
 import { applyCors } from './cors.ts';
 import type { World, Worlds } from '../core/worlds.ts';
+import type { RouteMatch } from '../core/routes.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
 import type { Capacity } from './capacity.ts';
@@ -120,48 +121,75 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
         res.on('close', releaseBody);
       }
     }
-    const go = async () => {
-      const trace: Partial<OperationTrace> = {};
-      if (!op.control) res.locals.operationId = operationId;
-      const prefer = req.headers.prefer;
-      const request: OperationRequest = {
-        authorization: req.headers.authorization,
-        prefer: prefer === undefined ? '' : Array.isArray(prefer) ? prefer.join(',') : prefer,
-        params: hit.params,
-        query: req.query,
-        readBody: () =>
-          body?.kind === 'multipart'
-            ? readMultipart(req, body, op.validationError)
-            : Promise.resolve(parseWholeBody(req.body as Buffer | undefined, req.headers['content-type'], op)),
-        origin: originOf(req, opts.publicUrl) + world.prefix,
-      };
-      // only the control guard and a web page's form read where a request comes from
-      if (op.control || op.response.kind === 'page') {
-        request.pageOrigin = pageOriginOf({
-          origin: req.headers.origin,
-          referer: req.headers.referer,
-          'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
-        });
-        request.selfOrigin = `${req.protocol}://${req.headers.host}`;
-      }
-      const answer = await world.run(operationId, request, trace);
-      res.locals.keyId = trace.keyId ?? null;
-      if (trace.body !== undefined) res.locals.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
-      // a whole answer (JSON, most of them) is written at once; streams and events by sendAnswer
-      const b = answer.body;
-      if (!b || 'json' in b || 'bytes' in b) writeWhole(res, answer);
-      else await sendAnswer(req, res, answer, world.engine, answerOptions);
-    };
     // JSON and form bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
     if (readsWholeBody(op))
       readBody(op, req, res, (err?: unknown) => {
-        if (!err) return void go().catch(next);
+        if (!err) return void answer(req, res, hit, world).catch(next);
         // a form body that cannot be read (a corrupt Content-Encoding, an aborted upload) is not malformed JSON
         const type = (err as { type?: unknown }).type;
         if (body?.kind === 'form' && type !== 'entity.too.large')
           return sendError(res, 'MALFORMED_REQUEST', `request body could not be read (${typeof type === 'string' ? type : (err as Error)?.message})`);
         next(err);
       });
-    else go().catch(next);
+    else answer(req, res, hit, world).catch(next);
   };
+
+  /** Runs operation `hit` in `world` and writes its answer (a function of the dispatcher's, not a closure made per request). */
+  async function answer(req: Request, res: Response, hit: OperationHit, world: World): Promise<void> {
+    const { op, operationId } = hit;
+    const trace: Partial<OperationTrace> = {};
+    if (!op.control) res.locals.operationId = operationId;
+    const request = new ExpressOperationRequest(req, op, hit.params, originOf(req, opts.publicUrl) + world.prefix);
+    // only the control guard and a web page's form read where a request comes from
+    if (op.control || op.response.kind === 'page') {
+      request.pageOrigin = pageOriginOf({
+        origin: req.headers.origin,
+        referer: req.headers.referer,
+        'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
+      });
+      request.selfOrigin = `${req.protocol}://${req.headers.host}`;
+    }
+    const a = await world.run(operationId, request, trace);
+    res.locals.keyId = trace.keyId ?? null;
+    if (trace.body !== undefined) res.locals.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
+    // a whole answer (JSON, most of them) is written at once; streams and events by sendAnswer
+    const b = a.body;
+    if (!b || 'json' in b || 'bytes' in b) writeWhole(res, a);
+    else await sendAnswer(req, res, a, world.engine, answerOptions);
+  }
+}
+
+/** A route table's hit on an operation. */
+type OperationHit = Extract<RouteMatch, { kind: 'operation' }>;
+
+/**
+ * An operation request read from an Express request (see OperationRequest): the headers the runner reads, and the
+ * body, read when the runner asks (`readBody`: JSON or form bytes parsed, multipart streamed through busboy). A class,
+ * so a request costs one object and no closures.
+ */
+class ExpressOperationRequest implements OperationRequest {
+  readonly authorization: string | undefined;
+  readonly prefer: string;
+  readonly query: Record<string, unknown>;
+  pageOrigin?: string;
+  selfOrigin?: string;
+
+  constructor(
+    private readonly req: Request,
+    private readonly op: OperationDef,
+    readonly params: Record<string, string>,
+    readonly origin: string,
+  ) {
+    const prefer = req.headers.prefer;
+    this.authorization = req.headers.authorization;
+    this.prefer = prefer === undefined ? '' : Array.isArray(prefer) ? prefer.join(',') : prefer;
+    this.query = req.query;
+  }
+
+  readBody(): Promise<unknown> {
+    const body = this.op.request.body;
+    return body?.kind === 'multipart'
+      ? readMultipart(this.req, body, this.op.validationError)
+      : Promise.resolve(parseWholeBody(this.req.body as Buffer | undefined, this.req.headers['content-type'], this.op));
+  }
 }
