@@ -23,8 +23,15 @@ interface Route {
 
 /** The first two segments of a path, lower-cased: routes are bucketed by them so a lookup tests few templates. */
 function bucketOf(path: string): string {
-  const parts = path.toLowerCase().split('/', 3);
-  return `${parts[1] ?? ''}/${parts[2] ?? ''}`;
+  if (path.charCodeAt(0) !== 0x2f) {
+    const parts = path.toLowerCase().split('/', 3);
+    return `${parts[1] ?? ''}/${parts[2] ?? ''}`;
+  }
+  // `/a/b/...` -> `a/b`, `/a` -> `a/`: one slice, no array (every request's path is looked up)
+  const second = path.indexOf('/', 1);
+  if (second < 0) return `${path.slice(1).toLowerCase()}/`;
+  const third = path.indexOf('/', second + 1);
+  return path.slice(1, third < 0 ? path.length : third).toLowerCase();
 }
 
 /**

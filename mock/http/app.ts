@@ -22,6 +22,7 @@ import { applyCors, EXPOSED_HEADERS, owesCors } from './cors.ts';
 export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './router.ts';
 import { writeStateFile } from './state-file.ts';
+import { ResponseLocals } from './locals.ts';
 
 export interface MockOptions extends EngineOptions {
   /** Validate every response against its declared schema (on in tests and with --strict). */
@@ -89,10 +90,6 @@ const SESSION_PREFIX = /^\/sessions\//i;
 /** What sessionOf answers for a request that names no session. */
 const NO_SESSION: ReturnType<typeof sessionOf> = { path: '' };
 
-/** Marks a response counted in flight (see createMockServer). */
-const COUNTED = Symbol('counted in flight');
-type Counted = Response & { [COUNTED]?: boolean };
-
 /** Creates a mock instance: its worlds (the default one and the isolated sessions) and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
@@ -133,9 +130,18 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   let inFlight = 0;
   /** Ends a request's count in flight (its response closed, or turned into an event stream): once. */
   function uncount(this: Response) {
-    if (!(this as Counted)[COUNTED]) return;
-    (this as Counted)[COUNTED] = false;
+    if (!this.locals.counted) return;
+    this.locals.counted = false;
     inFlight--;
+  }
+  /** A response closed: its count in flight ends, and the body bytes the dispatcher reserved for it are given back (one listener for both). */
+  function closed(this: Response) {
+    uncount.call(this);
+    const reserved = this.locals.bodyReserved as number;
+    if (reserved > 0) {
+      this.locals.bodyReserved = 0;
+      capacity.releaseBody(reserved);
+    }
   }
   /** Records an API request in its world's journal when its response is finished (the status is final then). */
   function journalOnFinish(this: Response) {
@@ -187,8 +193,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
    */
   const front: RequestHandler = (req, res, next) => {
     inFlight++;
-    (res as Counted)[COUNTED] = true;
-    res.on('close', uncount);
+    res.locals.counted = true;
+    res.on('close', closed);
     // an event stream stays open until its source is done: it does not hold a shutdown up
     res.on('streaming', uncount);
 
@@ -305,7 +311,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     res.req = req;
     Object.setPrototypeOf(req, app.request);
     Object.setPrototypeOf(res, app.response);
-    if (!res.locals) res.locals = Object.create(null) as Response['locals'];
+    if (!res.locals) res.locals = new ResponseLocals();
     // every request is answered below (the 404 and error envelopes), so this is only reached by a mock bug
     const done: NextFunction =
       callback ??

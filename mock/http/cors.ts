@@ -14,12 +14,9 @@ export const EXPOSED_HEADERS = ['Retry-After', 'Content-Range', 'Content-Length'
 
 const EXPOSED_LIST = EXPOSED_HEADERS.join(',');
 
-const OWES = Symbol('owes CORS headers');
-type Owing = Response & { [OWES]?: boolean };
-
 /** Marks `res` as owing the CORS headers of an actual request (written with its head). */
 export function owesCors(res: Response): void {
-  (res as Owing)[OWES] = true;
+  res.locals.owesCors = true;
 }
 
 /**
@@ -28,8 +25,8 @@ export function owesCors(res: Response): void {
  * the Origin reflected when there is one, `Vary: Origin`, credentials, the exposed headers.
  */
 export function takeCors(res: Response, head: string[]): void {
-  if (!(res as Owing)[OWES]) return;
-  (res as Owing)[OWES] = false;
+  if (!res.locals.owesCors) return;
+  res.locals.owesCors = false;
   const origin = res.req.headers.origin;
   if (origin) head.push('Access-Control-Allow-Origin', origin);
   head.push('Vary', 'Origin', 'Access-Control-Allow-Credentials', 'true', 'Access-Control-Expose-Headers', EXPOSED_LIST);
@@ -37,7 +34,7 @@ export function takeCors(res: Response, head: string[]): void {
 
 /** Sets the CORS headers `res` owes (if any, once), for a writer that does not go through writeWhole. */
 export function applyCors(res: Response): void {
-  if (!(res as Owing)[OWES]) return;
+  if (!res.locals.owesCors) return;
   const head: string[] = [];
   takeCors(res, head);
   for (let i = 0; i < head.length; i += 2) {

@@ -34,7 +34,10 @@ export interface DispatchOptions {
   strict?: boolean;
   /** The world of a request (its session), chosen before any path test. */
   worldOf: (res: Response) => World;
-  /** The process's caps on bodies in flight and open event streams (shared by every world); none: no caps. */
+  /**
+   * The process's caps on bodies in flight and open event streams (shared by every world); none: no caps. The bytes a
+   * request reserves are left in `res.locals.bodyReserved`: the caller gives them back when the response closes.
+   */
   capacity?: Capacity;
 }
 
@@ -79,10 +82,6 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
 
   // built once: a mock bug found while answering is reported to the request's engine (sendAnswer's default)
   const answerOptions = { heartbeatMs: opts.heartbeatMs, strict: opts.strict, capacity: opts.capacity };
-  /** Gives back the body bytes a request reserved (its response's 'close'). */
-  function releaseBody(this: Response) {
-    opts.capacity?.releaseBody(this.locals.bodyReserved as number);
-  }
 
   return (req: Request, res: Response, next: NextFunction) => {
     const hit = worlds.routes.find(req.method, req.path);
@@ -117,8 +116,8 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
             `${Math.round(capacity.bodyBytes / 1024 / 1024)} MiB of request bodies are being received, the most this mock takes at once (--max-inflight-body-mb); retry later`,
           );
         }
+        // given back when the response closes (the app's close listener)
         res.locals.bodyReserved = bytes;
-        res.on('close', releaseBody);
       }
     }
     // JSON and form bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
