@@ -16,6 +16,7 @@ import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './prove
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { js, rule, withRules, type StateRule } from './rules.ts';
 import type { LifecycleDef } from './registry-types.ts';
+import { formatCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -245,7 +246,7 @@ export const extractionTableAssumptions: TableAssumption[] = [
     reason: 'document 3 names the kinds but not how they are recognised or what they contain',
   },
   {
-    subject: `extraction price: a hold of ${extractionPricing.holdCredits} credits at creation; the final charge 1 credit per ${extractionPricing.charsPerCredit.toLocaleString('en-US')} characters delivered (at least 1), captured from the hold with the rest released; pages are at most ${extractionPricing.maxContentChars.toLocaleString('en-US')} characters, so the hold always covers it; a failure refunds the hold`,
+    subject: `extraction price: a hold of ${extractionPricing.holdCredits} credits at creation; the final charge 1 credit per ${formatCount(extractionPricing.charsPerCredit)} characters delivered (at least 1), captured from the hold with the rest released; pages are at most ${formatCount(extractionPricing.maxContentChars)} characters, so the hold always covers it; a failure refunds the hold`,
     reason: 'document 3 says only "a small hold at start; final charge from the number of characters extracted"',
   },
   {

@@ -17,6 +17,7 @@ import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { charCount, EPISODE_COVER_SIDE, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, SpeechSpeed, speechPricing } from './speech.ts';
+import { formatCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -107,7 +108,7 @@ export function podcastAudioCredits(scriptChars: number): number {
 export const PodcastSource = z.object({
   type: z.enum(['text', 'url']).meta({ description: 'text or url' }),
   content: z.string().meta({
-    description: `text: the raw text (1 to ${podcastLimits.textSourceChars.toLocaleString('en-US')} characters, assumed); url: the link (http or https)`,
+    description: `text: the raw text (1 to ${formatCount(podcastLimits.textSourceChars)} characters, assumed); url: the link (http or https)`,
   }),
 });
 
@@ -122,10 +123,10 @@ function podcastRules(): BodyRule<PodcastBody>[] {
   return [
     rule({
       id: 'podcast.query-length',
-      rule: `query at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters (assumed)`,
+      rule: `query at most ${formatCount(podcastLimits.queryChars)} characters (assumed)`,
       code: INVALID,
       path: ['query'],
-      message: `query must be at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters`,
+      message: `query must be at most ${formatCount(podcastLimits.queryChars)} characters`,
       then: { properties: { query: { maxLength: podcastLimits.queryChars } } },
     }),
     rule({
@@ -143,10 +144,10 @@ function podcastRules(): BodyRule<PodcastBody>[] {
     }),
     rule({
       id: 'podcast.text-source',
-      rule: `a text source has 1 to ${max.toLocaleString('en-US')} characters, not blank`,
+      rule: `a text source has 1 to ${formatCount(max)} characters, not blank`,
       code: INVALID,
       path: (v) => ['sources', sourceIndex(v, (s) => s.type === 'text' && (s.content.trim() === '' || charCount(s.content) > max)), 'content'],
-      message: `a text source takes 1 to ${max.toLocaleString('en-US')} characters (not blank)`,
+      message: `a text source takes 1 to ${formatCount(max)} characters (not blank)`,
       then: {
         properties: {
           sources: { items: { if: { properties: { type: { const: 'text' } } }, then: { properties: { content: { ...js.notBlank, maxLength: max } } } } },
@@ -213,7 +214,7 @@ const podcastFields = {
     .string()
     .optional()
     .meta({
-      description: `prompt or topic; may be empty when sources carries material (at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters, assumed)`,
+      description: `prompt or topic; may be empty when sources carries material (at most ${formatCount(podcastLimits.queryChars)} characters, assumed)`,
     }),
   sources: z
     .array(PodcastSource)
@@ -286,7 +287,7 @@ const podcastAudioStateRules: StateRule[] = [
   {
     code: INVALID,
     fields: ['scripts[].content'],
-    rule: `the combined content of the edited lines at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')} characters`,
+    rule: `the combined content of the edited lines at most ${formatCount(SPEECH_MAX_CHARS)} characters`,
     reads: 'body',
   },
   { code: 'PODCAST_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price of the audio', reads: 'account' },
@@ -484,7 +485,7 @@ export const podcastTableAssumptions: TableAssumption[] = [
     reason: 'document 2 names the fields and the stream but not their content or message payloads',
   },
   {
-    subject: `podcast size limits: query at most ${podcastLimits.queryChars.toLocaleString('en-US')} characters, at most ${podcastLimits.sources} sources, a text source 1 to ${podcastLimits.textSourceChars.toLocaleString('en-US')} characters; the two speakers are distinct`,
+    subject: `podcast size limits: query at most ${formatCount(podcastLimits.queryChars)} characters, at most ${podcastLimits.sources} sources, a text source 1 to ${formatCount(podcastLimits.textSourceChars)} characters; the two speakers are distinct`,
     reason: 'document 2 says the size limits for query and sources are not shown',
   },
 ];

@@ -19,7 +19,7 @@ import { errorCatalog } from './errors.ts';
 import { AUDIO_TIMBRES, audioFormats } from './media.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
-import { charCount } from './text.ts';
+import { charCount, formatCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -184,7 +184,7 @@ function text(max: number, what: string) {
   return z
     .string()
     .min(1)
-    .refine((s) => charCount(s) <= max, { message: `${what} must be at most ${max.toLocaleString('en-US')} characters` })
+    .refine((s) => charCount(s) <= max, { message: `${what} must be at most ${formatCount(max)} characters` })
     .openapi({ maxLength: max });
 }
 
@@ -224,7 +224,7 @@ export const ScriptLine = z.object({
 const INVALID = 'SPEECH_INVALID_PARAMETERS' as const;
 const scriptTotal = (lines: { content: string }[]) => lines.reduce((n, l) => n + charCount(l.content), 0);
 const combinedMessage = (lines: { content: string }[]) =>
-  `scripts: the combined content is ${scriptTotal(lines).toLocaleString('en-US')} characters; at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')}`;
+  `scripts: the combined content is ${formatCount(scriptTotal(lines))} characters; at most ${formatCount(SPEECH_MAX_CHARS)}`;
 
 /**
  * The rule of a script JSON Schema carries (document 2, "Limits"): no line over the combined limit. A line
@@ -234,7 +234,7 @@ function scriptRules(): BodyRule<{ scripts: { content: string }[] }>[] {
   return [
     rule({
       id: 'speech.script-line-length',
-      rule: `each line's content at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')} characters (the combined content too: x-rules)`,
+      rule: `each line's content at most ${formatCount(SPEECH_MAX_CHARS)} characters (the combined content too: x-rules)`,
       code: INVALID,
       path: ['scripts'],
       message: (v) => combinedMessage(v.scripts),
@@ -253,7 +253,7 @@ function checkScriptTotal(v: { scripts: { content: string }[] }): RuleIssue[] {
 const scriptTotalRule: StateRule = {
   code: INVALID,
   fields: ['scripts[].content'],
-  rule: `the combined content of the lines at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')} characters`,
+  rule: `the combined content of the lines at most ${formatCount(SPEECH_MAX_CHARS)} characters`,
   reads: 'body',
 };
 
@@ -317,11 +317,11 @@ function flowSpeechRules(): BodyRule<FlowSpeechBody>[] {
     }),
     rule({
       id: 'flow-speech.text-length',
-      rule: `a text source has ${min} to ${max.toLocaleString('en-US')} characters`,
+      rule: `a text source has ${min} to ${formatCount(max)} characters`,
       code: INVALID,
       path: at('content'),
       message: (v) =>
-        `sources[0].content is ${charCount(v.sources[0].content ?? '').toLocaleString('en-US')} characters; a text source takes ${min} to ${max.toLocaleString('en-US')}`,
+        `sources[0].content is ${formatCount(charCount(v.sources[0].content ?? ''))} characters; a text source takes ${min} to ${formatCount(max)}`,
       then: sourceOf('text', { properties: { content: { minLength: min, maxLength: max } } }),
     }),
     rule({

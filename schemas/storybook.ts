@@ -16,6 +16,7 @@ import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
+import { formatCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -104,7 +105,7 @@ export const STORYBOOK_TEXT_CHARS = SPEECH_MAX_CHARS;
 export const StorybookSource = z.object({
   type: z.enum(['text', 'url']).meta({ description: 'text or url' }),
   content: z.string().meta({
-    description: `the text (1 to ${STORYBOOK_TEXT_CHARS.toLocaleString('en-US')} characters, assumed), or the URL itself (http or https) when type is url`,
+    description: `the text (1 to ${formatCount(STORYBOOK_TEXT_CHARS)} characters, assumed), or the URL itself (http or https) when type is url`,
   }),
   uri: z.string().optional().meta({ description: 'accepted but ignored; the server derives it from content for url sources' }),
   metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'source metadata (kept, not interpreted)' }),
@@ -120,10 +121,10 @@ function episodeRules(): BodyRule<EpisodeBody>[] {
   return [
     rule({
       id: 'storybook.text-source',
-      rule: `a text source has 1 to ${max.toLocaleString('en-US')} characters, not blank`,
+      rule: `a text source has 1 to ${formatCount(max)} characters, not blank`,
       code: INVALID,
       path: ['sources', 0, 'content'],
-      message: `sources[0].content: a text source takes 1 to ${max.toLocaleString('en-US')} characters (not blank)`,
+      message: `sources[0].content: a text source takes 1 to ${formatCount(max)} characters (not blank)`,
       then: {
         properties: {
           sources: { items: { if: { properties: { type: { const: 'text' } } }, then: { properties: { content: { ...js.notBlank, maxLength: max } } } } },

@@ -33,3 +33,19 @@ export function cutText(text: string, max: number): string {
 export function wellFormed(text: string): string {
   return text.replace(/\p{Cs}/gu, '\uFFFD');
 }
+
+/**
+ * A whole number as en-US writes it, with thousands separators: `5000` -> `5,000`, `-1234567` -> `-1,234,567`
+ * (what `n.toLocaleString('en-US')` gives for an integer). Without Intl: its first use loads the ICU locale data,
+ * about 20 ms of the mock's start-up, and the limits' messages are built at start-up.
+ */
+export function formatCount(n: number): string {
+  if (!Number.isSafeInteger(n)) return String(n);
+  const digits = String(Math.abs(n));
+  let out = '';
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? `-${out}` : out;
+}

@@ -15,7 +15,7 @@ import { allTargets, validateAt, type FuzzTarget } from './fuzz/documents.ts';
 import { makeAgent, send, type NoAnswer, type WireResponse } from './fuzz/http.ts';
 import { jsonOf, mediaType } from './fuzz/oracle.ts';
 import type { WireRequest } from './fuzz/model.ts';
-import { cutText, wellFormed } from '../schemas/text.ts';
+import { cutText, formatCount, wellFormed } from '../schemas/text.ts';
 import { musicCoverBody, pathOf, podcastBody, podcastTextBody, textItem, videoBody } from './factories.ts';
 import { KEY, startMock, useMocks } from './helpers.ts';
 import { createMock } from '../mock/index.ts';
@@ -249,6 +249,13 @@ describe('astral-cut (fixed): text cut inside a surrogate pair', () => {
       expect(r.status, `emoji at ${at}${lone ? ' (lone)' : ''}: ${r.text}`).toBe(200);
     }
   });
+
+  it.each([0, 7, 999, 1000, -1000, 5000, 12_345, 100_000, 1_234_567, -9_876_543_210, Number.MAX_SAFE_INTEGER, 1.5, NaN])(
+    "formatCount(%s) writes the number as toLocaleString('en-US') does",
+    (n) => {
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    },
+  );
 
   it('cutText keeps astral characters whole and counts code points', () => {
     expect(cutText('ab😀cd', 3)).toBe('ab😀');

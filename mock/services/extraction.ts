@@ -28,7 +28,7 @@ import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './narration.ts';
 import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
-import { cutText } from '../../schemas/text.ts';
+import { cutText, formatCount } from '../../schemas/text.ts';
 
 /** What an extraction delivers. */
 interface Extracted {
@@ -233,7 +233,7 @@ const getExtraction: Handler<'getExtraction'> = ({ params }, ctx) => {
   }
   if (r.status === 'failed')
     return { ...head, failCode: r.failCode!, message: errorCatalog[(r.failReason ?? 'EXTRACTION_PAGE_UNREACHABLE') as ErrorName]?.meaning ?? 'failed' };
-  ctx.message = `extracted ${[...r.result.content].length.toLocaleString('en-US')} characters`;
+  ctx.message = `extracted ${formatCount([...r.result.content].length)} characters`;
   return { ...head, data: r.result, credits: r.credits };
 };
 

@@ -24,6 +24,7 @@ import { distinctVariants, voiceOf } from '../voices.ts';
 import { taskRecordSchema } from '../tasks.ts';
 import { type PodcastRecord, textAt, shown, countShown, kit, mediaBase, mediaOf } from './record.ts';
 import { writeEpisode } from './writer.ts';
+import { formatCount } from '../../../schemas/text.ts';
 
 // ---------------------------------------------------------------------------
 // Presenting
@@ -187,8 +188,7 @@ function checkEdit(r: PodcastRecord, scripts: { content: string; speakerId: stri
       );
   });
   const total = scripts.reduce((n, l) => n + charCount(l.content), 0);
-  if (total > SPEECH_MAX_CHARS)
-    throw bad(`scripts: the combined content is ${total.toLocaleString('en-US')} characters; at most ${SPEECH_MAX_CHARS.toLocaleString('en-US')}`);
+  if (total > SPEECH_MAX_CHARS) throw bad(`scripts: the combined content is ${formatCount(total)} characters; at most ${formatCount(SPEECH_MAX_CHARS)}`);
 }
 
 /** Why `r` cannot render audio now, or undefined when it can. */
