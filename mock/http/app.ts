@@ -303,8 +303,9 @@ export function createMockServer(opts: MockOptions = {}): Mock {
    * The app's request entry, in place of Express's `app.handle`: the same set-up (the request and response get this
    * app's prototypes, each other and `res.locals`), then the logger, `front` and the layers below, called directly.
    * Express's router would add a layer walk, a path match and its closures to every request, for a stack whose first
-   * layer answers or hands on to `below` anyway (about a tenth of the CPU of an API request: docs/guides/development.md,
-   * "Benchmarks"). Mounted in another app (`parent.use(mock.app)`), Express calls this too, with the parent's next.
+   * layer answers or hands on to `below` anyway (about a tenth of the CPU of an API request: docs/architecture.md,
+   * "Keeping the request path fast"; decision 0018). Mounted in another app (`parent.use(mock.app)`), Express calls
+   * this too, with the parent's next.
    */
   (app as unknown as { handle: (req: Request, res: Response, callback?: NextFunction) => void }).handle = (req, res, callback) => {
     req.res = res;
