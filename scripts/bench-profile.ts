@@ -12,8 +12,9 @@
  * (default: a temporary directory, printed). With --no-profile the mock runs
  * without the profiler and only the throughput and CPU per request are printed.
  * With --server bare the load goes to the bare Express server of `npm run bench`
- * (scripts/bench-bare.ts, answering the mock's captured bytes) instead: its CPU
- * per request is the ceiling the mock is measured against.
+ * (scripts/bench-bare.ts, answering the mock's captured body bytes, with a
+ * Content-Type and no other header) instead: its CPU per request is the ceiling
+ * the mock is measured against.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,12 +45,13 @@ const KEY = 'mg_bench_secret1';
 const AUTH = { authorization: `Bearer ${KEY}` };
 const CREATE_BODY = JSON.stringify({ model: 'family1-video-2-fast', content: [{ type: 'text', text: 'a cat on a skateboard, golden hour' }], duration: 5 });
 
-/** One request on a fresh connection: status and body text. */
+/** A status and a body text. */
 interface HttpResult {
   status: number;
   text: string;
 }
 
+/** One request on a fresh connection: status and body text. */
 function http(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {

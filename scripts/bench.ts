@@ -18,9 +18,10 @@
  * - the three servers stay up together, but only one is loaded at a time;
  *   runs are interleaved: for each round, for each (route, connections), mock
  *   then Prism then bare. Figures are the median over rounds.
- * - the mock runs as the installed command does (dist/cli.js), with `--clock manual` (a fixed GET body, byte-identical to the
- *   bare server's) and `--no-rate-limit` (else most creates would be 429), with
- *   `--quiet` and an account preloaded with enough credits for every create.
+ * - the mock runs as the installed command does (dist/cli.js), with `--clock
+ *   manual` (a fixed GET body, byte-identical to the bare server's) and
+ *   `--no-rate-limit` (else most creates would be 429), with `--quiet` and an
+ *   account preloaded with enough credits for every create.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -466,7 +467,7 @@ async function main() {
     line(Math.min(...ratios) >= 0.6, `mock >= 60% of bare Express, ${route.method}`, CONNECTIONS.map((c, i) => `c=${c} ${fmt(100 * ratios[i])}%`).join(', '));
   }
   // p99 at 100 connections against bare Express's on the same run (an absolute figure would measure the machine:
-  // bare Express's own p99 there is 20-30 ms on 2 cores)
+  // bare Express's own p99 there is about 17-30 ms on 2 cores, from one day to the next)
   for (const route of routes) {
     const mock = agg('mock', route, 100).p99;
     const bare = agg('bare', route, 100).p99;
