@@ -59,7 +59,8 @@ export async function runGenerators(input = SERVICE_DOCUMENT): Promise<Generator
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    skipLibCheck: true,
+    // the generated code and the libraries it imports (msw, orval's and hey-api's runtime types) checked whole
+    skipLibCheck: false,
     types: [],
   });
   const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
