@@ -33,7 +33,7 @@ async function probe(send: Send) {
   // more pages' requests than sessions fit, each naming a new one, each with a key of the API-key form
   const refused: { status: number; code: number }[] = [];
   for (let i = 0; i < 3 * MAX_SESSIONS; i++) {
-    const headers = [{ origin: EVIL }, { referer: `${EVIL}/page.html` }, { 'sec-fetch-site': 'cross-site' }][i % 3];
+    const headers: Record<string, string> = [{ origin: EVIL }, { referer: `${EVIL}/page.html` }, { 'sec-fetch-site': 'cross-site' }][i % 3];
     const r = await send('GET', `/sessions/ev${i}${pathOf('getSubscription')}`, { ...key(`mg_ev${i}_secret${i}`), ...headers });
     refused.push({ status: r.status, code: r.json?.code });
   }
