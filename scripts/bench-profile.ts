@@ -6,7 +6,7 @@
  * the mock (its profile is written at exit) and prints the functions with the
  * most self time.
  *
- *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--server mock|bare|node]
+ *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--server mock|bare|node] [--cli dist/cli.js]
  *
  * The profile (.cpuprofile, for Chrome DevTools or speedscope) stays in DIR
  * (default: a temporary directory, printed). With --no-profile the mock runs
@@ -16,6 +16,8 @@
  * Content-Type and no other header) instead: its CPU per request is the ceiling
  * the mock is measured against; with --server node, the bare node:http server
  * (scripts/bench-node.ts, which also parses the POST body), the machine's.
+ * --cli runs another build of the mock (a copy of an earlier dist/, to compare
+ * two versions interleaved on a shared machine).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +42,7 @@ const { values: argv } = parseArgs({
     out: { type: 'string' },
     'no-profile': { type: 'boolean', default: false },
     server: { type: 'string', default: 'mock' },
+    cli: { type: 'string', default: 'dist/cli.js' },
   },
 });
 const KEY = 'mg_bench_secret1';
@@ -144,7 +147,7 @@ async function main() {
     process.execPath,
     [
       ...(argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', out]),
-      'dist/cli.js',
+      argv.cli,
       '--port',
       String(port),
       '--clock',

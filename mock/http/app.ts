@@ -5,9 +5,10 @@
  * and methods, malformed or oversized bodies, requests the HTTP parser
  * refuses: never a 500 page, never a stack trace.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { parse as parseUrl } from 'node:url';
 import { createFront, journalRequest, noRoute, type RequestReader } from '../core/front.ts';
 import { Capacity } from './capacity.ts';
 import { createWorlds, type World, type Worlds } from '../core/worlds.ts';
@@ -75,14 +76,32 @@ export interface Mock {
 /** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
-/** How the request entry reads an Express request: its headers (the first of a repeated one) and the origin it reached. */
-const EXPRESS_READER: RequestReader<Request> = {
+/** How the request entry reads a request of Node's server (an Express request too): its headers (the first of a repeated one) and the origin it reached. */
+const NODE_READER: RequestReader<IncomingMessage> = {
   header(req, name) {
     const v = req.headers[name];
     return Array.isArray(v) ? v[0] : v;
   },
-  selfOrigin: (req) => `${req.protocol}://${req.headers.host}`,
+  selfOrigin: (req) => `${protocolOf(req)}://${req.headers.host}`,
 };
+
+/** A request target whose path needs the full parse Express's `req.path` gives it (parseurl): not origin-form, or with a character that parse treats apart. */
+const UNUSUAL_TARGET = /^[^/]|[\t\n\f\r #\u00a0\ufeff]/;
+
+/**
+ * The path of a request target, percent-encoded, without the query: what Express's `req.path` gives (parseurl's
+ * pathname), without building a URL object for the usual origin-form target.
+ */
+export function pathOfTarget(target: string): string {
+  if (UNUSUAL_TARGET.test(target)) return parseUrl(target).pathname ?? '/';
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
+/** `https` on a TLS socket, else `http`; an Express request (mounted in another app) answers with its own rule (`trust proxy`). */
+function protocolOf(req: IncomingMessage): string {
+  return (req as { protocol?: string }).protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+}
 
 /** Creates a mock instance: its worlds (the default one and the isolated sessions) and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
@@ -128,19 +147,23 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     this.locals.counted = false;
     inFlight--;
   }
-  /** A response closed: its count in flight ends, and the body bytes the dispatcher reserved for it are given back (one listener for both). */
+  /**
+   * A response closed (one listener for all of it): its count in flight ends, the body bytes the dispatcher reserved
+   * for it are given back, and an API request whose response was finished (not cut off) is journaled with its final
+   * status.
+   */
   function closed(this: Response) {
     uncount.call(this);
-    const reserved = this.locals.bodyReserved as number;
+    const l = this.locals as ResponseLocals;
+    const reserved = l.bodyReserved;
     if (reserved > 0) {
-      this.locals.bodyReserved = 0;
+      l.bodyReserved = 0;
       capacity.releaseBody(reserved);
     }
-  }
-  /** Records an API request in its world's journal when its response is finished (the status is final then). */
-  function journalOnFinish(this: Response) {
-    const l = this.locals as ResponseLocals;
-    journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody);
+    if (l.journaled && this.writableFinished) {
+      l.journaled = false;
+      journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody);
+    }
   }
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
   // credentials work), any request header the page asks for (a preflight's Access-Control-Request-Headers
@@ -168,19 +191,18 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     const d = res.locals as ResponseLocals;
     d.counted = true;
     res.on('close', closed);
-    // an event stream stays open until its source is done: it does not hold a shutdown up
-    res.on('streaming', uncount);
 
-    const path = req.path;
-    const early = enter(req, EXPRESS_READER, req.method, path, d);
+    const path = pathOfTarget(req.url);
+    const early = enter(req, NODE_READER, req.method, path, d);
     // the session prefix is taken off before any layer reads the path
     if (d.path !== path) req.url = req.url.slice(path.length - d.path.length);
-    if (d.journaled) {
-      d.journalAt = d.world!.engine.clock.now();
-      res.on('finish', journalOnFinish);
-    }
+    if (d.journaled) d.journalAt = d.world!.engine.clock.now();
     if (early) return writeWhole(res, early);
-    if (d.route) return dispatch(req, res, next);
+    if (d.route) {
+      // an event stream stays open until its source is done: it does not hold a shutdown up
+      if (d.route.op.response.kind === 'event-stream') res.on('streaming', uncount);
+      return dispatch(req, res, next);
+    }
     switch (d.kind) {
       case 'preflight':
         return preflight(req, res, next);
@@ -194,14 +216,29 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   };
   /** The dashboard's pages; what they do not serve goes on to the layers below (a function of its own: `front` makes no closure, so it allocates no context per request). */
   const serveUi: RequestHandler = (req, res, next) => {
+    expressify(req, res);
     applyCors(res);
     ui(req, res, (err?: unknown) => (err ? next(err) : below(req, res, next)));
   };
   /** The layers below the operations (the documents and the docs site, the 404 envelope), with the CORS headers the response owes set first (they write their own way). */
   const below: RequestHandler = (req, res, next) => {
+    expressify(req, res);
     applyCors(res);
     belowRouter(req, res, next);
   };
+  /**
+   * Makes `req` and `res` this app's Express request and response (its prototypes, each other), as Express's own
+   * entry does for every request: only for what uses Express's methods (the documents, the dashboard, a logger), not
+   * for the operations and media, which read and write Node's request and response (docs/architecture.md, "Keeping
+   * the request path fast").
+   */
+  function expressify(req: Request, res: Response): void {
+    if (Object.getPrototypeOf(req) === app.request) return;
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+  }
   const belowRouter = express.Router();
   belowRouter.use(createDocsRouter({ publicUrl: opts.publicUrl }));
   belowRouter.use((req, res) => writeWhole(res, noRoute(req.method, req.path)));
@@ -219,7 +256,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     )
       return sendError(res, 'MALFORMED_JSON', `request body could not be read (${type})`);
     // Express 5 cannot decode a path parameter such as `%E0%A4%A` (a URIError with status 400).
-    if (err instanceof URIError) return sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}: the path is not valid percent-encoding`);
+    if (err instanceof URIError)
+      return sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${pathOfTarget(req.url)}: the path is not valid percent-encoding`);
     // Any other client error while reading the body (a corrupt gzip or deflate body, for one).
     const status = (err as { status?: unknown })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500)
@@ -229,32 +267,31 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   };
   belowRouter.use(onError);
   /** What answers every request after the logger: the front middleware (and the operations it calls), then the layers below. */
-  const entry = (req: Request, res: Response, done: NextFunction) =>
-    front(req, res, (err?: unknown) => (err ? onError(err, req, res, done) : below(req, res, done)));
+  const entry = (req: Request, res: Response, done: NextFunction | undefined) =>
+    front(req, res, (err?: unknown) => (err ? onError(err, req, res, done ?? unanswered(res)) : below(req, res, done ?? unanswered(res))));
+  /** The end of the stack of a mock not mounted in another app: every request is answered before (the 404 and error envelopes), so this is only reached by a mock bug. */
+  const unanswered =
+    (res: Response): NextFunction =>
+    (err?: unknown) => {
+      if (err) worldOf(res).engine.reportBug('(transport)', err instanceof Error ? err.message : `a thrown ${typeof err}`);
+      if (!res.headersSent) sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: a request went unanswered');
+    };
   const logger = opts.logger;
   /**
-   * The app's request entry, in place of Express's `app.handle`: the same set-up (the request and response get this
-   * app's prototypes, each other and `res.locals`), then the logger, `front` and the layers below, called directly.
-   * Express's router would add a layer walk, a path match and its closures to every request, for a stack whose first
-   * layer answers or hands on to `below` anyway (about a tenth of the CPU of an API request: docs/architecture.md,
-   * "Keeping the request path fast"; decision 0018). Mounted in another app (`parent.use(mock.app)`), Express calls
-   * this too, with the parent's next.
+   * The app's request entry, in place of Express's `app.handle`: `res.locals`, then the logger, `front` and the
+   * layers below, called directly. Express's router would add a layer walk, a path match and its closures to every
+   * request, for a stack whose first layer answers or hands on to `below` anyway, and the operations and media need
+   * none of Express's request and response methods: they get Node's request and response as the server made them
+   * (`expressify` gives them this app's prototypes only on the way to the documents, the dashboard or a logger).
+   * Changing the prototypes of two objects per request cost more CPU than the operation behind them
+   * (docs/architecture.md, "Keeping the request path fast"; decision 0018). Mounted in another app
+   * (`parent.use(mock.app)`), Express calls this too, with the parent's request, response and next.
    */
   (app as unknown as { handle: (req: Request, res: Response, callback?: NextFunction) => void }).handle = (req, res, callback) => {
-    req.res = res;
-    res.req = req;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
     if (!res.locals) res.locals = new ResponseLocals();
-    // every request is answered below (the 404 and error envelopes), so this is only reached by a mock bug
-    const done: NextFunction =
-      callback ??
-      ((err?: unknown) => {
-        if (err) worldOf(res).engine.reportBug('(transport)', err instanceof Error ? err.message : `a thrown ${typeof err}`);
-        if (!res.headersSent) sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: a request went unanswered');
-      });
-    if (!logger) return entry(req, res, done);
-    logger(req, res, (err?: unknown) => (err ? onError(err, req, res, done) : entry(req, res, done)));
+    if (!logger) return entry(req, res, callback);
+    expressify(req, res);
+    logger(req, res, (err?: unknown) => (err ? onError(err, req, res, callback ?? unanswered(res)) : entry(req, res, callback)));
   };
   // app.listen's server answers what Node's parser refuses with the envelope too (servers made elsewhere: answerParserErrors).
   const listen = app.listen.bind(app) as (...args: unknown[]) => Server;

@@ -7,6 +7,7 @@
  * operation and writes the Answer.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { parse as parseQuery } from 'node:querystring';
 import getRawBody from 'raw-body';
 import onFinished, { isFinished } from 'on-finished';
 import type { OperationDef } from '../../schemas/registry-types.ts';
@@ -141,6 +142,21 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
   }
 }
 
+/** The query of a request without one: one object for all (nothing writes to it). */
+const NO_QUERY: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
+
+/**
+ * The query parameters of a request target, as the app's query parser ('simple': Node's querystring) gives them in
+ * `req.query`: a string per name, an array of strings for a repeated name. Read from the target, not `req.query`:
+ * an operation's request is Node's, not Express's (mock/http/app.ts).
+ */
+function queryOf(target: string): Record<string, unknown> {
+  const q = target.indexOf('?');
+  if (q < 0 || q === target.length - 1) return NO_QUERY;
+  const hash = target.indexOf('#', q);
+  return parseQuery(hash < 0 ? target.slice(q + 1) : target.slice(q + 1, hash));
+}
+
 /**
  * An operation request read from an Express request (see OperationRequest): the headers the runner reads, and the
  * body, read when the runner asks (`readBody`: JSON or form bytes parsed, multipart streamed through busboy). A class,
@@ -162,7 +178,7 @@ class ExpressOperationRequest implements OperationRequest {
     const prefer = req.headers.prefer;
     this.authorization = req.headers.authorization;
     this.prefer = prefer === undefined ? '' : Array.isArray(prefer) ? prefer.join(',') : prefer;
-    this.query = req.query;
+    this.query = queryOf(req.url);
   }
 
   readBody(): Promise<unknown> {
