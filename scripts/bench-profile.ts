@@ -6,7 +6,7 @@
  * the mock (its profile is written at exit) and prints the functions with the
  * most self time.
  *
- *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--server mock|bare]
+ *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--server mock|bare|node] [--cli dist/cli.js]
  *
  * The profile (.cpuprofile, for Chrome DevTools or speedscope) stays in DIR
  * (default: a temporary directory, printed). With --no-profile the mock runs
@@ -14,7 +14,10 @@
  * With --server bare the load goes to the bare Express server of `npm run bench`
  * (scripts/bench-bare.ts, answering the mock's captured body bytes, with a
  * Content-Type and no other header) instead: its CPU per request is the ceiling
- * the mock is measured against.
+ * the mock is measured against; with --server node, the bare node:http server
+ * (scripts/bench-node.ts, which also parses the POST body), the machine's.
+ * --cli runs another build of the mock (a copy of an earlier dist/, to compare
+ * two versions interleaved on a shared machine).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +42,7 @@ const { values: argv } = parseArgs({
     out: { type: 'string' },
     'no-profile': { type: 'boolean', default: false },
     server: { type: 'string', default: 'mock' },
+    cli: { type: 'string', default: 'dist/cli.js' },
   },
 });
 const KEY = 'mg_bench_secret1';
@@ -99,8 +103,8 @@ export function topSelf(file: string, top: number): string[] {
     .map(([k, h]) => `${((100 * h) / total).toFixed(1).padStart(5)}%  ${k}`);
 }
 
-/** Starts scripts/bench-bare.ts answering the mock's captured create and get (as `npm run bench` does). */
-async function startBare(mockPort: number, created: HttpResult, got: HttpResult) {
+/** Starts scripts/bench-bare.ts (or bench-node.ts: `script`) answering the mock's captured create and get (as `npm run bench` does). */
+async function startBare(mockPort: number, created: HttpResult, got: HttpResult, script: string) {
   const port = await freePort();
   const route = (method: 'get' | 'post', path: string, a: HttpResult): BareRoute => ({
     method,
@@ -113,13 +117,13 @@ async function startBare(mockPort: number, created: HttpResult, got: HttpResult)
   const file = join(mkdtempSync(join(tmpdir(), 'mg-bare-')), 'bare.json');
   writeFileSync(file, JSON.stringify(fixtures));
   const prof = argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', join(argv.out ?? tmpdir(), 'bare')];
-  const bare = spawn(process.execPath, [...prof, '--import', 'tsx', 'scripts/bench-bare.ts', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const bare = spawn(process.execPath, [...prof, '--import', 'tsx', script, file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((r) => bare.once('exit', () => r()));
   for (let i = 0; ; i++) {
     try {
       if ((await http(port, 'GET', '/', {})).status > 0) break;
     } catch {
-      if (i > 3000) throw new Error(`bare Express did not start (mock on ${mockPort})`);
+      if (i > 3000) throw new Error(`${script} did not start (mock on ${mockPort})`);
     }
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -143,7 +147,7 @@ async function main() {
     process.execPath,
     [
       ...(argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', out]),
-      'dist/cli.js',
+      argv.cli,
       '--port',
       String(port),
       '--clock',
@@ -170,7 +174,8 @@ async function main() {
   const post = argv.route === 'post';
   const getPath = operations.getVideoTask.path.replace('{taskId}', taskId);
   let target = { port, pid: child.pid!, stop: async () => {} };
-  if (argv.server === 'bare') target = await startBare(port, created, await http(port, 'GET', getPath, AUTH));
+  if (argv.server === 'bare' || argv.server === 'node')
+    target = await startBare(port, created, await http(port, 'GET', getPath, AUTH), `scripts/bench-${argv.server}.ts`);
   const cpu0 = cpuMs(target.pid);
   const r = await autocannon({
     url: `http://127.0.0.1:${target.port}${post ? operations.createVideoTask.path : getPath}`,
@@ -185,7 +190,7 @@ async function main() {
   child.kill('SIGTERM');
   await exited;
   const head = `${argv.server} ${post ? 'POST' : 'GET'} c=${argv.connections}: ${Math.round(r.requests.total / r.duration)} req/s, p50/p99 ${r.latency.p50}/${r.latency.p99} ms, non-2xx ${r.non2xx}; server CPU ${Math.round((1000 * cpu) / r.requests.total)} µs per request`;
-  if (argv['no-profile'] || argv.server === 'bare') return void process.stdout.write(`${head}\n`);
+  if (argv['no-profile'] || argv.server !== 'mock') return void process.stdout.write(`${head}\n`);
   const file = readdirSync(out).find((f) => /\.0\.\d+\.cpuprofile$/.test(f)); // thread 0: the main thread (tsx's loader is another);
   if (!file) throw new Error(`no profile in ${out}`);
   process.stdout.write(

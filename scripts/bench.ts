@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: throughput and latency of the mock against
- * Prism (`prism mock spec/openapi.yaml`, static mode, as users run it) and a bare
+ * Prism (`prism mock spec/openapi.yaml`, static mode, as users run it), a bare
  * Express 5 app returning the same bytes (scripts/bench-bare.ts, the ceiling of
- * any Express mock); cold start of the mock and of Prism; 100,000 stored tasks
+ * any Express mock) and a bare `node:http` server returning them, reading and
+ * parsing the POST body (scripts/bench-node.ts, the machine's ceiling for any
+ * Node server); cold start of the mock and of Prism; 100,000 stored tasks
  * (scripts/bench-store.ts); media render times, cached media and the API
  * beside media load (scripts/bench-media.ts). Prints the figures and one PASS/MISS line per
  * target; it asserts nothing (exit code 0 unless the bench itself breaks).
@@ -15,9 +17,10 @@
  *   nothing else while a run lasts. On 2 cores that gives one core to the server
  *   under test and one to the load generator; a separate autocannon child would
  *   only add a process doing the same thing.
- * - the three servers stay up together, but only one is loaded at a time;
+ * - the four servers stay up together, but only one is loaded at a time;
  *   runs are interleaved: for each round, for each (route, connections), mock
- *   then Prism then bare. Figures are the median over rounds.
+ *   then Prism then bare Express then bare node:http. Figures are the median
+ *   over rounds.
  * - the mock runs as the installed command does (dist/cli.js), with `--clock
  *   manual` (a fixed GET body, byte-identical to the bare server's) and
  *   `--no-rate-limit` (else most creates would be 429), with `--quiet` and an
@@ -228,7 +231,7 @@ async function coldStart(): Promise<{ name: string; note: string; ms: number[]; 
 
 // ---------------------------------------------------------------- throughput
 
-type ServerName = 'mock' | 'prism' | 'bare';
+type ServerName = 'mock' | 'prism' | 'bare' | 'node';
 interface Target {
   name: ServerName;
   port: number;
@@ -280,6 +283,19 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
   await firstAnswer(bare, barePort, getPath, performance.now());
   const check = await http(barePort, 'GET', getPath);
   if (!check.body.equals(got.body)) throw new Error('bare server body differs from the mock');
+  // the same answers from a bare node:http server (its own port)
+  const nodePort = await freePort();
+  const nodeFixturesFile = join(tmp, 'node.json');
+  writeFileSync(nodeFixturesFile, JSON.stringify({ ...fixtures, port: nodePort }));
+  const bareNode = spawnServer(NODE, ['--import', 'tsx', 'scripts/bench-node.ts', nodeFixturesFile]);
+  await firstAnswer(bareNode, nodePort, getPath, performance.now());
+  for (const [method, path, body, expected] of [
+    ['GET', getPath, undefined, got],
+    ['POST', CREATE_PATH, CREATE_BODY, created],
+  ] as const) {
+    const r = await http(nodePort, method, path, jsonHeaders, body);
+    if (!r.body.equals(expected.body) || r.status !== expected.status) throw new Error(`bare node:http ${method} answer differs from the mock`);
+  }
 
   /** Drops the mock's state and recreates the GET task: same seed, so the same id and the same bytes. */
   async function resetMock() {
@@ -295,6 +311,7 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
       { name: 'mock', port: mockPort, child: mock },
       { name: 'prism', port: prismPort, child: prism },
       { name: 'bare', port: barePort, child: bare },
+      { name: 'node', port: nodePort, child: bareNode },
     ],
     routes: [
       { name: `GET ${GET_PATH}`, method: 'GET', path: getPath },
@@ -339,7 +356,7 @@ async function main() {
   log('cold start...');
   const cold = await coldStart();
 
-  log('throughput: starting mock, Prism and bare Express...');
+  log('throughput: starting mock, Prism, bare Express and bare node:http...');
   const { servers, routes, bodies, resetMock } = await startServers();
   const cells = routes.flatMap((route) => CONNECTIONS.map((connections) => ({ route, connections })));
   const results = new Map<string, Run[]>();
@@ -395,6 +412,7 @@ async function main() {
   p(
     `prism: prism mock spec/openapi.yaml (static mode, default logging to /dev/null); bare: Express 5 returning the mock's bytes (GET ${bodies.get} B, POST ${bodies.post} B)`,
   );
+  p("node: a bare node:http server returning the same bytes, reading the POST body whole and parsing it as JSON (the machine's ceiling)");
   p('each server a child process; autocannon in the bench process, alone on its event loop; 2 cores: one for the server, one for the load');
   p('the mock is reset (POST /__mock/reset, then the GET task recreated: same id, same bytes) before each of its runs, so the tasks');
   p('created by one POST run (about 20,000) do not slow the next runs through GC; the 100,000-task section measures a big store');
@@ -403,6 +421,7 @@ async function main() {
     const m = agg('mock', route, connections);
     const pr = agg('prism', route, connections);
     const b = agg('bare', route, connections);
+    const n = agg('node', route, connections);
     rows.push([
       `${route.method} ${route.method === 'GET' ? 'tasks/{id}' : 'generate'}`,
       String(connections),
@@ -412,14 +431,32 @@ async function main() {
       `${pr.p50}/${pr.p99}`,
       fmt(b.rps),
       `${b.p50}/${b.p99}`,
+      fmt(n.rps),
+      `${n.p50}/${n.p99}`,
       `${fmt(m.rps / pr.rps, 2)}x`,
       `${fmt((100 * m.rps) / b.rps)}%`,
-      String(m.bad + pr.bad + b.bad),
+      fmt(m.rps / n.rps, 2),
+      String(m.bad + pr.bad + b.bad + n.bad),
     ]);
   }
   p(
     table(
-      ['route', 'conns', 'mock req/s', 'p50/p99 ms', 'prism req/s', 'p50/p99 ms', 'bare req/s', 'p50/p99 ms', 'mock/prism', 'mock/bare', 'non-2xx+err'],
+      [
+        'route',
+        'conns',
+        'mock req/s',
+        'p50/p99 ms',
+        'prism req/s',
+        'p50/p99 ms',
+        'Express req/s',
+        'p50/p99 ms',
+        'node:http req/s',
+        'p50/p99 ms',
+        'mock/prism',
+        'mock/Express',
+        'mock/node:http',
+        'non-2xx+err',
+      ],
       rows,
     ),
   );
@@ -476,6 +513,21 @@ async function main() {
       `mock p99 <= 1.5x bare Express's at 100 connections, ${route.method}`,
       `${mock} ms, ${fmt(mock / bare, 2)}x (bare Express ${bare} ms, Prism ${agg('prism', route, 100).p99} ms)`,
     );
+  }
+  // the machine's ceiling: a bare node:http server answering the same bytes (GET at least 0.35 of it, POST 0.25)
+  for (const route of routes) {
+    const floor = route.method === 'GET' ? 0.35 : 0.25;
+    const ratios = CONNECTIONS.map((c) => agg('mock', route, c).rps / agg('node', route, c).rps);
+    line(
+      Math.min(...ratios) >= floor,
+      `mock >= ${floor} of bare node:http, ${route.method}`,
+      CONNECTIONS.map((c, i) => `c=${c} ${fmt(ratios[i], 2)}`).join(', '),
+    );
+  }
+  for (const route of routes) {
+    const mock = agg('mock', route, 100).p99;
+    const node = agg('node', route, 100).p99;
+    line(mock <= 2 * node, `mock p99 <= 2x bare node:http's at 100 connections, ${route.method}`, `${mock} ms, ${fmt(mock / node, 2)}x (node:http ${node} ms)`);
   }
   for (const c of cold.filter((c) => c.target))
     line(median(c.ms) < 400, `cold start < 400 ms, ${c.name}`, `median ${fmt(median(c.ms))} ms (Prism ${fmt(median(cold[cold.length - 1].ms))} ms)`);

@@ -2,9 +2,11 @@
  * Sessions out of reach of other pages, in a real browser: a page on another
  * origin (evil.test, mapped to 127.0.0.1 inside Chromium) loads 300 images
  * under /sessions/<n>/ of the mock (its control API, media and API paths,
- * some with no Referer at all): no session is created and the one a CI
- * worker opened keeps its world. Runs in the system Chromium; skipped with a
- * notice when there is none.
+ * some with no Referer at all), then 300 fetches with an API key under
+ * /sessions/ev<n>/ (the API answers every origin with CORS, so the page can
+ * read the refusals): no session is created and the one a CI worker opened
+ * keeps its world. Runs in the system Chromium; skipped with a notice when
+ * there is none.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,5 +59,29 @@ describe.skipIf(!CHROMIUM)('a page of another origin cannot open or evict sessio
     const listed = (await m.call('GET', '/__mock/sessions', { key: null })).json.items as { name: string }[];
     expect(listed.map((s) => s.name)).toEqual(['ci-worker-1']);
     expect((await m.call('GET', `/__mock/accounts/${KEY}`, session)).json.credits).toBe(777);
+  });
+
+  it('300 fetches with an API key under /sessions/ev<n>/ are refused (404, 10018): no session opened, none evicted', async () => {
+    const session = { key: null, headers: { 'x-mock-session': 'ci-worker-2' } };
+    expect((await m.call('PUT', `/__mock/accounts/${KEY}`, { ...session, body: { credits: 555 } })).status).toBe(200);
+    const tab = await browser.newPage();
+    await tab.goto(`http://evil.test:${pagePort}/`);
+    const mockBase = m.base.replace('127.0.0.1', 'localhost');
+    const answers = await tab.evaluate(
+      async ({ mockBase, key }) => {
+        const codes = await Promise.all(
+          Array.from({ length: 300 }, async (_, i) => {
+            const r = await fetch(`${mockBase}/sessions/ev${i}/v1/user/subscription`, { headers: { authorization: `Bearer ${key}` } });
+            return `${r.status} ${((await r.json()) as { code: number }).code}`;
+          }),
+        );
+        return [...new Set(codes)];
+      },
+      { mockBase, key: KEY },
+    );
+    expect(answers).toEqual(['404 10018']);
+    const listed = (await m.call('GET', '/__mock/sessions', { key: null })).json.items as { name: string }[];
+    expect(listed.map((s) => s.name).filter((n) => n.startsWith('ev'))).toEqual([]);
+    expect((await m.call('GET', `/__mock/accounts/${KEY}`, session)).json.credits).toBe(555);
   });
 });

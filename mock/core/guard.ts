@@ -4,10 +4,11 @@
  * operations. A web page only from this machine's origins or one listed with
  * --control-origin (a request without an Origin header is not a page's
  * cross-site request); with a control token, only a request that carries it
- * (`Authorization: Bearer <token>`), except the operations that need none
- * (health). The runner applies it to every control operation in place of an
- * API key; the Express server also applies it to every /__mock path before
- * CORS, so a refused page cannot read even the refusal.
+ * (`Authorization: Bearer <token>`), except the operations the registry marks
+ * open (`control: 'open'`: health). The request entry (mock/core/front.ts)
+ * applies it once, to every /__mock path, before CORS, so a refused page
+ * cannot read even the refusal; the same origin rule decides which API
+ * requests may open a session.
  */
 import { ApiError } from '../engine/api-error.ts';
 
@@ -24,38 +25,60 @@ export interface ControlGuardOptions {
 export const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
 /**
+ * True when a request from the web origin `pageOrigin` (see pageOriginOf; undefined: no page, a tool's request) may
+ * call the control API or open a session: no page, a page of the mock's own origin (`selfOrigin`, the dashboard),
+ * of this machine, or one listed in `opts.origins`; any with `opts.anyOrigin`.
+ */
+export function originAllowed(pageOrigin: string | undefined, selfOrigin: string | undefined, opts: ControlGuardOptions): boolean {
+  return (
+    pageOrigin === undefined ||
+    opts.anyOrigin === true ||
+    pageOrigin === selfOrigin ||
+    LOCAL_ORIGIN.test(pageOrigin) ||
+    (opts.origins !== undefined && opts.origins.includes(pageOrigin))
+  );
+}
+
+/**
  * Why the guard refuses a control request (CONTROL_FORBIDDEN, 403), or
  * undefined when it passes. `pageOrigin` is the web origin the request comes
  * from (see pageOriginOf); `selfOrigin` the mock's own (a page the mock
- * serves, the dashboard, is allowed); `open`: the operation needs no token.
+ * serves, the dashboard, is allowed); `authorization` its Authorization
+ * header; `open`: the request needs no token (an open operation, a preflight,
+ * the dashboard's shell).
  */
 export function controlGuardError(
-  req: { pageOrigin?: string; authorization?: string; selfOrigin?: string },
+  pageOrigin: string | undefined,
+  selfOrigin: string | undefined,
+  authorization: string | undefined,
   opts: ControlGuardOptions,
   open: boolean,
 ): ApiError | undefined {
-  const origin = req.pageOrigin;
-  if (!opts.anyOrigin && origin !== undefined && origin !== req.selfOrigin && !LOCAL_ORIGIN.test(origin) && !(opts.origins ?? []).includes(origin))
-    return new ApiError('CONTROL_FORBIDDEN', `the control API does not answer web pages of ${origin} (allowed: this machine's origins and --control-origin)`);
-  if (opts.token && !open && req.authorization !== `Bearer ${opts.token}`)
+  if (!originAllowed(pageOrigin, selfOrigin, opts))
+    return new ApiError(
+      'CONTROL_FORBIDDEN',
+      `the control API does not answer web pages of ${pageOrigin} (allowed: this machine's origins and --control-origin)`,
+    );
+  if (opts.token && !open && authorization !== `Bearer ${opts.token}`)
     return new ApiError('CONTROL_FORBIDDEN', 'the control API needs Authorization: Bearer <control token> (printed at start, or set with --control-token)');
   return undefined;
 }
 
 /**
- * The web origin a browser request comes from: its Origin header; for a
- * request without one (an <img>, a link, a form GET) the origin of its
- * Referer; without either, a cross-site request (Sec-Fetch-Site) is named as
- * such; undefined for a tool's request (curl, a test's fetch in Node).
+ * The web origin a browser request comes from, from its headers: `origin`
+ * (Origin); for a request without one (an <img>, a link, a form GET) the
+ * origin of `referer`; without either, a cross-site request (`secFetchSite`
+ * is "cross-site") is named as such; undefined for a tool's request (curl, a
+ * test's fetch in Node).
  */
-export function pageOriginOf(headers: { origin?: string; referer?: string; 'sec-fetch-site'?: string }): string | undefined {
-  if (headers.origin !== undefined) return headers.origin;
-  if (headers.referer) {
+export function pageOriginOf(origin: string | undefined, referer: string | undefined, secFetchSite: string | undefined): string | undefined {
+  if (origin !== undefined) return origin;
+  if (referer) {
     try {
-      return new URL(headers.referer).origin;
+      return new URL(referer).origin;
     } catch {
       return 'an unreadable Referer';
     }
   }
-  return headers['sec-fetch-site'] === 'cross-site' ? 'another site (Sec-Fetch-Site: cross-site)' : undefined;
+  return secFetchSite === 'cross-site' ? 'another site (Sec-Fetch-Site: cross-site)' : undefined;
 }

@@ -5,9 +5,10 @@
  * transport) -> validation -> the key checked again -> handler (its
  * `ctx.account` read live at each use) -> strict response check -> the Answer
  * of its kind (envelope, raw JSON, binary, event stream). A control operation
- * (/__mock): the control guard in place of the key, then validation, handler
- * and the same answers. The Express server and the fetch handlers (MSW,
- * in-process fetch) all call it, so a request gets the same answer whichever
+ * (/__mock): no key (the request entry, mock/core/front.ts, checked the
+ * control guard before it came here), then validation, handler and the same
+ * answers. The Express server and the fetch handlers (MSW, in-process fetch)
+ * all call it after that entry, so a request gets the same answer whichever
  * way it came.
  */
 import { z } from 'zod';
@@ -22,7 +23,6 @@ import type { Account } from '../engine/accounts.ts';
 import type { Forcing } from '../engine/scenarios.ts';
 import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
-import { controlGuardError, type ControlGuardOptions } from './guard.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
 import { errorForStatus, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
 import { parseOrThrow } from './validate.ts';
@@ -54,8 +54,6 @@ export interface OperationOptions {
   latency?: (requestSeq: number) => number;
   /** Called when the mock finds a bug in itself. */
   onMockBug?: (operationId: string, problem: string) => void;
-  /** Who may call the control operations (default: this machine's pages, no token). */
-  control?: ControlGuardOptions;
   /** What the host offers the control operations (a state file, sessions). */
   host?: ControlHost;
 }
@@ -74,7 +72,7 @@ export interface OperationRequest {
   readBody: () => Promise<unknown>;
   /** `proto://host[:port]` media URLs are built on. */
   origin: string;
-  /** The web origin of the page that sent it, if any (the control guard reads it: see pageOriginOf). */
+  /** The web origin of the page that sent it, if any (see pageOriginOf; a web page operation reads it: `fromOwnPage`). */
   pageOrigin?: string;
   /** The mock's own origin as this request reached it (a page the mock serves passes the guard). */
   selfOrigin?: string;
@@ -88,10 +86,6 @@ export function fromOwnPage(req: Pick<OperationRequest, 'pageOrigin' | 'selfOrig
 /** What the journal records of a request besides its status. */
 export interface OperationTrace {
   operationId: OperationId;
-  /** A control operation (not journaled). */
-  control?: boolean;
-  /** A web page (not an API request: not journaled). */
-  page?: boolean;
   keyId: string | null;
   /** The body as read (files summarized), cut to JOURNAL_BODY_CHARS of JSON text. */
   body?: unknown;
@@ -284,9 +278,10 @@ class ApiContext implements ServiceContext {
 
 /**
  * Runs the operations of `services` against one engine (prepared with the
- * same set): `run(id, request, trace)` answers one request. The control
- * operations run behind the control guard (`opts.control`) in place of an API
- * key, with `opts.host` for what only the host has.
+ * same set): `run(id, request, trace)` answers one request that passed the
+ * request entry (mock/core/front.ts: the control guard of a control operation
+ * is checked there, once). The control operations take no API key and get
+ * `opts.host` for what only the host has.
  */
 export function createOperationRunner(engine: Engine, services: ServiceSet, opts: OperationOptions) {
   let requestSeq = 0;
@@ -309,7 +304,6 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     return p;
   };
   const host: ControlHost = opts.host ?? {};
-  const guard: ControlGuardOptions = opts.control ?? {};
 
   /** The parsed body, path and query of a request to `op` (its validation error naming the field and the rule). */
   async function inputOf(plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined) {
@@ -332,10 +326,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     return { body, params, query };
   }
 
-  /** Answers a request to a control operation: the guard, the input, the handler. */
-  async function runControl(id: string, plan: Plan, req: OperationRequest): Promise<unknown> {
-    const denied = controlGuardError(req, guard, plan.op.control === 'open');
-    if (denied) throw denied;
+  /** Answers a request to a control operation (the request entry checked the guard: mock/core/front.ts): the input, the handler. */
+  async function runControl(plan: Plan, req: OperationRequest): Promise<unknown> {
     engine.tick();
     const input = await inputOf(plan, req, undefined);
     const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, host, url: (path) => req.origin + path };
@@ -414,15 +406,11 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     const response = op.response;
     const bug = (problem: string) => opts.onMockBug?.(id, problem);
     const seq = ++requestSeq;
-    if (trace) {
-      trace.operationId = id as OperationId;
-      if (op.control) trace.control = true;
-      if (response.kind === 'page') trace.page = true;
-    }
+    if (trace) trace.operationId = id as OperationId;
     try {
       let out: unknown;
       let message: string | undefined;
-      if (op.control) out = await runControl(id, plan, req);
+      if (op.control) out = await runControl(plan, req);
       else ({ out, message } = await runApi(id, plan, req, trace, seq));
       engine.changed();
 

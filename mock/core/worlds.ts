@@ -13,6 +13,7 @@ import { MAX_SESSIONS, SESSION_NAME, type SessionInfo } from '../../schemas/cont
 import { DEFAULT_LIMITS, Engine, type EngineLimits, type EngineOptions } from '../engine/engine.ts';
 import { composeServices, defaultServices, prepareEngine, type AnyService, type ServiceSet } from '../services/index.ts';
 import { createMediaAnswerer, createMediaCache, type MediaAnswerer } from './media.ts';
+import type { ControlGuardOptions } from './guard.ts';
 import { createOperationRunner, type OperationOptions, type OperationRunner } from './operation.ts';
 import { createRouteTable, type RouteTable } from './routes.ts';
 
@@ -32,6 +33,8 @@ export interface WorldsOptions {
   engine?: EngineOptions;
   /** The services (default: every area and the control API). */
   services?: readonly AnyService[];
+  /** Who may call the control API and open sessions (the request entry, mock/core/front.ts, applies it; default: this machine's pages, no token). */
+  control?: ControlGuardOptions;
   /** Runner options of a world (`host` is completed with the sessions here). */
   runner: (world: { name: string | null; prefix: string; engine: Engine }) => OperationOptions;
   /** Most bytes of rendered media kept, by the default world and every session together (default 256 MiB). */
@@ -141,6 +144,8 @@ export function createWorlds(opts: WorldsOptions) {
     services,
     routes,
     main,
+    /** The control guard's options (every transport's entry over these worlds applies the same). */
+    control: opts.control ?? {},
     /** The world of session `name` if it exists (then it becomes the most recently used), else undefined. */
     existing(name: string): World | undefined {
       const w = sessions.get(name);
@@ -152,8 +157,8 @@ export function createWorlds(opts: WorldsOptions) {
     },
     /**
      * The world of session `name`, opened when new (the least recently used
-     * dropped beyond the cap). Only a request that passed the guard opens one
-     * (see the Express server's session gate).
+     * dropped beyond the cap). Only a request the entry lets open one calls
+     * it (mock/core/front.ts).
      */
     session(name: string): World {
       let w = sessions.get(name);

@@ -5,19 +5,20 @@
  * and methods, malformed or oversized bodies, requests the HTTP parser
  * refuses: never a 500 page, never a stack trace.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { controlGuardError, pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
+import { parse as parseUrl } from 'node:url';
+import { createFront, journalRequest, noRoute, type RequestReader } from '../core/front.ts';
 import { Capacity } from './capacity.ts';
-import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
+import { createWorlds, type World, type Worlds } from '../core/worlds.ts';
 import type { Engine, EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
 import { createDocsRouter } from './docs.ts';
 import { createUiRouter } from './ui.ts';
 import { answerParserErrors } from './parser-errors.ts';
 import { sendError, writeWhole } from './respond.ts';
-import { applyCors, EXPOSED_HEADERS, owesCors } from './cors.ts';
+import { applyCors, EXPOSED_HEADERS } from './cors.ts';
 
 export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './router.ts';
@@ -72,23 +73,35 @@ export interface Mock {
   inFlight(): number;
 }
 
-/** Paths that are not API requests: the control API, hosted media, the documentation site and documents (and the web pages: routes.isPage). */
-const NOT_JOURNALED = /^\/(__mock\/|media\/|docs(\/|$)|openapi\.(json|yaml)$|mock-control\.openapi\.(json|yaml)$)/i;
-
 /** A Host header naming this machine: localhost, 127.0.0.1 or [::1], any port. */
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
-/** The dashboard's shell and assets (mock/http/ui.ts): under the control API's origin rules, but served without its token (they hold no data). */
-const UI_PATH = /^\/__mock\/ui(\/(app\.js|style\.css)?)?$/i;
+/** How the request entry reads a request of Node's server (an Express request too): its headers (the first of a repeated one) and the origin it reached. */
+const NODE_READER: RequestReader<IncomingMessage> = {
+  header(req, name) {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  },
+  selfOrigin: (req) => `${protocolOf(req)}://${req.headers.host}`,
+};
 
-/** The control API's paths: a DNS-rebound page must not read or post to them (nor to the web pages: routes.isPage). */
-const CONTROL_PATH = /^\/__mock\//i;
+/** A request target whose path needs the full parse Express's `req.path` gives it (parseurl): not origin-form, or with a character that parse treats apart. */
+const UNUSUAL_TARGET = /^[^/]|[\t\n\f\r #\u00a0\ufeff]/;
 
-/** A path that may name a session (the prefix is tested in full by sessionOf). */
-const SESSION_PREFIX = /^\/sessions\//i;
+/**
+ * The path of a request target, percent-encoded, without the query: what Express's `req.path` gives (parseurl's
+ * pathname), without building a URL object for the usual origin-form target.
+ */
+export function pathOfTarget(target: string): string {
+  if (UNUSUAL_TARGET.test(target)) return parseUrl(target).pathname ?? '/';
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
 
-/** What sessionOf answers for a request that names no session. */
-const NO_SESSION: ReturnType<typeof sessionOf> = { path: '' };
+/** `https` on a TLS socket, else `http`; an Express request (mounted in another app) answers with its own rule (`trust proxy`). */
+function protocolOf(req: IncomingMessage): string {
+  return (req as { protocol?: string }).protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+}
 
 /** Creates a mock instance: its worlds (the default one and the isolated sessions) and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
@@ -104,24 +117,24 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   };
   // one budget of bodies in flight and open event streams for the process
   const capacity = new Capacity(opts.maxInflightBodyBytes, opts.maxStreams);
-  const control: ControlGuardOptions = { origins: opts.controlOrigins, token: opts.controlToken };
   const worlds = createWorlds({
     engine: opts,
     services: opts.services,
     mediaCacheBytes: opts.mediaCacheBytes,
     maxSessions: opts.maxSessions,
     onMockBug: opts.onMockBug,
+    control: { origins: opts.controlOrigins, token: opts.controlToken },
     runner: ({ name, engine }) => ({
       strict: opts.strict ?? false,
-      control,
       latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
       // the --state file is the default world's
       host: name === null && opts.stateFile ? { saveState: (e: Engine) => ({ file: opts.stateFile!, bytes: writeStateFile(opts.stateFile!, e) }) } : {},
     }),
   });
+  const enter = createFront(worlds, { hostAllowed, cors: true });
   const main = worlds.main;
   const engine = main.engine;
-  const worldOf = (res: Response): World => (res.locals.world as World | undefined) ?? main;
+  const worldOf = (res: Response): World => (res.locals as ResponseLocals).world ?? main;
 
   const app = express();
   app.disable('x-powered-by');
@@ -134,28 +147,23 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     this.locals.counted = false;
     inFlight--;
   }
-  /** A response closed: its count in flight ends, and the body bytes the dispatcher reserved for it are given back (one listener for both). */
+  /**
+   * A response closed (one listener for all of it): its count in flight ends, the body bytes the dispatcher reserved
+   * for it are given back, and an API request whose response was finished (not cut off) is journaled with its final
+   * status.
+   */
   function closed(this: Response) {
     uncount.call(this);
-    const reserved = this.locals.bodyReserved as number;
+    const l = this.locals as ResponseLocals;
+    const reserved = l.bodyReserved;
     if (reserved > 0) {
-      this.locals.bodyReserved = 0;
+      l.bodyReserved = 0;
       capacity.releaseBody(reserved);
     }
-  }
-  /** Records an API request in its world's journal when its response is finished (the status is final then). */
-  function journalOnFinish(this: Response) {
-    const l = this.locals as { operationId?: string; keyId?: string | null; envelopeCode?: number | null; journalBody?: object; journalAt: number };
-    worldOf(this).engine.journal.record({
-      at: l.journalAt,
-      method: this.req.method,
-      path: this.req.path,
-      operationId: l.operationId ?? null,
-      keyId: l.keyId ?? null,
-      status: this.statusCode,
-      code: l.envelopeCode ?? null,
-      ...l.journalBody,
-    });
+    if (l.journaled && this.writableFinished) {
+      l.journaled = false;
+      journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody);
+    }
   }
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
   // credentials work), any request header the page asks for (a preflight's Access-Control-Request-Headers
@@ -169,109 +177,71 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     maxAge: 600,
   });
   const ui = createUiRouter({ tokenRequired: !!opts.controlToken });
-  const dispatch = createOperationDispatcher(worlds, { publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, worldOf, capacity });
+  const dispatch = createOperationDispatcher({ publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, capacity });
   /**
-   * Everything up to the operations, in one middleware and in this order (each layer of Express's router is paid
-   * on every request, so this is one, not nine):
-   * 1. counts the request in flight until it closes or turns into an event stream (a graceful shutdown waits for it);
-   * 2. sessions: X-Mock-Session or the /sessions/<name> prefix (stripped here, before any other path test) names a
-   *    world; an existing session is picked, an unknown one only named (opened in 7);
-   * 3. DNS rebinding: a page of another site whose name now points at this machine sends its own name as Host, and
-   *    a same-origin GET carries no Origin: the control API and the sign-in page answer only the names of this mock;
-   * 4. the control API is the mock's own: a web page may call it only from this machine (or an origin listed with
-   *    --control-origin), and with --control-token only with the token. A browser request from another origin is
-   *    refused, not just left without CORS headers (a cross-site POST would still reset the mock);
-   * 5. CORS (a preflight is answered here), except on the web pages (the sign-in page: another site must not read it);
-   * 6. a session name that is not one is answered once CORS headers are on (so a page can read the error);
-   * 7. an unknown session is opened only by a request that passed the guard: a control request (it got past the
-   *    origin and token checks) or an API request with a Bearer of the API-key form. Anything else (media, the
-   *    sign-in page, the documents, an API request without a key) creates nothing and answers 404;
-   * 8. every API request is journaled with its final status;
-   * 9. the dashboard's pages (/__mock/ui), then the operations (the dispatcher), called from here; each goes on to
-   *    the layers below (media, the documents, 404) when it has nothing at the path. The sign-in page is an
-   *    operation of the OAuth area (the route table says which paths are pages: not journaled, no CORS).
+   * Everything up to the operations, in one middleware (each layer of Express's router is paid on every request, so
+   * this is one, not nine): counts the request in flight until it closes or turns into an event stream (a graceful
+   * shutdown waits for it); asks the request entry (mock/core/front.ts: the session, the Host check, the control
+   * guard, CORS, who opens a session, the journal, the route) and follows its decision: an answer at once, a
+   * preflight (the cors package), an operation (the dispatcher), hosted media, the dashboard; anything else goes on
+   * to the layers below (the documents, the 404 envelope).
    */
   const front: RequestHandler = (req, res, next) => {
     inFlight++;
-    res.locals.counted = true;
+    const d = res.locals as ResponseLocals;
+    d.counted = true;
     res.on('close', closed);
-    // an event stream stays open until its source is done: it does not hold a shutdown up
-    res.on('streaming', uncount);
 
-    const header = req.headers['x-mock-session'];
-    const named = header === undefined && !SESSION_PREFIX.test(req.url) ? NO_SESSION : sessionOf(req.path, Array.isArray(header) ? header[0] : header);
-    let unknownSession: string | undefined;
-    if (named.name !== undefined) {
-      if (named.path !== req.path) req.url = req.url.slice(req.path.length - named.path.length);
-      const w = worlds.existing(named.name);
-      if (w) res.locals.world = w;
-      else unknownSession = named.name;
+    const path = pathOfTarget(req.url);
+    const early = enter(req, NODE_READER, req.method, path, d);
+    // the session prefix is taken off before any layer reads the path
+    if (d.path !== path) req.url = req.url.slice(path.length - d.path.length);
+    if (d.journaled) d.journalAt = d.world!.engine.clock.now();
+    if (early) return writeWhole(res, early);
+    if (d.route) {
+      // an event stream stays open until its source is done: it does not hold a shutdown up
+      if (d.route.op.response.kind === 'event-stream') res.on('streaming', uncount);
+      return dispatch(req, res, next);
     }
-    const path = req.path;
-    const controlPath = CONTROL_PATH.test(path);
-    // a web page operation (the sign-in page): Host-checked, without CORS (another site must not read it, nor the
-    // form token it carries), not journaled
-    const page = !controlPath && worlds.routes.isPage(path);
-    if ((controlPath || page) && !hostAllowed(req.headers.host))
-      return sendError(
-        res,
-        'HOST_FORBIDDEN',
-        `the control API and the sign-in page do not answer the host ${String(req.headers.host).slice(0, 100)} (allowed: localhost, 127.0.0.1, [::1], the --public-url host and --allowed-host)`,
-      );
-    if (controlPath) {
-      // a preflight carries no token; health and the dashboard's shell need none
-      const open = req.method === 'OPTIONS' || /^\/__mock\/health\/?$/i.test(path) || UI_PATH.test(path);
-      // a request without Origin (an <img>, a link) is judged by its Referer, then by Sec-Fetch-Site
-      const pageOrigin = pageOriginOf({
-        origin: req.headers.origin,
-        referer: req.headers.referer,
-        'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
-      });
-      const denied = controlGuardError(
-        { pageOrigin, authorization: req.headers.authorization, selfOrigin: `${req.protocol}://${req.headers.host}` },
-        control,
-        open,
-      );
-      if (denied) return sendError(res, denied);
+    switch (d.kind) {
+      case 'preflight':
+        return preflight(req, res, next);
+      case 'media':
+        return void d.world!.media(req.method, d.path, req.url, req.headers).then((a) => (a ? writeWhole(res, a) : below(req, res, next)), next);
+      case 'dashboard':
+        return serveUi(req, res, next);
+      default:
+        return below(req, res, next);
     }
-    if (!page) {
-      if (req.method === 'OPTIONS') return preflight(req, res, next);
-      owesCors(res);
-    }
-    if (named.problem) return sendError(res, 'MALFORMED_REQUEST', named.problem);
-    const journaled = !page && !NOT_JOURNALED.test(path);
-    if (unknownSession !== undefined) {
-      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      if (!controlPath && !(journaled && bearer !== undefined && engine.keyPattern.test(bearer)))
-        return sendError(
-          res,
-          'SESSION_NOT_FOUND',
-          `no session ${unknownSession}: a session is opened by an API request with an API key or by a control request (POST /sessions/${unknownSession}/__mock/reset), not by media or unauthenticated requests`,
-        );
-      res.locals.world = worlds.session(unknownSession);
-    }
-    if (journaled) {
-      res.locals.journalAt = worldOf(res).engine.clock.now();
-      res.on('finish', journalOnFinish);
-    }
-    if (controlPath && UI_PATH.test(path)) serveUi(req, res, next);
-    else dispatch(req, res, next); // it sets the CORS headers before it goes on to the layers below
   };
-  /** The dashboard's pages, then the operations at the same path (a function of its own: `front` makes no closure, so it allocates no context per request). */
+  /** The dashboard's pages; what they do not serve goes on to the layers below (a function of its own: `front` makes no closure, so it allocates no context per request). */
   const serveUi: RequestHandler = (req, res, next) => {
+    expressify(req, res);
     applyCors(res);
-    ui(req, res, (err?: unknown) => (err ? next(err) : dispatch(req, res, next)));
+    ui(req, res, (err?: unknown) => (err ? next(err) : below(req, res, next)));
   };
-  // the layers below the operations: hosted media, the documents and the docs site, the 404 envelope, the error envelopes
-  const below = express.Router();
-  below.use((req, res, next) => {
-    if (!/^\/media\//i.test(req.path)) return next();
-    worldOf(res)
-      .media(req.method, req.path, req.url, req.headers)
-      .then((a) => (a ? writeWhole(res, a) : next()), next);
-  });
-  below.use(createDocsRouter({ publicUrl: opts.publicUrl }));
-  below.use((req, res) => sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}`));
+  /** The layers below the operations (the documents and the docs site, the 404 envelope), with the CORS headers the response owes set first (they write their own way). */
+  const below: RequestHandler = (req, res, next) => {
+    expressify(req, res);
+    applyCors(res);
+    belowRouter(req, res, next);
+  };
+  /**
+   * Makes `req` and `res` this app's Express request and response (its prototypes, each other), as Express's own
+   * entry does for every request: only for what uses Express's methods (the documents, the dashboard, a logger), not
+   * for the operations and media, which read and write Node's request and response (docs/architecture.md, "Keeping
+   * the request path fast").
+   */
+  function expressify(req: Request, res: Response): void {
+    if (Object.getPrototypeOf(req) === app.request) return;
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+  }
+  const belowRouter = express.Router();
+  belowRouter.use(createDocsRouter({ publicUrl: opts.publicUrl }));
+  belowRouter.use((req, res) => writeWhole(res, noRoute(req.method, req.path)));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
     const type = (err as { type?: string })?.type;
@@ -286,7 +256,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     )
       return sendError(res, 'MALFORMED_JSON', `request body could not be read (${type})`);
     // Express 5 cannot decode a path parameter such as `%E0%A4%A` (a URIError with status 400).
-    if (err instanceof URIError) return sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}: the path is not valid percent-encoding`);
+    if (err instanceof URIError)
+      return sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${pathOfTarget(req.url)}: the path is not valid percent-encoding`);
     // Any other client error while reading the body (a corrupt gzip or deflate body, for one).
     const status = (err as { status?: unknown })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500)
@@ -294,34 +265,33 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     worldOf(res).engine.reportBug('(transport)', (err as Error)?.message ?? String(err));
     sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while reading the request');
   };
-  below.use(onError);
+  belowRouter.use(onError);
   /** What answers every request after the logger: the front middleware (and the operations it calls), then the layers below. */
-  const entry = (req: Request, res: Response, done: NextFunction) =>
-    front(req, res, (err?: unknown) => (err ? onError(err, req, res, done) : below(req, res, done)));
+  const entry = (req: Request, res: Response, done: NextFunction | undefined) =>
+    front(req, res, (err?: unknown) => (err ? onError(err, req, res, done ?? unanswered(res)) : below(req, res, done ?? unanswered(res))));
+  /** The end of the stack of a mock not mounted in another app: every request is answered before (the 404 and error envelopes), so this is only reached by a mock bug. */
+  const unanswered =
+    (res: Response): NextFunction =>
+    (err?: unknown) => {
+      if (err) worldOf(res).engine.reportBug('(transport)', err instanceof Error ? err.message : `a thrown ${typeof err}`);
+      if (!res.headersSent) sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: a request went unanswered');
+    };
   const logger = opts.logger;
   /**
-   * The app's request entry, in place of Express's `app.handle`: the same set-up (the request and response get this
-   * app's prototypes, each other and `res.locals`), then the logger, `front` and the layers below, called directly.
-   * Express's router would add a layer walk, a path match and its closures to every request, for a stack whose first
-   * layer answers or hands on to `below` anyway (about a tenth of the CPU of an API request: docs/architecture.md,
-   * "Keeping the request path fast"; decision 0018). Mounted in another app (`parent.use(mock.app)`), Express calls
-   * this too, with the parent's next.
+   * The app's request entry, in place of Express's `app.handle`: `res.locals`, then the logger, `front` and the
+   * layers below, called directly. Express's router would add a layer walk, a path match and its closures to every
+   * request, for a stack whose first layer answers or hands on to `below` anyway, and the operations and media need
+   * none of Express's request and response methods: they get Node's request and response as the server made them
+   * (`expressify` gives them this app's prototypes only on the way to the documents, the dashboard or a logger).
+   * Changing the prototypes of two objects per request cost more CPU than the operation behind them
+   * (docs/architecture.md, "Keeping the request path fast"; decision 0018). Mounted in another app
+   * (`parent.use(mock.app)`), Express calls this too, with the parent's request, response and next.
    */
   (app as unknown as { handle: (req: Request, res: Response, callback?: NextFunction) => void }).handle = (req, res, callback) => {
-    req.res = res;
-    res.req = req;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
     if (!res.locals) res.locals = new ResponseLocals();
-    // every request is answered below (the 404 and error envelopes), so this is only reached by a mock bug
-    const done: NextFunction =
-      callback ??
-      ((err?: unknown) => {
-        if (err) worldOf(res).engine.reportBug('(transport)', err instanceof Error ? err.message : `a thrown ${typeof err}`);
-        if (!res.headersSent) sendError(res, 'MOCK_INTERNAL_ERROR', 'mock bug: a request went unanswered');
-      });
-    if (!logger) return entry(req, res, done);
-    logger(req, res, (err?: unknown) => (err ? onError(err, req, res, done) : entry(req, res, done)));
+    if (!logger) return entry(req, res, callback);
+    expressify(req, res);
+    logger(req, res, (err?: unknown) => (err ? onError(err, req, res, callback ?? unanswered(res)) : entry(req, res, callback)));
   };
   // app.listen's server answers what Node's parser refuses with the envelope too (servers made elsewhere: answerParserErrors).
   const listen = app.listen.bind(app) as (...args: unknown[]) => Server;

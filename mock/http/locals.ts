@@ -1,15 +1,15 @@
 /**
  * What the Express adapter keeps on a response while it answers it
- * (`res.locals`, docs/architecture.md, "Keeping the request path fast"): one
- * shape for every request, made by the app's request entry, so setting a
- * field neither adds a property nor grows a dictionary. Mounted in another
- * app, the mock keeps that app's `res.locals` and sets the same fields on it.
+ * (`res.locals`, docs/architecture.md, "Keeping the request path fast"): the
+ * request entry's decision (mock/core/front.ts writes it here) and what the
+ * journal and the caps need later; one shape for every request, made by the
+ * app's request entry, so setting a field neither adds a property nor grows a
+ * dictionary. Mounted in another app, the mock keeps that app's `res.locals`
+ * and sets the same fields on it.
  */
-import type { World } from '../core/worlds.ts';
+import { Decision } from '../core/front.ts';
 
-export class ResponseLocals {
-  /** The request's world (a session), when it is not the default one. */
-  world: World | undefined = undefined;
+export class ResponseLocals extends Decision {
   /** The API operation answered (the journal's operationId; none for a control operation). */
   operationId: string | undefined = undefined;
   /** The key id of the caller (the journal's keyId). */
@@ -17,13 +17,11 @@ export class ResponseLocals {
   /** The envelope code written (null: no envelope). */
   envelopeCode: number | null = null;
   /** The request body as the journal records it (`{body}` or `{body, bodyTruncated}`). */
-  journalBody: object | undefined = undefined;
+  journalBody: { body: unknown; bodyTruncated?: boolean } | undefined = undefined;
   /** Virtual ms the request reached the mock at (the journal's `at`). */
   journalAt = 0;
   /** Body bytes reserved against the process's cap (given back when the response closes). */
   bodyReserved = 0;
   /** Counted in flight (until the response closes or turns into an event stream). */
   counted = false;
-  /** The CORS headers of an actual request are owed (written with the head: mock/http/cors.ts). */
-  owesCors = false;
 }

@@ -63,7 +63,7 @@ export async function sendAnswer(
   opts: { heartbeatMs: number; strict?: boolean; onMockBug?: (where: string, problem: string) => void; capacity?: Capacity },
 ): Promise<void> {
   const b = a.body;
-  const where = () => (res.locals.operationId as string | undefined) ?? req.path;
+  const where = () => (res.locals.operationId as string | undefined) ?? (res.locals.path as string | undefined) ?? req.url;
   /** A mock bug found while answering (default: reported to the request's engine). */
   const report = (problem: string) => (opts.onMockBug ? opts.onMockBug(where(), problem) : engine.reportBug(where(), problem));
   if (b && 'events' in b) {

@@ -1,25 +1,24 @@
 /**
  * The Express adapter of the operations (docs/architecture.md, "The request
- * path"): one middleware finds the operation in the route table of
- * mock/core/routes.ts (the API's and the control API's), reads the request
- * (JSON and form bodies up to their limit before the operation runs,
- * multipart bodies streamed after auth), runs it in the request's world and writes the Answer.
- * Unknown paths go on (hosted media, pages, the 404 envelope); a known path
- * with another method answers 405 with Allow.
+ * path"): for a request the entry (mock/core/front.ts) found an operation for
+ * (`res.locals.route`, in `res.locals.world`), one function reserves its body
+ * against the process's cap, reads it (JSON and form bodies up to their limit
+ * before the operation runs, multipart bodies streamed after auth), runs the
+ * operation and writes the Answer.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { parse as parseQuery } from 'node:querystring';
 import getRawBody from 'raw-body';
 import onFinished, { isFinished } from 'on-finished';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 import { bodyLimitOf, parseWholeBody, readsWholeBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
-import { applyCors } from './cors.ts';
-import type { World, Worlds } from '../core/worlds.ts';
-import type { RouteMatch } from '../core/routes.ts';
+import type { World } from '../core/worlds.ts';
+import type { OperationHit } from '../core/front.ts';
+import type { ResponseLocals } from './locals.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
 import type { Capacity } from './capacity.ts';
 import { sendAnswer, sendError, writeWhole } from './respond.ts';
-import { pageOriginOf } from '../core/guard.ts';
 
 /** Bytes a multipart body may carry beyond its files (boundaries, part headers, text fields): reserved with them. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
@@ -32,8 +31,6 @@ export interface DispatchOptions {
   /** Real ms between event-stream heartbeats. */
   heartbeatMs: number;
   strict?: boolean;
-  /** The world of a request (its session), chosen before any path test. */
-  worldOf: (res: Response) => World;
   /**
    * The process's caps on bodies in flight and open event streams (shared by every world); none: no caps. The bytes a
    * request reserves are left in `res.locals.bodyReserved`: the caller gives them back when the response closes.
@@ -46,8 +43,8 @@ export function expressPath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** The middleware answering every operation of `worlds` (see the file's comment). */
-export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions): RequestHandler {
+/** The function answering a request the entry found an operation for (see the file's comment); `next` takes its errors. */
+export function createOperationDispatcher(opts: DispatchOptions): RequestHandler {
   // one body-parser reader per JSON or form limit, for a body with a Content-Encoding (it inflates gzip, deflate, br)
   const inflaters = new Map<number, RequestHandler>();
   /**
@@ -84,19 +81,11 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
   const answerOptions = { heartbeatMs: opts.heartbeatMs, strict: opts.strict, capacity: opts.capacity };
 
   return (req: Request, res: Response, next: NextFunction) => {
-    const hit = worlds.routes.find(req.method, req.path);
-    if (!hit) {
-      applyCors(res); // for the layers below (media, pages, documents), which set headers their own way
-      return next();
-    }
-    if (hit.kind === 'method') {
-      const allowed = hit.allowed.join(', ');
-      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${allowed}`, { Allow: allowed });
-    }
-    if (hit.kind === 'encoding') return sendError(res, 'ROUTE_NOT_FOUND', `no operation at ${req.method} ${req.path}: the path is not valid percent-encoding`);
+    const d = res.locals as ResponseLocals;
+    const hit = d.route!;
     const { op, operationId } = hit;
     const body = op.request.body;
-    const world = opts.worldOf(res);
+    const world = d.world!;
     // a body (the API's or the control API's: a state document, an upload) is reserved against the process's cap
     // before it is read: its Content-Length, or the most the operation takes when it is chunked (a request with
     // neither header has no body, RFC 9112 section 6.3: a bare POST /__mock/reset reserves nothing)
@@ -137,17 +126,12 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
   async function answer(req: Request, res: Response, hit: OperationHit, world: World): Promise<void> {
     const { op, operationId } = hit;
     const trace: Partial<OperationTrace> = {};
-    if (!op.control) res.locals.operationId = operationId;
+    const d = res.locals as ResponseLocals;
+    if (!op.control) d.operationId = operationId;
     const request = new ExpressOperationRequest(req, op, hit.params, originOf(req, opts.publicUrl) + world.prefix);
-    // only the control guard and a web page's form read where a request comes from
-    if (op.control || op.response.kind === 'page') {
-      request.pageOrigin = pageOriginOf({
-        origin: req.headers.origin,
-        referer: req.headers.referer,
-        'sec-fetch-site': [req.headers['sec-fetch-site'] ?? []].flat()[0],
-      });
-      request.selfOrigin = `${req.protocol}://${req.headers.host}`;
-    }
+    // a web page's form reads where a request comes from (the entry read it)
+    request.pageOrigin = d.pageOrigin;
+    request.selfOrigin = d.selfOrigin;
     const a = await world.run(operationId, request, trace);
     res.locals.keyId = trace.keyId ?? null;
     if (trace.body !== undefined) res.locals.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
@@ -158,8 +142,20 @@ export function createOperationDispatcher(worlds: Worlds, opts: DispatchOptions)
   }
 }
 
-/** A route table's hit on an operation. */
-type OperationHit = Extract<RouteMatch, { kind: 'operation' }>;
+/** The query of a request without one: one object for all (nothing writes to it). */
+const NO_QUERY: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
+
+/**
+ * The query parameters of a request target, as the app's query parser ('simple': Node's querystring) gives them in
+ * `req.query`: a string per name, an array of strings for a repeated name. Read from the target, not `req.query`:
+ * an operation's request is Node's, not Express's (mock/http/app.ts).
+ */
+function queryOf(target: string): Record<string, unknown> {
+  const q = target.indexOf('?');
+  if (q < 0 || q === target.length - 1) return NO_QUERY;
+  const hash = target.indexOf('#', q);
+  return parseQuery(hash < 0 ? target.slice(q + 1) : target.slice(q + 1, hash));
+}
 
 /**
  * An operation request read from an Express request (see OperationRequest): the headers the runner reads, and the
@@ -182,7 +178,7 @@ class ExpressOperationRequest implements OperationRequest {
     const prefer = req.headers.prefer;
     this.authorization = req.headers.authorization;
     this.prefer = prefer === undefined ? '' : Array.isArray(prefer) ? prefer.join(',') : prefer;
-    this.query = req.query;
+    this.query = queryOf(req.url);
   }
 
   readBody(): Promise<unknown> {

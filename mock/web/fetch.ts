@@ -14,9 +14,10 @@
 import { EVENT_STREAM_HEADERS, errorAnswer, type Answer } from '../core/answer.ts';
 import { pumpEvents } from '../core/event-stream.ts';
 import { encodedMultipart, multipartCollector, notMultipart } from '../core/multipart.ts';
-import { pageOriginOf, type ControlGuardOptions } from '../core/guard.ts';
-import { bodyLimitOf, bodyTooLarge, parseWholeBody, readsWholeBody, type OperationTrace } from '../core/operation.ts';
-import { createWorlds, sessionOf, type World, type Worlds } from '../core/worlds.ts';
+import type { ControlGuardOptions } from '../core/guard.ts';
+import { createFront, Decision, journalRequest, noRoute, type RequestReader } from '../core/front.ts';
+import { bodyLimitOf, bodyTooLarge, formFields, parseWholeBody, readsWholeBody, type OperationTrace } from '../core/operation.ts';
+import { createWorlds, type Worlds } from '../core/worlds.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { EngineOptions } from '../engine/engine.ts';
@@ -37,15 +38,11 @@ export interface FetchHandlerOptions extends EngineOptions {
   mediaCacheBytes?: number;
 }
 
-/** Query parameters as the server's parser gives them: a string, or an array of strings for a repeated name. */
-function queryObject(params: URLSearchParams): Record<string, unknown> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of params) {
-    const prev = Object.hasOwn(out, k) ? out[k] : undefined;
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
-}
+/** How the request entry reads a WHATWG Request: its headers, and the origin of its URL. */
+const FETCH_READER: RequestReader<Request> = {
+  header: (request, name) => request.headers.get(name) ?? undefined,
+  selfOrigin: (request) => new URL(request.url).origin,
+};
 
 /** A response from an Answer: whole bodies with Content-Length, binary bodies streamed, event streams until done. */
 async function toResponse(a: Answer, method: string, engine: Engine, heartbeatMs: number, bug: (problem: string) => void): Promise<Response> {
@@ -135,27 +132,28 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
       engine: opts,
       services: opts.services,
       mediaCacheBytes: opts.mediaCacheBytes,
-      runner: () => ({ strict: opts.strict ?? false, control: opts.control ?? { anyOrigin: true } }),
+      control: opts.control ?? { anyOrigin: true },
+      runner: () => ({ strict: opts.strict ?? false }),
     });
+  // no Host check and no CORS: a fetch handler answers its own page
+  const enter = createFront(own);
 
-  async function answer(request: Request, world: World, path: string, url: URL, trace: Partial<OperationTrace>): Promise<Answer> {
-    const method = request.method.toUpperCase();
-    if (/^\/media\//i.test(path)) {
-      const h = request.headers;
-      const m = await world.media(method, path, path + url.search, {
-        range: h.get('range') ?? undefined,
-        'if-range': h.get('if-range') ?? undefined,
-        'if-none-match': h.get('if-none-match') ?? undefined,
-      });
-      if (m) return m;
+  /** The answer to a request the entry let through, by its decision `d`. */
+  async function answer(request: Request, method: string, d: Decision, url: URL, trace: Partial<OperationTrace>): Promise<Answer> {
+    const world = d.world!;
+    const hit = d.route;
+    if (!hit) {
+      if (d.kind === 'media') {
+        const h = request.headers;
+        const m = await world.media(method, d.path, d.path + url.search, {
+          range: h.get('range') ?? undefined,
+          'if-range': h.get('if-range') ?? undefined,
+          'if-none-match': h.get('if-none-match') ?? undefined,
+        });
+        if (m) return m;
+      }
+      return noRoute(method, d.path);
     }
-    const hit = own.routes.find(method, path);
-    if (!hit) return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}`);
-    if (hit.kind === 'method') {
-      const allowed = hit.allowed.join(', ');
-      return errorAnswer('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed}`, { Allow: allowed });
-    }
-    if (hit.kind === 'encoding') return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}: the path is not valid percent-encoding`);
     const op = hit.op;
     const body = op.request.body;
     let readBody: () => Promise<unknown> = () => Promise.resolve(undefined);
@@ -194,15 +192,12 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
         authorization: request.headers.get('authorization') ?? undefined,
         prefer: request.headers.get('prefer') ?? undefined,
         params: hit.params,
-        query: queryObject(url.searchParams),
+        // query parameters folded as the server's parser folds them (a repeated name: an array)
+        query: formFields(url.searchParams),
         readBody,
         origin: (opts.publicUrl?.replace(/\/+$/, '') ?? url.origin) + world.prefix,
-        pageOrigin: pageOriginOf({
-          origin: request.headers.get('origin') ?? undefined,
-          referer: request.headers.get('referer') ?? undefined,
-          'sec-fetch-site': request.headers.get('sec-fetch-site') ?? undefined,
-        }),
-        selfOrigin: url.origin,
+        pageOrigin: d.pageOrigin,
+        selfOrigin: d.selfOrigin,
       },
       trace,
     );
@@ -211,32 +206,33 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
   /** Answers `request` as the server would. */
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const named = sessionOf(url.pathname, request.headers.get('x-mock-session'));
-    const world = named.name === undefined ? own.main : own.session(named.name);
-    const engine = world.engine;
+    const method = request.method.toUpperCase();
+    const d = new Decision();
+    const early = enter(request, FETCH_READER, method, url.pathname, d);
+    const engine = d.world!.engine;
     const bug = (where: string, problem: string) => engine.reportBug(where, problem);
     const at = engine.clock.now();
     const trace: Partial<OperationTrace> = {};
     let a: Answer;
     try {
-      a = named.problem ? errorAnswer('MALFORMED_REQUEST', named.problem) : await answer(request, world, named.path, url, trace);
+      a = early ?? (await answer(request, method, d, url, trace));
     } catch (e) {
       bug('(fetch transport)', (e as Error)?.stack ?? String(e));
       a = errorAnswer('MALFORMED_JSON', `request body could not be read (${(e as Error)?.message ?? String(e)})`);
     }
-    // API requests only: not the control API, hosted media or the web pages
-    if (!trace.control && !trace.page && !/^\/(media|__mock)\//i.test(named.path))
-      engine.journal.record({
+    if (d.journaled)
+      journalRequest(
+        d.world!,
         at,
-        method: request.method.toUpperCase(),
-        path: named.path,
-        operationId: trace.operationId ?? null,
-        keyId: trace.keyId ?? null,
-        status: a.status,
-        code: a.envelopeCode,
-        ...(trace.body !== undefined ? { body: trace.body, ...(trace.bodyTruncated ? { bodyTruncated: true } : {}) } : {}),
-      });
-    return toResponse(a, request.method.toUpperCase(), engine, heartbeatMs, (p) => bug(trace.operationId ?? url.pathname, p));
+        method,
+        d.path,
+        a.status,
+        a.envelopeCode,
+        trace.operationId,
+        trace.keyId,
+        trace.body === undefined ? undefined : trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body },
+      );
+    return toResponse(a, method, engine, heartbeatMs, (p) => bug(trace.operationId ?? url.pathname, p));
   };
 }
 

@@ -55,7 +55,8 @@ export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers
     engine: { clock: 'manual', ...opts },
     services: opts.services,
     mediaCacheBytes: opts.mediaCacheBytes,
-    runner: () => ({ strict: opts.strict ?? false, control: opts.control ?? { anyOrigin: true } }),
+    control: opts.control ?? { anyOrigin: true },
+    runner: () => ({ strict: opts.strict ?? false }),
   });
   const handle = createFetchHandler({ ...opts, publicUrl: base }, worlds);
   const { origin, pathname } = new URL(base);

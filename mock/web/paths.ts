@@ -3,15 +3,14 @@
  * operations' paths of its route table (the API's and the control API's),
  * hosted media (`/media/...`), anything under `/__mock` (an unknown control
  * path gets the 404 envelope) and any of those under a session prefix
- * (`/sessions/<name>/...`). The MSW handlers answer these under their base
- * URL and let every other request through (an app's own modules, a dev
- * server's hot-reload and dependency requests, the favicon), so the app's
- * own origin can be the base URL.
+ * (`/sessions/<name>/...`), as the request entry sorts them
+ * (mock/core/front.ts). The MSW handlers answer these under their base URL
+ * and let every other request through (an app's own modules, a dev server's
+ * hot-reload and dependency requests, the favicon), so the app's own origin
+ * can be the base URL.
  */
+import { routesPath } from '../core/front.ts';
 import type { RouteTable } from '../core/routes.ts';
-import { sessionOf } from '../core/worlds.ts';
-
-const FIXED = /^\/(?:media\/.|__mock(?:\/|$))/i;
 
 /**
  * True when the mock answers `pathname` (already relative to the mock's base
@@ -20,6 +19,5 @@ const FIXED = /^\/(?:media\/.|__mock(?:\/|$))/i;
  * `/sessions/<name>/`.
  */
 export function isMockPath(pathname: string, routes: RouteTable): boolean {
-  const rest = sessionOf(pathname, undefined).path;
-  return FIXED.test(rest) || routes.find('GET', rest) !== undefined;
+  return routesPath(pathname, routes);
 }
