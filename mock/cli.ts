@@ -152,6 +152,12 @@ const program = new EnvCommand()
   )
   .option('--unsafe-open-control', 'listening beyond this machine, leave the control API open to anyone who can reach the port (no token)', false)
   .option('--journal-size <n>', 'API requests kept in the journal (GET /__mock/requests)', int('journal-size', 1, 1_000_000), DEFAULT_LIMITS.journal)
+  .option(
+    '--journal-mb <mb>',
+    "memory for the journal's entries (request bodies included) of the whole process: half for the default world, half shared equally by the sessions; oldest first out",
+    int('journal-mb', 1, 65536),
+    DEFAULT_LIMITS.journalBytes / (1024 * 1024),
+  )
   .option('--activity-size <n>', 'task changes kept in the activity feed (GET /__mock/events)', int('activity-size', 1, 1_000_000), DEFAULT_LIMITS.activity)
   .option(
     '--max-tasks-per-key <n>',
@@ -256,6 +262,7 @@ const o = program.opts<{
   allowedHost?: string[];
   unsafeOpenControl: boolean;
   journalSize: number;
+  journalMb: number;
   readyFile?: string;
   activitySize: number;
   maxTasksPerKey: number;
@@ -325,6 +332,7 @@ const mock = createMockServer({
   checkHost: LOOPBACK || (o.allowedHost?.length ?? 0) > 0,
   limits: {
     journal: o.journalSize,
+    journalBytes: o.journalMb * 1024 * 1024,
     activity: o.activitySize,
     tasksPerKey: o.maxTasksPerKey,
     tasks: o.maxTasks,
