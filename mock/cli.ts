@@ -14,7 +14,7 @@ import { networkInterfaces } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import morgan from 'morgan';
 import { z } from 'zod';
-import { MAX_SESSIONS } from '../schemas/control.ts';
+import { MAX_SESSIONS, MAX_STATE_BYTES } from '../schemas/control.ts';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMockServer } from './http/app.ts';
@@ -196,6 +196,12 @@ const program = new EnvCommand()
     DEFAULT_CAPACITY.maxInflightBodyBytes / 1024 / 1024,
   )
   .option(
+    '--max-state-mb <mb>',
+    'the largest state document PUT /__mock/state reads; beyond, 413 before a byte of it is read',
+    int('max-state-mb', 1, 4096),
+    MAX_STATE_BYTES / 1024 / 1024,
+  )
+  .option(
     '--max-streams <n>',
     'event streams open at once, all together; beyond, 503 with Retry-After',
     int('max-streams', 1, 1_000_000),
@@ -272,6 +278,7 @@ const o = program.opts<{
   maxSessions: number;
   maxInflightBodyMb: number;
   maxStreams: number;
+  maxStateMb: number;
   quiet: boolean;
 }>();
 
@@ -322,6 +329,7 @@ const mock = createMockServer({
   maxSessions: o.maxSessions,
   maxInflightBodyBytes: o.maxInflightBodyMb * 1024 * 1024,
   maxStreams: o.maxStreams,
+  maxStateBytes: o.maxStateMb * 1024 * 1024,
   stateFile: o.state,
   controlToken,
   controlOrigins: o.controlOrigin,

@@ -43,6 +43,8 @@ export interface MockOptions extends EngineOptions {
   maxInflightBodyBytes?: number;
   /** Most event streams open at once, all worlds together (default 1,000); beyond, 503 with Retry-After. */
   maxStreams?: number;
+  /** Largest state document PUT /__mock/state reads (default 64 MiB); beyond, 413 before a byte is read. */
+  maxStateBytes?: number;
   /** Real ms between event-stream heartbeat comments (default 15 000). */
   heartbeatMs?: number;
   /** The --state file (POST /__mock/state/save writes it). */
@@ -103,7 +105,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     return allowedHosts.some((a) => a === h || a === name);
   };
   // one budget of bodies in flight and open event streams for the process
-  const capacity = new Capacity(opts.maxInflightBodyBytes, opts.maxStreams);
+  const capacity = new Capacity(opts.maxInflightBodyBytes, opts.maxStreams, opts.maxStateBytes);
   const control: ControlGuardOptions = { origins: opts.controlOrigins, token: opts.controlToken };
   const worlds = createWorlds({
     engine: opts,
