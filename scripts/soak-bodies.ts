@@ -25,21 +25,41 @@
  * Exits 0, or 1 when the target is missed or a request is answered 5xx.
  */
 import { parseArgs } from 'node:util';
-import { pool, rssMB, start, type Running } from './soak-sessions.ts';
+import { rssMB, start, type Running } from './soak-sessions.ts';
 
 const KEY = 'mg_soak1_secret';
 const out = (s = '') => process.stdout.write(`${s}\n`);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const mb = (n: number) => `${n.toFixed(0)} MB`;
 
-/** Sends `n` requests made by `send(i)`, printing the RSS after every tenth of them; returns the samples. */
-async function scene(m: Running, name: string, n: number, send: (i: number) => Promise<number>, bad: Map<number, number>): Promise<number[]> {
+/** Runs `work(i)` for i in [0, n) with `concurrency` at a time. */
+async function pool(n: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
+}
+
+/**
+ * Sends `n` requests made by `send(i)`, `concurrency` at a time, printing the RSS after every tenth of them; returns
+ * the samples. A request the mock cuts off (a 503 for a full in-flight budget closes the connection) counts as status 0.
+ */
+async function scene(
+  m: Running,
+  name: string,
+  n: number,
+  concurrency: number,
+  send: (i: number) => Promise<number>,
+  bad: Map<number, number>,
+): Promise<number[]> {
   const samples: number[] = [];
   const t0 = performance.now();
   let done = 0;
-  await pool(n, async (i) => {
-    const status = await send(i);
-    if (status >= 500 || status === 0) bad.set(status, (bad.get(status) ?? 0) + 1);
+  await pool(n, concurrency, async (i) => {
+    const status = await send(i).catch(() => 0);
+    if (status > 503 || status === 500 || status === 0) bad.set(status, (bad.get(status) ?? 0) + 1);
     done++;
     if (done % Math.max(1, Math.floor(n / 10)) === 0) samples.push(rssMB(m.child.pid!));
   });
@@ -79,6 +99,7 @@ export async function soakBodies(argv: string[]): Promise<number> {
     m,
     `${sessions} sessions x ${rounds} bodies of ${bodyKb} KB`,
     sessions * rounds,
+    16,
     async (i) =>
       (
         await m.call(
@@ -100,6 +121,8 @@ export async function soakBodies(argv: string[]): Promise<number> {
     m,
     `${large} bodies of ${largeMb} MB (default world)`,
     large,
+    // within the 256 MiB of bodies in flight
+    8,
     async (i) => (await m.call('POST', '/v1/images/generation/estimate-credits', auth, { model: 'image-a-2', note: `${i}${big}` })).status,
     bad,
   );
