@@ -91,7 +91,7 @@ export async function soakState(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { 'state-load': { type: 'boolean' }, mb: { type: 'string', default: '63' } } });
   const bytes = Number(values.mb) * 1024 * 1024;
   const m = await start(['--max-tasks', '200000', '--max-tasks-per-key', '200000']);
-  let ok = true;
+  let ok: boolean;
   try {
     const valid = await validState(m, bytes);
     const a = await putWhileProbing(m, valid);

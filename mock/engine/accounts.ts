@@ -248,10 +248,7 @@ export class Accounts {
   dump(): AccountsSnapshot {
     return {
       accounts: [...this.accounts.values()],
-      // a hold of an account since deleted or forgotten is dropped, not saved: loaded, it would land on the key's new account
-      holds: [...this.holds.entries()]
-        .filter(([, h]) => this.accounts.get(h.apiKey) === h.account)
-        .map(([taskId, h]) => [taskId, { apiKey: h.apiKey, amount: h.amount }]),
+      holds: [...this.holds.entries()].map(([taskId, h]) => [taskId, { apiKey: h.apiKey, amount: h.amount }]),
       deleted: [...this.deleted],
     };
   }
