@@ -19,7 +19,7 @@ import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMockServer } from './http/app.ts';
 import { DEFAULT_CAPACITY } from './http/capacity.ts';
-import { loadState, readStateFile, writeStateFile } from './http/state-file.ts';
+import { loadState, readStateFile, stateLocationProblem, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
 
@@ -304,6 +304,12 @@ if (o.state && existsSync(o.state)) {
     process.exit(1);
   }
 }
+// ... and a location it cannot write in stops it too: the state would be lost at shutdown
+const stateProblem = o.state ? stateLocationProblem(o.state) : undefined;
+if (stateProblem) {
+  console.error(`mediagen-mock: --state ${o.state}: ${stateProblem}`);
+  process.exit(1);
+}
 for (const origin of o.controlOrigin ?? [])
   if (!/^https?:\/\/[^\s/]+$/.test(origin))
     program.error(`error: --control-origin ${origin}: an origin is scheme://host[:port], e.g. http://192.168.1.20:5173`);
@@ -418,7 +424,7 @@ async function shutdown(signal: string) {
       const bytes = writeStateFile(o.state, engine);
       if (!o.quiet) console.log(`state: saved ${o.state} (${bytes} bytes)`);
     } catch (e) {
-      console.error(`mediagen-mock: could not save the state to ${o.state}: ${(e as Error).message}`);
+      console.error(`mediagen-mock: could not save the state to ${o.state} at shutdown: ${(e as Error).message}`);
       process.exitCode = 1;
     }
   }

@@ -114,6 +114,28 @@ describe('the state document cap', () => {
   });
 });
 
+describe('JSON bodies dense with objects', () => {
+  // the review's worst case: 64 MB of empty objects as a state took the mock past its heap limit (here 2 MB of them;
+  // 700,001 entries and the document's 4 objects)
+  it('a state of empty objects, or an API body of nested arrays, above 1 MiB: 413 before it is parsed; a real state of that size loads', async () => {
+    const m = await mock();
+    const junk = `{"format":"mediagen-mock-state","version":1,"state":{"journal":{"entries":[${'{},'.repeat(700_000)}{}],"seq":0}}}`;
+    const r = await m.call('PUT', '/__mock/state', { key: null, raw: junk, headers: { 'content-type': 'application/json' } });
+    expect(r.status, r.text).toBe(413);
+    expect(r.json.code).toBe(TOO_LARGE);
+    expect(r.json.message).toMatch(/^request body holds 700005 objects and arrays in \d+ bytes, more than one per 16 bytes/);
+    const nested = await m.call('POST', '/v1/images/generation/estimate-credits', {
+      raw: `{"model":"image-a-2","x":${'['.repeat(1_200_000)}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(nested.status, nested.text).toBe(413);
+    // a state document of 2 MB (padded with spaces) is taken
+    const doc = (await m.call('GET', '/__mock/state', { key: null })).text;
+    const ok = await m.call('PUT', '/__mock/state', { key: null, raw: doc + ' '.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    expect(ok.status, ok.text).toBe(200);
+  });
+});
+
 describe('Capacity.admitBody', () => {
   it('judges a body from its headers, reserving only what it admits', () => {
     const c = new Capacity(1000, 10, 500);

@@ -21,7 +21,7 @@ import { applyCors, EXPOSED_HEADERS, owesCors } from './cors.ts';
 
 export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './router.ts';
-import { writeStateFile } from './state-file.ts';
+import { saveStateFile } from './state-file.ts';
 import { ResponseLocals } from './locals.ts';
 
 export interface MockOptions extends EngineOptions {
@@ -118,7 +118,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       control,
       latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
       // the --state file is the default world's
-      host: name === null && opts.stateFile ? { saveState: (e: Engine) => ({ file: opts.stateFile!, bytes: writeStateFile(opts.stateFile!, e) }) } : {},
+      host: name === null && opts.stateFile ? { saveState: (e: Engine) => saveStateFile(opts.stateFile!, e) } : {},
     }),
   });
   const main = worlds.main;
