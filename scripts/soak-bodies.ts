@@ -1,6 +1,6 @@
 /**
  * `npm run soak -- --bodies`: the request-bodies mode of the soak
- * (docs/architecture.md, "Bounded"). The journal keeps each request's body cut
+ * (docs/architecture.md, "The engine", Bounds). The journal keeps each request's body cut
  * to its first 4,096 characters, as a copy, within one byte budget for the
  * default world and every session (--journal-mb); this mode shows the mock's
  * resident memory stays flat however large the bodies and however many

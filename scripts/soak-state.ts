@@ -1,7 +1,7 @@
 /**
  * `npm run soak -- --state-load`: how long other requests wait while the mock
  * reads a state document at its cap (PUT /__mock/state, --max-state-mb,
- * default 64 MiB; docs/architecture.md, "Bounded"). Starts the mock as a
+ * default 64 MiB; docs/architecture.md, "The request path"). Starts the mock as a
  * child process (`--clock manual --no-rate-limit --max-tasks 200000`), builds
  * two documents just under the cap and PUTs each while a prober sends `GET
  * /__mock/health` every 20 ms on connections of its own:

@@ -1,6 +1,6 @@
 /**
  * Control bodies are bounded before they are read (docs/architecture.md,
- * "Bounded"; mock/http/capacity.ts): a state document past its cap
+ * "The request path"; mock/http/capacity.ts): a state document past its cap
  * (--max-state-mb, default 64 MiB) is answered 413 (PAYLOAD_TOO_LARGE, 10006)
  * from its Content-Length, before a byte of it is read and without reserving
  * anything against the cap of bodies in flight; a chunked one is cut off at

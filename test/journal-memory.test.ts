@@ -1,5 +1,5 @@
 /**
- * The journal's memory is bounded in bytes (docs/architecture.md, "Bounded";
+ * The journal's memory is bounded in bytes (docs/architecture.md, "The engine", Bounds;
  * mock/engine/journal.ts): a body is kept as a copy of its cut, never as a
  * view of the whole request text, and the default world's and every
  * session's journals together keep at most the journal's byte budget

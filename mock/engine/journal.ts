@@ -1,6 +1,6 @@
 /**
  * The request journal: the most recent API requests and their response
- * status, bounded twice (docs/architecture.md, "Bounded"): at most `capacity`
+ * status, bounded twice (docs/architecture.md, "The engine", Bounds): at most `capacity`
  * entries and at most `maxBytes` bytes (as `entryBytes` estimates them);
  * beyond either, the oldest entries go (the newest is always kept).
  *

@@ -172,6 +172,6 @@ export const SessionParams = z.strictObject({ name: z.string().regex(SESSION_NAM
 /**
  * Largest state a PUT accepts by default (assumed; the CLI's --max-state-mb):
  * 64 MiB, some hundred thousand tasks. Small enough that reading and checking
- * one keeps the mock answering (docs/architecture.md, "Bounded").
+ * one keeps the mock answering (docs/architecture.md, "The request path")..
  */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
