@@ -14,12 +14,12 @@ import { networkInterfaces } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import morgan from 'morgan';
 import { z } from 'zod';
-import { MAX_SESSIONS } from '../schemas/control.ts';
+import { MAX_SESSIONS, MAX_STATE_BYTES } from '../schemas/control.ts';
 import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMockServer } from './http/app.ts';
 import { DEFAULT_CAPACITY } from './http/capacity.ts';
-import { loadState, readStateFile, writeStateFile } from './http/state-file.ts';
+import { loadState, readStateFile, stateLocationProblem, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { preloadVideoMuxer } from './media/video.ts';
 
@@ -152,6 +152,12 @@ const program = new EnvCommand()
   )
   .option('--unsafe-open-control', 'listening beyond this machine, leave the control API open to anyone who can reach the port (no token)', false)
   .option('--journal-size <n>', 'API requests kept in the journal (GET /__mock/requests)', int('journal-size', 1, 1_000_000), DEFAULT_LIMITS.journal)
+  .option(
+    '--journal-mb <mb>',
+    "memory for the journal's entries (request bodies included) of the whole process: half for the default world, half shared equally by the sessions; oldest first out",
+    int('journal-mb', 1, 65536),
+    DEFAULT_LIMITS.journalBytes / (1024 * 1024),
+  )
   .option('--activity-size <n>', 'task changes kept in the activity feed (GET /__mock/events)', int('activity-size', 1, 1_000_000), DEFAULT_LIMITS.activity)
   .option(
     '--max-tasks-per-key <n>',
@@ -188,6 +194,12 @@ const program = new EnvCommand()
     'request bodies received at once, all together; beyond, 503 with Retry-After (a body is counted by its Content-Length, or the most its operation takes)',
     int('max-inflight-body-mb', 1, 65536),
     DEFAULT_CAPACITY.maxInflightBodyBytes / 1024 / 1024,
+  )
+  .option(
+    '--max-state-mb <mb>',
+    'the largest state document PUT /__mock/state reads; beyond, 413 before a byte of it is read',
+    int('max-state-mb', 1, 4096),
+    MAX_STATE_BYTES / 1024 / 1024,
   )
   .option(
     '--max-streams <n>',
@@ -256,6 +268,7 @@ const o = program.opts<{
   allowedHost?: string[];
   unsafeOpenControl: boolean;
   journalSize: number;
+  journalMb: number;
   readyFile?: string;
   activitySize: number;
   maxTasksPerKey: number;
@@ -265,6 +278,7 @@ const o = program.opts<{
   maxSessions: number;
   maxInflightBodyMb: number;
   maxStreams: number;
+  maxStateMb: number;
   quiet: boolean;
 }>();
 
@@ -289,6 +303,12 @@ if (o.state && existsSync(o.state)) {
     console.error(`mediagen-mock: --state ${(e as Error).message}\n  the file is left as it is; fix it, move it away, or start without --state`);
     process.exit(1);
   }
+}
+// ... and a location it cannot write in stops it too: the state would be lost at shutdown
+const stateProblem = o.state ? stateLocationProblem(o.state) : undefined;
+if (stateProblem) {
+  console.error(`mediagen-mock: --state ${o.state}: ${stateProblem}`);
+  process.exit(1);
 }
 for (const origin of o.controlOrigin ?? [])
   if (!/^https?:\/\/[^\s/]+$/.test(origin))
@@ -315,6 +335,7 @@ const mock = createMockServer({
   maxSessions: o.maxSessions,
   maxInflightBodyBytes: o.maxInflightBodyMb * 1024 * 1024,
   maxStreams: o.maxStreams,
+  maxStateBytes: o.maxStateMb * 1024 * 1024,
   stateFile: o.state,
   controlToken,
   controlOrigins: o.controlOrigin,
@@ -325,6 +346,7 @@ const mock = createMockServer({
   checkHost: LOOPBACK || (o.allowedHost?.length ?? 0) > 0,
   limits: {
     journal: o.journalSize,
+    journalBytes: o.journalMb * 1024 * 1024,
     activity: o.activitySize,
     tasksPerKey: o.maxTasksPerKey,
     tasks: o.maxTasks,
@@ -402,7 +424,7 @@ async function shutdown(signal: string) {
       const bytes = writeStateFile(o.state, engine);
       if (!o.quiet) console.log(`state: saved ${o.state} (${bytes} bytes)`);
     } catch (e) {
-      console.error(`mediagen-mock: could not save the state to ${o.state}: ${(e as Error).message}`);
+      console.error(`mediagen-mock: could not save the state to ${o.state} at shutdown: ${(e as Error).message}`);
       process.exitCode = 1;
     }
   }

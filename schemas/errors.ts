@@ -16,7 +16,7 @@ import { assumed, fromSeed, type Provenance } from './provenance.ts';
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503 | 507;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
@@ -156,6 +156,13 @@ export const errorCatalog = {
     meaning:
       'a request in a session (X-Mock-Session or /sessions/<name>) that does not exist, which this request cannot open: media, the sign-in page and unauthenticated requests open none',
     provenance: assumed('mock-only: sessions are a feature of the mock (decisions/0019-sessions.md)'),
+  },
+  STATE_SAVE_FAILED: {
+    code: 10020,
+    httpStatus: 507,
+    meaning:
+      'the mock could not write its state to the --state file (a directory it may not write in, a full disk): the state stays in memory and the save is tried again at shutdown',
+    provenance: assumed("mock-only: the state file is the mock's own; 507 Insufficient Storage (RFC 4918) as the server could not store what the request asked it to"),
   },
   MOCK_INTERNAL_ERROR: {
     code: 10500,

@@ -45,12 +45,12 @@ function freePort(): Promise<number> {
 }
 
 /** Resident memory of `pid` in MB (VmRSS). */
-function rssMB(pid: number): number {
+export function rssMB(pid: number): number {
   const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
-interface Running {
+export interface Running {
   child: ChildProcess;
   port: number;
   agent: Agent;
@@ -61,7 +61,7 @@ interface Running {
 }
 
 /** Starts the mock with `flags` and waits for its health check. */
-async function start(flags: string[]): Promise<Running> {
+export async function start(flags: string[]): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--port', String(port), '--quiet', '--clock', 'manual', '--no-rate-limit', ...flags], {
     cwd: ROOT,
@@ -112,7 +112,7 @@ async function start(flags: string[]): Promise<Running> {
 }
 
 /** Runs `work(i)` for i in [0, n) with CONCURRENCY at a time. */
-async function pool(n: number, work: (i: number) => Promise<void>): Promise<void> {
+export async function pool(n: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {

@@ -9,6 +9,8 @@
  *   npm run soak -- --distinct-keys N [--max-accounts M] [--port P]
  *   (or: npx tsx scripts/soak.ts --minutes N ...)
  *   npm run soak -- --sessions [...]: the memory of many sessions instead (scripts/soak-sessions.ts)
+ *   npm run soak -- --bodies [...]: the memory of large request bodies from many sessions (scripts/soak-bodies.ts)
+ *   npm run soak -- --state-load [...]: how long requests wait while a state at the cap loads (scripts/soak-state.ts)
  *
  *   --minutes         how long to drive traffic (default 10; fractions allowed)
  *   --rate            requests per second (default 200)
@@ -1177,4 +1179,11 @@ async function main(): Promise<number> {
 }
 
 // --sessions: the sessions mode (scripts/soak-sessions.ts), memory of many sessions rather than traffic over time
-process.exitCode = process.argv.includes('--sessions') ? await (await import('./soak-sessions.ts')).soakSessions(process.argv.slice(2)) : await main();
+// --bodies: large request bodies from many sessions (scripts/soak-bodies.ts), the journal's byte budget
+process.exitCode = process.argv.includes('--sessions')
+  ? await (await import('./soak-sessions.ts')).soakSessions(process.argv.slice(2))
+  : process.argv.includes('--bodies')
+    ? await (await import('./soak-bodies.ts')).soakBodies(process.argv.slice(2))
+    : process.argv.includes('--state-load')
+      ? await (await import('./soak-state.ts')).soakState(process.argv.slice(2))
+      : await main();

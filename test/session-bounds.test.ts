@@ -17,10 +17,11 @@ const mock = useMocks();
 
 describe('sessionLimits', () => {
   it.each([
-    // [max sessions, process limits, tasks, tasksPerKey, accounts, journal, activity, ledgerEntries]
-    [256, {}, SESSION_FLOOR.tasks, SESSION_FLOOR.tasks, 39, SESSION_FLOOR.journal, SESSION_FLOOR.activity, SESSION_FLOOR.ledgerEntries],
-    [8, {}, 2500, 1000, 1250, 100, 200, 200],
-    [4, { tasks: 60, tasksPerKey: 10, accounts: 8, ledgerEntries: 50 }, 60, 10, 8, 125, 250, 50],
+    // [max sessions, process limits, tasks, tasksPerKey, accounts, journal, activity, ledgerEntries, journalBytes]
+    // journalBytes: half of the 32 MiB default split among the sessions, without a floor
+    [256, {}, SESSION_FLOOR.tasks, SESSION_FLOOR.tasks, 39, SESSION_FLOOR.journal, SESSION_FLOOR.activity, SESSION_FLOOR.ledgerEntries, 65_536],
+    [8, {}, 2500, 1000, 1250, 100, 200, 200, 2_097_152],
+    [4, { tasks: 60, tasksPerKey: 10, accounts: 8, ledgerEntries: 50 }, 60, 10, 8, 125, 250, 50, 4_194_304],
     [
       1,
       {},
@@ -30,11 +31,12 @@ describe('sessionLimits', () => {
       DEFAULT_LIMITS.journal,
       DEFAULT_LIMITS.activity,
       DEFAULT_LIMITS.ledgerEntries,
+      16_777_216,
     ],
   ])(
     '%i sessions of %j: tasks %i, per key %i, accounts %i, journal %i, activity %i, ledger entries %i',
-    (n, limits, tasks, tasksPerKey, accounts, journal, activity, ledgerEntries) => {
-      expect(sessionLimits(limits, n)).toEqual({ ...DEFAULT_LIMITS, ...limits, tasks, tasksPerKey, accounts, journal, activity, ledgerEntries });
+    (n, limits, tasks, tasksPerKey, accounts, journal, activity, ledgerEntries, journalBytes) => {
+      expect(sessionLimits(limits, n)).toEqual({ ...DEFAULT_LIMITS, ...limits, tasks, tasksPerKey, accounts, journal, activity, ledgerEntries, journalBytes });
     },
   );
 });

@@ -55,7 +55,9 @@ export const SESSION_FLOOR = { tasks: 100, accounts: 20, journal: 100, activity:
  * (nor more than the budget); tasks per key at most the session's tasks;
  * ledger entries per account likewise (a session's ledgers fold sooner). A
  * session's bounds never depend on what other sessions do, so each stays
- * deterministic on its own.
+ * deterministic on its own. The journal's bytes are split without a floor,
+ * so the default world and the sessions together keep at most `journalBytes`:
+ * half for the default world (mainLimits), the other half in equal parts.
  */
 export function sessionLimits(limits: Partial<EngineLimits> | undefined, maxSessions: number): EngineLimits {
   const l = { ...DEFAULT_LIMITS, ...limits };
@@ -67,9 +69,15 @@ export function sessionLimits(limits: Partial<EngineLimits> | undefined, maxSess
     tasksPerKey: Math.min(l.tasksPerKey, tasks),
     accounts: share(l.accounts, SESSION_FLOOR.accounts),
     journal: share(l.journal, SESSION_FLOOR.journal),
+    journalBytes: Math.floor(l.journalBytes / 2 / maxSessions),
     activity: share(l.activity, SESSION_FLOOR.activity),
     ledgerEntries: share(l.ledgerEntries, SESSION_FLOOR.ledgerEntries),
   };
+}
+
+/** The limits of the default world beside sessions: its own, but half the journal's bytes (see sessionLimits). */
+export function mainLimits(limits: Partial<EngineLimits> | undefined): Partial<EngineLimits> {
+  return { ...limits, journalBytes: Math.floor((limits?.journalBytes ?? DEFAULT_LIMITS.journalBytes) / 2) };
 }
 
 /** The session a request names: by its path prefix (then `path` is the rest) or header; `problem` when the name is not one. */
@@ -112,6 +120,7 @@ export function createWorlds(opts: WorldsOptions) {
   const sessions = new Map<string, World>();
   const maxSessions = opts.maxSessions ?? MAX_SESSIONS;
   const perSession = sessionLimits(opts.engine?.limits, maxSessions);
+  const perMain = mainLimits(opts.engine?.limits);
   // one media cache for the process: the default world and every session share its bytes, keys prefixed per world
   const mediaCache = createMediaCache(opts.mediaCacheBytes);
   let made = 0;
@@ -124,7 +133,7 @@ export function createWorlds(opts: WorldsOptions) {
 
   function make(name: string | null): World {
     const prefix = name === null ? '' : `/sessions/${name}`;
-    const engine = new Engine(name === null ? opts.engine : { ...opts.engine, limits: perSession });
+    const engine = new Engine({ ...opts.engine, limits: name === null ? perMain : perSession });
     engine.onBug = opts.onMockBug;
     const bug = (where: string, problem: string) => engine.reportBug(where, problem);
     prepareEngine(engine, services);
@@ -174,6 +183,12 @@ export function createWorlds(opts: WorldsOptions) {
     list: sessionsControl.list,
     /** Drops session `name`; false when there was none. */
     drop: sessionsControl.drop,
+    /** Bytes the journals of the default world and every session keep together, as they estimate them (at most the journal's budget). */
+    journalBytes(): number {
+      let n = main.engine.journal.bytes;
+      for (const w of sessions.values()) n += w.engine.journal.bytes;
+      return n;
+    },
   };
 }
 

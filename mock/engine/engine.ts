@@ -81,6 +81,12 @@ export interface EngineOptions {
 export interface EngineLimits {
   /** Requests kept in the journal. */
   journal: number;
+  /**
+   * Bytes the journal keeps, as it estimates them (mock/engine/journal.ts).
+   * In a mock with sessions, the bytes of the default world and every
+   * session's journal together (mock/core/worlds.ts splits them).
+   */
+  journalBytes: number;
   /** Task changes kept in the activity feed. */
   activity: number;
   /** Tasks kept per key and area. */
@@ -93,7 +99,17 @@ export interface EngineLimits {
   ledgerEntries: number;
 }
 
-export const DEFAULT_LIMITS: EngineLimits = { journal: 500, activity: 1000, tasksPerKey: 1000, tasks: 20_000, ...DEFAULT_ACCOUNT_LIMITS };
+/** Default bytes of journal (assumed): 32 MiB, the default world's and every session's together (--journal-mb). */
+export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
+
+export const DEFAULT_LIMITS: EngineLimits = {
+  journal: 500,
+  journalBytes: DEFAULT_JOURNAL_BYTES,
+  activity: 1000,
+  tasksPerKey: 1000,
+  tasks: 20_000,
+  ...DEFAULT_ACCOUNT_LIMITS,
+};
 
 export class Engine {
   seed: number;
@@ -128,7 +144,7 @@ export class Engine {
     this.keyPrefix = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
     this.keyPattern = apiKeyPattern(this.keyPrefix);
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
-    this.journal = new Journal(this.limits.journal);
+    this.journal = new Journal(this.limits.journal, this.limits.journalBytes);
     this.activity = new ActivityFeed(this.limits.activity);
     this.accounts = new Accounts((k) => this.keyPattern.exec(k)?.[1] ?? k, opts.accounts ?? [], {
       accounts: this.limits.accounts,

@@ -22,7 +22,7 @@ import { applyCors, EXPOSED_HEADERS } from './cors.ts';
 
 export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './router.ts';
-import { writeStateFile } from './state-file.ts';
+import { saveStateFile } from './state-file.ts';
 import { ResponseLocals } from './locals.ts';
 
 export interface MockOptions extends EngineOptions {
@@ -44,6 +44,8 @@ export interface MockOptions extends EngineOptions {
   maxInflightBodyBytes?: number;
   /** Most event streams open at once, all worlds together (default 1,000); beyond, 503 with Retry-After. */
   maxStreams?: number;
+  /** Largest state document PUT /__mock/state reads (default 64 MiB); beyond, 413 before a byte is read. */
+  maxStateBytes?: number;
   /** Real ms between event-stream heartbeat comments (default 15 000). */
   heartbeatMs?: number;
   /** The --state file (POST /__mock/state/save writes it). */
@@ -116,7 +118,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     return allowedHosts.some((a) => a === h || a === name);
   };
   // one budget of bodies in flight and open event streams for the process
-  const capacity = new Capacity(opts.maxInflightBodyBytes, opts.maxStreams);
+  const capacity = new Capacity(opts.maxInflightBodyBytes, opts.maxStreams, opts.maxStateBytes);
   const worlds = createWorlds({
     engine: opts,
     services: opts.services,
@@ -128,7 +130,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       strict: opts.strict ?? false,
       latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
       // the --state file is the default world's
-      host: name === null && opts.stateFile ? { saveState: (e: Engine) => ({ file: opts.stateFile!, bytes: writeStateFile(opts.stateFile!, e) }) } : {},
+      host: name === null && opts.stateFile ? { saveState: (e: Engine) => saveStateFile(opts.stateFile!, e) } : {},
     }),
   });
   const enter = createFront(worlds, { hostAllowed, cors: true });

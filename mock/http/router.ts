@@ -17,7 +17,7 @@ import type { OperationHit } from '../core/front.ts';
 import type { ResponseLocals } from './locals.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
-import type { Capacity } from './capacity.ts';
+import { bodyTooLargeMessage, type Capacity } from './capacity.ts';
 import { sendAnswer, sendError, writeWhole } from './respond.ts';
 
 /** Bytes a multipart body may carry beyond its files (boundaries, part headers, text fields): reserved with them. */
@@ -54,8 +54,7 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
    * Content-Encoding, nearly all of them, is read by raw-body directly: body-parser's checks around it cost more than
    * the read.
    */
-  const readBody = (op: OperationDef, req: Request, res: Response, next: NextFunction) => {
-    const limit = bodyLimitOf(op);
+  const readBody = (limit: number, req: Request, res: Response, next: NextFunction) => {
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
       let r = inflaters.get(limit);
@@ -69,6 +68,11 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
       if (!err) {
         req.body = bytes;
         return next();
+      }
+      // past the limit while streaming: answered at once, the rest never read (nor the connection kept)
+      if ((err as { type?: unknown }).type === 'entity.too.large') {
+        res.setHeader('Connection', 'close');
+        return next(err);
       }
       // read off the rest of the request, so the error is answered on a connection that can carry the next one
       if (isFinished(req)) return next(err);
@@ -90,28 +94,28 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
     // before it is read: its Content-Length, or the most the operation takes when it is chunked (a request with
     // neither header has no body, RFC 9112 section 6.3: a bare POST /__mock/reset reserves nothing)
     const capacity = opts.capacity;
+    const limit = capacity ? capacity.limitOf(operationId, op) : bodyLimitOf(op);
     if (body && capacity) {
-      const maxBytes = body.kind === 'multipart' ? body.maxTotalBytes + MULTIPART_OVERHEAD : bodyLimitOf(op);
-      const length = Number(req.headers['content-length']);
-      const chunked = req.headers['transfer-encoding'] !== undefined;
-      const bytes = Number.isFinite(length) && length >= 0 ? Math.min(length, maxBytes) : chunked ? maxBytes : 0;
-      if (bytes > 0) {
-        if (!capacity.reserveBody(bytes)) {
-          if (!op.control) res.locals.operationId = operationId;
-          res.setHeader('Connection', 'close');
-          return sendError(
-            res,
-            'SERVER_BUSY',
-            `${Math.round(capacity.bodyBytes / 1024 / 1024)} MiB of request bodies are being received, the most this mock takes at once (--max-inflight-body-mb); retry later`,
-          );
-        }
-        // given back when the response closes (the app's close listener)
-        res.locals.bodyReserved = bytes;
+      const maxBytes = body.kind === 'multipart' ? body.maxTotalBytes + MULTIPART_OVERHEAD : limit;
+      const length = req.headers['content-length'];
+      const admitted = capacity.admitBody(length, req.headers['transfer-encoding'] !== undefined, maxBytes, body.kind !== 'multipart');
+      if (admitted === 'too-large' || admitted === 'busy') {
+        if (!op.control) res.locals.operationId = operationId;
+        // the body is never read: the connection cannot carry another request
+        res.setHeader('Connection', 'close');
+        if (admitted === 'too-large') return sendError(res, 'PAYLOAD_TOO_LARGE', bodyTooLargeMessage(operationId, maxBytes, length));
+        return sendError(
+          res,
+          'SERVER_BUSY',
+          `${Math.round(capacity.bodyBytes / 1024 / 1024)} MiB of request bodies are being received, the most this mock takes at once (--max-inflight-body-mb); retry later`,
+        );
       }
+      // given back when the response closes (the app's close listener)
+      if (admitted.reserved > 0) res.locals.bodyReserved = admitted.reserved;
     }
     // JSON and form bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
     if (readsWholeBody(op))
-      readBody(op, req, res, (err?: unknown) => {
+      readBody(limit, req, res, (err?: unknown) => {
         if (!err) return void answer(req, res, hit, world).catch(next);
         // a form body that cannot be read (a corrupt Content-Encoding, an aborted upload) is not malformed JSON
         const type = (err as { type?: unknown }).type;

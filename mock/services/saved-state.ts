@@ -11,6 +11,8 @@
 import { MockState, STATE_FORMAT, STATE_VERSION } from '../../schemas/control.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
+import { invariantProblems, protoKeys } from './state-invariants.ts';
+import { taskAreasOf } from './tasks.ts';
 
 /** The engine's state as a document (GET /__mock/state, the --state file). */
 export function stateOf(engine: Engine): MockState {
@@ -31,6 +33,9 @@ export function parseState(value: unknown): MockState {
       'CONTROL_INVALID_REQUEST',
       `state: version ${JSON.stringify(head.version)} is not supported; this mock reads version ${STATE_VERSION} (nothing was loaded)`,
     );
+  // before the schema: a parsed "__proto__" key would set a prototype, not a member
+  const reserved = protoKeys(value);
+  if (reserved.length) throw new ApiError('CONTROL_INVALID_REQUEST', `state: ${reserved.join('; ')} (nothing was loaded)`);
   const r = MockState.safeParse(value);
   if (!r.success)
     throw new ApiError(
@@ -47,15 +52,18 @@ export function parseState(value: unknown): MockState {
  * Replaces the engine's state with a validated document; returns what was
  * loaded. Errors: see parseState; also CONTROL_INVALID_REQUEST for a
  * scheduled event this engine cannot run (unknown kind, args its kind refuses),
- * and for an area's saved state its schema refuses (or no area keeps).
+ * for an area's saved state its schema refuses (or no area keeps), and for
+ * each invariant of mock/services/state-invariants.ts the document breaks
+ * (holds, ledgers, running tasks and their events, times, reserved names),
+ * naming the invariant and where.
  */
 export function loadState(engine: Engine, value: unknown): { seed: number; now: number; accounts: number; tasks: number } {
   const doc = parseState(value);
   const problems = [
     ...engine.storeProblems(doc.state.stores),
-    ...holdProblems(doc),
     ...engine.scheduler.problemsOf(doc.state.scheduler.events).map((p) => `scheduler.${p}`),
     ...engine.stateProblems(doc.state.singletons),
+    ...invariantProblems(doc.state, taskAreasOf(engine)),
   ];
   if (problems.length)
     throw new ApiError(
@@ -70,31 +78,4 @@ export function loadState(engine: Engine, value: unknown): { seed: number; now: 
     accounts: st.accounts.accounts.length,
     tasks: Object.values(st.stores).reduce((n, s) => n + s.entries.length, 0),
   };
-}
-
-/**
- * Holds that do not match their ledgers: a hold's amount must be what the
- * ledger of its account reserved for that task, and that reserve not yet
- * settled. A hold whose reserve was folded into the ledger's summary entry
- * (a long ledger) cannot be checked and is taken as it is.
- */
-function holdProblems(doc: MockState): string[] {
-  const accounts = new Map(doc.state.accounts.accounts.map((a) => [a.apiKey, a]));
-  const out: string[] = [];
-  doc.state.accounts.holds.forEach(([taskId, hold], i) => {
-    const acc = accounts.get(hold.apiKey);
-    if (!acc) return; // named by the document's own checks
-    const entries = acc.ledger.filter((e) => e.taskId === taskId);
-    const reserve = [...entries].reverse().find((e) => e.type === 'reserve');
-    if (!reserve) {
-      if (!acc.ledger.some((e) => e.taskId === null && /earlier entries, folded$/.test(e.note)))
-        out.push(`accounts.holds.${i}: the hold of ${taskId} (${hold.amount} credits) has no reserve entry in the ledger of ${hold.apiKey}`);
-      return;
-    }
-    if (-reserve.amount !== hold.amount)
-      out.push(`accounts.holds.${i}: the hold of ${taskId} is ${hold.amount} credits; the ledger of ${hold.apiKey} reserved ${-reserve.amount}`);
-    else if (entries.some((e) => e.seq > reserve.seq && (e.type === 'capture' || e.type === 'release')))
-      out.push(`accounts.holds.${i}: the hold of ${taskId} was settled already in the ledger of ${hold.apiKey}`);
-  });
-  return out;
 }

@@ -154,6 +154,15 @@ function kitsOf(engine: Engine): Map<string, TaskKit<Task>> {
   return engine.registry('task-kits', () => new Map<string, TaskKit<Task>>());
 }
 
+/**
+ * The areas whose tasks `engine` runs (the kits installed on it), each with
+ * its terminal statuses: what a saved state's tasks are checked against
+ * (mock/services/state-invariants.ts).
+ */
+export function taskAreasOf(engine: Engine): Map<string, readonly string[]> {
+  return new Map([...kitsOf(engine)].map(([area, kit]) => [area, kit.config.terminal]));
+}
+
 export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   constructor(
     readonly config: TaskKitConfig<S>,

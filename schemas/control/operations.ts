@@ -294,9 +294,9 @@ export const controlOperations = defineControlOperations({
     path: '/__mock/state/save',
     summary: 'Write the state to the --state file now',
     description:
-      'Writes the state to the file the mock was started with (--state FILE), atomically (a temporary file, then a rename). Without --state it answers 10008. The mock also writes it at a clean shutdown.',
+      'Writes the state to the file the mock was started with (--state FILE), atomically (a temporary file of an unpredictable name beside it, created exclusively and flushed to disk, then a rename). Without --state it answers 10008; when the file cannot be written, 10020 (HTTP 507) with the reason, the state kept in memory. The mock also writes it at a clean shutdown.',
     response: ok(StateSaved, 'the state was written'),
-    errors: ['CONTROL_INVALID_REQUEST'],
+    errors: ['CONTROL_INVALID_REQUEST', 'STATE_SAVE_FAILED'],
   },
   listRequests: {
     method: 'get',

@@ -169,5 +169,9 @@ export const SessionList = z.strictObject({ items: z.array(SessionInfo).meta({ d
 export const SessionDropped = z.strictObject({ name: z.string(), existed: z.boolean() });
 export const SessionParams = z.strictObject({ name: z.string().regex(SESSION_NAME, '1-64 letters, digits, ".", "_" or "-"') });
 
-/** Largest state a PUT accepts (a hundred thousand tasks are about 60 MB). */
-export const MAX_STATE_BYTES = 512 * 1024 * 1024;
+/**
+ * Largest state a PUT accepts by default (assumed; the CLI's --max-state-mb):
+ * 64 MiB, some hundred thousand tasks. Small enough that reading and checking
+ * one keeps the mock answering (docs/architecture.md, "The request path")..
+ */
+export const MAX_STATE_BYTES = 64 * 1024 * 1024;
