@@ -69,11 +69,13 @@ function writeNew(file: string, text: string): void {
  * name in the same directory, created exclusively and flushed, then renamed
  * over `path` (and the directory flushed, where the system allows). Returns
  * the bytes written. Throws the file system's error (`path` left as it was).
+ * `random(n)` gives the `n` random bytes of the temporary name (node:crypto's
+ * randomBytes; a test passes its own to know the name in advance).
  */
-export function writeStateFile(path: string, engine: Engine): number {
+export function writeStateFile(path: string, engine: Engine, random: (n: number) => Uint8Array = randomBytes): number {
   const text = `${JSON.stringify(stateOf(engine))}\n`;
   const dir = dirname(resolve(path));
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(12).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${Buffer.from(random(12)).toString('hex')}.tmp`);
   writeNew(tmp, text);
   try {
     renameSync(tmp, path);
