@@ -26,6 +26,7 @@
  * (VUI). Section numbers refer to ITU-T H.264. Standard JavaScript only.
  */
 import { concatBytes } from './bytes.ts';
+import type { Label, Rect } from './label.ts';
 import type { Rgb } from './types.ts';
 
 /** Largest picture side, pixels. */
@@ -220,6 +221,12 @@ export interface H264Options {
   fg: Rgb;
   /** Frames from one IDR to the next (>= 1). */
   idrInterval: number;
+  /**
+   * A label drawn over the picture (mock/media/label.ts): its box must lie on the 16-pixel grid, inside the
+   * picture and above the progress bar's macroblock row (H264Writer.barTop), or RangeError. Its time line (if
+   * any) is re-coded in every IDR picture and, where next() is told it changed, in P pictures.
+   */
+  label?: Label;
 }
 
 /** One coded picture. */
@@ -261,6 +268,9 @@ const BG = 0;
 const FG = 1;
 const TRACK = 2;
 const FILL = 3;
+/** Luma of the label's box (the track's black) and of its text (the fill's white). */
+const TRACK_Y = 16;
+const INK_Y = 235;
 
 /**
  * Writes the frames of one video, in decode order: an IDR every `idrInterval` frames, P frames in
@@ -307,6 +317,14 @@ export class H264Writer {
   private lastWasIdr = false;
   /** Bar fill, pixels from barX0 (even). */
   private fill = 0;
+  /** The label, and its box in macroblocks: columns [lx0, lx1), rows [ly0, ly1); its time line's rows [ty0, ty1). */
+  private readonly label?: Label;
+  private readonly lx0: number = 0;
+  private readonly lx1: number = 0;
+  private readonly ly0: number = 0;
+  private readonly ly1: number = 0;
+  private readonly ty0: number = 0;
+  private readonly ty1: number = 0;
 
   constructor(o: H264Options) {
     checkH264Size(o.width, o.height, o.fps);
@@ -321,7 +339,7 @@ export class H264Writer {
     this.log2MaxFrameNum = Math.min(16, Math.max(4, Math.ceil(Math.log2(o.idrInterval))));
     this.mbW = Math.ceil(w / 16);
     this.mbH = Math.ceil(h / 16);
-    const palette = [rgbToYcbcr(o.bg), rgbToYcbcr(o.fg), [16, 128, 128], [235, 128, 128]];
+    const palette = [rgbToYcbcr(o.bg), rgbToYcbcr(o.fg), [TRACK_Y, 128, 128], [INK_Y, 128, 128]];
     this.palY = Uint8Array.from(palette, (c) => c[0]);
     this.palCb = Uint8Array.from(palette, (c) => c[1]);
     this.palCr = Uint8Array.from(palette, (c) => c[2]);
@@ -346,7 +364,24 @@ export class H264Writer {
     this.barW = (cols >= 3 ? cols - 1 : cols) * 16 - this.barX0;
     this.bits = new BitWriter(1 << 16);
     this.pcm = new Uint8Array(this.mbW * this.mbH);
+    const l = o.label;
+    if (l) {
+      const grid = [l.x, l.y, l.width, l.height].every((v) => v % 16 === 0);
+      if (!grid || l.width <= 0 || l.height <= 0 || l.x + l.width > w || l.y + l.height > this.barMbRow * 16) {
+        throw new RangeError(
+          `label box ${l.width}x${l.height} at ${l.x},${l.y}: must be on the 16-pixel grid, inside the picture and above y = ${this.barMbRow * 16}`,
+        );
+      }
+      this.label = l;
+      [this.lx0, this.lx1, this.ly0, this.ly1] = [l.x / 16, (l.x + l.width) / 16, l.y / 16, (l.y + l.height) / 16];
+      if (l.time) [this.ty0, this.ty1] = [l.time.y >> 4, (l.time.y + l.time.height) >> 4];
+    }
     this.avcC = this.decoderConfig();
+  }
+
+  /** The top of the progress bar's macroblock row, pixels: a label must end above it. */
+  static barTop(height: number): number {
+    return Math.max(0, Math.floor(height / 16) - 2) * 16;
   }
 
   /** Frames written so far. */
@@ -356,9 +391,10 @@ export class H264Writer {
 
   /**
    * The next frame in decode order, showing the progress bar filled to `progress` (0-1, clamped; it
-   * never shrinks). Frames 0, idrInterval, 2 x idrInterval, ... are IDR pictures.
+   * never shrinks). Frames 0, idrInterval, 2 x idrInterval, ... are IDR pictures. `changed`: the rectangles
+   * of the label's time line redrawn since the previous frame (label.ts setTime), re-coded in a P picture.
    */
-  next(progress: number): H264Frame {
+  next(progress: number, changed: readonly Rect[] = []): H264Frame {
     const p = Math.min(1, Math.max(0, Number.isFinite(progress) ? progress : 0));
     const prev = this.fill;
     this.fill = Math.max(prev, 2 * Math.round((this.barW * p) / 2));
@@ -373,7 +409,7 @@ export class H264Writer {
       return { data: this.idr(idrPicId), key: true };
     }
     this.lastWasIdr = false;
-    return { data: this.pFrame(n, prev, this.fill), key: false };
+    return { data: this.pFrame(n, prev, this.fill, changed), key: false };
   }
 
   /**
@@ -381,7 +417,7 @@ export class H264Writer {
    * then an IDR picture, so nothing refers across the cut. The progress bar keeps its fill.
    */
   recolour(bg: Rgb, fg: Rgb): void {
-    const palette = [rgbToYcbcr(bg), rgbToYcbcr(fg), [16, 128, 128], [235, 128, 128]];
+    const palette = [rgbToYcbcr(bg), rgbToYcbcr(fg), [TRACK_Y, 128, 128], [INK_Y, 128, 128]];
     palette.forEach((c, i) => {
       this.palY[i] = c[0];
       this.palCb[i] = c[1];
@@ -426,6 +462,16 @@ export class H264Writer {
       if (xa < bar0 || xb > bar1) return -1;
       const f = bar0 + this.fill;
       return xb <= f ? this.same[FILL] : xa >= f ? this.same[TRACK] : -1;
+    }
+    const l = this.label;
+    if (l && p0 >> 3 >= this.ly0 && p0 >> 3 < this.ly1 && xa < l.x + l.width && xb > l.x) {
+      if (xa < l.x || xb > l.x + l.width) return -1;
+      const { ink, width: lw } = l;
+      for (let r = 2 * p0 - l.y; r < 2 * p1 - l.y; r++) {
+        const at = r * lw - l.x;
+        for (let c = xa; c < xb; c++) if (ink[at + c]) return -1;
+      }
+      return this.same[TRACK];
     }
     if (this.lo[p1 - 1] <= xa && xb <= this.hi[p0]) return this.same[FG];
     if (xb <= this.lo[p0] || xa >= this.hi[p1 - 1]) return this.same[BG];
@@ -530,13 +576,19 @@ export class H264Writer {
    * the last do not change with the bar and are written once.
    */
   private idr(idrPicId: number): Uint8Array {
-    const row = this.barMbRow;
-    // An AVCC sample of several length-prefixed NAL units.
-    return concatBytes([
-      ...(row > 0 ? [this.cachedSlice(0, row, idrPicId)] : []),
-      this.intraSlice(row, row + 1, idrPicId),
-      ...(row + 1 < this.mbH ? [this.cachedSlice(row + 1, this.mbH, idrPicId)] : []),
-    ]);
+    // Slices: the rows that change (the bar's row, the label's time line) written per IDR, the runs of rows
+    // between them written once. An AVCC sample of several length-prefixed NAL units.
+    const changing: [number, number][] = [[this.barMbRow, this.barMbRow + 1]];
+    if (this.ty1 > this.ty0) changing.unshift([this.ty0, this.ty1]);
+    const out: Uint8Array[] = [];
+    let r = 0;
+    for (const [a, b] of changing) {
+      if (a > r) out.push(this.cachedSlice(r, a, idrPicId));
+      out.push(this.intraSlice(a, b, idrPicId));
+      r = b;
+    }
+    if (r < this.mbH) out.push(this.cachedSlice(r, this.mbH, idrPicId));
+    return concatBytes(out);
   }
 
   private cachedSlice(r0: number, r1: number, idrPicId: number): Uint8Array {
@@ -603,6 +655,18 @@ export class H264Writer {
     const out = b.buf;
     const o = b.pos;
     const { ids, palY, palCb, palCr } = this;
+    const l = this.label;
+    if (l && mx >= this.lx0 && mx < this.lx1 && my >= this.ly0 && my < this.ly1) {
+      // The label's box: black and white luma from its ink, neutral chroma.
+      const y0 = TRACK_Y;
+      const span = INK_Y - TRACK_Y;
+      for (let r = 0, at = (my * 16 - l.y) * l.width + mx * 16 - l.x; r < 16; r++, at += l.width) {
+        for (let k = 0, o2 = o + 16 * r; k < 16; k++) out[o2 + k] = y0 + span * l.ink[at + k];
+      }
+      out.fill(128, o + 256, o + 384);
+      b.pos = o + 384;
+      return;
+    }
     for (let j = 0; j < 8; j++) {
       this.pairIds(my * 8 + j, mx * 16);
       for (let k = 0, l = o + 32 * j; k < 16; k++, l++) out[l] = out[l + 16] = palY[ids[k]];
@@ -615,7 +679,7 @@ export class H264Writer {
   }
 
   /** A P picture (frame_num n within its GOP): P_Skip, and I_PCM where the bar grew from `from` to `to` pixels. */
-  private pFrame(n: number, from: number, to: number): Uint8Array {
+  private pFrame(n: number, from: number, to: number, changed: readonly Rect[]): Uint8Array {
     const b = this.bits;
     b.reset();
     b.ue(0); // first_mb_in_slice
@@ -628,18 +692,22 @@ export class H264Writer {
     b.se(0); // slice_qp_delta
     b.ue(1); // disable_deblocking_filter_idc
     const total = this.mbW * this.mbH;
-    let next = 0;
+    // The macroblocks to re-code, in address order: the label's changed cells, then the bar's front.
+    const addrs = new Set<number>();
+    for (const c of changed) {
+      for (let my = c.y >> 4; my <= (c.y + c.height - 1) >> 4; my++)
+        for (let mx = c.x >> 4; mx <= (c.x + c.width - 1) >> 4; mx++) if (mx < this.mbW && my < this.mbH) addrs.add(my * this.mbW + mx);
+    }
     if (to > from) {
-      const c0 = (this.barX0 + from) >> 4;
-      const c1 = (this.barX0 + to - 1) >> 4;
-      for (let mx = c0; mx <= c1; mx++) {
-        const addr = this.barMbRow * this.mbW + mx;
-        b.reserve(400);
-        b.ue(addr - next); // mb_skip_run
-        b.ue(MB_P_I_PCM);
-        this.writePcm(mx, this.barMbRow);
-        next = addr + 1;
-      }
+      for (let mx = (this.barX0 + from) >> 4; mx <= (this.barX0 + to - 1) >> 4; mx++) addrs.add(this.barMbRow * this.mbW + mx);
+    }
+    let next = 0;
+    for (const addr of [...addrs].sort((x, y) => x - y)) {
+      b.reserve(400);
+      b.ue(addr - next); // mb_skip_run
+      b.ue(MB_P_I_PCM);
+      this.writePcm(addr % this.mbW, Math.floor(addr / this.mbW));
+      next = addr + 1;
     }
     if (next < total) b.ue(total - next); // the remaining macroblocks are skipped
     b.trailing();
