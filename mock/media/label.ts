@@ -108,7 +108,7 @@ export function wrapText(text: string, chars: number, lines: number): string[] {
 function ellipsis(lines: string[], chars: number, more: boolean): string[] {
   if (!more) return lines;
   const last = [...lines[lines.length - 1]];
-  lines[lines.length - 1] = `${last.slice(0, Math.max(0, chars - 3)).join('')}...`;
+  lines[lines.length - 1] = last.length + 3 <= chars ? `${last.join('')}...` : `${last.slice(0, Math.max(0, chars - 3)).join('')}...`;
   return lines;
 }
 
