@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { glyph, hasGlyph, PLACEHOLDER } from '../mock/media/font.ts';
-import { layoutLabel, setTime, timeLine, wrapText, type Label } from '../mock/media/label.ts';
+import { inkAt, layoutLabel, setTime, timeLine, wrapText, type Label } from '../mock/media/label.ts';
 import { encodePng, labelledImage } from '../mock/media/png.ts';
 import type { Rgb } from '../mock/media/types.ts';
 import { renderVideo } from '../mock/media/video.ts';
@@ -59,15 +59,13 @@ describe('the layout', () => {
     for (const v of [l.x, l.y, l.width, l.height]) expect(v % 16).toBe(0);
     expect(l.x + l.width).toBeLessThanOrEqual(w);
     expect(l.y + l.height).toBeLessThanOrEqual(h);
-    expect(l.ink.length).toBe(l.width * l.height);
+    expect(l.rowOf).toHaveLength(l.height);
     expect(l.ink.some((v) => v === 1)).toBe(true);
-    // rows marked as repeats repeat
-    for (let r = 1; r < l.height; r++) {
-      if (!l.sameAsAbove[r]) continue;
-      const row = l.ink.subarray(r * l.width, (r + 1) * l.width);
-      const above = l.ink.subarray((r - 1) * l.width, r * l.width);
-      if (Buffer.compare(row, above) !== 0) throw new Error(`row ${r} is marked as a repeat but differs`);
-    }
+    // the box's first and last rows are blank (stored row 0, all zero): text never touches the box's edge
+    expect(l.ink.subarray(0, l.width).every((v) => v === 0)).toBe(true);
+    expect([l.rowOf[0], l.rowOf[l.height - 1]]).toEqual([0, 0]);
+    // each glyph row repeats `scale` times: the distinct rows are a 13th or less of the text rows
+    expect(new Set(l.rowOf).size).toBeLessThanOrEqual(1 + 13 * 4);
   });
 
   it('has no label where not even a line fits', () => {
@@ -111,7 +109,7 @@ describe('labelled PNGs (decoded by pngjs)', () => {
     for (let y = 0, i = 0; y < h; y++) {
       for (let x = 0; x < w; x++, i += 4) {
         const inBox = x >= label.x && x < label.x + label.width && y >= label.y && y < label.y + label.height;
-        const white = inBox && label.ink[(y - label.y) * label.width + x - label.x] === 1;
+        const white = inBox && inkAt(label, x - label.x, y - label.y) === 1;
         for (let c = 0; c < 3; c++) {
           const want = inBox ? (white ? 255 : 0) : plain.data[i + c];
           if (png.data[i + c] !== want) throw new Error(`pixel ${x},${y} channel ${c}: ${png.data[i + c]}, expected ${want}`);
@@ -148,7 +146,7 @@ function labelMismatches(rgb: Buffer, width: number, label: Label): number {
   let bad = 0;
   for (let y = 0; y < label.height; y++) {
     for (let x = 0; x < label.width; x++) {
-      const want = label.ink[y * label.width + x] ? 255 : 0;
+      const want = inkAt(label, x, y) ? 255 : 0;
       const at = ((label.y + y) * width + label.x + x) * 3;
       for (let c = 0; c < 3; c++) if (Math.abs(rgb[at + c] - want) > 2) bad++;
     }

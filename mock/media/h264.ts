@@ -466,9 +466,9 @@ export class H264Writer {
     const l = this.label;
     if (l && p0 >> 3 >= this.ly0 && p0 >> 3 < this.ly1 && xa < l.x + l.width && xb > l.x) {
       if (xa < l.x || xb > l.x + l.width) return -1;
-      const { ink, width: lw } = l;
+      const { ink, rowOf, width: lw } = l;
       for (let r = 2 * p0 - l.y; r < 2 * p1 - l.y; r++) {
-        const at = r * lw - l.x;
+        const at = rowOf[r] * lw - l.x;
         for (let c = xa; c < xb; c++) if (ink[at + c]) return -1;
       }
       return this.same[TRACK];
@@ -660,7 +660,8 @@ export class H264Writer {
       // The label's box: black and white luma from its ink, neutral chroma.
       const y0 = TRACK_Y;
       const span = INK_Y - TRACK_Y;
-      for (let r = 0, at = (my * 16 - l.y) * l.width + mx * 16 - l.x; r < 16; r++, at += l.width) {
+      for (let r = 0; r < 16; r++) {
+        const at = l.rowOf[my * 16 - l.y + r] * l.width + mx * 16 - l.x;
         for (let k = 0, o2 = o + 16 * r; k < 16; k++) out[o2 + k] = y0 + span * l.ink[at + k];
       }
       out.fill(128, o + 256, o + 384);

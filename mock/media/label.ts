@@ -5,8 +5,9 @@
  * number and a mark that steps one cell a frame. Glyphs: mock/media/font.ts (public-domain 8x13 bitmap
  * font), scaled by whole pixels to the picture (TEXT_SCALE_STEP). The box and every text line sit on the
  * 16-pixel grid, so the H.264 writer codes the box's empty macroblocks as flat ones and re-codes only the
- * cells of the time line that change. The ink is a luma bitmap of the box; nothing here depends on the
- * clock or on chance. Standard JavaScript only.
+ * cells of the time line that change. The ink is stored once per distinct row (a glyph row repeats `scale`
+ * times, the spacing rows are all blank); nothing here depends on the clock or on chance. Standard JavaScript
+ * only.
  */
 import { hash32 } from '../engine/rng.ts';
 import { FULL_BLOCK, GLYPH_HEIGHT, GLYPH_WIDTH, glyph } from './font.ts';
@@ -52,14 +53,19 @@ export interface Rect {
 }
 
 /**
- * A laid-out label: the box (a rectangle on the 16-pixel grid, within the picture) and its ink, one byte a
- * pixel of the box (1 = text, 0 = the box's black). `sameAsAbove[r]` is 1 when ink row r repeats row r - 1.
+ * A laid-out label: the box (a rectangle on the 16-pixel grid, within the picture) and its ink: stored rows
+ * of `width` bytes (1 = text, 0 = the box's black), box row r showing stored row `rowOf[r]` (row 0 is blank).
  */
 export interface Label extends Rect {
   ink: Uint8Array;
-  sameAsAbove: Uint8Array;
-  /** The time line of a video frame: its rectangle (whole 16-pixel rows) and scale, and what it shows now. */
-  time?: Rect & { scale: number; text: string; digits: number };
+  rowOf: Int32Array;
+  /** The time line of a video frame: its rectangle (whole 16-pixel rows), scale and first stored row, and what it shows now. */
+  time?: Rect & { scale: number; text: string; digits: number; stored: number };
+}
+
+/** The ink (1 or 0) of the label's pixel at box column x, box row y. */
+export function inkAt(label: Label, x: number, y: number): number {
+  return label.ink[label.rowOf[y] * label.width + x];
 }
 
 interface Line {
@@ -160,14 +166,20 @@ export function layoutLabel(width: number, height: number, text: LabelText, vide
     y: margin,
     width: boxW,
     height: boxH,
-    ink: new Uint8Array(boxW * boxH),
-    sameAsAbove: new Uint8Array(boxH),
+    ink: new Uint8Array(boxW * (1 + GLYPH_HEIGHT * lines.length)),
+    rowOf: new Int32Array(boxH),
   };
   let y = 0;
-  for (const l of lines) {
-    drawLine(label, pad, y, l.text, l.scale, Math.floor((boxW - pad) / (GLYPH_WIDTH * l.scale)));
+  for (const [n, l] of lines.entries()) {
+    // The line's rows: one font row blank, the glyph's 13 rows (stored rows 1 + 13 n...), two blank; each `scale` times.
+    const stored = 1 + GLYPH_HEIGHT * n;
+    for (let r = 0; r < 16 * l.scale; r++) {
+      const g = Math.floor(r / l.scale) - 1;
+      label.rowOf[y + r] = g >= 0 && g < GLYPH_HEIGHT ? stored + g : 0;
+    }
+    drawLine(label, pad, stored, l.text, l.scale, Math.floor((boxW - pad) / (GLYPH_WIDTH * l.scale)));
     if (hasTime && l.text === timeText && l === lines[lines.length - 1]) {
-      label.time = { x: margin, y: margin + y, width: boxW, height: 16 * l.scale, scale: l.scale, text: timeText, digits };
+      label.time = { x: margin, y: margin + y, width: boxW, height: 16 * l.scale, scale: l.scale, text: timeText, digits, stored };
     }
     y += 16 * l.scale;
   }
@@ -206,41 +218,43 @@ export function setTime(label: Label, ms: number, frame: number): Rect[] {
     if (before[i] === after[i]) continue;
     const x = pad + i * cell;
     if (x + cell > label.width) break;
-    drawChar(label, x, t.y - label.y, after[i] ?? ' ', t.scale);
+    drawChar(label, x, t.stored, after[i] ?? ' ', t.scale, true);
     changed.push({ x: label.x + x, y: t.y, width: cell, height: t.height });
   }
   t.text = next;
   return changed;
 }
 
-/** Draws `text` (at most `fits` cells) at box column x, box row y (the top of a 16 x scale line). */
-function drawLine(label: Label, x: number, y: number, text: string, scale: number, fits: number): void {
+/** Draws `text` (at most `fits` cells) at box column x into the 13 stored rows from `stored`. */
+function drawLine(label: Label, x: number, stored: number, text: string, scale: number, fits: number): void {
   let i = 0;
   for (const ch of text) {
     if (i++ >= fits) break;
-    drawChar(label, x, y, ch, scale);
+    drawChar(label, x, stored, ch, scale, false);
     x += GLYPH_WIDTH * scale;
-  }
-  // The line's rows: a glyph row repeats `scale` times; the blank rows above and below repeat each other.
-  const top = y + scale; // the glyph starts one font row below the line's top
-  for (let r = y + 1; r < y + 16 * scale; r++) {
-    const inGlyph = r >= top && r < top + GLYPH_HEIGHT * scale;
-    label.sameAsAbove[r] = inGlyph ? ((r - top) % scale !== 0 ? 1 : 0) : r !== top + GLYPH_HEIGHT * scale ? 1 : 0;
   }
 }
 
-/** Draws one character cell (8 x 16 font pixels, each scale x scale) at box column x, box row y, clearing it first. */
-function drawChar(label: Label, x: number, y: number, ch: string, scale: number): void {
+/**
+ * Draws one character cell (8 font pixels wide, each `scale` pixels) at box column x into the 13 stored rows
+ * from `stored`, clearing the cell first when `clear`.
+ */
+function drawChar(label: Label, x: number, stored: number, ch: string, scale: number, clear: boolean): void {
   const rows = ch === '\u2588' ? FULL_BLOCK : glyph(ch.codePointAt(0)!);
   const { ink, width } = label;
-  const w = GLYPH_WIDTH * scale;
-  for (let r = 0; r < 16 * scale; r++) ink.fill(0, (y + r) * width + x, (y + r) * width + x + w);
-  const top = y + scale;
   for (let g = 0; g < GLYPH_HEIGHT; g++) {
+    const row = (stored + g) * width + x;
+    if (clear) ink.fill(0, row, row + GLYPH_WIDTH * scale);
     const bits = rows[g] | (rows[g] >> 1); // emboldened: each pixel doubled to the right, as the font's bold cut
-    if (!bits) continue;
-    const row = (top + g * scale) * width + x;
-    for (let c = 0; c < GLYPH_WIDTH; c++) if ((bits >> (7 - c)) & 1) ink.fill(1, row + c * scale, row + (c + 1) * scale);
-    for (let k = 1; k < scale; k++) ink.copyWithin(row + k * width, row, row + w);
+    // runs of set bits, most significant (leftmost) first
+    for (let c = 0; c < GLYPH_WIDTH;) {
+      if (!((bits >> (7 - c)) & 1)) {
+        c++;
+        continue;
+      }
+      const c0 = c;
+      while (c < GLYPH_WIDTH && (bits >> (7 - c)) & 1) c++;
+      ink.fill(1, row + c0 * scale, row + c * scale);
+    }
   }
 }

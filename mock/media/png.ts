@@ -122,13 +122,16 @@ class RunDeflater {
   }
 
   /**
-   * Appends a copy of the `n` bytes that start `distance` bytes back (1-32768), whose values are the runs
-   * `runs` ([value, count] pairs adding up to n: the Adler-32 needs them).
+   * Appends a copy of the `n` bytes that start `distance` bytes back (1-32768), whose values `row` describes
+   * (the Adler-32 needs their sums).
    */
-  copy(distance: number, n: number, runs: readonly number[]): void {
+  copy(distance: number, n: number, row: RowSums): void {
     this.flush();
     this.runValue = -1;
-    for (let i = 0; i < runs.length; i += 2) this.adler(runs[i], runs[i + 1]);
+    // Adler-32 of n more bytes B: a += sum B, b += n a + sum (n - k) B[k] (mod 65521).
+    this.b = (this.b + (((n % ADLER_MOD) * this.a) % ADLER_MOD) + row.weighted) % ADLER_MOD;
+    this.a = (this.a + row.sum) % ADLER_MOD;
+    const runs = row.runs;
     let d = 0;
     while (DIST_BASE[d + 1] <= distance) d++;
     const dCode = reverse(d, 5);
@@ -281,7 +284,7 @@ function labelledPng(width: number, height: number, bg: Rgb, fg: Rgb, label: Lab
   const z = new RunDeflater();
   const packer = new Packer(z);
   const boxBytes = label.width / 4;
-  let runs: number[] = [];
+  let sums: RowSums = { runs: [], n: 0, sum: 0, weighted: 0 };
   for (let y = 0; y < height; y++) {
     const centre = Math.floor((y * width) / height);
     const x0 = Math.max(0, centre - band);
@@ -294,8 +297,8 @@ function labelledPng(width: number, height: number, bg: Rgb, fg: Rgb, label: Lab
       continue;
     }
     bandSpans(packer, 0, label.x, x0, x1);
-    if (label.sameAsAbove[ly] && ly > 0) z.copy(stride + 1, boxBytes, runs);
-    else runs = inkRuns(z, label.ink, ly * label.width, label.width);
+    if (ly > 0 && label.rowOf[ly] === label.rowOf[ly - 1]) z.copy(stride + 1, boxBytes, sums);
+    else sums = inkRuns(z, label.ink, label.rowOf[ly] * label.width, label.width);
     bandSpans(packer, label.x + label.width, width, x0, x1);
     packer.end();
   }
@@ -358,13 +361,31 @@ function bandSpans(p: Packer, from: number, to: number, x0: number, x1: number):
   p.span(BG, to - b);
 }
 
-/** Packs `n` (a multiple of 4) ink pixels at `at` as bytes (box, or white for ink) and writes their runs; returns the runs ([value, count] pairs). */
-function inkRuns(z: RunDeflater, ink: Uint8Array, at: number, n: number): number[] {
+/** The bytes of a box row: its runs ([value, count] pairs), and for the Adler-32 their count, sum and sum of (n - k) B[k] (mod 65521). */
+interface RowSums {
+  runs: number[];
+  n: number;
+  sum: number;
+  weighted: number;
+}
+
+/** Packs `n` (a multiple of 4) ink pixels at `at` as bytes (box, or white for ink) and writes their runs; returns their RowSums. */
+function inkRuns(z: RunDeflater, ink: Uint8Array, at: number, n: number): RowSums {
   const runs: number[] = [];
   let value = -1;
   let count = 0;
-  for (let i = at, end = at + n; i < end; i += 4) {
-    const v = ((BOX | ink[i]) << 6) | ((BOX | ink[i + 1]) << 4) | ((BOX | ink[i + 2]) << 2) | (BOX | ink[i + 3]);
+  // four pixels at a time: equal words are equal bytes (the common case: long runs of box or of ink)
+  const words = new Uint32Array(ink.buffer, ink.byteOffset + at, n / 4);
+  let last = -1;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === last) {
+      count++;
+      continue;
+    }
+    last = w;
+    const j = at + 4 * i;
+    const v = ((BOX | ink[j]) << 6) | ((BOX | ink[j + 1]) << 4) | ((BOX | ink[j + 2]) << 2) | (BOX | ink[j + 3]);
     if (v === value) count++;
     else {
       if (count) runs.push(value, count);
@@ -373,8 +394,17 @@ function inkRuns(z: RunDeflater, ink: Uint8Array, at: number, n: number): number
     }
   }
   if (count) runs.push(value, count);
-  for (let i = 0; i < runs.length; i += 2) z.run(runs[i], runs[i + 1]);
-  return runs;
+  const bytes = n / 4;
+  let sum = 0;
+  let weighted = 0;
+  for (let i = 0, p = 0; i < runs.length; i += 2) {
+    const [v, c] = [runs[i], runs[i + 1]];
+    z.run(v, c);
+    sum = (sum + v * c) % ADLER_MOD;
+    weighted = (weighted + ((v * (c * (bytes - p) - (c * (c - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
+    p += c;
+  }
+  return { runs, n: bytes, sum, weighted };
 }
 
 /**
