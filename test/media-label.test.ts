@@ -41,6 +41,8 @@ describe('the layout', () => {
     expect(wrapText('  a   lighthouse at dusk ', 10, 2)).toEqual(['a', 'lightho...']);
     expect(wrapText('a lighthouse at dusk', 20, 2)).toEqual(['a lighthouse at dusk']);
     expect(wrapText('one two three four five six', 9, 2)).toEqual(['one two', 'three...']);
+    expect(wrapText('sea waves breaking on the rocks below', 21, 1)).toEqual(['sea waves breaking...']);
+    expect(wrapText('sea waves breaking on the rocks below', 12, 1)).toEqual(['sea waves...']);
     expect(wrapText('abcdefghijkl', 5, 2)).toEqual(['abcde', 'fg...']);
     expect(wrapText('狐狸在雪地里奔跑', 4, 2)).toEqual(['狐狸在雪', '地里奔跑']);
     expect(wrapText('狐狸在雪地里奔跑吧', 4, 2)).toEqual(['狐狸在雪', '地...']);

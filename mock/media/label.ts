@@ -113,8 +113,11 @@ export function wrapText(text: string, chars: number, lines: number): string[] {
 
 function ellipsis(lines: string[], chars: number, more: boolean): string[] {
   if (!more) return lines;
-  const last = [...lines[lines.length - 1]];
-  lines[lines.length - 1] = last.length + 3 <= chars ? `${last.join('')}...` : `${last.slice(0, Math.max(0, chars - 3)).join('')}...`;
+  // the last line loses whole words until `...` fits after it (or, one word left, letters)
+  let last = lines[lines.length - 1];
+  while ([...last].length + 3 > chars && last.includes(' ')) last = last.slice(0, last.lastIndexOf(' '));
+  const cps = [...last];
+  lines[lines.length - 1] = cps.length + 3 <= chars ? `${last}...` : `${cps.slice(0, Math.max(0, chars - 3)).join('')}...`;
   return lines;
 }
 
