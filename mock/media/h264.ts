@@ -2,11 +2,18 @@
  * A small H.264 bitstream writer for the mock's videos: Constrained Baseline
  * profile, CAVLC, 4:2:0, 8-bit, written directly (no encoder library: a real
  * encoder in WebAssembly costs seconds per minute of video, this costs
- * milliseconds). It draws one synthetic picture and a progress bar:
+ * milliseconds). It draws one synthetic picture, a label and a progress bar:
  *
  * - the picture: a background colour with a diagonal band of a second colour
  *   (the PNG covers' band, on even columns), a black progress track one
  *   macroblock row high near the bottom edge and a white fill that grows with time;
+ * - the label (mock/media/label.ts), when given: a black box on the macroblock
+ *   grid with white text (luma only, chroma neutral, so any pixel pattern is
+ *   exact in 4:2:0); its macroblocks without text are flat like the picture's,
+ *   those with text I_PCM; its time line's slice is rewritten in every IDR and
+ *   its changed cells re-coded (I_PCM) in P pictures;
+ * - the bit writer and NAL units are in h264-bits.ts, sizes and levels in
+ *   h264-params.ts;
  * - IDR pictures: a one-colour macroblock whose left or top neighbour (in the
  *   same slice) has its colour on the shared edge is Intra 16x16 without
  *   residual (horizontal or vertical prediction reproduces it exactly); every
@@ -16,7 +23,7 @@
  *   reused by every IDR, the bar's row is written per IDR;
  * - P pictures: P_Skip everywhere (mb_skip_run; all motion vectors are zero)
  *   except the I_PCM macroblocks the bar's fill front crossed since the
- *   previous frame.
+ *   previous frame and the label's changed time-line cells.
  *
  * Deblocking is disabled in every slice; POC type 2 (output order = decode
  * order); one reference frame; frame_num counts the frames since the IDR, with
@@ -26,184 +33,16 @@
  * (VUI). Section numbers refer to ITU-T H.264. Standard JavaScript only.
  */
 import { concatBytes } from './bytes.ts';
+import { BitWriter, nalUnit } from './h264-bits.ts';
+import { checkH264Size, h264Level, rgbToYcbcr } from './h264-params.ts';
 import type { Label, Rect } from './label.ts';
 import type { Rgb } from './types.ts';
 
-/** Largest picture side, pixels. */
-export const H264_MAX_SIDE = 4096;
-/** Largest picture area in 16x16 macroblocks (level 5.1/5.2 MaxFS: 4096x2304 = 36864). */
-export const H264_MAX_MACROBLOCKS = 36864;
-/** Highest frame rate accepted, fps. */
-export const H264_MAX_FPS = 60;
-
-/** Levels of Table A-1: level_idc, MaxMBPS (macroblocks per second), MaxFS (macroblocks per frame); not 1b, nor 4.1 (4.0's limits at a higher bitrate). */
-const LEVELS: readonly [number, number, number][] = [
-  [10, 1485, 99],
-  [11, 3000, 396],
-  [12, 6000, 396],
-  [13, 11880, 396],
-  [20, 11880, 396],
-  [21, 19800, 792],
-  [22, 20250, 1620],
-  [30, 40500, 1620],
-  [31, 108000, 3600],
-  [32, 216000, 5120],
-  [40, 245760, 8192],
-  [42, 522240, 8704],
-  [50, 589824, 22080],
-  [51, 983040, 36864],
-  [52, 2073600, 36864],
-];
+export { checkH264Size, H264_MAX_FPS, H264_MAX_MACROBLOCKS, H264_MAX_SIDE, h264Level, rgbToYcbcr } from './h264-params.ts';
 
 /** profile_idc 66 (Baseline) with constraint_set0 and constraint_set1 (Constrained Baseline). */
 const PROFILE_IDC = 66;
 const CONSTRAINT_FLAGS = 0xc0;
-
-/**
- * Checks a picture size and rate; throws RangeError unless width and height are even integers of
- * 16-4096 pixels, the frame has at most 36864 macroblocks and fps is an integer of 1-60 that some level allows.
- */
-export function checkH264Size(width: number, height: number, fps: number): void {
-  const side = (n: number) => Number.isInteger(n) && n >= 16 && n <= H264_MAX_SIDE && n % 2 === 0;
-  if (!side(width) || !side(height)) {
-    throw new RangeError(`video size ${width}x${height}: width and height must be even integers of 16-${H264_MAX_SIDE} pixels`);
-  }
-  const mbs = Math.ceil(width / 16) * Math.ceil(height / 16);
-  if (mbs > H264_MAX_MACROBLOCKS) throw new RangeError(`video size ${width}x${height}: ${mbs} macroblocks, at most ${H264_MAX_MACROBLOCKS} (4096x2304)`);
-  if (!Number.isInteger(fps) || fps < 1 || fps > H264_MAX_FPS) throw new RangeError(`frame rate ${fps}: must be an integer of 1-${H264_MAX_FPS} fps`);
-  if (mbs * fps > LEVELS[LEVELS.length - 1][1]) throw new RangeError(`video size ${width}x${height} at ${fps} fps exceeds level 5.2`);
-}
-
-/**
- * The lowest level (level_idc, e.g. 40 for 4.0) whose frame size, macroblock rate and frame side limits
- * (Table A-1, A.3.1) admit `width` x `height` pixels at `fps`. Throws RangeError as checkH264Size.
- */
-export function h264Level(width: number, height: number, fps: number): number {
-  checkH264Size(width, height, fps);
-  const mbW = Math.ceil(width / 16);
-  const mbH = Math.ceil(height / 16);
-  const fs = mbW * mbH;
-  for (const [idc, maxMbps, maxFs] of LEVELS) {
-    const maxSide = Math.sqrt(maxFs * 8);
-    if (fs <= maxFs && fs * fps <= maxMbps && mbW <= maxSide && mbH <= maxSide) return idc;
-  }
-  throw new RangeError(`video size ${width}x${height} at ${fps} fps exceeds level 5.2`);
-}
-
-/** BT.601 limited-range YCbCr (Y 16-235, Cb and Cr 16-240) of an RGB colour. */
-export function rgbToYcbcr([r, g, b]: Rgb): [number, number, number] {
-  const clamp = (v: number, hi: number) => Math.min(hi, Math.max(16, Math.round(v)));
-  return [
-    clamp(16 + (65.481 * r + 128.553 * g + 24.966 * b) / 255, 235),
-    clamp(128 + (-37.797 * r - 74.203 * g + 112 * b) / 255, 240),
-    clamp(128 + (112 * r - 93.786 * g - 18.214 * b) / 255, 240),
-  ];
-}
-
-// ---------------------------------------------------------------------------
-// Bits
-// ---------------------------------------------------------------------------
-
-/** An RBSP writer over a growable byte buffer: u(n), ue(v), se(v), byte-aligned raw bytes. */
-class BitWriter {
-  buf: Uint8Array;
-  pos = 0;
-  private acc = 0;
-  private n = 0;
-
-  constructor(size: number) {
-    this.buf = new Uint8Array(size);
-  }
-
-  reset(): void {
-    this.pos = 0;
-    this.acc = 0;
-    this.n = 0;
-  }
-
-  /** Makes room for `bytes` more bytes. */
-  reserve(bytes: number): void {
-    if (this.pos + bytes + 8 <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + bytes + 64));
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-  }
-
-  /** `n` bits (n <= 24) of `v`, most significant first. */
-  u(n: number, v: number): void {
-    this.acc = (this.acc << n) | v;
-    this.n += n;
-    while (this.n >= 8) {
-      this.n -= 8;
-      this.buf[this.pos++] = (this.acc >>> this.n) & 0xff;
-    }
-    this.acc &= (1 << this.n) - 1;
-  }
-
-  /** Unsigned exp-Golomb. */
-  ue(v: number): void {
-    const x = v + 1;
-    const len = 32 - Math.clz32(x);
-    if (len <= 12) this.u(2 * len - 1, x);
-    else {
-      this.u(len - 1, 0);
-      this.u(len, x);
-    }
-  }
-
-  /** Signed exp-Golomb. */
-  se(v: number): void {
-    this.ue(v > 0 ? 2 * v - 1 : -2 * v);
-  }
-
-  /** Zero bits up to the next byte boundary. */
-  align(): void {
-    if (this.n > 0) this.u(8 - this.n, 0);
-  }
-
-  /** rbsp_trailing_bits: a one bit, then zero bits to the byte boundary. */
-  trailing(): void {
-    this.u(1, 1);
-    this.align();
-  }
-
-  /** The RBSP written so far (a view; copy before the next reset). */
-  bytes(): Uint8Array {
-    return this.buf.subarray(0, this.pos);
-  }
-}
-
-/**
- * A NAL unit in AVCC form: its 4-byte big-endian length, the header byte, then the RBSP with emulation
- * prevention bytes inserted (7.4.1).
- */
-function nalUnit(refIdc: number, type: number, rbsp: Uint8Array): Uint8Array {
-  // An emulation prevention byte goes before any byte <= 3 that follows two zero bytes; the zero run restarts after it.
-  const at: number[] = [];
-  for (let i = 0; ;) {
-    const z = rbsp.indexOf(0, i);
-    if (z < 0 || z + 2 >= rbsp.length) break;
-    if (rbsp[z + 1] !== 0) i = z + 2;
-    else if (rbsp[z + 2] <= 3) {
-      at.push(z + 2);
-      i = z + 2;
-    } else i = z + 3;
-  }
-  const size = 1 + rbsp.length + at.length;
-  const out = new Uint8Array(4 + size);
-  new DataView(out.buffer).setUint32(0, size);
-  out[4] = (refIdc << 5) | type;
-  let from = 0;
-  let o = 5;
-  for (const j of at) {
-    out.set(rbsp.subarray(from, j), o);
-    o += j - from;
-    out[o++] = 3;
-    from = j;
-  }
-  out.set(rbsp.subarray(from), o);
-  return out;
-}
 
 // ---------------------------------------------------------------------------
 // The writer
