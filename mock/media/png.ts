@@ -122,16 +122,16 @@ class RunDeflater {
   }
 
   /**
-   * Appends a copy of the `n` bytes that start `distance` bytes back (1-32768), whose values `row` describes
-   * (the Adler-32 needs their sums).
+   * Appends a copy of the `n` bytes (at least 3) that start `distance` bytes back (1-32768), whose values
+   * `row` describes (the Adler-32 needs their sums).
    */
   copy(distance: number, n: number, row: RowSums): void {
+    if (n < 3) throw new RangeError(`copy of ${n} bytes: at least 3`);
     this.flush();
     this.runValue = -1;
     // Adler-32 of n more bytes B: a += sum B, b += n a + sum (n - k) B[k] (mod 65521).
     this.b = (this.b + (((n % ADLER_MOD) * this.a) % ADLER_MOD) + row.weighted) % ADLER_MOD;
     this.a = (this.a + row.sum) % ADLER_MOD;
-    const runs = row.runs;
     let d = 0;
     while (DIST_BASE[d + 1] <= distance) d++;
     const dCode = reverse(d, 5);
@@ -140,25 +140,13 @@ class RunDeflater {
     this.reserve(8 + ((n / 258) | 0) * 6);
     while (n > 0) {
       let len = Math.min(258, n);
-      if (n - len > 0 && n - len < 3) len = n - 3;
-      if (len < 3) {
-        // a copy under 3 bytes: its bytes as literals (the runs give them)
-        this.literalTail(runs, n);
-        return;
-      }
+      if (n - len > 0 && n - len < 3) len = n - 3; // leave a copyable rest
       this.symbol(LEN_SYM[len]);
       if (LEN_XBITS[len]) this.bits(LEN_XVAL[len], LEN_XBITS[len]);
       this.bits(dCode, 5);
       if (dBits) this.bits(dx, dBits);
       n -= len;
     }
-  }
-
-  /** The last `n` bytes of `runs` as literals (Adler-32 already counted). */
-  private literalTail(runs: readonly number[], n: number): void {
-    const bytes: number[] = [];
-    for (let i = runs.length - 2; i >= 0 && bytes.length < n; i -= 2) for (let k = 0; k < runs[i + 1] && bytes.length < n; k++) bytes.unshift(runs[i]);
-    for (const v of bytes) this.symbol(v);
   }
 
   /** The finished zlib stream. */
@@ -284,7 +272,7 @@ function labelledPng(width: number, height: number, bg: Rgb, fg: Rgb, label: Lab
   const z = new RunDeflater();
   const packer = new Packer(z);
   const boxBytes = label.width / 4;
-  let sums: RowSums = { runs: [], n: 0, sum: 0, weighted: 0 };
+  let sums: RowSums = { sum: 0, weighted: 0 };
   for (let y = 0; y < height; y++) {
     const centre = Math.floor((y * width) / height);
     const x0 = Math.max(0, centre - band);
@@ -361,23 +349,30 @@ function bandSpans(p: Packer, from: number, to: number, x0: number, x1: number):
   p.span(BG, to - b);
 }
 
-/** The bytes of a box row: its runs ([value, count] pairs), and for the Adler-32 their count, sum and sum of (n - k) B[k] (mod 65521). */
+/** The Adler-32 sums of a box row's bytes B (n of them): sum B and sum (n - k) B[k], mod 65521. */
 interface RowSums {
-  runs: number[];
-  n: number;
   sum: number;
   weighted: number;
 }
 
-/** Packs `n` (a multiple of 4) ink pixels at `at` as bytes (box, or white for ink) and writes their runs; returns their RowSums. */
+/** Packs `n` (a multiple of 4) ink pixels at `at` as bytes (box, or white for ink), writes them as runs; returns their sums. */
 function inkRuns(z: RunDeflater, ink: Uint8Array, at: number, n: number): RowSums {
-  const runs: number[] = [];
+  const bytes = n / 4;
+  let sum = 0;
+  let weighted = 0;
   let value = -1;
   let count = 0;
+  let p = 0; // bytes before the current run
+  const put = () => {
+    z.run(value, count);
+    sum = (sum + value * count) % ADLER_MOD;
+    weighted = (weighted + ((value * (count * (bytes - p) - (count * (count - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
+    p += count;
+  };
   // four pixels at a time: equal words are equal bytes (the common case: long runs of box or of ink)
-  const words = new Uint32Array(ink.buffer, ink.byteOffset + at, n / 4);
+  const words = new Uint32Array(ink.buffer, ink.byteOffset + at, bytes);
   let last = -1;
-  for (let i = 0; i < words.length; i++) {
+  for (let i = 0; i < bytes; i++) {
     const w = words[i];
     if (w === last) {
       count++;
@@ -388,23 +383,13 @@ function inkRuns(z: RunDeflater, ink: Uint8Array, at: number, n: number): RowSum
     const v = ((BOX | ink[j]) << 6) | ((BOX | ink[j + 1]) << 4) | ((BOX | ink[j + 2]) << 2) | (BOX | ink[j + 3]);
     if (v === value) count++;
     else {
-      if (count) runs.push(value, count);
+      if (count) put();
       value = v;
       count = 1;
     }
   }
-  if (count) runs.push(value, count);
-  const bytes = n / 4;
-  let sum = 0;
-  let weighted = 0;
-  for (let i = 0, p = 0; i < runs.length; i += 2) {
-    const [v, c] = [runs[i], runs[i + 1]];
-    z.run(v, c);
-    sum = (sum + v * c) % ADLER_MOD;
-    weighted = (weighted + ((v * (c * (bytes - p) - (c * (c - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
-    p += c;
-  }
-  return { runs, n: bytes, sum, weighted };
+  if (count) put();
+  return { sum, weighted };
 }
 
 /**
