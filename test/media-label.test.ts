@@ -70,6 +70,15 @@ describe('the layout', () => {
     expect(new Set(l.rowOf).size).toBeLessThanOrEqual(1 + 13 * 4);
   });
 
+  it('draws a CJK prompt as placeholder boxes, one a character, and composes combining marks', () => {
+    const boxes = layoutLabel(1024, 1024, { ...text, prompt: '一只红狐狸' })!;
+    const greek = layoutLabel(1024, 1024, { ...text, prompt: 'ΑΒΓΔΕ' })!; // five other characters the font lacks
+    expect(Buffer.compare(boxes.ink, greek.ink)).toBe(0);
+    expect(Buffer.compare(boxes.ink, layoutLabel(1024, 1024, { ...text, prompt: 'abcde' })!.ink)).not.toBe(0);
+    const decomposed = layoutLabel(1024, 1024, { ...text, prompt: 'cafe\u0301' })!;
+    expect(Buffer.compare(decomposed.ink, layoutLabel(1024, 1024, { ...text, prompt: 'café' })!.ink)).toBe(0);
+  });
+
   it('has no label where not even a line fits', () => {
     expect(layoutLabel(16, 16, text)).toBeUndefined();
     expect(layoutLabel(1, 333, text)).toBeUndefined();

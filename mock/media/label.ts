@@ -121,6 +121,11 @@ function ellipsis(lines: string[], chars: number, more: boolean): string[] {
   return lines;
 }
 
+/** `s` composed (NFC: `e` + U+0301 is `é`), the combining marks left over dropped (a cell a character). */
+function clean(s: string): string {
+  return s.normalize('NFC').replace(/\p{M}/gu, '');
+}
+
 /** `s` cut to `chars` code points (the last three `...` when cut). */
 function cut(s: string, chars: number): string {
   const cps = [...s];
@@ -136,6 +141,7 @@ function cut(s: string, chars: number): string {
  * box may reach (above the progress bar). Deterministic.
  */
 export function layoutLabel(width: number, height: number, text: LabelText, video?: { frames: number; maxBottom?: number }): Label | undefined {
+  text = { prompt: clean(text.prompt), model: clean(text.model), id: clean(text.id) };
   const s = textScale(width, height);
   const margin = width >= 320 && height >= 192 ? 16 : 0;
   const pad = GLYPH_WIDTH * s; // one cell each side

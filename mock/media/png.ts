@@ -273,6 +273,7 @@ function labelledPng(width: number, height: number, bg: Rgb, fg: Rgb, label: Lab
   const packer = new Packer(z);
   const boxBytes = label.width / 4;
   let sums: RowSums = { sum: 0, weighted: 0 };
+  const words = new Uint32Array(label.ink.buffer, label.ink.byteOffset, label.ink.length >> 2);
   for (let y = 0; y < height; y++) {
     const centre = Math.floor((y * width) / height);
     const x0 = Math.max(0, centre - band);
@@ -280,13 +281,12 @@ function labelledPng(width: number, height: number, bg: Rgb, fg: Rgb, label: Lab
     z.run(0, 1); // filter: none
     const ly = y - label.y;
     if (ly < 0 || ly >= label.height) {
-      bandSpans(packer, 0, width, x0, x1);
-      packer.end();
+      bandRow2(z, stride, x0, x1);
       continue;
     }
     bandSpans(packer, 0, label.x, x0, x1);
     if (ly > 0 && label.rowOf[ly] === label.rowOf[ly - 1]) z.copy(stride + 1, boxBytes, sums);
-    else sums = inkRuns(z, label.ink, label.rowOf[ly] * label.width, label.width);
+    else sums = inkRuns(z, label.ink, words, label.rowOf[ly] * label.width, label.width);
     bandSpans(packer, label.x + label.width, width, x0, x1);
     packer.end();
   }
@@ -339,6 +339,26 @@ class Packer {
   }
 }
 
+/**
+ * A whole 2-bit row (after its filter byte) of background with the band over [x0, x1) (x0 < x1): background
+ * bytes, the band's partial first byte, band bytes (0x55: four pixels of entry 1), its partial last byte,
+ * background bytes; padding pixels are entry 0.
+ */
+function bandRow2(z: RunDeflater, stride: number, x0: number, x1: number): void {
+  const b0 = x0 >> 2;
+  const b1 = (x1 - 1) >> 2;
+  const head = 0x55 & (0xff >> (2 * (x0 & 3)));
+  const tail = 0x55 & (0xff << (2 * (3 - ((x1 - 1) & 3))));
+  z.run(0, b0);
+  if (b0 === b1) z.run(head & tail, 1);
+  else {
+    z.run(head, 1);
+    z.run(0x55, b1 - b0 - 1);
+    z.run(tail, 1);
+  }
+  z.run(0, stride - 1 - b1);
+}
+
 /** Columns [from, to) of a row whose band covers [x0, x1). */
 function bandSpans(p: Packer, from: number, to: number, x0: number, x1: number): void {
   if (to <= from) return;
@@ -355,40 +375,51 @@ interface RowSums {
   weighted: number;
 }
 
-/** Packs `n` (a multiple of 4) ink pixels at `at` as bytes (box, or white for ink), writes them as runs; returns their sums. */
-function inkRuns(z: RunDeflater, ink: Uint8Array, at: number, n: number): RowSums {
+/**
+ * Packs `n` (a multiple of 4) ink pixels at `at` (a multiple of 4; `words` is the same ink as 32-bit words) as
+ * bytes (box, or white for ink) and writes them as runs; returns their sums.
+ */
+function inkRuns(z: RunDeflater, ink: Uint8Array, words: Uint32Array, at: number, n: number): RowSums {
   const bytes = n / 4;
   let sum = 0;
   let weighted = 0;
   let value = -1;
   let count = 0;
   let p = 0; // bytes before the current run
-  const put = () => {
-    z.run(value, count);
-    sum = (sum + value * count) % ADLER_MOD;
-    weighted = (weighted + ((value * (count * (bytes - p) - (count * (count - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
-    p += count;
-  };
   // four pixels at a time: equal words are equal bytes (the common case: long runs of box or of ink)
-  const words = new Uint32Array(ink.buffer, ink.byteOffset + at, bytes);
   let last = -1;
-  for (let i = 0; i < bytes; i++) {
-    const w = words[i];
-    if (w === last) {
-      count++;
-      continue;
-    }
-    last = w;
-    const j = at + 4 * i;
-    const v = ((BOX | ink[j]) << 6) | ((BOX | ink[j + 1]) << 4) | ((BOX | ink[j + 2]) << 2) | (BOX | ink[j + 3]);
-    if (v === value) count++;
-    else {
-      if (count) put();
+  for (let i = 0, w0 = at >> 2; i <= bytes; i++) {
+    if (i < bytes) {
+      const w = words[w0 + i];
+      if (w === last) {
+        count++;
+        continue;
+      }
+      last = w;
+      const j = at + 4 * i;
+      const v = ((BOX | ink[j]) << 6) | ((BOX | ink[j + 1]) << 4) | ((BOX | ink[j + 2]) << 2) | (BOX | ink[j + 3]);
+      if (v === value) {
+        count++;
+        continue;
+      }
+      if (!count) {
+        value = v;
+        count = 1;
+        continue;
+      }
+      // a new value: the run so far is written (below), then this byte starts the next
+      z.run(value, count);
+      sum = (sum + value * count) % ADLER_MOD;
+      weighted = (weighted + ((value * (count * (bytes - p) - (count * (count - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
+      p += count;
       value = v;
       count = 1;
+    } else if (count) {
+      z.run(value, count);
+      sum = (sum + value * count) % ADLER_MOD;
+      weighted = (weighted + ((value * (count * (bytes - p) - (count * (count - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
     }
   }
-  if (count) put();
   return { sum, weighted };
 }
 
