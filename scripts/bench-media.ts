@@ -3,7 +3,8 @@
  * `--json` for the report bench.ts reads):
  *
  * 1. Render times of every kind of media the mock hosts (mock/media/), in this
- *    process: each audio format at 10 minutes, HLS, MIDI, MP4 video, PNG. The
+ *    process: each audio format at 10 minutes, HLS, MIDI, MP4 video, PNG (the
+ *    pictures labelled, as the mock serves them). The
  *    first run (cold: the JIT and the variant's loop warming up) and the median
  *    of the next 5; every run renders a new input (another variant or colour),
  *    so no run is a cache hit.
@@ -24,7 +25,7 @@ import autocannon from 'autocannon';
 import { encodedAudio, renderAudio } from '../mock/media/audio.ts';
 import { hlsAudio } from '../mock/media/hls.ts';
 import { renderMidi } from '../mock/media/midi.ts';
-import { encodePng } from '../mock/media/png.ts';
+import { labelledImage } from '../mock/media/png.ts';
 import type { Rgb } from '../mock/media/types.ts';
 import { renderVideo, VIDEO_FPS } from '../mock/media/video.ts';
 import { audioFormats } from '../schemas/media.ts';
@@ -72,6 +73,12 @@ async function timeRender(what: string, run: (i: number) => Promise<number> | nu
 }
 
 const colours = (i: number) => ({ bg: [30, 60, (200 + i) & 0xff] as Rgb, fg: [250, 200, 40] as Rgb });
+/** The label pictures carry, as the mock draws it (mock/media/label.ts): a prompt that wraps to two lines, a model, an id. */
+const label = (i: number) => ({
+  prompt: `a lighthouse at dusk, waves crashing on the rocks below, take ${i}`,
+  model: 'image-b-3.1-flash',
+  id: `igen_0f3a9c2e${i}`,
+});
 
 async function renders(): Promise<RenderRow[]> {
   const rows: RenderRow[] = [];
@@ -89,18 +96,28 @@ async function renders(): Promise<RenderRow[]> {
     await timeRender(
       `MP4 1920x1080 60 s ${VIDEO_FPS} fps + AAC`,
       async (i) =>
-        (await renderVideo({ width: 1920, height: 1080, durationMs: 60_000, colours: colours(i), audio: await encodedAudio('aac', 60_000, i) })).length,
+        (
+          await renderVideo({
+            width: 1920,
+            height: 1080,
+            durationMs: 60_000,
+            colours: colours(i),
+            label: label(i),
+            audio: await encodedAudio('aac', 60_000, i),
+          })
+        ).length,
     ),
   );
   rows.push(
     await timeRender(
       `MP4 1280x720 10 s ${VIDEO_FPS} fps + AAC`,
       async (i) =>
-        (await renderVideo({ width: 1280, height: 720, durationMs: 10_000, colours: colours(i), audio: await encodedAudio('aac', 10_000, i) })).length,
+        (await renderVideo({ width: 1280, height: 720, durationMs: 10_000, colours: colours(i), label: label(i), audio: await encodedAudio('aac', 10_000, i) }))
+          .length,
     ),
   );
-  rows.push(await timeRender('PNG 4096x4096', (i) => encodePng(4096, 4096, colours(i).bg, colours(i).fg).length));
-  rows.push(await timeRender('PNG 1280x720', (i) => encodePng(1280, 720, colours(i).bg, colours(i).fg).length));
+  rows.push(await timeRender('PNG 4096x4096', (i) => labelledImage(4096, 4096, colours(i).bg, colours(i).fg, label(i)).length));
+  rows.push(await timeRender('PNG 1280x720', (i) => labelledImage(1280, 720, colours(i).bg, colours(i).fg, label(i)).length));
   return rows;
 }
 

@@ -36,12 +36,15 @@ function decode(bytes: Buffer) {
  */
 const PNGJS_LARGE = new Set(['16:9']);
 
-/** A 2K or 4K image decoded by the fast decoder: its size, both palette entries used (background and band). */
+/** A 2K or 4K image decoded by the fast decoder: its size, every palette entry used (background, band, and the label's black box and white text). */
 function decodeLarge(bytes: Buffer): { width: number; height: number } {
   const png = decodePalettePng(bytes);
-  expect(png.palette).toHaveLength(2);
-  expect(png.counts[0]).toBeGreaterThan(0);
-  expect(png.counts[1]).toBeGreaterThan(0);
+  expect(png.palette).toHaveLength(4);
+  expect(png.palette.slice(2)).toEqual([
+    [0, 0, 0],
+    [255, 255, 255],
+  ]);
+  for (const n of png.counts) expect(n).toBeGreaterThan(0);
   return png;
 }
 
@@ -133,6 +136,7 @@ describe('the pure-JS encoder', () => {
     expect(decodePalettePng(bytes)).toEqual({
       width: w,
       height: h,
+      depth: 1,
       palette: [
         [10, 20, 30],
         [200, 100, 50],

@@ -2,11 +2,18 @@
  * A small H.264 bitstream writer for the mock's videos: Constrained Baseline
  * profile, CAVLC, 4:2:0, 8-bit, written directly (no encoder library: a real
  * encoder in WebAssembly costs seconds per minute of video, this costs
- * milliseconds). It draws one synthetic picture and a progress bar:
+ * milliseconds). It draws one synthetic picture, a label and a progress bar:
  *
  * - the picture: a background colour with a diagonal band of a second colour
  *   (the PNG covers' band, on even columns), a black progress track one
  *   macroblock row high near the bottom edge and a white fill that grows with time;
+ * - the label (mock/media/label.ts), when given: a black box on the macroblock
+ *   grid with white text (luma only, chroma neutral, so any pixel pattern is
+ *   exact in 4:2:0); its macroblocks without text are flat like the picture's,
+ *   those with text I_PCM; its time line's slice is rewritten in every IDR and
+ *   its changed cells re-coded (I_PCM) in P pictures;
+ * - the bit writer and NAL units are in h264-bits.ts, sizes and levels in
+ *   h264-params.ts;
  * - IDR pictures: a one-colour macroblock whose left or top neighbour (in the
  *   same slice) has its colour on the shared edge is Intra 16x16 without
  *   residual (horizontal or vertical prediction reproduces it exactly); every
@@ -16,7 +23,7 @@
  *   reused by every IDR, the bar's row is written per IDR;
  * - P pictures: P_Skip everywhere (mb_skip_run; all motion vectors are zero)
  *   except the I_PCM macroblocks the bar's fill front crossed since the
- *   previous frame.
+ *   previous frame and the label's changed time-line cells.
  *
  * Deblocking is disabled in every slice; POC type 2 (output order = decode
  * order); one reference frame; frame_num counts the frames since the IDR, with
@@ -26,183 +33,16 @@
  * (VUI). Section numbers refer to ITU-T H.264. Standard JavaScript only.
  */
 import { concatBytes } from './bytes.ts';
+import { BitWriter, nalUnit } from './h264-bits.ts';
+import { checkH264Size, h264Level, rgbToYcbcr } from './h264-params.ts';
+import type { Label, Rect } from './label.ts';
 import type { Rgb } from './types.ts';
 
-/** Largest picture side, pixels. */
-export const H264_MAX_SIDE = 4096;
-/** Largest picture area in 16x16 macroblocks (level 5.1/5.2 MaxFS: 4096x2304 = 36864). */
-export const H264_MAX_MACROBLOCKS = 36864;
-/** Highest frame rate accepted, fps. */
-export const H264_MAX_FPS = 60;
-
-/** Levels of Table A-1: level_idc, MaxMBPS (macroblocks per second), MaxFS (macroblocks per frame); not 1b, nor 4.1 (4.0's limits at a higher bitrate). */
-const LEVELS: readonly [number, number, number][] = [
-  [10, 1485, 99],
-  [11, 3000, 396],
-  [12, 6000, 396],
-  [13, 11880, 396],
-  [20, 11880, 396],
-  [21, 19800, 792],
-  [22, 20250, 1620],
-  [30, 40500, 1620],
-  [31, 108000, 3600],
-  [32, 216000, 5120],
-  [40, 245760, 8192],
-  [42, 522240, 8704],
-  [50, 589824, 22080],
-  [51, 983040, 36864],
-  [52, 2073600, 36864],
-];
+export { checkH264Size, H264_MAX_FPS, H264_MAX_MACROBLOCKS, H264_MAX_SIDE, h264Level, rgbToYcbcr } from './h264-params.ts';
 
 /** profile_idc 66 (Baseline) with constraint_set0 and constraint_set1 (Constrained Baseline). */
 const PROFILE_IDC = 66;
 const CONSTRAINT_FLAGS = 0xc0;
-
-/**
- * Checks a picture size and rate; throws RangeError unless width and height are even integers of
- * 16-4096 pixels, the frame has at most 36864 macroblocks and fps is an integer of 1-60 that some level allows.
- */
-export function checkH264Size(width: number, height: number, fps: number): void {
-  const side = (n: number) => Number.isInteger(n) && n >= 16 && n <= H264_MAX_SIDE && n % 2 === 0;
-  if (!side(width) || !side(height)) {
-    throw new RangeError(`video size ${width}x${height}: width and height must be even integers of 16-${H264_MAX_SIDE} pixels`);
-  }
-  const mbs = Math.ceil(width / 16) * Math.ceil(height / 16);
-  if (mbs > H264_MAX_MACROBLOCKS) throw new RangeError(`video size ${width}x${height}: ${mbs} macroblocks, at most ${H264_MAX_MACROBLOCKS} (4096x2304)`);
-  if (!Number.isInteger(fps) || fps < 1 || fps > H264_MAX_FPS) throw new RangeError(`frame rate ${fps}: must be an integer of 1-${H264_MAX_FPS} fps`);
-  if (mbs * fps > LEVELS[LEVELS.length - 1][1]) throw new RangeError(`video size ${width}x${height} at ${fps} fps exceeds level 5.2`);
-}
-
-/**
- * The lowest level (level_idc, e.g. 40 for 4.0) whose frame size, macroblock rate and frame side limits
- * (Table A-1, A.3.1) admit `width` x `height` pixels at `fps`. Throws RangeError as checkH264Size.
- */
-export function h264Level(width: number, height: number, fps: number): number {
-  checkH264Size(width, height, fps);
-  const mbW = Math.ceil(width / 16);
-  const mbH = Math.ceil(height / 16);
-  const fs = mbW * mbH;
-  for (const [idc, maxMbps, maxFs] of LEVELS) {
-    const maxSide = Math.sqrt(maxFs * 8);
-    if (fs <= maxFs && fs * fps <= maxMbps && mbW <= maxSide && mbH <= maxSide) return idc;
-  }
-  throw new RangeError(`video size ${width}x${height} at ${fps} fps exceeds level 5.2`);
-}
-
-/** BT.601 limited-range YCbCr (Y 16-235, Cb and Cr 16-240) of an RGB colour. */
-export function rgbToYcbcr([r, g, b]: Rgb): [number, number, number] {
-  const clamp = (v: number, hi: number) => Math.min(hi, Math.max(16, Math.round(v)));
-  return [
-    clamp(16 + (65.481 * r + 128.553 * g + 24.966 * b) / 255, 235),
-    clamp(128 + (-37.797 * r - 74.203 * g + 112 * b) / 255, 240),
-    clamp(128 + (112 * r - 93.786 * g - 18.214 * b) / 255, 240),
-  ];
-}
-
-// ---------------------------------------------------------------------------
-// Bits
-// ---------------------------------------------------------------------------
-
-/** An RBSP writer over a growable byte buffer: u(n), ue(v), se(v), byte-aligned raw bytes. */
-class BitWriter {
-  buf: Uint8Array;
-  pos = 0;
-  private acc = 0;
-  private n = 0;
-
-  constructor(size: number) {
-    this.buf = new Uint8Array(size);
-  }
-
-  reset(): void {
-    this.pos = 0;
-    this.acc = 0;
-    this.n = 0;
-  }
-
-  /** Makes room for `bytes` more bytes. */
-  reserve(bytes: number): void {
-    if (this.pos + bytes + 8 <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + bytes + 64));
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-  }
-
-  /** `n` bits (n <= 24) of `v`, most significant first. */
-  u(n: number, v: number): void {
-    this.acc = (this.acc << n) | v;
-    this.n += n;
-    while (this.n >= 8) {
-      this.n -= 8;
-      this.buf[this.pos++] = (this.acc >>> this.n) & 0xff;
-    }
-    this.acc &= (1 << this.n) - 1;
-  }
-
-  /** Unsigned exp-Golomb. */
-  ue(v: number): void {
-    const x = v + 1;
-    const len = 32 - Math.clz32(x);
-    if (len <= 12) this.u(2 * len - 1, x);
-    else {
-      this.u(len - 1, 0);
-      this.u(len, x);
-    }
-  }
-
-  /** Signed exp-Golomb. */
-  se(v: number): void {
-    this.ue(v > 0 ? 2 * v - 1 : -2 * v);
-  }
-
-  /** Zero bits up to the next byte boundary. */
-  align(): void {
-    if (this.n > 0) this.u(8 - this.n, 0);
-  }
-
-  /** rbsp_trailing_bits: a one bit, then zero bits to the byte boundary. */
-  trailing(): void {
-    this.u(1, 1);
-    this.align();
-  }
-
-  /** The RBSP written so far (a view; copy before the next reset). */
-  bytes(): Uint8Array {
-    return this.buf.subarray(0, this.pos);
-  }
-}
-
-/**
- * A NAL unit in AVCC form: its 4-byte big-endian length, the header byte, then the RBSP with emulation
- * prevention bytes inserted (7.4.1).
- */
-function nalUnit(refIdc: number, type: number, rbsp: Uint8Array): Uint8Array {
-  // An emulation prevention byte goes before any byte <= 3 that follows two zero bytes; the zero run restarts after it.
-  const at: number[] = [];
-  for (let i = 0; ;) {
-    const z = rbsp.indexOf(0, i);
-    if (z < 0 || z + 2 >= rbsp.length) break;
-    if (rbsp[z + 1] !== 0) i = z + 2;
-    else if (rbsp[z + 2] <= 3) {
-      at.push(z + 2);
-      i = z + 2;
-    } else i = z + 3;
-  }
-  const size = 1 + rbsp.length + at.length;
-  const out = new Uint8Array(4 + size);
-  new DataView(out.buffer).setUint32(0, size);
-  out[4] = (refIdc << 5) | type;
-  let from = 0;
-  let o = 5;
-  for (const j of at) {
-    out.set(rbsp.subarray(from, j), o);
-    o += j - from;
-    out[o++] = 3;
-    from = j;
-  }
-  out.set(rbsp.subarray(from), o);
-  return out;
-}
 
 // ---------------------------------------------------------------------------
 // The writer
@@ -220,6 +60,12 @@ export interface H264Options {
   fg: Rgb;
   /** Frames from one IDR to the next (>= 1). */
   idrInterval: number;
+  /**
+   * A label drawn over the picture (mock/media/label.ts): its box must lie on the 16-pixel grid, inside the
+   * picture and above the progress bar's macroblock row (H264Writer.barTop), or RangeError. Its time line (if
+   * any) is re-coded in every IDR picture and, where next() is told it changed, in P pictures.
+   */
+  label?: Label;
 }
 
 /** One coded picture. */
@@ -261,6 +107,9 @@ const BG = 0;
 const FG = 1;
 const TRACK = 2;
 const FILL = 3;
+/** Luma of the label's box (the track's black) and of its text (the fill's white). */
+const TRACK_Y = 16;
+const INK_Y = 235;
 
 /**
  * Writes the frames of one video, in decode order: an IDR every `idrInterval` frames, P frames in
@@ -307,6 +156,14 @@ export class H264Writer {
   private lastWasIdr = false;
   /** Bar fill, pixels from barX0 (even). */
   private fill = 0;
+  /** The label, and its box in macroblocks: columns [lx0, lx1), rows [ly0, ly1); its time line's rows [ty0, ty1). */
+  private readonly label?: Label;
+  private readonly lx0: number = 0;
+  private readonly lx1: number = 0;
+  private readonly ly0: number = 0;
+  private readonly ly1: number = 0;
+  private readonly ty0: number = 0;
+  private readonly ty1: number = 0;
 
   constructor(o: H264Options) {
     checkH264Size(o.width, o.height, o.fps);
@@ -321,7 +178,7 @@ export class H264Writer {
     this.log2MaxFrameNum = Math.min(16, Math.max(4, Math.ceil(Math.log2(o.idrInterval))));
     this.mbW = Math.ceil(w / 16);
     this.mbH = Math.ceil(h / 16);
-    const palette = [rgbToYcbcr(o.bg), rgbToYcbcr(o.fg), [16, 128, 128], [235, 128, 128]];
+    const palette = [rgbToYcbcr(o.bg), rgbToYcbcr(o.fg), [TRACK_Y, 128, 128], [INK_Y, 128, 128]];
     this.palY = Uint8Array.from(palette, (c) => c[0]);
     this.palCb = Uint8Array.from(palette, (c) => c[1]);
     this.palCr = Uint8Array.from(palette, (c) => c[2]);
@@ -346,7 +203,24 @@ export class H264Writer {
     this.barW = (cols >= 3 ? cols - 1 : cols) * 16 - this.barX0;
     this.bits = new BitWriter(1 << 16);
     this.pcm = new Uint8Array(this.mbW * this.mbH);
+    const l = o.label;
+    if (l) {
+      const grid = [l.x, l.y, l.width, l.height].every((v) => v % 16 === 0);
+      if (!grid || l.width <= 0 || l.height <= 0 || l.x + l.width > w || l.y + l.height > this.barMbRow * 16) {
+        throw new RangeError(
+          `label box ${l.width}x${l.height} at ${l.x},${l.y}: must be on the 16-pixel grid, inside the picture and above y = ${this.barMbRow * 16}`,
+        );
+      }
+      this.label = l;
+      [this.lx0, this.lx1, this.ly0, this.ly1] = [l.x / 16, (l.x + l.width) / 16, l.y / 16, (l.y + l.height) / 16];
+      if (l.time) [this.ty0, this.ty1] = [l.time.y >> 4, (l.time.y + l.time.height) >> 4];
+    }
     this.avcC = this.decoderConfig();
+  }
+
+  /** The top of the progress bar's macroblock row, pixels: a label must end above it. */
+  static barTop(height: number): number {
+    return Math.max(0, Math.floor(height / 16) - 2) * 16;
   }
 
   /** Frames written so far. */
@@ -356,9 +230,10 @@ export class H264Writer {
 
   /**
    * The next frame in decode order, showing the progress bar filled to `progress` (0-1, clamped; it
-   * never shrinks). Frames 0, idrInterval, 2 x idrInterval, ... are IDR pictures.
+   * never shrinks). Frames 0, idrInterval, 2 x idrInterval, ... are IDR pictures. `changed`: the rectangles
+   * of the label's time line redrawn since the previous frame (label.ts setTime), re-coded in a P picture.
    */
-  next(progress: number): H264Frame {
+  next(progress: number, changed: readonly Rect[] = []): H264Frame {
     const p = Math.min(1, Math.max(0, Number.isFinite(progress) ? progress : 0));
     const prev = this.fill;
     this.fill = Math.max(prev, 2 * Math.round((this.barW * p) / 2));
@@ -373,7 +248,7 @@ export class H264Writer {
       return { data: this.idr(idrPicId), key: true };
     }
     this.lastWasIdr = false;
-    return { data: this.pFrame(n, prev, this.fill), key: false };
+    return { data: this.pFrame(n, prev, this.fill, changed), key: false };
   }
 
   /**
@@ -381,7 +256,7 @@ export class H264Writer {
    * then an IDR picture, so nothing refers across the cut. The progress bar keeps its fill.
    */
   recolour(bg: Rgb, fg: Rgb): void {
-    const palette = [rgbToYcbcr(bg), rgbToYcbcr(fg), [16, 128, 128], [235, 128, 128]];
+    const palette = [rgbToYcbcr(bg), rgbToYcbcr(fg), [TRACK_Y, 128, 128], [INK_Y, 128, 128]];
     palette.forEach((c, i) => {
       this.palY[i] = c[0];
       this.palCb[i] = c[1];
@@ -426,6 +301,16 @@ export class H264Writer {
       if (xa < bar0 || xb > bar1) return -1;
       const f = bar0 + this.fill;
       return xb <= f ? this.same[FILL] : xa >= f ? this.same[TRACK] : -1;
+    }
+    const l = this.label;
+    if (l && p0 >> 3 >= this.ly0 && p0 >> 3 < this.ly1 && xa < l.x + l.width && xb > l.x) {
+      if (xa < l.x || xb > l.x + l.width) return -1;
+      const { ink, rowOf, width: lw } = l;
+      for (let r = 2 * p0 - l.y; r < 2 * p1 - l.y; r++) {
+        const at = rowOf[r] * lw - l.x;
+        for (let c = xa; c < xb; c++) if (ink[at + c]) return -1;
+      }
+      return this.same[TRACK];
     }
     if (this.lo[p1 - 1] <= xa && xb <= this.hi[p0]) return this.same[FG];
     if (xb <= this.lo[p0] || xa >= this.hi[p1 - 1]) return this.same[BG];
@@ -530,13 +415,19 @@ export class H264Writer {
    * the last do not change with the bar and are written once.
    */
   private idr(idrPicId: number): Uint8Array {
-    const row = this.barMbRow;
-    // An AVCC sample of several length-prefixed NAL units.
-    return concatBytes([
-      ...(row > 0 ? [this.cachedSlice(0, row, idrPicId)] : []),
-      this.intraSlice(row, row + 1, idrPicId),
-      ...(row + 1 < this.mbH ? [this.cachedSlice(row + 1, this.mbH, idrPicId)] : []),
-    ]);
+    // Slices: the rows that change (the bar's row, the label's time line) written per IDR, the runs of rows
+    // between them written once. An AVCC sample of several length-prefixed NAL units.
+    const changing: [number, number][] = [[this.barMbRow, this.barMbRow + 1]];
+    if (this.ty1 > this.ty0) changing.unshift([this.ty0, this.ty1]);
+    const out: Uint8Array[] = [];
+    let r = 0;
+    for (const [a, b] of changing) {
+      if (a > r) out.push(this.cachedSlice(r, a, idrPicId));
+      out.push(this.intraSlice(a, b, idrPicId));
+      r = b;
+    }
+    if (r < this.mbH) out.push(this.cachedSlice(r, this.mbH, idrPicId));
+    return concatBytes(out);
   }
 
   private cachedSlice(r0: number, r1: number, idrPicId: number): Uint8Array {
@@ -603,6 +494,19 @@ export class H264Writer {
     const out = b.buf;
     const o = b.pos;
     const { ids, palY, palCb, palCr } = this;
+    const l = this.label;
+    if (l && mx >= this.lx0 && mx < this.lx1 && my >= this.ly0 && my < this.ly1) {
+      // The label's box: black and white luma from its ink, neutral chroma.
+      const y0 = TRACK_Y;
+      const span = INK_Y - TRACK_Y;
+      for (let r = 0; r < 16; r++) {
+        const at = l.rowOf[my * 16 - l.y + r] * l.width + mx * 16 - l.x;
+        for (let k = 0, o2 = o + 16 * r; k < 16; k++) out[o2 + k] = y0 + span * l.ink[at + k];
+      }
+      out.fill(128, o + 256, o + 384);
+      b.pos = o + 384;
+      return;
+    }
     for (let j = 0; j < 8; j++) {
       this.pairIds(my * 8 + j, mx * 16);
       for (let k = 0, l = o + 32 * j; k < 16; k++, l++) out[l] = out[l + 16] = palY[ids[k]];
@@ -615,7 +519,7 @@ export class H264Writer {
   }
 
   /** A P picture (frame_num n within its GOP): P_Skip, and I_PCM where the bar grew from `from` to `to` pixels. */
-  private pFrame(n: number, from: number, to: number): Uint8Array {
+  private pFrame(n: number, from: number, to: number, changed: readonly Rect[]): Uint8Array {
     const b = this.bits;
     b.reset();
     b.ue(0); // first_mb_in_slice
@@ -628,18 +532,22 @@ export class H264Writer {
     b.se(0); // slice_qp_delta
     b.ue(1); // disable_deblocking_filter_idc
     const total = this.mbW * this.mbH;
-    let next = 0;
+    // The macroblocks to re-code, in address order: the label's changed cells, then the bar's front.
+    const addrs = new Set<number>();
+    for (const c of changed) {
+      for (let my = c.y >> 4; my <= (c.y + c.height - 1) >> 4; my++)
+        for (let mx = c.x >> 4; mx <= (c.x + c.width - 1) >> 4; mx++) if (mx < this.mbW && my < this.mbH) addrs.add(my * this.mbW + mx);
+    }
     if (to > from) {
-      const c0 = (this.barX0 + from) >> 4;
-      const c1 = (this.barX0 + to - 1) >> 4;
-      for (let mx = c0; mx <= c1; mx++) {
-        const addr = this.barMbRow * this.mbW + mx;
-        b.reserve(400);
-        b.ue(addr - next); // mb_skip_run
-        b.ue(MB_P_I_PCM);
-        this.writePcm(mx, this.barMbRow);
-        next = addr + 1;
-      }
+      for (let mx = (this.barX0 + from) >> 4; mx <= (this.barX0 + to - 1) >> 4; mx++) addrs.add(this.barMbRow * this.mbW + mx);
+    }
+    let next = 0;
+    for (const addr of [...addrs].sort((x, y) => x - y)) {
+      b.reserve(400);
+      b.ue(addr - next); // mb_skip_run
+      b.ue(MB_P_I_PCM);
+      this.writePcm(addr % this.mbW, Math.floor(addr / this.mbW));
+      next = addr + 1;
     }
     if (next < total) b.ue(total - next); // the remaining macroblocks are skipped
     b.trailing();

@@ -12,6 +12,7 @@
 import { hash32 } from '../engine/rng.ts';
 import type { Rgb } from './types.ts';
 import { concatBytes } from './bytes.ts';
+import { layoutLabel, type Label, type LabelText } from './label.ts';
 
 export type { Rgb } from './types.ts';
 
@@ -80,7 +81,16 @@ const LEN_XVAL = new Uint8Array(259);
   }
 }
 
+/** Distance codes 0-29: base distance and extra bits (3.2.5); DIST_BASE ends with a sentinel past 32768. */
+const DIST_BASE = [
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577, 32769,
+];
+const DIST_XBITS = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+
 const ADLER_MOD = 65521;
+/** Palette entries shared by both kinds of PNG: the background and the band. */
+const BG = 0;
+const FG_ENTRY = 1;
 
 /** A zlib stream (RFC 1950) of byte runs: one fixed-Huffman deflate block, each run a literal and distance-1 copies. */
 class RunDeflater {
@@ -108,6 +118,34 @@ class RunDeflater {
       this.flush();
       this.runValue = v;
       this.runLength = n;
+    }
+  }
+
+  /**
+   * Appends a copy of the `n` bytes (at least 3) that start `distance` bytes back (1-32768), whose values
+   * `row` describes (the Adler-32 needs their sums).
+   */
+  copy(distance: number, n: number, row: RowSums): void {
+    if (n < 3) throw new RangeError(`copy of ${n} bytes: at least 3`);
+    this.flush();
+    this.runValue = -1;
+    // Adler-32 of n more bytes B: a += sum B, b += n a + sum (n - k) B[k] (mod 65521).
+    this.b = (this.b + (((n % ADLER_MOD) * this.a) % ADLER_MOD) + row.weighted) % ADLER_MOD;
+    this.a = (this.a + row.sum) % ADLER_MOD;
+    let d = 0;
+    while (DIST_BASE[d + 1] <= distance) d++;
+    const dCode = reverse(d, 5);
+    const dx = distance - DIST_BASE[d];
+    const dBits = DIST_XBITS[d];
+    this.reserve(8 + ((n / 258) | 0) * 6);
+    while (n > 0) {
+      let len = Math.min(258, n);
+      if (n - len > 0 && n - len < 3) len = n - 3; // leave a copyable rest
+      this.symbol(LEN_SYM[len]);
+      if (LEN_XBITS[len]) this.bits(LEN_XVAL[len], LEN_XBITS[len]);
+      this.bits(dCode, 5);
+      if (dBits) this.bits(dx, dBits);
+      n -= len;
     }
   }
 
@@ -178,10 +216,11 @@ class RunDeflater {
  * A 4096x4096 image is about 40 KB and takes under a millisecond once warm (about 10 ms the first time). Deterministic.
  * Throws RangeError outside 1-16384 pixels per side.
  */
-export function encodePng(width: number, height: number, bg: Rgb, fg: Rgb): Uint8Array {
+export function encodePng(width: number, height: number, bg: Rgb, fg: Rgb, label?: Label): Uint8Array {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > PNG_MAX_SIDE || height > PNG_MAX_SIDE) {
     throw new RangeError(`bad PNG size ${width}x${height}`);
   }
+  if (label) return labelledPng(width, height, bg, fg, label);
   const stride = Math.ceil(width / 8);
   const band = Math.max(1, Math.floor(Math.min(width, height) / 8));
   const z = new RunDeflater();
@@ -216,6 +255,184 @@ export function encodePng(width: number, height: number, bg: Rgb, fg: Rgb): Uint
     chunk('IDAT', z.finish()),
     chunk('IEND', new Uint8Array(0)),
   ]);
+}
+
+/** The palette of a labelled PNG: background, band, the label's box (black) and its text (white, entry 3 = BOX | 1). */
+const BOX = 2;
+
+/**
+ * A labelled PNG (2 bits a pixel, palette bg, fg, black, white): encodePng's picture with `label` (a box on
+ * the 16-pixel grid inside the picture) drawn over it. A box row that repeats the row above is one
+ * back-reference of the row's length; the others are runs of the packed ink.
+ */
+function labelledPng(width: number, height: number, bg: Rgb, fg: Rgb, label: Label): Uint8Array {
+  if (label.x % 4 || label.x + label.width > width || label.y + label.height > height) throw new RangeError('label outside the picture');
+  const stride = Math.ceil(width / 4);
+  const band = Math.max(1, Math.floor(Math.min(width, height) / 8));
+  const z = new RunDeflater();
+  const packer = new Packer(z);
+  const boxBytes = label.width / 4;
+  let sums: RowSums = { sum: 0, weighted: 0 };
+  const words = new Uint32Array(label.ink.buffer, label.ink.byteOffset, label.ink.length >> 2);
+  for (let y = 0; y < height; y++) {
+    const centre = Math.floor((y * width) / height);
+    const x0 = Math.max(0, centre - band);
+    const x1 = Math.min(width, centre + band);
+    z.run(0, 1); // filter: none
+    const ly = y - label.y;
+    if (ly < 0 || ly >= label.height) {
+      bandRow2(z, stride, x0, x1);
+      continue;
+    }
+    bandSpans(packer, 0, label.x, x0, x1);
+    if (ly > 0 && label.rowOf[ly] === label.rowOf[ly - 1]) z.copy(stride + 1, boxBytes, sums);
+    else sums = inkRuns(z, label.ink, words, label.rowOf[ly] * label.width, label.width);
+    bandSpans(packer, label.x + label.width, width, x0, x1);
+    packer.end();
+  }
+  const ihdr = new Uint8Array(13);
+  const dv = new DataView(ihdr.buffer);
+  dv.setUint32(0, width);
+  dv.setUint32(4, height);
+  ihdr[8] = 2; // bit depth
+  ihdr[9] = 3; // colour type: palette
+  return concatBytes([
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('PLTE', new Uint8Array([...bg, ...fg, 0, 0, 0, 255, 255, 255])),
+    chunk('IDAT', z.finish()),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
+}
+
+/** Packs 2-bit pixels into bytes (leftmost pixel in the high bits) and sends them to a RunDeflater as runs. */
+class Packer {
+  private acc = 0;
+  private n = 0;
+  constructor(private readonly z: RunDeflater) {}
+
+  /** `count` pixels of palette entry v. */
+  span(v: number, count: number): void {
+    while (count > 0 && this.n !== 0) {
+      this.pixel(v);
+      count--;
+    }
+    const whole = count >> 2;
+    if (whole) this.z.run(v * 0x55, whole);
+    for (let k = whole << 2; k < count; k++) this.pixel(v);
+  }
+
+  /** Ends a row: the last byte padded with zero bits. */
+  end(): void {
+    if (this.n) this.z.run(this.acc << (2 * (4 - this.n)), 1);
+    this.acc = 0;
+    this.n = 0;
+  }
+
+  private pixel(v: number): void {
+    this.acc = (this.acc << 2) | v;
+    if (++this.n === 4) {
+      this.z.run(this.acc, 1);
+      this.acc = 0;
+      this.n = 0;
+    }
+  }
+}
+
+/**
+ * A whole 2-bit row (after its filter byte) of background with the band over [x0, x1) (x0 < x1): background
+ * bytes, the band's partial first byte, band bytes (0x55: four pixels of entry 1), its partial last byte,
+ * background bytes; padding pixels are entry 0.
+ */
+function bandRow2(z: RunDeflater, stride: number, x0: number, x1: number): void {
+  const b0 = x0 >> 2;
+  const b1 = (x1 - 1) >> 2;
+  const head = 0x55 & (0xff >> (2 * (x0 & 3)));
+  const tail = 0x55 & (0xff << (2 * (3 - ((x1 - 1) & 3))));
+  z.run(0, b0);
+  if (b0 === b1) z.run(head & tail, 1);
+  else {
+    z.run(head, 1);
+    z.run(0x55, b1 - b0 - 1);
+    z.run(tail, 1);
+  }
+  z.run(0, stride - 1 - b1);
+}
+
+/** Columns [from, to) of a row whose band covers [x0, x1). */
+function bandSpans(p: Packer, from: number, to: number, x0: number, x1: number): void {
+  if (to <= from) return;
+  const a = Math.min(to, Math.max(from, x0));
+  const b = Math.min(to, Math.max(from, x1));
+  p.span(BG, a - from);
+  p.span(FG_ENTRY, b - a);
+  p.span(BG, to - b);
+}
+
+/** The Adler-32 sums of a box row's bytes B (n of them): sum B and sum (n - k) B[k], mod 65521. */
+interface RowSums {
+  sum: number;
+  weighted: number;
+}
+
+/**
+ * Packs `n` (a multiple of 4) ink pixels at `at` (a multiple of 4; `words` is the same ink as 32-bit words) as
+ * bytes (box, or white for ink) and writes them as runs; returns their sums.
+ */
+function inkRuns(z: RunDeflater, ink: Uint8Array, words: Uint32Array, at: number, n: number): RowSums {
+  const bytes = n / 4;
+  let sum = 0;
+  let weighted = 0;
+  let value = -1;
+  let count = 0;
+  let p = 0; // bytes before the current run
+  // four pixels at a time: equal words are equal bytes (the common case: long runs of box or of ink)
+  let last = -1;
+  for (let i = 0, w0 = at >> 2; i <= bytes; i++) {
+    if (i < bytes) {
+      const w = words[w0 + i];
+      if (w === last) {
+        count++;
+        continue;
+      }
+      last = w;
+      const j = at + 4 * i;
+      const v = ((BOX | ink[j]) << 6) | ((BOX | ink[j + 1]) << 4) | ((BOX | ink[j + 2]) << 2) | (BOX | ink[j + 3]);
+      if (v === value) {
+        count++;
+        continue;
+      }
+      if (!count) {
+        value = v;
+        count = 1;
+        continue;
+      }
+      // a new value: the run so far is written (below), then this byte starts the next
+      z.run(value, count);
+      sum = (sum + value * count) % ADLER_MOD;
+      weighted = (weighted + ((value * (count * (bytes - p) - (count * (count - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
+      p += count;
+      value = v;
+      count = 1;
+    } else if (count) {
+      z.run(value, count);
+      sum = (sum + value * count) % ADLER_MOD;
+      weighted = (weighted + ((value * (count * (bytes - p) - (count * (count - 1)) / 2)) % ADLER_MOD)) % ADLER_MOD;
+    }
+  }
+  return { sum, weighted };
+}
+
+/**
+ * encodePng's picture with the label of `text` (mock/media/label.ts: the prompt's start, the model and the
+ * pixel size, the id) in its top-left corner; without a label when the picture is too small for one.
+ * Throws RangeError as encodePng.
+ */
+export function labelledImage(width: number, height: number, bg: Rgb, fg: Rgb, text: LabelText): Uint8Array {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > PNG_MAX_SIDE || height > PNG_MAX_SIDE) {
+    throw new RangeError(`bad PNG size ${width}x${height}`);
+  }
+  return encodePng(width, height, bg, fg, layoutLabel(width, height, text));
 }
 
 /** A colour derived from (seed, id, purpose): the colours of a generated image or a video and its cover. */

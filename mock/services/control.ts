@@ -17,7 +17,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio, renderAudio } from '../media/audio.ts';
 import { renderMidi } from '../media/midi.ts';
-import { colourFor, encodePng } from '../media/png.ts';
+import { colourFor, labelledImage } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { ControlHandlers } from './context.ts';
 import { forcingApplies } from './forcing.ts';
@@ -95,7 +95,13 @@ async function sample(
     case 'image':
       return {
         contentType: mediaFileTypes.png.contentType,
-        body: encodePng(q.width, q.height, colourFor(seed, 'sample', `image-bg-${q.variant}`), colourFor(seed, 'sample', `image-fg-${q.variant}`)),
+        body: labelledImage(
+          q.width,
+          q.height,
+          colourFor(seed, 'sample', `image-bg-${q.variant}`),
+          colourFor(seed, 'sample', `image-fg-${q.variant}`),
+          sampleLabel('image', q.variant),
+        ),
       };
     case 'video': {
       if (q.width % 2 || q.height % 2) throw bad(`width and height: a video needs even sizes (got ${q.width}x${q.height})`);
@@ -106,11 +112,25 @@ async function sample(
       const audio = q.audio ? await encodedAudio('aac', q.durationMs, q.variant) : undefined;
       return {
         contentType: mediaFileTypes.mp4.contentType,
-        body: await renderVideo({ width: q.width, height: q.height, durationMs: q.durationMs, colours, ...(audio ? { audio } : {}) }),
+        body: await renderVideo({
+          width: q.width,
+          height: q.height,
+          durationMs: q.durationMs,
+          colours,
+          label: sampleLabel('video', q.variant),
+          ...(audio ? { audio } : {}),
+        }),
       };
     }
   }
 }
+
+/** The label of a sample picture: what it is and its variant. */
+const sampleLabel = (kind: string, variant: number) => ({
+  prompt: `sample ${kind}, variant ${variant}`,
+  model: 'mock sample',
+  id: `sample-${kind}-${variant}`,
+});
 
 /** The answer of GET /__mock/operations: each API operation served with its declared errors, forcible outcomes and failure reasons. */
 function operationSummaries(operations: Readonly<Record<string, OperationDef>>) {

@@ -34,7 +34,8 @@ import { speechDurationMs } from '../../schemas/speech.ts';
 import { ApiError } from '../engine/api-error.ts';
 import { hash32 } from '../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, renderAudio } from '../media/audio.ts';
-import { colourFor, encodePng, rgbHex } from '../media/png.ts';
+import { labelKey, promptStart } from '../media/label.ts';
+import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
 import { TaskKit, taskRecordSchema, type Task } from './tasks.ts';
@@ -208,10 +209,11 @@ function makeService(name: GeneratedAudioServiceName) {
         if (!r?.params.image?.hasData) return undefined;
         const bg = colourFor(engine.seed, r.id, 'thumb-bg');
         const fg = colourFor(engine.seed, r.id, 'thumb-fg');
+        const label = { prompt: promptStart(r.text), model: r.model, id: r.id };
         return {
           contentType: mediaFileTypes.png.contentType,
-          key: `png ${GENERATED_AUDIO_THUMB_SIDE}x${GENERATED_AUDIO_THUMB_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
-          render: () => encodePng(GENERATED_AUDIO_THUMB_SIDE, GENERATED_AUDIO_THUMB_SIDE, bg, fg),
+          key: `png ${GENERATED_AUDIO_THUMB_SIDE}x${GENERATED_AUDIO_THUMB_SIDE} ${rgbHex(bg)}/${rgbHex(fg)} ${labelKey(label)}`,
+          render: () => labelledImage(GENERATED_AUDIO_THUMB_SIDE, GENERATED_AUDIO_THUMB_SIDE, bg, fg, label),
         };
       },
     },

@@ -42,7 +42,8 @@ import { mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { colourFor, encodePng, rgbHex, toBase64 } from '../media/png.ts';
+import { labelKey, promptStart } from '../media/label.ts';
+import { colourFor, labelledImage, rgbHex, toBase64 } from '../media/png.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
 
@@ -60,6 +61,8 @@ export interface ImageRecord extends Task<ImageTaskStatus> {
   stuck: boolean;
   /** Images of the succeeded task (one, assumed). */
   imageCount: number;
+  /** The prompt's start, drawn in the image's label (absent in states saved before labels). */
+  prompt?: string;
   completedAt?: number;
   failure?: { failMsg: string; failReason?: FreeLaneFailReason; retryable: boolean; freeUsageRolledBack: boolean; userMessage: string };
 }
@@ -222,9 +225,9 @@ function admitToLane(engine: Engine, r: ImageRecord, now: number): void {
 // Images
 // ---------------------------------------------------------------------------
 
-/** The bytes of image `n` of generation `id` (deterministic in (seed, id, n)). */
-export function renderImage(seed: number, id: string, n: number, width: number, height: number): Uint8Array {
-  return encodePng(width, height, colourFor(seed, `${id}/${n}`, 'image-bg'), colourFor(seed, `${id}/${n}`, 'image-fg'));
+/** The bytes of image `n` of generation `id`, labelled with the prompt's start and the model (deterministic in (seed, id, n, prompt, model)). */
+export function renderImage(seed: number, id: string, n: number, width: number, height: number, prompt: string, model: string): Uint8Array {
+  return labelledImage(width, height, colourFor(seed, `${id}/${n}`, 'image-bg'), colourFor(seed, `${id}/${n}`, 'image-fg'), { prompt, model, id });
 }
 
 // ---------------------------------------------------------------------------
@@ -250,6 +253,7 @@ const imageRecordSchema = taskRecordSchema(imageTaskStatuses, {
   lane: z.boolean(),
   stuck: z.boolean(),
   imageCount: z.number().int(),
+  prompt: z.string().optional(),
   completedAt: z.number().optional(),
   failure: z.looseObject({}).optional(),
 });
@@ -266,7 +270,7 @@ const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
   const id = engine.nextId('igen', account.apiKey, 'image-sync');
   charge(ctx, id, p.r, p.credits);
   engine.accounts.capture(id, now);
-  const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height));
+  const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height, promptStart(body.prompt), p.r.model));
   return { candidates: [{ content: { parts: [{ inlineData: { mimeType: OUTPUT_MIME_TYPE, data } }] } }] };
 };
 
@@ -286,6 +290,7 @@ const createImageTask: Handler<'createImageTask'> = ({ body }, ctx) => {
     lane: p.lane && failWith === undefined,
     stuck: forcing.outcome === 'stuck',
     imageCount: 0,
+    prompt: promptStart(body.prompt),
   });
   // The background sweep: more than 30 minutes pending or generating -> fail.
   kit.timeout(engine, r, now + IMAGE_TASK_TIMEOUT_MS + 1, OPEN, 'timeout');
@@ -355,10 +360,11 @@ export const imageService: Service<'generateImage' | 'createImageTask' | 'getIma
         if (!r || r.status !== 'success' || n < 0 || n >= r.imageCount) return undefined;
         const bg = colourFor(engine.seed, `${r.id}/${n}`, 'image-bg');
         const fg = colourFor(engine.seed, `${r.id}/${n}`, 'image-fg');
+        const label = { prompt: r.prompt ?? '', model: r.model, id: r.id };
         return {
           contentType: mediaFileTypes.png.contentType,
-          key: `png ${r.width}x${r.height} ${rgbHex(bg)}/${rgbHex(fg)}`,
-          render: () => encodePng(r.width, r.height, bg, fg),
+          key: `png ${r.width}x${r.height} ${rgbHex(bg)}/${rgbHex(fg)} ${labelKey(label)}`,
+          render: () => labelledImage(r.width, r.height, bg, fg, label),
         };
       },
     },

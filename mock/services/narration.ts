@@ -13,7 +13,8 @@ import type { Engine } from '../engine/engine.ts';
 import { audioFrameCount, audioFrames, audioFrameSamples } from '../media/audio.ts';
 import { concatBytes } from '../media/bytes.ts';
 import { hlsAudio } from '../media/hls.ts';
-import { colourFor, encodePng, rgbHex } from '../media/png.ts';
+import { labelKey, promptStart } from '../media/label.ts';
+import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
 import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
 import type { MediaAsset, MediaRoute, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
@@ -177,7 +178,7 @@ export interface EpisodeAudio {
  */
 export function episodeMediaRoutes(
   base: string,
-  find: { audio: (engine: Engine, id: string) => EpisodeAudio | undefined; cover: (engine: Engine, id: string) => { id: string } | undefined },
+  find: { audio: (engine: Engine, id: string) => EpisodeAudio | undefined; cover: (engine: Engine, id: string) => { id: string; title?: string } | undefined },
 ): MediaRoute[] {
   const at = (file: string) => `${base}/{episodeId}/${file}`;
   return [
@@ -226,10 +227,11 @@ export function episodeMediaRoutes(
         if (!r) return undefined;
         const bg = colourFor(engine.seed, r.id, 'cover-bg');
         const fg = colourFor(engine.seed, r.id, 'cover-fg');
+        const label = { prompt: promptStart(r.title), model: 'cover', id: r.id };
         return {
           contentType: mediaFileTypes.png.contentType,
-          key: `png ${EPISODE_COVER_SIDE}x${EPISODE_COVER_SIDE} ${rgbHex(bg)}/${rgbHex(fg)}`,
-          render: () => encodePng(EPISODE_COVER_SIDE, EPISODE_COVER_SIDE, bg, fg),
+          key: `png ${EPISODE_COVER_SIDE}x${EPISODE_COVER_SIDE} ${rgbHex(bg)}/${rgbHex(fg)} ${labelKey(label)}`,
+          render: () => labelledImage(EPISODE_COVER_SIDE, EPISODE_COVER_SIDE, bg, fg, label),
         };
       },
     },

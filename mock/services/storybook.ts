@@ -38,7 +38,8 @@ import {
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
-import { colourFor, encodePng, rgbHex, type Rgb } from '../media/png.ts';
+import { labelKey, promptStart } from '../media/label.ts';
+import { colourFor, labelledImage, rgbHex, type Rgb } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
@@ -378,10 +379,11 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
         if (!r || !/^[1-9]\d*$/.test(p.n) || Number(p.n) > r.pages.length) return undefined;
         const { width, height } = storybookModePlans[r.mode].image;
         const { bg, fg } = pageColours(engine.seed, r.id, Number(p.n));
+        const label = { prompt: promptStart(r.pages[Number(p.n) - 1]), model: `storybook ${r.mode}, page ${p.n}`, id: r.id };
         return {
           contentType: mediaFileTypes.png.contentType,
-          key: `png ${width}x${height} ${rgbHex(bg)}/${rgbHex(fg)}`,
-          render: () => encodePng(width, height, bg, fg),
+          key: `png ${width}x${height} ${rgbHex(bg)}/${rgbHex(fg)} ${labelKey(label)}`,
+          render: () => labelledImage(width, height, bg, fg, label),
         };
       },
     },
@@ -401,9 +403,10 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
         const { durationMs, startsMs } = videoTimeline(r);
         const scenes = startsMs.map((atMs, i) => ({ atMs, colours: pageColours(engine.seed, r.id, i + 1) }));
         const variant = r.lines?.[0].variant;
+        const label = { prompt: promptStart(r.title), model: `storybook ${r.mode}`, id: r.id };
         return {
           contentType: mediaFileTypes.mp4.contentType,
-          key: `storybook mp4 ${engine.seed} ${r.id} ${durationMs} ${startsMs.join(',')} ${variant ?? 'silent'}`,
+          key: `storybook mp4 ${engine.seed} ${r.id} ${durationMs} ${startsMs.join(',')} ${variant ?? 'silent'} ${labelKey(label)}`,
           owner: r.owner,
           render: async () =>
             renderVideo({
@@ -412,6 +415,7 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
               durationMs,
               colours: scenes[0].colours,
               scenes: scenes.slice(1),
+              label,
               ...(variant !== undefined ? { audio: await encodedAudio('aac', durationMs, variant) } : {}),
             }),
         };

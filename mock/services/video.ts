@@ -37,7 +37,8 @@ import {
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
-import { colourFor, encodePng, rgbHex } from '../media/png.ts';
+import { labelKey, promptStart } from '../media/label.ts';
+import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
@@ -191,22 +192,30 @@ function videoAsset(engine: Engine, r: VideoRecord): MediaAsset {
   const colours = { bg: colourFor(engine.seed, r.id, 'video-bg'), fg: colourFor(engine.seed, r.id, 'video-fg') };
   const durationMs = r.duration * 1000;
   const variant = engine.rng.int(0, 1000, r.id, 'audio-variant');
+  const label = videoLabel(r);
   return {
     contentType: mediaFileTypes.mp4.contentType,
-    key: `mp4 ${width}x${height} ${durationMs}ms ${rgbHex(colours.bg)}/${rgbHex(colours.fg)} audio:${r.audio ? variant : 'none'}`,
-    render: async () => renderVideo({ width, height, durationMs, colours, ...(r.audio ? { audio: await encodedAudio('aac', durationMs, variant) } : {}) }),
+    key: `mp4 ${width}x${height} ${durationMs}ms ${rgbHex(colours.bg)}/${rgbHex(colours.fg)} audio:${r.audio ? variant : 'none'} ${labelKey(label)}`,
+    render: async () =>
+      renderVideo({ width, height, durationMs, colours, label, ...(r.audio ? { audio: await encodedAudio('aac', durationMs, variant) } : {}) }),
   };
 }
 
-/** The cover of a task: a PNG of the video's pixel size. */
+/** What the label of a task's frames and cover says: its prompt's start (or its title), model and id. */
+function videoLabel(r: VideoRecord) {
+  return { prompt: promptStart(r.prompt ?? r.title), model: r.model, id: r.id };
+}
+
+/** The cover of a task: a PNG of the video's pixel size, with the frames' label (without the time line). */
 function coverAsset(engine: Engine, r: VideoRecord): MediaAsset {
   const { width, height } = videoPixels(r.resolution, r.ratio);
   const bg = colourFor(engine.seed, r.id, 'video-bg');
   const fg = colourFor(engine.seed, r.id, 'video-fg');
+  const label = videoLabel(r);
   return {
     contentType: mediaFileTypes.png.contentType,
-    key: `png ${width}x${height} ${rgbHex(bg)}/${rgbHex(fg)}`,
-    render: () => encodePng(width, height, bg, fg),
+    key: `png ${width}x${height} ${rgbHex(bg)}/${rgbHex(fg)} ${labelKey(label)}`,
+    render: () => labelledImage(width, height, bg, fg, label),
   };
 }
 
