@@ -65,6 +65,8 @@ export interface SpecOperation {
   /** The JSON request body's schema (multipart bodies: undefined, `multipart` true). */
   jsonBody?: JsonSchema;
   multipart: boolean;
+  /** The multipart/form-data body's schema. */
+  multipartBody?: JsonSchema;
   /** Declared statuses. */
   statuses: number[];
   successStatus: number;
@@ -123,6 +125,7 @@ export function operationsOf(doc: ApiDocument): SpecOperation[] {
         pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
         jsonBody: body?.['application/json']?.schema,
         multipart: Boolean(body?.['multipart/form-data']),
+        multipartBody: body?.['multipart/form-data']?.schema,
         statuses,
         successStatus,
         successTypes: Object.keys(op.responses[successStatus]?.content ?? {}),

@@ -101,3 +101,38 @@ export function brokenBodies(doc: ApiDocument, schema: JsonSchema, base: Record<
   }
   return out;
 }
+
+/** A multipart form breaking one rule: the rule's name and a maker of the form (a FormData is sent once). */
+export interface BrokenForm {
+  rule: string;
+  form: () => FormData;
+}
+
+/** The text or file of one multipart part, valid as far as its schema says (a file: a few bytes named verify.mp3). */
+function formValues(doc: ApiDocument, node: JsonSchema | undefined): (string | Blob)[] {
+  const s = resolve(doc, node);
+  if (!s) return [];
+  if (typeOf(s) === 'array') return formValues(doc, s.items).slice(0, 1);
+  if (s.format === 'binary') return [new File([new TextEncoder().encode('verify')], 'verify.mp3', { type: 'audio/mpeg' })];
+  const v = sampleValue(doc, s);
+  return v === undefined ? [] : [typeof v === 'string' ? v : JSON.stringify(v)];
+}
+
+/**
+ * Forms breaking each required part of a multipart schema: every other
+ * required part filled (texts from the schema, files as a few bytes), the
+ * part itself left out. Nested and conditional rules are not derived here.
+ */
+export function brokenForms(doc: ApiDocument, schema: JsonSchema | undefined): BrokenForm[] {
+  const s = resolve(doc, schema);
+  if (!s || !s.properties) return [];
+  const required = s.required ?? [];
+  return required.map((missing) => ({
+    rule: `required part ${missing}`,
+    form: () => {
+      const f = new FormData();
+      for (const name of required) if (name !== missing) for (const v of formValues(doc, s.properties![name])) f.append(name, v);
+      return f;
+    },
+  }));
+}

@@ -17,6 +17,7 @@ import {
   videoStatuses,
   DEFAULT_SHARED_VIDEO_MODEL,
   DEFAULT_VIDEO_DURATION,
+  sharedVideoModels,
   family5Models,
   family5Qualities,
   family5Ratios,
@@ -229,6 +230,17 @@ function videoLifecycle(example: Record<string, unknown>): LifecycleDef {
       { urlField: 'coverUrl', contentTypes: ['image/png'], resolutionField: 'resolution', shortSides: videoShortSide },
     ],
     chargedField: 'creditCharged',
+    // the shared estimate prices the model, resolution and duration the example's defaults mean
+    estimate: {
+      operationId: 'estimateVideoCredits',
+      body: {
+        model: DEFAULT_SHARED_VIDEO_MODEL,
+        resolution: sharedVideoModels[DEFAULT_SHARED_VIDEO_MODEL].defaultResolution,
+        duration: DEFAULT_VIDEO_DURATION,
+      },
+      creditsField: 'tokens',
+      unitsPerCredit: videoEstimateUnits.tokensPerCredit,
+    },
   };
 }
 
