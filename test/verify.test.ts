@@ -156,3 +156,36 @@ describe('the command', () => {
     ]);
   });
 });
+
+describe('OpenAPI links', () => {
+  it('every create with a lifecycle links to its read, and the link followed on the mock reads the task created', async () => {
+    mock.reset(1);
+    const doc = loadPackageDocument();
+    const creates = operationsOf(doc).filter((o) => o.lifecycle);
+    expect(creates.length).toBeGreaterThanOrEqual(7);
+    for (const op of creates) {
+      const response = (
+        doc.paths[op.path][op.method] as unknown as {
+          responses: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }>;
+        }
+      ).responses[op.successStatus];
+      const link = response.links?.[op.lifecycle!.pollOperationId];
+      expect(link?.operationId, op.operationId).toBe(op.lifecycle!.pollOperationId);
+      // follow it: the runtime expression $response.body#/data/<field> read from a real create answer
+      const [param, expr] = Object.entries(link!.parameters)[0];
+      const created = await fetch(mockUrl + op.path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(op.lifecycle!.example),
+      });
+      const body = (await created.json()) as Record<string, unknown>;
+      const value = expr
+        .replace('$response.body#/', '')
+        .split('/')
+        .reduce<unknown>((at, k) => (at as Record<string, unknown>)[k], body);
+      const read = operationsOf(doc).find((o) => o.operationId === link!.operationId)!;
+      const answer = await fetch(mockUrl + read.path.replace(`{${param}}`, String(value)), { headers: { authorization: `Bearer ${KEY}` } });
+      expect(answer.status, op.operationId).toBe(200);
+    }
+  });
+});
