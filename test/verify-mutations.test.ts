@@ -272,6 +272,15 @@ const cases: Case[] = [
     violation: 'charged as estimated',
   },
   {
+    bug: 'a list whose second page repeats the first',
+    options: { mode: 'full', operations: ['createImageTask', 'listImageTasks'] },
+    mutation: () => ({
+      request: (req) => (req.path.startsWith('/v1/images/generation/tasks?page=2') ? { ...req, path: req.path.replace('page=2', 'page=1') } : req),
+    }),
+    operationId: 'listImageTasks',
+    violation: 'no duplicate across pages',
+  },
+  {
     bug: 'a 500 on a list',
     options: { operations: ['listImageTasks'] },
     mutation: () => ({

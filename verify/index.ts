@@ -24,6 +24,7 @@ import { createControlClient } from '../mock/web/controls.ts';
 import { Credits } from './credits.ts';
 import { loadPackageDocument, operationsOf, validatorsOf, type SpecOperation } from './document.ts';
 import { lifecycle, oneShot } from './lifecycles.ts';
+import { isPaginated, pagination } from './pages.ts';
 import { coverage, groupCauses, summarize, uniqueNames } from './report.ts';
 import { access, bodyRules, declaredBodies, isEstimate, otherKey, reads } from './requests.ts';
 import { Run, Stopped, type RunShared } from './run.ts';
@@ -170,6 +171,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         }
       }
       if (mode === 'full') for (const op of ops.filter((o) => o.charges && !o.lifecycle && o.jsonBody && !o.pathParams.length)) await oneShot(run, credits, op);
+      // lists over more than one page, once the area's tasks exist
+      for (const op of ops.filter(isPaginated)) await pagination(run, op);
       await credits.checkpoint(run, `the ${tag} area`);
       const mine = run.checks.slice(before);
       const failed = mine.filter((c) => c.outcome === 'failed').length;
