@@ -281,6 +281,32 @@ const cases: Case[] = [
     violation: 'no duplicate across pages',
   },
   {
+    bug: "a conditional rule not enforced (a model's resolution limit: 1080p quietly made 720p)",
+    options: { operations: ['estimateVideoCredits'] },
+    mutation: () => ({
+      request: (req) =>
+        req.path === '/v1/video-generation/estimate-credits'
+          ? editRequest(req, (b) => (b.model === 'family1-video-2-fast' && b.resolution === '1080p' ? { ...b, resolution: '720p' } : b))
+          : req,
+    }),
+    operationId: 'estimateVideoCredits',
+    violation: 'body rule enforced',
+  },
+  {
+    bug: 'a nested field not validated (an unknown voice type taken as a speaker)',
+    options: { operations: ['createPlatformVoiceTask'] },
+    mutation: () => ({
+      request: (req) =>
+        req.path === '/v1/platform-voice/generate'
+          ? editRequest(req, (b) =>
+              Array.isArray(b.voices) && String(b.voices[0]?.type).startsWith('not-declared') ? { ...b, voices: [{ ...b.voices[0], type: 'speaker' }] } : b,
+            )
+          : req,
+    }),
+    operationId: 'createPlatformVoiceTask',
+    violation: 'body rule enforced',
+  },
+  {
     bug: 'a 500 on a list',
     options: { operations: ['listImageTasks'] },
     mutation: () => ({

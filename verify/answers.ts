@@ -54,20 +54,28 @@ export interface ExchangeLimits {
 
 const MEDIA_MARGIN = 64 * 1024;
 
-/** Reads `body` up to `cap` bytes; more is cut off (the stream cancelled) and reported by `over`. */
-async function readCapped(body: ReadableStream<Uint8Array>, cap: number): Promise<{ bytes: Uint8Array; over: boolean }> {
+/** Reads `body` up to `cap` bytes; more is cut off (the stream cancelled) and reported by `over`. Rejects with the signal's reason once it aborts. */
+async function readCapped(body: ReadableStream<Uint8Array>, cap: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; over: boolean }> {
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    n += value.length;
-    if (n > cap) {
-      await reader.cancel().catch(() => {});
-      return { bytes: concat(parts, n - value.length), over: true };
+  // the signal cancels the read itself, whether or not the fetch passes it on to the body
+  const aborted = new Promise<never>((_, reject) => {
+    const stop = () => reject(signal.reason as Error);
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) break;
+      n += value.length;
+      if (n > cap) return { bytes: concat(parts, n - value.length), over: true };
+      parts.push(value);
     }
-    parts.push(value);
+  } finally {
+    void reader.cancel().catch(() => {});
   }
   return { bytes: concat(parts, n), over: false };
 }
@@ -124,7 +132,7 @@ export async function exchange(send: (r: Request) => Promise<Response>, request:
       const cap = textual
         ? limits.maxBodyBytes
         : Math.min(limits.maxMediaBytes, Number.isFinite(declared) && declared > 0 ? declared + MEDIA_MARGIN : Infinity);
-      const { bytes, over } = await readCapped(res.body, cap);
+      const { bytes, over } = await readCapped(res.body, cap, signal);
       if (over) a.error = `the body passed ${cap} bytes (${textual ? 'the cap on answers' : 'its Content-Length plus a margin'}): cut off`;
       if (contentType.includes('json') && !over) {
         try {

@@ -69,12 +69,19 @@ export async function bodyRules(run: Run, credits: Credits, op: SpecOperation, d
     else run.record(op, 'valid request accepted', null);
   }
   await run.pool(brokenBodies(run.s.doc, op.jsonBody, body, run.s.seed), async (broken, r) => {
-    await refused(r, credits, op, `body rule: ${broken.rule}`, { body: broken.body });
+    await refused(r, credits, op, `body rule: ${broken.rule}`, { body: broken.body }, broken.anyDeclaredCode);
   });
 }
 
 /** One request the contract refuses: sent (unless nothing that could create may be sent) and judged. */
-async function refused(run: Run, credits: Credits, op: SpecOperation, rule: string, send: { body?: unknown; form?: FormData }): Promise<void> {
+async function refused(
+  run: Run,
+  credits: Credits,
+  op: SpecOperation,
+  rule: string,
+  send: { body?: unknown; form?: FormData },
+  anyDeclaredCode = false,
+): Promise<void> {
   if (op.charges && credits.stopCreating) return void run.record(op, rule, { skip: credits.stopCreating });
   const a = await run.call(op, op.path, send, rule);
   const code = codeOf(a);
@@ -88,7 +95,12 @@ async function refused(run: Run, credits: Credits, op: SpecOperation, rule: stri
     if (op.charges && a.status < 300) await credits.accepted(run, op);
   } else if (a.status >= 500 || typeof code !== 'number')
     run.record(op, rule, run.fail(a, 'refused with a validation code', `refused with HTTP ${a.status}, not a 4xx envelope`, `refused with HTTP ${a.status}`));
-  else if (op.validationCodes.length && !op.validationCodes.includes(code) && ![402, 429].includes(a.status))
+  else if (
+    op.validationCodes.length &&
+    !op.validationCodes.includes(code) &&
+    ![402, 429].includes(a.status) &&
+    !(anyDeclaredCode && op.codes.get(a.status)?.includes(code))
+  )
     run.record(
       op,
       rule,
