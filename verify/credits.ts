@@ -90,14 +90,13 @@ export class Credits {
     await this.read(run, `after ${op.operationId} accepted a refused request`);
   }
 
-  /** After an area: in safe mode a spend stops everything that could create; in full mode a spent budget does. */
+  /** After an area: in safe mode a spend stops everything that could create (in full mode `admit` keeps the budget). */
   async checkpoint(run: Run, area: string): Promise<void> {
     if (!this.balanceOp || this.before === undefined) return;
     await this.read(run, `after ${area}`);
     const spent = this.spent();
     if (spent === undefined) return;
     if (run.s.mode === 'safe' && spent > 0) this.stopCreating ??= `safe mode spent ${spent} credits by ${area}: nothing more that could create is sent`;
-    if (run.s.mode === 'full' && spent >= run.s.budget) this.stopCreating ??= `the budget of ${run.s.budget} credits is spent (${spent})`;
   }
 
   /** The last read: the measured spend; in safe mode it must be 0. */
