@@ -16,6 +16,7 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
+import { episodeTaskLifecycle } from './lifecycles.ts';
 import { charCount, EPISODE_COVER_SIDE, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, SpeechSpeed, speechPricing } from './speech.ts';
 import { formatCount } from './text.ts';
 
@@ -525,6 +526,14 @@ export const podcastOperations = defineOperations('Podcast', {
     response: { status: 200, kind: 'envelope', schema: CreatePodcastEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...createErrors],
     stateRules: podcastStateRules,
+    lifecycle: episodeTaskLifecycle({
+      pollOperationId: 'getPodcastEpisode',
+      example: { query: 'Why frontend teams mock their APIs', speakers: [{ speakerId: 'en_ava' }, { speakerId: 'en_noah' }], mode: 'quick' },
+      successRequires: ['audioUrl'],
+      media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'] }],
+      chargedField: 'credits',
+      firstPollMs: 60_000,
+    }),
   }),
   createPodcastTextContent: taskOp({
     method: 'post',

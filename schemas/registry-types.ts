@@ -183,8 +183,11 @@ export interface LifecycleDef {
   media?: readonly LifecycleMedia[];
   /** Field of the task holding the credits it finally cost (the balance must move by it). */
   chargedField?: string;
-  /** The estimate of the example body: its operation, its body and the field holding credits. */
-  estimate?: { operationId: string; body: Record<string, unknown>; creditsField: string };
+  /**
+   * The estimate of the example body: its operation, its body, the field holding the cost, and how many of that
+   * field's units make a credit (default 1; the video estimate's `tokens` are credits x 1000).
+   */
+  estimate?: { operationId: string; body: Record<string, unknown>; creditsField: string; unitsPerCredit?: number };
 }
 
 /** One operation of the API. */

@@ -19,6 +19,7 @@ import { errorCatalog } from './errors.ts';
 import { AUDIO_TIMBRES, audioFormats } from './media.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
+import { episodeTaskLifecycle } from './lifecycles.ts';
 import { charCount, formatCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
@@ -714,6 +715,15 @@ export const speechOperations = defineOperations('Speech', {
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
     stateRules: flowSpeechStateRules,
+    lifecycle: episodeTaskLifecycle({
+      pollOperationId: 'getFlowSpeechEpisode',
+      example: {
+        sources: [{ type: 'text', content: 'Mock servers let a frontend team work before the backend exists.' }],
+        speakers: [{ speakerId: 'en_ava' }],
+      },
+      successRequires: ['audioUrl'],
+      media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'] }],
+    }),
   }),
   createFlowSpeechTtsEpisode: taskOp({
     method: 'post',
@@ -727,6 +737,12 @@ export const speechOperations = defineOperations('Speech', {
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
     stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
+    lifecycle: episodeTaskLifecycle({
+      pollOperationId: 'getFlowSpeechEpisode',
+      example: { scripts: [{ speakerId: 'en_ava', content: 'Chapter one. The lighthouse keeper woke before dawn.' }] },
+      successRequires: ['audioUrl'],
+      media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'] }],
+    }),
   }),
   getFlowSpeechEpisode: op({
     method: 'get',

@@ -15,6 +15,7 @@ import { uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
+import { episodeTaskLifecycle } from './lifecycles.ts';
 import { episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
 import { formatCount } from './text.ts';
 
@@ -409,6 +410,14 @@ export const storybookOperations = defineOperations('Page decks', {
       { code: 'STORYBOOK_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' },
     ],
     failureReasons: ['STORYBOOK_GENERATION_FAILED', 'STORYBOOK_CONTENT_REJECTED', 'STORYBOOK_SOURCE_UNREADABLE'],
+    lifecycle: episodeTaskLifecycle({
+      pollOperationId: 'getStorybookEpisode',
+      example: { sources: [{ type: 'text', content: 'Mock servers let frontend teams work before the backend exists.' }], speakers: [{ speakerId: 'en_ava' }] },
+      successRequires: ['audioUrl', 'pages'],
+      media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'], durationField: 'audioDuration' }],
+      chargedField: 'credits',
+      firstPollMs: 60_000,
+    }),
   }),
   getStorybookEpisode: op({
     method: 'get',

@@ -265,13 +265,33 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
       ...(op.request.query ? { query: op.request.query } : {}),
       ...(op.request.body ? { body: requestBody(op.request.body, !op.request.bodyOptional) } : {}),
     },
-    responses: responsesOf(op, successResponse(op.response, true, captured)),
+    responses: responsesOf(op, { ...successResponse(op.response, true, captured), ...lifecycleLinks(op) }),
     'x-provenance': describeProvenance(op.provenance),
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),
     ...(op.lifecycle ? { 'x-lifecycle': op.lifecycle } : {}),
     'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])].map((n) => errorCatalog[n!].code),
     ...(op.stateRules?.length ? { 'x-rules': xRules(op) } : {}),
+  };
+}
+
+/**
+ * OpenAPI links from a create to the read of the task it made (from `x-lifecycle`: the poll operation, its one path
+ * parameter set from the create answer's `data.<idField>`), so a tool that chains calls can follow a task.
+ */
+function lifecycleLinks(op: OperationDef): { links?: Record<string, { operationId: string; parameters: Record<string, string>; description: string }> } {
+  const lc = op.lifecycle;
+  const read = lc && (operations as Record<string, OperationDef | undefined>)[lc.pollOperationId];
+  const param = read && /\{(\w+)\}/.exec(read.path)?.[1];
+  if (!lc || !param) return {};
+  return {
+    links: {
+      [lc.pollOperationId]: {
+        operationId: lc.pollOperationId,
+        parameters: { [param]: `$response.body#/data/${lc.idField}` },
+        description: `The task created: poll it until ${lc.statusField} is ${lc.terminal.join(' or ')}.`,
+      },
+    },
   };
 }
 

@@ -62,9 +62,13 @@ export interface SpecOperation {
   tag: string;
   auth: boolean;
   pathParams: string[];
+  /** Names of the query parameters. */
+  queryParams: string[];
   /** The JSON request body's schema (multipart bodies: undefined, `multipart` true). */
   jsonBody?: JsonSchema;
   multipart: boolean;
+  /** The multipart/form-data body's schema. */
+  multipartBody?: JsonSchema;
   /** Declared statuses. */
   statuses: number[];
   successStatus: number;
@@ -121,8 +125,10 @@ export function operationsOf(doc: ApiDocument): SpecOperation[] {
         tag: op.tags?.[0] ?? 'default',
         auth: op.security === undefined || op.security.length > 0,
         pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
+        queryParams: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         jsonBody: body?.['application/json']?.schema,
         multipart: Boolean(body?.['multipart/form-data']),
+        multipartBody: body?.['multipart/form-data']?.schema,
         statuses,
         successStatus,
         successTypes: Object.keys(op.responses[successStatus]?.content ?? {}),

@@ -17,6 +17,7 @@ import {
   videoStatuses,
   DEFAULT_SHARED_VIDEO_MODEL,
   DEFAULT_VIDEO_DURATION,
+  sharedVideoModels,
   family5Models,
   family5Qualities,
   family5Ratios,
@@ -229,6 +230,17 @@ function videoLifecycle(example: Record<string, unknown>): LifecycleDef {
       { urlField: 'coverUrl', contentTypes: ['image/png'], resolutionField: 'resolution', shortSides: videoShortSide },
     ],
     chargedField: 'creditCharged',
+    // the shared estimate prices the model, resolution and duration the example's defaults mean
+    estimate: {
+      operationId: 'estimateVideoCredits',
+      body: {
+        model: DEFAULT_SHARED_VIDEO_MODEL,
+        resolution: sharedVideoModels[DEFAULT_SHARED_VIDEO_MODEL].defaultResolution,
+        duration: DEFAULT_VIDEO_DURATION,
+      },
+      creditsField: 'tokens',
+      unitsPerCredit: videoEstimateUnits.tokensPerCredit,
+    },
   };
 }
 
@@ -273,6 +285,16 @@ export const videoOperations = defineOperations('Video', {
     provenance: fromSeed(1, 'Video: family5 create'),
     request: { body: json(CreateFamily5VideoTaskRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },
+    // the video task's states, estimated by the family5 estimate
+    lifecycle: {
+      ...videoLifecycle({ capability: 'text_to_video', prompt: 'A paper boat drifting down a rainy street', duration: 5 }),
+      estimate: {
+        operationId: 'estimateFamily5Credits',
+        body: { capability: 'text_to_video', duration: 5 },
+        creditsField: 'tokens',
+        unitsPerCredit: videoEstimateUnits.tokensPerCredit,
+      },
+    },
     errors: [
       'F5_TASK_NOT_FOUND',
       'F5_INSUFFICIENT_CREDITS',
