@@ -281,7 +281,7 @@ export const lifecycles = {
     firstPollMs: 5000,
     intervalMs: 5000,
     timeoutMs: 660000,
-    failure: { code: 'failCode' },
+    failure: { code: 'failCode', message: 'message' },
   },
   generateMusic: {
     poll: 'getMusicTask',

@@ -34,7 +34,7 @@ const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 /** Fields of a task that carry the code (or catalogue name, or failure reason) of its failure, in the order they are read. */
 const failureCodeFields = ['failCode', 'errorCode', 'failReason'];
 /** Fields of a task that carry a failure's message (`<code>: <meaning>` in some areas). */
-const failureMessageFields = ['errorMessage', 'failMsg', 'failMessage'];
+const failureMessageFields = ['errorMessage', 'failMsg', 'failMessage', 'message'];
 
 /** The client's data module (TypeScript source, formatted) for the API document `api`. */
 export async function renderClientCatalog(api: unknown): Promise<string> {

@@ -21,11 +21,16 @@ export interface ClientHarness {
   close(): Promise<void>;
 }
 
-/** A mock (seed 1, manual clock) and a client of it over `transport`; the client's sleep advances the mock's clock. */
-export async function clientHarness(transport: Transport, options: MediagenClientOptions = {}): Promise<ClientHarness> {
+/** A mock (seed 1, manual clock) and a client of it over `transport` (its fetch wrapped by `wrap`); the client's sleep advances the mock's clock. */
+export async function clientHarness(
+  transport: Transport,
+  options: MediagenClientOptions = {},
+  /** Wraps the transport's fetch (a gateway in front of the mock, a failing network). */
+  wrap: (send: (r: Request) => Promise<Response>) => (r: Request) => Promise<Response> = (send) => send,
+): Promise<ClientHarness> {
   const mock = createMock({ seed: 1 });
   const base = transport === 'http' ? await mock.listen() : 'http://localhost:4010';
-  const send = transport === 'http' ? (r: Request) => fetch(r) : (r: Request) => mock.fetch(r);
+  const send = wrap(transport === 'http' ? (r: Request) => fetch(r) : (r: Request) => mock.fetch(r));
   const control = transport === 'http' ? createControlClient({ baseUrl: base }) : mock.control;
   const sleeps: number[] = [];
   const clock: ClientClock = {
