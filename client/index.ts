@@ -20,19 +20,7 @@ import { lifecycles, operations } from './catalog.generated.ts';
 import { errorFromAnswer } from './errors.ts';
 import { iteratePages } from './pages.ts';
 import { realClock, resolveRetry, retryingFetch, type ClientClock } from './retry.ts';
-import type {
-  CallInit,
-  DataOf,
-  InitArgs,
-  ItemOf,
-  LifecycleOperationId,
-  ListOperationId,
-  ListQuery,
-  OperationId,
-  RetryOptions,
-  SucceededTask,
-  TaskOf,
-} from './types.ts';
+import type { DataOf, InitArgs, ItemOf, LifecycleOperationId, ListOperationId, ListQuery, OperationId, RetryOptions, SucceededTask, TaskOf } from './types.ts';
 import { toFormData } from './upload.ts';
 import { waitForTask, type PollRead, type WaitOptions } from './wait.ts';
 
@@ -47,7 +35,7 @@ export type { WaitOptions } from './wait.ts';
 /** Marks the answer of a create, so `waitFor(answer)` knows its operation. */
 export const createdBy: unique symbol = Symbol('mediagen.createdBy');
 /** The answer of a create with `x-lifecycle`, as `client.call` resolves it (the operation is kept, not enumerable, for waitFor). */
-export type Created<Op extends LifecycleOperationId> = DataOf<Op> & { readonly [createdBy]: Op };
+export type Created<Op extends LifecycleOperationId> = Op extends LifecycleOperationId ? DataOf<Op> & { readonly [createdBy]: Op } : never;
 /** What `client.call(op)` resolves with: the envelope's `data` (marked with its operation when it is a create to wait for). */
 export type CallResult<Op extends OperationId> = Op extends LifecycleOperationId ? Created<Op> : DataOf<Op>;
 
@@ -78,7 +66,7 @@ export interface MediagenHelpers {
     init?: { signal?: AbortSignal; retry?: RetryOptions | boolean },
   ): AsyncGenerator<ItemOf<Op>, void, undefined>;
   /** Waits for the task of a create answer (see wait.ts): resolves with the task once it succeeded. */
-  waitFor<Op extends LifecycleOperationId>(created: Created<Op>, options?: WaitOptions<TaskOf<Op>>): Promise<SucceededTask<Op>>;
+  waitFor<C extends Created<LifecycleOperationId>>(created: C, options?: WaitOptions<TaskOf<C[typeof createdBy]>>): Promise<SucceededTask<C[typeof createdBy]>>;
   /** Waits for the task `id` (or the create answer) of the create `op`. */
   waitFor<Op extends LifecycleOperationId>(op: Op, id: string | DataOf<Op>, options?: WaitOptions<TaskOf<Op>>): Promise<SucceededTask<Op>>;
 }
@@ -138,7 +126,7 @@ export function createClient({
         query as Record<string, unknown> | undefined,
       );
     },
-    waitFor(...args: unknown[]) {
+    waitFor(...args: unknown[]): Promise<never> {
       const read: PollRead = (operationId, init) => send(operationId, init);
       let op: LifecycleOperationId;
       let target: unknown;
@@ -153,7 +141,7 @@ export function createClient({
       const idField = lifecycles[op].idField;
       const id = typeof target === 'string' ? target : (target as Record<string, unknown> | null)?.[idField];
       if (typeof id !== 'string') throw new TypeError(`waitFor(${op}): the create answer has no ${idField}`);
-      return waitForTask(read, clock, op, id, typeof target !== 'string', options) as never;
+      return waitForTask(read, clock, op, id, typeof target !== 'string', options as never) as Promise<never>;
     },
   };
   return Object.assign(client, helpers);

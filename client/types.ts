@@ -20,9 +20,15 @@ export type UploadOperationId = { [K in OperationId]: (typeof operations)[K] ext
 type SuccessStatus = 200 | 201 | 202;
 type Responses<Op extends OperationId> = OperationTypes[Op]['responses'];
 /** The `data` of an operation's success envelope (`unknown` for an answer that is not JSON). */
-export type DataOf<Op extends OperationId> = {
-  [S in keyof Responses<Op>]: S extends SuccessStatus ? (Responses<Op>[S] extends { content: { 'application/json': { data: infer D } } } ? D : never) : never;
-}[keyof Responses<Op>];
+export type DataOf<Op extends OperationId> = Op extends OperationId
+  ? {
+      [S in keyof Responses<Op>]: S extends SuccessStatus
+        ? Responses<Op>[S] extends { content: { 'application/json': { data: infer D } } }
+          ? D
+          : never
+        : never;
+    }[keyof Responses<Op>]
+  : never;
 
 /** A file for a multipart field: a File or Blob (browsers, Node), bytes (Uint8Array, Buffer, ArrayBuffer). */
 export type FileInput = Blob | ArrayBuffer | ArrayBufferView;

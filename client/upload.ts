@@ -43,7 +43,7 @@ export function toFormData<Op extends UploadOperationId>(operationId: Op, body: 
       }
     } else {
       if (isFile(value)) throw new TypeError(`${operationId}: ${field} is not a file field`);
-      form.append(field, typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean));
+      form.append(field, typeof value === 'string' ? value : JSON.stringify(value));
     }
   }
   return form;

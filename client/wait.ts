@@ -57,7 +57,7 @@ function failureOf(operationId: string, lc: AnyLifecycle, task: Record<string, u
   const text =
     typeof message === 'string' && message
       ? message
-      : `${operationId}: the task ended ${String(task[lc.statusField])}${raw != null ? ` (${String(raw)})` : ''}`;
+      : `${operationId}: the task ended ${String(task[lc.statusField])}${raw != null ? ` (${JSON.stringify(raw)})` : ''}`;
   return new TaskFailedError({ code, message: text, status, operationId, task });
 }
 

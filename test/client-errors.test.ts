@@ -56,7 +56,7 @@ describe.each(transports)('ApiError (%s)', (transport) => {
   it('a scenario rule of the control API forces the error of the next create only', async () => {
     h = await clientHarness(transport);
     await h.control.addScenario({ body: { apiKey: CLIENT_KEY, operationId: 'createVideoTask', error: 'VIDEO_INSUFFICIENT_CREDITS' } });
-    const body = { model: 'family1-video-2-fast', content: [{ type: 'text' as const, text: 'a fox in the snow' }] };
+    const body = { model: 'family1-video-2-fast' as const, content: [{ type: 'text' as const, text: 'a fox in the snow' }] };
     const e: unknown = await h.client.call('createVideoTask', { body }).catch((x: unknown) => x);
     if (!isApiError(e, 'VIDEO_INSUFFICIENT_CREDITS')) throw new Error(`not narrowed: ${String(e)}`);
     // narrowed: the literal code and name, checked by the compiler

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isApiError, type ApiError } from '../client/index.ts';
 import { clientHarness, CLIENT_KEY, transports, type ClientHarness } from './client-harness.ts';
 
-const videoBody = { model: 'family1-video-2-fast', content: [{ type: 'text' as const, text: 'a fox in the snow' }] };
+const videoBody = { model: 'family1-video-2-fast' as const, content: [{ type: 'text' as const, text: 'a fox in the snow' }] };
 let h: ClientHarness | undefined;
 afterEach(async () => {
   await h?.close();

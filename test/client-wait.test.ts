@@ -58,7 +58,7 @@ describe.each(transports)('waitFor (%s)', (transport) => {
   it.each(lifecycleOps)('%s: polls at the declared times and resolves with the succeeded task', async (op) => {
     const lc = declared[op];
     h = await clientHarness(transport);
-    const created = await h.client.call(op, { body: lc.example } as never);
+    const created = await h.client.call(op, { body: lc.example });
     const statuses: string[] = [];
     const task = (await h.client.waitFor(created, { onProgress: (_t, s) => statuses.push(s) })) as Record<string, unknown>;
     expect(task[lc.statusField]).toBe(lc.success);
@@ -79,7 +79,7 @@ describe.each(transports)('waitFor (%s)', (transport) => {
     const failure = failures[op];
     h = await clientHarness(transport);
     const headers = { Prefer: failure ? `outcome=failed, error=${failure[0]}` : 'outcome=failed' };
-    const created = await h.client.call(op, { body: lc.example, headers } as never);
+    const created = await h.client.call(op, { body: lc.example, headers });
     const error: unknown = await h.client.waitFor(created).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskFailedError);
     const e = error as TaskFailedError<Record<string, unknown>>;
