@@ -16,6 +16,8 @@ export interface ClientHarness {
   mock: InProcessMock;
   client: MediagenClient;
   control: ControlClient;
+  /** Another client of the same mock, transport and clock, with these options. */
+  clientWith(options: MediagenClientOptions): MediagenClient;
   /** Every wait the client made through its clock, ms, in order. */
   sleeps: number[];
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function clientHarness(
       signal?.throwIfAborted();
     },
   };
-  const client = createClient({ baseUrl: base, apiKey: CLIENT_KEY, fetch: send, clock, ...options });
-  return { mock, client, control, sleeps, close: () => (transport === 'http' ? mock.close() : Promise.resolve()) };
+  const clientWith = (more: MediagenClientOptions) => createClient({ baseUrl: base, apiKey: CLIENT_KEY, fetch: send, clock, ...more });
+  const client = clientWith(options);
+  return { mock, client, clientWith, control, sleeps, close: () => (transport === 'http' ? mock.close() : Promise.resolve()) };
 }
