@@ -8,8 +8,8 @@
  * (retries, total wait) bounds it all, and the last answer's ApiError carries
  * its Retry-After.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { isApiError, type ApiError } from '../client/index.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isApiError, realClock, type ApiError } from '../client/index.ts';
 import { clientHarness, CLIENT_KEY, transports, type ClientHarness } from './client-harness.ts';
 
 const videoBody = { model: 'family1-video-2-fast' as const, content: [{ type: 'text' as const, text: 'a fox in the snow' }] };
@@ -120,5 +120,28 @@ describe.each(transports)('retries (%s)', (transport) => {
     const off = await h.client.GET('/v1/user/subscription');
     expect(off.response.status).toBe(429);
     expect(h.sleeps).toEqual([]);
+  });
+});
+
+describe('realClock (the default: timers)', () => {
+  it('sleep resolves after its time and rejects with the reason when aborted first', async () => {
+    vi.useFakeTimers();
+    try {
+      let done = false;
+      const slept = realClock.sleep(1_000).then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await slept;
+      expect(done).toBe(true);
+      const abort = new AbortController();
+      const stopped = realClock.sleep(60_000, abort.signal);
+      abort.abort(new Error('left'));
+      await expect(stopped).rejects.toThrow('left');
+      expect(vi.getTimerCount()).toBe(0);
+      await expect(realClock.sleep(10, abort.signal)).rejects.toThrow('left');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -101,6 +101,23 @@ describe.each(transports)('uploads (%s)', (transport) => {
     for (const [k, v] of Object.entries(body)) if (!(k in files)) expect(String(seen[k]).replace(/\r\n/g, '\n'), k).toBe(String(v));
   });
 
+  it('a multipart create answered 429 is sent again whole when the caller opts in (the same files)', async () => {
+    h = await clientHarness(transport);
+    await h.control.addScenario({ body: { operationId: 'createVoiceClone', code: 429 } });
+    const task = await h.client.call('createVoiceClone', { body: { audioFiles: [wav], language: 'en', consentConfirmed: true }, retry: true });
+    expect(task.status).toBe('pending');
+    // the voice-clone 429 says 2 s (document 2, "Errors")
+    expect(h.sleeps).toEqual([2_000]);
+    const journal = (await h.control.listRequests({ query: { operationId: 'createVoiceClone' } })) as {
+      items: { status: number; body?: { audioFiles: unknown } }[];
+    };
+    // the forced 429 is answered before the body is read; the retry carries the whole file
+    expect(journal.items.map((r) => [r.status, r.body?.audioFiles])).toEqual([
+      [429, undefined],
+      [200, [{ filename: 'audioFiles-1', mimeType: expect.any(String), size: wav.length }]],
+    ]);
+  });
+
   it('extendMusic (a multipart operation without files) sends its fields as text', async () => {
     h = await clientHarness(transport);
     const song = await h.client.call('generateMusic', { body: { prompt: 'warm indie pop', lyrics: '[Verse]\nla la', title: 'T' } });
