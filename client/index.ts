@@ -20,7 +20,19 @@ import { lifecycles, operations } from './catalog.generated.ts';
 import { errorFromAnswer } from './errors.ts';
 import { iteratePages } from './pages.ts';
 import { realClock, resolveRetry, retryingFetch, type ClientClock } from './retry.ts';
-import type { DataOf, InitArgs, ItemOf, LifecycleOperationId, ListOperationId, ListQuery, OperationId, RetryOptions, SucceededTask, TaskOf } from './types.ts';
+import type {
+  DataOf,
+  EnvelopeOperationId,
+  InitArgs,
+  ItemOf,
+  LifecycleOperationId,
+  ListOperationId,
+  ListQuery,
+  OperationId,
+  RetryOptions,
+  SucceededTask,
+  TaskOf,
+} from './types.ts';
 import { toFormData } from './upload.ts';
 import { waitForTask, type PollRead, type WaitOptions } from './wait.ts';
 
@@ -57,8 +69,10 @@ export interface MediagenHelpers {
    * Sends operation `op` and resolves with the `data` of its success envelope;
    * rejects with an ApiError (see isApiError) on any non-zero envelope or error
    * answer. A multipart operation's body takes files (File, Blob, bytes).
+   * An operation that answers something else than the envelope (audio, a page,
+   * a stream, raw JSON) is openapi-fetch's: a TypeError says so.
    */
-  call<Op extends OperationId>(op: Op, ...init: InitArgs<Op>): Promise<CallResult<Op>>;
+  call<Op extends EnvelopeOperationId>(op: Op, ...init: InitArgs<Op>): Promise<CallResult<Op>>;
   /** Every item of a list operation, page after page (`for await (const task of client.list('listVideoTasks', query))`). */
   list<Op extends ListOperationId>(
     op: Op,
@@ -95,8 +109,9 @@ export function createClient({
 
   /** Sends an operation by id; the envelope's data and the HTTP status, or an ApiError. */
   async function send(op: string, init: Record<string, unknown> = {}): Promise<{ data: unknown; status: number }> {
-    const spec = operations[op as OperationId] as { method: string; path: string; files?: object } | undefined;
+    const spec = operations[op as OperationId] as { method: string; path: string; files?: object; raw?: boolean } | undefined;
     if (!spec) throw new TypeError(`unknown operation ${op}`);
+    if (spec.raw) throw new TypeError(`${op} does not answer the JSON envelope: use client.${spec.method.toUpperCase()}('${spec.path}', { parseAs: 'blob' })`);
     const { retry, body, ...others } = init as { retry?: RetryOptions | boolean; body?: unknown };
     const form = spec.files && body !== undefined && !(body instanceof FormData) ? toFormData(op as never, body as never) : body;
     const { data, error, response } = (await client.request(

@@ -10,6 +10,8 @@ import type { lifecycles, operations } from './catalog.generated.ts';
 
 /** Every operationId of the API. */
 export type OperationId = keyof typeof operations & keyof OperationTypes;
+/** The operations that answer the JSON envelope (client.call takes these; the others answer audio, a page, a stream or raw JSON). */
+export type EnvelopeOperationId = { [K in OperationId]: (typeof operations)[K] extends { raw: true } ? never : K }[OperationId];
 /** The operations that answer a page (`{items, page, pageSize, total}`). */
 export type ListOperationId = { [K in OperationId]: (typeof operations)[K] extends { list: true } ? K : never }[OperationId];
 /** The creates with `x-lifecycle`: their task can be waited for. */

@@ -109,6 +109,13 @@ describe.each(transports)('ApiError (%s)', (transport) => {
   });
 });
 
+it('an operation that does not answer the envelope is left to openapi-fetch: a TypeError, and a compile error', async () => {
+  const h2 = await clientHarness('in-process');
+  // @ts-expect-error synthesizeSpeech answers audio, not the envelope
+  await expect(h2.client.call('synthesizeSpeech', { body: { text: 'hi' } })).rejects.toThrow(/does not answer the JSON envelope: use client.POST\('\/v1\/tts'/);
+  await h2.close();
+});
+
 it('KnownApiError narrows name and code together (types only)', () => {
   expectTypeOf<KnownApiError<'RATE_LIMITED'>['code']>().toEqualTypeOf<29998>();
   expectTypeOf<KnownApiError<'RATE_LIMITED' | 'UNAUTHORIZED'>['name']>().toEqualTypeOf<'RATE_LIMITED' | 'UNAUTHORIZED'>();
