@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { transform } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isApiError } from '../client/index.ts';
+import { createClient, isApiError } from '../client/index.ts';
+import { createMock } from '../mock/index.ts';
 import { clientHarness, CLIENT_KEY, transports, type ClientHarness } from './client-harness.ts';
 
 const guide = readFileSync(new URL('../docs/guides/frontend.md', import.meta.url), 'utf8');
@@ -94,4 +95,17 @@ describe.each(transports)("the guide's video example, before and after (%s)", (t
     expect(section).toContain(`(${after} lines)`);
     expect(after * 4).toBeLessThan(before);
   });
+});
+
+it("the guide's test setup: the client's waits move the mock's clock (polls at 30, 40, 50 and 60 s of virtual time)", async () => {
+  const code = blocks.find((b) => b.startsWith('const mock = createMock('))!;
+  const js = `${(await transform(code, { loader: 'ts' })).code}\nreturn { task, mock };`;
+  const body = { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'a fox in the snow' }] };
+  const run = new AsyncFunction('createMock', 'createClient', 'body', js) as unknown as (
+    ...a: unknown[]
+  ) => Promise<{ task: { status: string }; mock: { now(): number } }>;
+  const started = createMock({ seed: 1 }).now();
+  const { task, mock } = await run(createMock, createClient, body);
+  expect(task.status).toBe('success');
+  expect(mock.now() - started).toBe(60_000);
 });
