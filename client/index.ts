@@ -12,7 +12,8 @@
  *
  * Answers 429 and 503 are retried after their Retry-After (reads also on a
  * network error; POSTs only when asked). Standard JavaScript only: it runs in
- * browsers; `mediagen-contract/client/node` adds `fileFromPath`.
+ * browsers; `mediagen-contract/client/node` adds `fileFromPath`
+ * (decisions/0027-client-helpers.md).
  */
 import createFetchClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { paths } from '../generated/api.d.ts';
