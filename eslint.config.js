@@ -129,6 +129,27 @@ export default tseslint.config(
       ],
     },
   },
+  // The typed client runs in browsers: standard JavaScript only, and nothing of the mock; its Node entry
+  // (client/node.ts, `mediagen-contract/client/node`) is the one place for Node built-ins.
+  {
+    files: ['client/**/*.ts'],
+    ignores: ['client/node.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: standardJsOnly.paths,
+          patterns: [
+            { group: ['node:*'], message: 'the client runs in browsers: Node built-ins go in client/node.ts' },
+            {
+              group: ['**/mock/**', '../mock/*', '**/schemas/**', '../schemas/*'],
+              message: 'the client is built from the document (generated/, client/catalog.generated.ts), not from the mock or the schemas',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The order of the layers (docs/architecture.md, "The layers"): engine < media < services < core < http, web
   // < index, cli. A layer imports only from the layers below it; an upward import fails here.
   {

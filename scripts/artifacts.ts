@@ -1,6 +1,6 @@
 /**
  * Renders every generated artifact in memory: the API document (JSON and YAML),
- * the control document (YAML) and the TypeScript types. `build.ts` writes them,
+ * the control document (YAML), the TypeScript types and the typed client's data module. `build.ts` writes them,
  * `check-generated.ts` compares them with the committed files.
  */
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -11,6 +11,7 @@ import { renderAssumptions } from './assumptions.ts';
 import { renderRules } from './rules-doc.ts';
 import { captureExamples } from './examples.ts';
 import { buildApiDocument, buildControlDocument } from './spec.ts';
+import { renderClientCatalog } from './client-catalog.ts';
 
 /** Path (relative to the repository root) -> file content. */
 export async function renderArtifacts(): Promise<Record<string, string>> {
@@ -28,6 +29,7 @@ export async function renderArtifacts(): Promise<Record<string, string>> {
     'spec/mock-control.openapi.yaml': stringify(control, { lineWidth: 0 }),
     'generated/api.d.ts': types,
     'generated/mock-control.d.ts': controlTypes,
+    'client/catalog.generated.ts': await renderClientCatalog(api),
     'docs/assumptions.md': renderAssumptions(
       api,
       errorNames.flatMap((n) => {

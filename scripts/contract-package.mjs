@@ -1,6 +1,6 @@
 // `npm run package:contract`: assembles the light package of the contract,
 // mediagen-contract-types, in packages/contract/ (decisions/0022-contract-package.md):
-// the typed client compiled by tsc (client/), the API types (types/api.d.ts)
+// the typed client compiled by tsc (client/: the browser entry, its helpers, the Node entry), the API types (types/api.d.ts)
 // and the OpenAPI document (spec/openapi.json), with openapi-fetch its one
 // dependency and nothing of the mock. Then `npm pack ./packages/contract`.
 //
@@ -94,14 +94,20 @@ try {
       '--outDir',
       out,
       join(root, 'client/index.ts'),
+      join(root, 'client/node.ts'),
     ],
     { stdio: 'inherit' },
   );
-  const js = readFileSync(join(out, 'client/index.js'), 'utf8');
-  const dts = readFileSync(join(out, 'client/index.d.ts'), 'utf8').replace(/(['"])\.\.\/generated\/api\.d\.ts\1/g, "'../types/api.js'");
-  if (/generated\//.test(js + dts)) throw new Error('the compiled client still names generated/');
-  writeFileSync(join(pkg, 'client/index.js'), js);
-  writeFileSync(join(pkg, 'client/index.d.ts'), dts);
+  // every module of the client (the browser entry, its helpers and the data module generated from the document, the Node entry)
+  for (const f of readdirSync(join(out, 'client'))) {
+    let text = readFileSync(join(out, 'client', f), 'utf8');
+    if (f.endsWith('.d.ts'))
+      text = text
+        .replace(/(['"])\.\.\/generated\/api\.d\.ts\1/g, "'../types/api.js'")
+        .replace(/(from\s+|import\()(['"])(\.\/[^'"]+?)\.ts\2/g, (_m, kw, q, path) => `${kw}${q}${path}.js${q}`);
+    if (/(['"])\.\.\/generated\//.test(text)) throw new Error(`the compiled client (${f}) still names generated/`);
+    writeFileSync(join(pkg, 'client', f), text);
+  }
 } finally {
   rmSync(out, { recursive: true, force: true });
 }
