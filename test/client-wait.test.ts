@@ -39,6 +39,11 @@ const failures: Record<string, [number, string] | undefined> = {
   createLyricsTask: [38005, 'LYRICS_GENERATION_FAILED'],
   createExtraction: [41008, 'EXTRACTION_PAGE_UNREACHABLE'],
   generateMusic: [39011, 'MUSIC_GENERATION_FAILED'],
+  createFamily5VideoTask: [32003, 'F5_PROVIDER_ERROR'],
+  createFlowSpeechEpisode: [35008, 'SPEECH_GENERATION_FAILED'],
+  createFlowSpeechTtsEpisode: [35008, 'SPEECH_GENERATION_FAILED'],
+  createPodcastEpisode: [37008, 'PODCAST_GENERATION_FAILED'],
+  createStorybookEpisode: [40008, 'STORYBOOK_GENERATION_FAILED'],
   // an image task's provider failure carries a message and no code (ImageTask: failMsg; failReason only on the free lane)
   createImageTask: undefined,
 };
