@@ -7,11 +7,10 @@
  * operation and writes the Answer.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { parse as parseQuery } from 'node:querystring';
 import getRawBody from 'raw-body';
 import onFinished, { isFinished } from 'on-finished';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { bodyLimitOf, parseWholeBody, readsWholeBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
+import { bodyLimitOf, formFields, parseWholeBody, readsWholeBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
 import type { World } from '../core/worlds.ts';
 import type { OperationHit } from '../core/front.ts';
 import type { ResponseLocals } from './locals.ts';
@@ -150,15 +149,15 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
 const NO_QUERY: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 /**
- * The query parameters of a request target, as the app's query parser ('simple': Node's querystring) gives them in
- * `req.query`: a string per name, an array of strings for a repeated name. Read from the target, not `req.query`:
- * an operation's request is Node's, not Express's (mock/http/app.ts).
+ * The query parameters of a request target: a string per name, an array of strings for a repeated name, folded by
+ * the one rule of every transport and of form bodies (`formFields`, mock/core/operation.ts). Read from the target,
+ * not Express's `req.query`: an operation's request is Node's, not Express's (mock/http/app.ts).
  */
 function queryOf(target: string): Record<string, unknown> {
   const q = target.indexOf('?');
   if (q < 0 || q === target.length - 1) return NO_QUERY;
   const hash = target.indexOf('#', q);
-  return parseQuery(hash < 0 ? target.slice(q + 1) : target.slice(q + 1, hash));
+  return formFields(new URLSearchParams(hash < 0 ? target.slice(q + 1) : target.slice(q + 1, hash)));
 }
 
 /**
