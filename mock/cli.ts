@@ -100,7 +100,7 @@ const envOption = (flags: string, description: string) => new Option(flags, desc
 class EnvCommand extends Command {
   override createOption(flags: string, description?: string): Option {
     const option = super.createOption(flags, description);
-    return /--version\b/.test(flags) ? option : option.env(envName(flags));
+    return /--(version|help)\b/.test(flags) ? option : option.env(envName(flags));
   }
 }
 
@@ -297,7 +297,8 @@ for (const origin of o.controlOrigin ?? [])
 const ALL_INTERFACES = o.host === '0.0.0.0' || o.host === '::';
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'].includes(o.host) || /^127\./.test(o.host);
 // Beyond this machine the control API (reset, accounts, state) needs a token unless the user opens it knowingly.
-const controlToken = o.controlToken ?? (LOOPBACK || o.unsafeOpenControl ? undefined : randomBytes(18).toString('base64url'));
+const generatedToken = o.controlToken === undefined && !LOOPBACK && !o.unsafeOpenControl;
+const controlToken = o.controlToken ?? (generatedToken ? randomBytes(18).toString('base64url') : undefined);
 const displayHost = ALL_INTERFACES || o.host === '127.0.0.1' ? 'localhost' : o.host;
 const mock = createMockServer({
   seed: o.seed,
@@ -364,8 +365,10 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   }
   console.log(
     `  control:  ${
+      // a token the user supplied is never printed (logs are read by more people than the token's owner); a
+      // generated one is printed this once, as nobody else knows it
       controlToken
-        ? `/__mock needs Authorization: Bearer ${controlToken}`
+        ? `/__mock needs Authorization: Bearer ${generatedToken ? `${controlToken}   (generated for this run)` : `<the token of ${tokenSource()}>`}`
         : LOOPBACK
           ? '/__mock open to this machine (browser pages of other origins refused)'
           : '/__mock OPEN to anyone who can reach this port (--unsafe-open-control)'
@@ -382,6 +385,11 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   if (o.readyFile) writeFileSync(o.readyFile, `${ready}\n`);
   console.log(`mediagen-mock ready ${ready}`);
 });
+
+/** Where the supplied control token came from, as the banner names it. */
+function tokenSource(): string {
+  return program.getOptionValueSource('controlToken') === 'env' ? 'MEDIAGEN_MOCK_CONTROL_TOKEN' : '--control-token';
+}
 
 let closing = false;
 /** Stops accepting connections, answers the requests in flight (10 s at most), saves the state, exits. */
