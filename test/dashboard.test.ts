@@ -4,7 +4,8 @@
  * the token once and keeps it for the tab; a task created through the API
  * appears within a second; "Advance 1 min" brings it to success and its image
  * loads; a failure forced from the page's form makes the next create answer
- * that code; no console error, nothing requested from another host. The bundle
+ * that code; opening the page leaves the journal's counts as they were; no
+ * console error, nothing requested from another host. The bundle
  * is built from mock/ui/ first (scripts/ui-build.mjs), so the page tested is
  * the sources'. Also the page's pure helpers (mock/ui/media.ts). The browser
  * part is skipped with a notice without a system Chromium.
@@ -126,6 +127,23 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     expect(await img.getAttribute('src')).toMatch(new RegExp(`^${m.base}/media/`));
     expect((await m.call('GET', '/__mock/scenarios', control)).json.items).toEqual([meant.json]);
     expect((await m.call('DELETE', `/__mock/scenarios/${meant.json.id}`, control)).json.existed).toBe(true);
+  });
+
+  it('opening the page only watches: the journal and its counts are the same before and after the page shows a result', async () => {
+    const count = async (q = '') => (await m.call('GET', `/__mock/requests/count${q}`, control)).json.count as number;
+    const before = { all: await count(), reads: await count('?operationId=getImageTask') };
+    const fresh = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await fresh.addInitScript((t) => sessionStorage.setItem('mediagen-mock.control-token', t), TOKEN);
+    await fresh.goto(`${m.base}/__mock/ui/`);
+    // the finished task of the test above: its result is read and its image shown
+    const img = fresh.locator('section[aria-labelledby="tasks-h"] img').first();
+    await img.waitFor({ timeout: 5000 });
+    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
+    const after = { all: await count(), reads: await count('?operationId=getImageTask') };
+    console.log(`[dashboard] journal count before opening the page ${before.all} (getImageTask ${before.reads}), after ${after.all} (${after.reads})`);
+    expect(after).toEqual(before);
+    expect(before.all).toBeGreaterThan(0);
+    await fresh.close();
   });
 
   it('a failure forced from the page: the next create through the API answers that code, and the journal shows it', async () => {

@@ -2,7 +2,8 @@
  * What an answer says about itself: a forced error names what forced it (the
  * Prefer header, the query string, or the scenario rule by id); a request
  * refused before its body was read (its Prefer header, a forced error, a
- * missing key) still has its body in the journal; and a value breaking one
+ * missing key) still has its body in the journal, and an observer's read
+ * (the dashboard's) is not journaled; and a value breaking one
  * rule gets one message (the model's narrower range, not the field's too).
  * Over HTTP (the Express server) and through the fetch handler.
  */
@@ -71,6 +72,22 @@ describe('the journal has the body of a request refused before reading it', () =
     expect((await send('error=31004')).status).toBe(CREDITS);
     const journal = (await (await handle(new Request('http://mock.test/__mock/requests'))).json()) as { items: { body?: unknown }[] };
     expect(journal.items.map((e) => e.body)).toEqual([body, body]);
+  });
+});
+
+describe("an observer's read (X-Mock-Observer, the dashboard's) is not journaled", () => {
+  it('over HTTP and through the fetch handler', async () => {
+    const m = await mock();
+    await m.call('GET', pathOf('getSubscription'));
+    await m.call('GET', pathOf('getSubscription'), { headers: { 'x-mock-observer': 'dashboard' } });
+    expect((await m.call('GET', '/__mock/requests/count', { key: null })).json.count).toBe(1);
+
+    const handle = createFetchHandler({ clock: 'manual' });
+    const read = (headers: Record<string, string>) =>
+      handle(new Request(`http://mock.test${pathOf('getSubscription')}`, { headers: { authorization: `Bearer ${KEY}`, ...headers } }));
+    expect((await read({})).status).toBe(200);
+    expect((await read({ 'x-mock-observer': 'dashboard' })).status).toBe(200);
+    expect(((await (await handle(new Request('http://mock.test/__mock/requests/count'))).json()) as { count: number }).count).toBe(1);
   });
 });
 

@@ -3,7 +3,8 @@
  * API over HTTP, in the session chosen on the page (X-Mock-Session on every
  * request), with the control token when the mock has one (Authorization:
  * Bearer, kept in sessionStorage); and the API itself for nothing but reading
- * a task's result with its owner's key. Browser code: no Node module.
+ * a task's result with its owner's key, marked as an observer's read (not
+ * journaled). Browser code: no Node module.
  */
 import type { TaskActivityEvent } from '../../schemas/control.ts';
 import { errorCatalog } from '../../schemas/errors.ts';
@@ -87,12 +88,14 @@ export async function control<T>(ctx: Ctx, method: string, path: string, body?: 
 
 /**
  * An API read with `apiKey` (a task's result): the envelope's data. Throws
- * MockError for an error answer. It carries `Prefer: delay=0` (a forcing that
- * changes nothing), so it never takes a scenario rule meant for the app under
- * test (a request with its own Prefer ignores the rules).
+ * MockError for an error answer. The dashboard only watches: the read carries
+ * `X-Mock-Observer: dashboard`, so it is not journaled (the journal and its
+ * counts stay those of the app under test), and `Prefer: delay=0` (a forcing
+ * that changes nothing), so it never takes a scenario rule meant for that app
+ * (a request with its own Prefer ignores the rules).
  */
 export async function apiGet<T>(ctx: Ctx, path: string, apiKey: string): Promise<T> {
-  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, prefer: 'delay=0' };
+  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, prefer: 'delay=0', 'x-mock-observer': 'dashboard' };
   if (ctx.session) headers['x-mock-session'] = ctx.session;
   const env = await answer<{ data: T }>(await fetch(path, { headers }));
   return env.data;

@@ -224,8 +224,8 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
       bug('(fetch transport)', (e as Error)?.stack ?? String(e));
       a = errorAnswer('MALFORMED_JSON', `request body could not be read (${(e as Error)?.message ?? String(e)})`);
     }
-    // API requests only: not the control API, hosted media or the web pages
-    if (!trace.control && !trace.page && !/^\/(media|__mock)\//i.test(named.path))
+    // API requests only: not the control API, hosted media, the web pages or an observer's read (X-Mock-Observer)
+    if (!trace.control && !trace.page && !/^\/(media|__mock)\//i.test(named.path) && !request.headers.has('x-mock-observer'))
       engine.journal.record({
         at,
         method: request.method.toUpperCase(),
