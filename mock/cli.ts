@@ -215,11 +215,11 @@ Examples:
 When it is ready it prints a line "mediagen-mock ready <base URL>" (scripts can wait for it, or for GET /__mock/health).
 
 Forcing outcomes (any API request):
-  Prefer: code=429                 answer that status (any status the operation declares)
+  Prefer: code=401                 answer that status (any the operation declares: 401 wherever a key is needed, 429 on a create)
   Prefer: error=31008              answer that catalogued error (code, name, or failure reason)
   Prefer: outcome=failed|stuck|partial   a created task fails, never finishes, or partly succeeds
   Prefer: delay=500                answer after 500 ms (several at once: Prefer: outcome=failed, delay=200)
-  The query string works too: ?__code=429, ?__error=..., ?__outcome=..., ?__delay=...
+  The query string works too: ?__code=401, ?__error=..., ?__outcome=..., ?__delay=...
 
 Control API (spec/mock-control.openapi.yaml):
   GET  /__mock/health                 POST /__mock/reset {seed?}
