@@ -9,9 +9,8 @@
 import type { TaskActivityEvent } from '../../schemas/control.ts';
 import { errorCatalog } from '../../schemas/errors.ts';
 
-/** Where the page keeps the control token and the chosen session (per tab). */
+/** Where the page keeps the control token (per tab). */
 const TOKEN_KEY = 'mediagen-mock.control-token';
-const SESSION_KEY = 'mediagen-mock.session';
 
 /** The token and session every request carries. `session` '' is the default world. */
 export interface Ctx {
@@ -41,19 +40,23 @@ function storage(): Storage | undefined {
   }
 }
 
-/** The context kept in this tab: the stored token, and the session from the URL (/sessions/<name>/__mock/ui/) or storage. */
-export function initialCtx(): Ctx {
-  const fromPath = /^\/sessions\/([^/]+)\/__mock\/ui/i.exec(location.pathname)?.[1];
-  return { token: storage()?.getItem(TOKEN_KEY) ?? null, session: fromPath ? decodeURIComponent(fromPath) : (storage()?.getItem(SESSION_KEY) ?? '') };
+/** The session a page URL shows: <name> of /sessions/<name>/__mock/ui/, '' (the default world) for /__mock/ui/. */
+export function sessionOfPath(pathname: string): string {
+  const fromPath = /^\/sessions\/([^/]+)\/__mock\/ui/i.exec(pathname)?.[1];
+  return fromPath ? decodeURIComponent(fromPath) : '';
 }
 
-/** Keeps `ctx` for this tab (the token until the tab closes, as the control API's guard asks for it once). */
+/** The context of this tab: the stored token, and the session of the page's URL (each session has its own URL). */
+export function initialCtx(): Ctx {
+  return { token: storage()?.getItem(TOKEN_KEY) ?? null, session: sessionOfPath(location.pathname) };
+}
+
+/** Keeps the token of `ctx` for this tab (until the tab closes, as the control API's guard asks for it once); the session lives in the URL. */
 export function saveCtx(ctx: Ctx): void {
   const s = storage();
   if (!s) return;
   if (ctx.token === null) s.removeItem(TOKEN_KEY);
   else s.setItem(TOKEN_KEY, ctx.token);
-  s.setItem(SESSION_KEY, ctx.session);
 }
 
 /** The headers of a control request in `ctx`. */
