@@ -295,6 +295,8 @@ for (const origin of o.controlOrigin ?? [])
     program.error(`error: --control-origin ${origin}: an origin is scheme://host[:port], e.g. http://192.168.1.20:5173`);
 
 const ALL_INTERFACES = o.host === '0.0.0.0' || o.host === '::';
+/** Running in a container (Docker writes /.dockerenv, podman /run/.containerenv). */
+const IN_CONTAINER = existsSync('/.dockerenv') || existsSync('/run/.containerenv');
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'].includes(o.host) || /^127\./.test(o.host);
 // Beyond this machine the control API (reset, accounts, state) needs a token unless the user opens it knowingly.
 const generatedToken = o.controlToken === undefined && !LOOPBACK && !o.unsafeOpenControl;
@@ -356,7 +358,10 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   // After start-up, not during it: the video muxer is the largest module; the first video then need not wait for it.
   setTimeout(preloadVideoMuxer, 0).unref();
   console.log(`mediagen-mock listening on ${o.host}:${port}${ALL_INTERFACES ? ' (all interfaces)' : ''}: ${base}`);
-  if (ALL_INTERFACES) {
+  // in a container the interfaces are the container's own (10.88.0.13...), which no other machine reaches: the
+  // address to use is the host's, on the port published for this one
+  if (ALL_INTERFACES && IN_CONTAINER) console.log(`  container: reach it on the port the host publishes for ${port} (docker/podman run -p)`);
+  else if (ALL_INTERFACES) {
     const lan = Object.values(networkInterfaces())
       .flat()
       .filter((i) => i && i.family === 'IPv4' && !i.internal)
