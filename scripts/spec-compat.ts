@@ -25,7 +25,7 @@ function memberTypes(members: Json[]): string[] | undefined {
   for (const m of members) {
     if (!m || typeof m !== 'object' || Array.isArray(m)) return undefined;
     const t = m.type;
-    const list = typeof t === 'string' ? [t] : Array.isArray(t) && t.every((x) => typeof x === 'string') ? (t) : undefined;
+    const list = typeof t === 'string' ? [t] : Array.isArray(t) && t.every((x) => typeof x === 'string') ? t : undefined;
     if (!list) return undefined;
     for (const x of list) if (!types.includes(x)) types.push(x);
   }
