@@ -17,15 +17,16 @@ RUN command -v npm >/dev/null \
      && rm -rf /var/lib/apt/lists/*)
 WORKDIR /src
 COPY package.json package-lock.json ./
-# No install scripts: `prepare` bundles the sources, which are not copied yet (esbuild needs no script of its own).
+# No install scripts: the dependencies' own are not needed (esbuild ships its binary as a package), and the sources are not copied yet.
 RUN --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi; \
     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-COPY scripts/bundle-container.mjs scripts/
+COPY scripts/bundle-container.mjs scripts/ui-build.mjs scripts/
 COPY schemas schemas
 COPY mock mock
 COPY spec spec
-# /opt/mediagen-mock: the mock and its dependencies in a few JavaScript files, the documents and the docs renderer.
+# /opt/mediagen-mock: the mock and its dependencies in a few JavaScript files, the dashboard's bundle (dist/ui), the
+# documents and the docs renderer.
 RUN node scripts/bundle-container.mjs /opt/mediagen-mock
 
 FROM ${BASE}

@@ -100,7 +100,7 @@ const envOption = (flags: string, description: string) => new Option(flags, desc
 class EnvCommand extends Command {
   override createOption(flags: string, description?: string): Option {
     const option = super.createOption(flags, description);
-    return /--version\b/.test(flags) ? option : option.env(envName(flags));
+    return /--(version|help)\b/.test(flags) ? option : option.env(envName(flags));
   }
 }
 
@@ -227,11 +227,11 @@ Examples:
 When it is ready it prints a line "mediagen-mock ready <base URL>" (scripts can wait for it, or for GET /__mock/health).
 
 Forcing outcomes (any API request):
-  Prefer: code=429                 answer that status (any status the operation declares)
+  Prefer: code=401                 answer that status (any the operation declares: 401 wherever a key is needed, 429 on a create)
   Prefer: error=31008              answer that catalogued error (code, name, or failure reason)
   Prefer: outcome=failed|stuck|partial   a created task fails, never finishes, or partly succeeds
   Prefer: delay=500                answer after 500 ms (several at once: Prefer: outcome=failed, delay=200)
-  The query string works too: ?__code=429, ?__error=..., ?__outcome=..., ?__delay=...
+  The query string works too: ?__code=401, ?__error=..., ?__outcome=..., ?__delay=...
 
 Control API (spec/mock-control.openapi.yaml):
   GET  /__mock/health                 POST /__mock/reset {seed?}
@@ -315,9 +315,12 @@ for (const origin of o.controlOrigin ?? [])
     program.error(`error: --control-origin ${origin}: an origin is scheme://host[:port], e.g. http://192.168.1.20:5173`);
 
 const ALL_INTERFACES = o.host === '0.0.0.0' || o.host === '::';
+/** Running in a container (Docker writes /.dockerenv, podman /run/.containerenv). */
+const IN_CONTAINER = existsSync('/.dockerenv') || existsSync('/run/.containerenv');
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'].includes(o.host) || /^127\./.test(o.host);
 // Beyond this machine the control API (reset, accounts, state) needs a token unless the user opens it knowingly.
-const controlToken = o.controlToken ?? (LOOPBACK || o.unsafeOpenControl ? undefined : randomBytes(18).toString('base64url'));
+const generatedToken = o.controlToken === undefined && !LOOPBACK && !o.unsafeOpenControl;
+const controlToken = o.controlToken ?? (generatedToken ? randomBytes(18).toString('base64url') : undefined);
 const displayHost = ALL_INTERFACES || o.host === '127.0.0.1' ? 'localhost' : o.host;
 const mock = createMockServer({
   seed: o.seed,
@@ -377,7 +380,10 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   // After start-up, not during it: the video muxer is the largest module; the first video then need not wait for it.
   setTimeout(preloadVideoMuxer, 0).unref();
   console.log(`mediagen-mock listening on ${o.host}:${port}${ALL_INTERFACES ? ' (all interfaces)' : ''}: ${base}`);
-  if (ALL_INTERFACES) {
+  // in a container the interfaces are the container's own (10.88.0.13...), which no other machine reaches: the
+  // address to use is the host's, on the port published for this one
+  if (ALL_INTERFACES && IN_CONTAINER) console.log(`  container: reach it on the port the host publishes for ${port} (docker/podman run -p)`);
+  else if (ALL_INTERFACES) {
     const lan = Object.values(networkInterfaces())
       .flat()
       .filter((i) => i && i.family === 'IPv4' && !i.internal)
@@ -386,8 +392,10 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   }
   console.log(
     `  control:  ${
+      // a token the user supplied is never printed (logs are read by more people than the token's owner); a
+      // generated one is printed this once, as nobody else knows it
       controlToken
-        ? `/__mock needs Authorization: Bearer ${controlToken}`
+        ? `/__mock needs Authorization: Bearer ${generatedToken ? `${controlToken}   (generated for this run)` : `<the token of ${tokenSource()}>`}`
         : LOOPBACK
           ? '/__mock open to this machine (browser pages of other origins refused)'
           : '/__mock OPEN to anyone who can reach this port (--unsafe-open-control)'
@@ -404,6 +412,11 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   if (o.readyFile) writeFileSync(o.readyFile, `${ready}\n`);
   console.log(`mediagen-mock ready ${ready}`);
 });
+
+/** Where the supplied control token came from, as the banner names it. */
+function tokenSource(): string {
+  return program.getOptionValueSource('controlToken') === 'env' ? 'MEDIAGEN_MOCK_CONTROL_TOKEN' : '--control-token';
+}
 
 let closing = false;
 /** Stops accepting connections, answers the requests in flight (10 s at most), saves the state, exits. */

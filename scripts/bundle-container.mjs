@@ -2,8 +2,9 @@
 // `node scripts/bundle-container.mjs OUTDIR`: the mock and every runtime
 // dependency bundled by esbuild into OUTDIR/dist/ (the
 // entry cli.js plus chunks: mediabunny stays a chunk of its own, loaded on the
-// first video as in dist/cli.js), with the files the running mock reads beside
-// it: package.json (its version), spec/openapi.json and
+// first video as in dist/cli.js), the dashboard's bundle in OUTDIR/dist/ui/
+// (scripts/ui-build.mjs: mock/http/ui.ts finds it beside cli.js), with the
+// files the running mock reads beside it: package.json (its version), spec/openapi.json and
 // spec/mock-control.openapi.yaml (the /docs site and the documents), and
 // Scalar's standalone bundle as lib/docs/scalar.js (mock/http/docs.ts looks
 // there first). The runtime stage copies OUTDIR and needs no
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildUi } from './ui-build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Outside the checkout in the image (/opt/mediagen-mock); never dist/, which `npm pack` ships.
@@ -48,6 +50,9 @@ const result = await build({
   logLevel: 'warning',
 });
 
+// The dashboard (/__mock/ui): its browser bundle where the mock looks for it, dist/ui beside dist/cli.js.
+await buildUi(join(out, 'dist/ui'));
+
 // Only the fields the mock reads (its version) and those that say what the files are.
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, license: pkg.license, type: 'module' }, null, 2)}\n`);
@@ -59,4 +64,4 @@ copyFileSync(join(dirname(scalarEntry), 'browser/standalone.js'), join(out, 'lib
 writeFileSync(join(out, MARKER), 'written by scripts/bundle-container.mjs of mediagen-contract\n');
 
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-console.log(`bundled mock/cli.ts and its dependencies -> ${out}/dist (${(bytes / 1e6).toFixed(1)} MB)`);
+console.log(`bundled mock/cli.ts and its dependencies -> ${out}/dist (${(bytes / 1e6).toFixed(1)} MB), the dashboard -> ${out}/dist/ui`);

@@ -6,6 +6,7 @@
  * text/event-stream whose events are listed in `x-events`). Pure: returns
  * objects; `build.ts` writes them.
  */
+import { explicitSchemaShapes } from './spec-compat.ts';
 import { OpenAPIRegistry, OpenApiGeneratorV31, getOpenApiMetadata, getRefId, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { RFC3986_URI, bearerApiKeyScheme, envelope, userTokenScheme } from '../schemas/common.ts';
 import { controlOperations, controlTags } from '../schemas/control.ts';
@@ -359,6 +360,7 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
   });
   for (const op of ops) tagErrorCodes(doc, op, serviceErrors(op));
   quotablePatterns(doc);
+  explicitSchemaShapes(doc);
   return { ...doc, 'x-error-catalog': catalogExtension(errorNames.filter((n) => !isMockOnly(n))) };
 }
 
@@ -429,5 +431,6 @@ export function buildControlDocument() {
   });
   for (const op of Object.values(controlOperations) as OperationDef[]) tagErrorCodes(doc, op, op.errors);
   quotablePatterns(doc);
+  explicitSchemaShapes(doc);
   return doc;
 }

@@ -1,55 +1,57 @@
 /**
  * `npm run test:container` (run by .ci/run after `npm test`): builds the
- * container image (Dockerfile) and checks it the way a CI `services:` entry or
- * a compose file uses it (docs/guides/container.md,
- * decisions/0023-container-image.md).
+ * container image (Dockerfile) the way docs/guides/container.md says, and
+ * checks it the way a CI `services:` entry or a compose file uses it
+ * (decisions/0023-container-image.md).
  *
  * 1. podman, runc and debootstrap: installed with apt when missing (one
  *    `apt-get update`). Where the machine cannot run containers (not Linux, no
  *    apt and no podman, not root, `podman info` fails) it prints why and exits
  *    0: a skip, not a pass.
- * 2. The base image `localhost/mediagen-base`: Debian 13 (trixie) minbase and
- *    Debian's nodejs (20.19) by debootstrap, imported with `podman import`.
- *    Made once: an existing image of that name is reused.
- * 3. The image, `podman build --pull=never --build-arg
- *    BASE=localhost/mediagen-base` (npm trusts the host's CA bundle through
- *    the build secret "ca"). Its size must be at most 250 MB.
- * 4. A container on a free loopback port (`-p 127.0.0.1:PORT:4010`), a fresh
- *    volume on /data, the manual clock and a control token by their variables.
- *    The time from `podman run` to the first answer of /__mock/health through
- *    the published port is reported (target under 2 s); then the image's own
- *    HEALTHCHECK must say healthy (`podman healthcheck run`).
- * 5. A walkthrough through the published port: the control API refuses a
+ * 2. The guide's own steps ("With podman and no registry"), taken from the
+ *    guide: its containers.conf settings as CONTAINERS_CONF; its base block
+ *    (debootstrap of Debian 13 from the mirror apt uses, `podman import`) when
+ *    there is no `localhost/mediagen-base` yet; its build block (`podman build
+ *    --pull=never`); its run block with a free loopback port, container and
+ *    volume names of this run, every annotated output checked
+ *    (test/walkthrough.ts). The image's size must be at most 250 MB and within
+ *    5% of what the guide quotes.
+ * 3. A second container on a free loopback port, a fresh volume on /data, the
+ *    manual clock and a control token by their variables: the time from
+ *    `podman run` to healthy (the image's HEALTHCHECK, run by `podman
+ *    healthcheck run`: no systemd schedules it) is reported; the dashboard is
+ *    opened through the published port in headless Chromium (when there is one).
+ * 4. A walkthrough through the published port: the control API refuses a
  *    request without the token; an image task (estimate, create, advance the
  *    clock with the token, poll to success) whose media URL loads a PNG of the
  *    estimated pixel size; a video task whose MP4 renders (mediabunny, bundled);
  *    /docs and /openapi.json answer.
- * 6. `podman stop` (SIGTERM): exit 0, the state saved into the volume. A new
+ * 5. `podman stop` (SIGTERM): exit 0, the state saved into the volume. A new
  *    container on the same volume reads the same tasks (same status, same
  *    result), the same balance and the same PNG bytes.
  *
  * Containers and volumes it made are removed, whatever happens; the images
- * (the base, localhost/mediagen-mock:build and :test) stay as the next run's
- * cache, and those they replace are removed. Exits non-zero on any failure, with the container's log.
+ * (the base, localhost/mediagen-mock) stay as the next run's cache, and those
+ * they replace are removed. Exits non-zero on any failure, with the container's log.
  *
  *   npm run test:container            (or: npx tsx scripts/test-container.ts)
  *   MEDIAGEN_CONTAINER_REBUILD_BASE=1 npm run test:container    (make the base again)
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM, launchChromium } from '../test/browser.ts';
+import { claimedOutputs, outputMatches, scriptOf, walkthroughSteps } from '../test/walkthrough.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const started = performance.now();
 const BASE_IMAGE = 'localhost/mediagen-base';
-const IMAGE = 'localhost/mediagen-mock:test';
-/** The build stage, tagged so that its layers (npm ci above all) stay the next run's cache. */
-const BUILD_IMAGE = 'localhost/mediagen-mock:build';
-const MIRROR = process.env.MEDIAGEN_DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
-const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+/** The image as the guide's build block tags it. */
+const IMAGE = 'localhost/mediagen-mock:latest';
+const GUIDE = readFileSync(join(root, 'docs/guides/container.md'), 'utf8');
 const MAX_IMAGE_MB = 250;
 const TARGET_HEALTHY_MS = 2000;
 const TOKEN = randomBytes(12).toString('hex');
@@ -127,61 +129,84 @@ function pngSize(b: Buffer): { width: number; height: number } | undefined {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
+/** The block of the guide after `<!-- container-test: NAME -->`. */
+function guideBlock(name: string): string {
+  const m = new RegExp(`<!-- container-test: ${name} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``).exec(GUIDE);
+  if (!m) throw new Failure(`docs/guides/container.md has no block marked "container-test: ${name}"`);
+  return m[1];
+}
+
+/** Runs `script` (a block of the guide) with `bash -e` in `cwd`; its stdout as written (untrimmed), or a failure with the tail of its output. */
+function runBlock(name: string, script: string, cwd: string): string {
+  const r = spawnSync('bash', ['-ec', script], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0)
+    throw new Failure(`the guide's ${name} block exited ${r.status ?? r.signal}:\n${`${r.stdout}\n${r.stderr}`.trim().split('\n').slice(-30).join('\n')}`);
+  return r.stdout;
+}
+
+/** Failures found after the run could go on (the size the guide quotes), reported at the end. */
+const late: string[] = [];
+
 async function main() {
-  // 2. The base image from Debian's packages.
+  // 2. The guide's steps: its podman settings, its base (made when there is none), its build, its run block.
+  const confDir = mkdtempSync(join(tmpdir(), 'mediagen-conf-'));
+  writeFileSync(join(confDir, 'containers.conf'), guideBlock('conf'));
+  process.env.CONTAINERS_CONF = join(confDir, 'containers.conf');
   /** The id of an image, or undefined when there is none of that name. */
   const imageId = (ref: string) => {
     const r = podman(['image', 'inspect', '--format', '{{.Id}}', ref], { fail: false });
     return r.code === 0 ? r.out : undefined;
   };
-  const previous = [BUILD_IMAGE, IMAGE, BASE_IMAGE].map((ref) => ({ ref, id: imageId(ref) }));
+  const previous = [IMAGE, BASE_IMAGE].map((ref) => ({ ref, id: imageId(ref) }));
   const rebuild = !!process.env.MEDIAGEN_CONTAINER_REBUILD_BASE;
-  if (rebuild || podman(['image', 'exists', BASE_IMAGE], { fail: false }).code !== 0) {
+  if (rebuild || !previous[1].id) {
     const t = performance.now();
     const dir = mkdtempSync(join(tmpdir(), 'mediagen-base-'));
     try {
-      log(`making ${BASE_IMAGE}: debootstrap --variant=minbase --include=nodejs trixie (${MIRROR})`);
-      run('debootstrap', ['--variant=minbase', '--include=nodejs', 'trixie', join(dir, 'root'), MIRROR], { stdio: ['ignore', 'ignore', 'pipe'] });
-      // what an image does not need: downloaded packages, package lists, documentation, translations
-      run('sh', [
-        '-c',
-        'cd "$1" && rm -rf var/cache/apt/archives/*.deb var/cache/apt/*.bin var/lib/apt/lists/* usr/share/doc/* usr/share/man/* usr/share/info/* usr/share/locale/*',
-        'sh',
-        join(dir, 'root'),
-      ]);
-      run('sh', [
-        '-c',
-        `tar -C "$1" -c . | podman ${PODMAN.join(' ')} import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - ${BASE_IMAGE}`,
-        'sh',
-        join(dir, 'root'),
-      ]);
+      log(`making ${BASE_IMAGE}: the guide's base block (debootstrap of Debian 13 from the mirror apt uses, podman import)`);
+      runBlock('base', guideBlock('base'), dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     log(`made ${BASE_IMAGE} in ${seconds(performance.now() - t)}`);
-  } else log(`reusing ${BASE_IMAGE} (MEDIAGEN_CONTAINER_REBUILD_BASE=1 makes it again)`);
+  } else log(`reusing ${BASE_IMAGE} (MEDIAGEN_CONTAINER_REBUILD_BASE=1 makes it again with the guide's base block)`);
   log(`base: ${podman(['run', '--rm', ...ULIMITS, BASE_IMAGE, 'node', '--version']).out} (Debian's nodejs)`);
 
-  // 3. The image.
   let t = performance.now();
-  const secret = existsSync(CA_BUNDLE) ? ['--secret', `id=ca,src=${CA_BUNDLE}`] : [];
-  log('building the image (podman build --pull=never; minutes when npm ci is not cached yet)');
-  for (const [target, tagged] of [
-    ['build', BUILD_IMAGE],
-    ['', IMAGE],
-  ]) {
-    const args = ['build', '--format', 'docker', '--pull=never', '--network', 'host', ...ULIMITS, ...secret, '--build-arg', `BASE=${BASE_IMAGE}`];
-    const build = podman([...args, ...(target ? ['--target', target] : []), '-t', tagged, root], { fail: false });
-    if (build.code !== 0) throw new Failure(`podman build exited ${build.code}:\n${(build.out + '\n' + build.err).split('\n').slice(-30).join('\n')}`);
-  }
+  log("building the image: the guide's build block (minutes when npm ci is not cached yet)");
+  runBlock('build', guideBlock('build'), root);
   // The images these replaced, and their layers no other image uses: each new base or lock file would otherwise leave 1.4 GB behind.
   for (const { ref, id } of previous) if (id && id !== imageId(ref)) podman(['rmi', id], { fail: false });
   const buildMs = performance.now() - t;
   const sizeMb = Number(podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]).out) / 1e6;
   log(`built ${IMAGE} in ${seconds(buildMs)}: ${sizeMb.toFixed(1)} MB`);
   check(sizeMb <= MAX_IMAGE_MB, `the image is ${sizeMb.toFixed(1)} MB, above the ${MAX_IMAGE_MB} MB target`);
+  const quoted = Number(/The image is \*\*(\d+) MB\*\*/.exec(GUIDE)?.[1]);
+  if (!(Math.abs(sizeMb - quoted) <= quoted * 0.05))
+    late.push(`docs/guides/container.md quotes the image as ${quoted} MB; it measures ${sizeMb.toFixed(1)} MB: quote ${Math.round(sizeMb)}`);
 
-  // 4. Run it.
+  // The guide's run block: its own commands, with a free loopback port and container and volume names of this run.
+  const guidePort = await freePort();
+  const guideName = `mediagen-guide-${tag}`;
+  made.containers.push(guideName);
+  made.volumes.push(guideName);
+  const block = guideBlock('run')
+    .replace(/127\.0\.0\.1:4010:4010/g, `127.0.0.1:${guidePort}:4010`)
+    .replace(/(?:http:\/\/)?localhost:4010/g, `http://127.0.0.1:${guidePort}`)
+    .replace(/\bmediagen-state\b/g, guideName)
+    .replace(/\bmediagen\b(?![-\w])/g, guideName);
+  const steps = walkthroughSteps(`\`\`\`sh\n${block}\`\`\`\n`);
+  t = performance.now();
+  const out = runBlock('run', scriptOf(steps), root);
+  const wrong = [...claimedOutputs(steps, out)]
+    .filter(([i, output]) => output === undefined || !outputMatches(steps[i].claim!, output))
+    .map(([i, output]) => `${steps[i].command.split('\n').pop()!.trim()}\n    guide:  ${steps[i].claim!.at(-1)}\n    output: ${output?.trim() ?? '(none)'}`);
+  check(wrong.length === 0, `outputs of the guide's run block differ from what it annotates:\n${wrong.join('\n')}`);
+  log(
+    `the guide's run block: ${steps.length} steps as written, ${claimedOutputs(steps, out).size} annotated outputs matched (${seconds(performance.now() - t)})`,
+  );
+
+  // 3. Run it again, on a volume of this run: the time to healthy, the dashboard, the walkthrough, a restart.
   const volume = `mediagen-test-${tag}`;
   podman(['volume', 'create', volume]);
   made.volumes.push(volume);
@@ -212,11 +237,17 @@ async function main() {
     }
   }
 
-  /** The image's HEALTHCHECK, run by podman (no systemd here to schedule it): it must say healthy. */
-  function healthcheck(name: string) {
-    const t0 = performance.now();
-    const r = podman(['healthcheck', 'run', name], { fail: false });
-    check(r.code === 0, `podman healthcheck run ${name}: exit ${r.code} ${r.out} ${r.err}`);
+  /**
+   * The image's HEALTHCHECK, run by podman until it says healthy (no systemd here to schedule it); returns when it
+   * does. `podman healthcheck run` starts a node process in the container: each try takes a moment of its own.
+   */
+  async function healthy(name: string, t0: number) {
+    for (;;) {
+      const r = podman(['healthcheck', 'run', name], { fail: false });
+      if (r.code === 0) break;
+      if (performance.now() - t0 > 60_000) throw new Failure(`podman healthcheck run ${name}: not healthy within 60 s (${r.out} ${r.err})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const status = podman(['inspect', '--format', '{{.State.Health.Status}}', name]).out;
     check(status === 'healthy', `health status ${status}, expected healthy`);
     return performance.now() - t0;
@@ -228,14 +259,41 @@ async function main() {
   const bareMs = performance.now() - t;
 
   const first = `mediagen-test-${tag}-1`;
-  const healthyMs = await start(first);
-  const hcMs = healthcheck(first);
+  const t0 = performance.now();
+  const answeringMs = await start(first);
+  const healthyMs = await healthy(first, t0);
   log(
-    `run -> answering /__mock/health: ${seconds(healthyMs)} (target < ${seconds(TARGET_HEALTHY_MS)}; a bare \`podman run ... node -e 0\` takes ${seconds(bareMs)} here); ` +
-      `HEALTHCHECK healthy (${seconds(hcMs)})`,
+    `run -> answering /__mock/health: ${seconds(answeringMs)}, -> healthy (podman healthcheck run): ${seconds(healthyMs)} ` +
+      `(target < ${seconds(TARGET_HEALTHY_MS)}; a bare \`podman run ... node -e 0\` takes ${seconds(bareMs)} here)`,
   );
+  const banner = podman(['logs', first]);
+  check(!/on the LAN/.test(banner.out + banner.err), `the start-up lines list the container's own addresses:\n${banner.out}`);
+  check(!(banner.out + banner.err).includes(TOKEN), 'the start-up lines print the control token it was given');
 
-  // 5. The walkthrough through the published port.
+  // The dashboard, through the published port: in Chromium when there is one (the token asked, the clock shown), else its page and bundle.
+  for (const path of ['/__mock/ui/', '/__mock/ui/app.js', '/__mock/ui/style.css']) {
+    const r = await fetch(base + path);
+    check(r.status === 200, `GET ${path} through the published port: ${r.status} ${r.status === 404 ? await r.text() : ''}`);
+  }
+  if (CHROMIUM) {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${base}/__mock/ui/`);
+      await page.getByLabel('Control token').fill(TOKEN);
+      await page.getByRole('button', { name: 'Use token' }).click();
+      await page.getByRole('button', { name: 'Advance 1 min' }).waitFor({ timeout: 15_000 });
+      await page.getByTestId('virtual-time').filter({ hasText: '2026-01-01 00:00:00' }).waitFor({ timeout: 15_000 });
+      check(errors.length === 0, `the dashboard's page logged errors: ${errors.join('; ')}`);
+    } finally {
+      await browser.close();
+    }
+    log('dashboard: opened through the published port in Chromium (the control token asked and taken, the virtual clock shown)');
+  } else log('dashboard: its page and bundle answer through the published port (no Chromium here to open it)');
+
+  // 4. The walkthrough through the published port.
   t = performance.now();
   const refused = await control('/__mock/clock/advance', { ms: 1000 }, null);
   check(refused.status === 403, `the control API without the token answered ${refused.status}, expected 403`);
@@ -295,7 +353,7 @@ async function main() {
     `walkthrough in ${seconds(performance.now() - t)}: image ${imageTask} ${size.width}x${size.height} PNG, video ${videoTask} ${mp4Bytes.length} bytes MP4, balance ${String(balance)}`,
   );
 
-  // 6. SIGTERM, then a new container on the same volume.
+  // 5. SIGTERM, then a new container on the same volume.
   t = performance.now();
   podman(['stop', '-t', '15', first]);
   const stopMs = performance.now() - t;
@@ -322,6 +380,7 @@ async function main() {
   podman(['stop', '-t', '15', second]);
   log(`restarted on the same volume: answering in ${seconds(restartMs)}; the same tasks, balance and PNG`);
 
+  if (late.length) throw new Failure(late.join('\n'));
   console.log(
     `[container] PASSED: image ${sizeMb.toFixed(1)} MB (target <= ${MAX_IMAGE_MB} MB), run -> healthy ${seconds(healthyMs)} ` +
       `(restart ${seconds(restartMs)}; target < ${seconds(TARGET_HEALTHY_MS)}), build ${seconds(buildMs)}, total ${seconds(performance.now() - started)}`,

@@ -1,7 +1,7 @@
 // The dashboard's bundle (docs/guides/dashboard.md): mock/ui/ (preact + htm) into
 // dist/ui/app.js and dist/ui/style.css with esbuild, for the browser, minified,
 // nothing left to load from elsewhere. Called by scripts/bundle.mjs (`npm run
-// bundle`, `prepare`, `prepack`) and by test/dashboard.test.ts, so the test
+// bundle`, `prepack`), by scripts/bundle-container.mjs and by test/dashboard.test.ts, so the test
 // serves the sources as they are. Plain JavaScript on purpose: it runs before anything else.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

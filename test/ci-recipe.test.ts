@@ -1,12 +1,13 @@
 /**
  * The CI guide's recipe (docs/guides/ci.md, the block after `<!-- ci-recipe -->`), run as
- * written in a temporary directory where `./node_modules/.bin/mediagen-mock`
- * is this checkout's command and `npm run test:my-client` a stand-in that
- * calls the mock (once passing, once failing). Afterwards the mock's port is
- * free and its process gone, whatever the tests did.
+ * written in a temporary directory laid out as a project that installed the
+ * package (`./node_modules/.bin/mediagen-mock`, linked as npm links it) or as
+ * a checkout of this repository (`./bin/mediagen-mock.js`), with `npm run
+ * test:my-client` a stand-in that calls the mock (once passing, once failing).
+ * Afterwards the mock's port is free and its process gone, whatever the tests did.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,13 +32,16 @@ const alive = (pid: number) => {
   }
 };
 
-/** Runs the recipe with `test:my-client` replaced by `testCommand`; the mock's URL and PID are recorded to files. */
-function run(testCommand: string): Promise<{ code: number; url: string; pid: number; out: string }> {
+/**
+ * Runs the recipe with `test:my-client` replaced by `testCommand`, in a project (`installed`: the command linked
+ * into node_modules/.bin as npm links it) or a checkout (bin/ of this one); the mock's URL and PID are recorded to files.
+ */
+function run(testCommand: string, installed: boolean): Promise<{ code: number; url: string; pid: number; out: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mg-ci-recipe-'));
-  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  // the installed command, as a package install would link it (a script whose process is the mock itself)
-  writeFileSync(join(dir, 'node_modules/.bin/mediagen-mock'), `#!/bin/sh\nexec node ${JSON.stringify(join(root, 'bin/mediagen-mock.js'))} "$@"\n`);
-  chmodSync(join(dir, 'node_modules/.bin/mediagen-mock'), 0o755);
+  if (installed) {
+    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+    symlinkSync(join(root, 'bin/mediagen-mock.js'), join(dir, 'node_modules/.bin/mediagen-mock'));
+  } else symlinkSync(join(root, 'bin'), join(dir, 'bin'));
   const script = recipe.replace('npm run test:my-client', `echo "$MEDIAGEN_BASE_URL" > url.txt; echo "$MOCK_PID" > pid.txt; ${testCommand}`);
   writeFileSync(join(dir, 'recipe.sh'), script);
   return new Promise((resolve) => {
@@ -52,10 +56,11 @@ function run(testCommand: string): Promise<{ code: number; url: string; pid: num
 
 describe("the CI guide's recipe", () => {
   it.each([
-    ['tests that pass', 'curl -sf -H "Authorization: Bearer mg_ci_secret1" "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 0],
-    ['tests that fail', 'curl -sf "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 22],
-  ])('with %s: the mock answered at its free port, and afterwards the port is free and the process gone', async (_name, command, exit) => {
-    const r = await run(command);
+    ['tests that pass', 'curl -sf -H "Authorization: Bearer mg_ci_secret1" "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 0, true],
+    ['tests that fail', 'curl -sf "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 22, true],
+    ['tests that pass, in a checkout', 'curl -sf -H "Authorization: Bearer mg_ci_secret1" "$MEDIAGEN_BASE_URL/v1/user/subscription" > /dev/null', 0, false],
+  ])('with %s: the mock answered at its free port, and afterwards the port is free and the process gone', async (_name, command, exit, installed) => {
+    const r = await run(command, installed);
     expect(r.code, r.out).toBe(exit);
     expect(r.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Number(new URL(r.url).port)).toBeGreaterThan(0);

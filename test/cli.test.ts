@@ -4,7 +4,8 @@
  * at shutdown and a restart answers a task poll exactly as the mock would
  * have without the restart; a state file it cannot use stops it at start
  * with a message and is left as it was; beyond this machine the control API
- * needs the token the banner prints.
+ * needs the token the banner prints (a generated one, once; a supplied one
+ * never).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -33,11 +34,12 @@ interface Running {
 }
 
 /** Starts `mediagen-mock` with `args` on a free port and waits until it answers. */
-async function start(args: string[], host = '127.0.0.1'): Promise<Running> {
+async function start(args: string[], host = '127.0.0.1', env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--port', String(port), '--host', host, '--clock', 'manual', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   children.push(child);
   let out = '';
@@ -127,6 +129,23 @@ describe('mediagen-mock', () => {
     // the banner links the dashboard, whose page is served without the token (its data requests carry it)
     expect(m.output()).toMatch(/browse: +http:\/\/\S+\/__mock\/ui\/ /);
     expect((await fetch(`${m.base}/__mock/ui/`)).status).toBe(200);
+    // a generated token is printed once, at start
+    expect(m.output().split(token!).length - 1).toBe(1);
+  });
+
+  it('a control token the user supplies (flag or variable) is never printed; it still guards the control API', async () => {
+    for (const [args, env, source] of [
+      [['--control-token', 'tok123'], {}, '--control-token'],
+      [[], { MEDIAGEN_MOCK_CONTROL_TOKEN: 'tok123' }, 'MEDIAGEN_MOCK_CONTROL_TOKEN'],
+    ] as const) {
+      const m = await start(['--quiet', ...args], '0.0.0.0', env);
+      expect((await fetch(`${m.base}/__mock/requests`, { headers: { authorization: 'Bearer tok123' } })).status).toBe(200);
+      expect((await fetch(`${m.base}/__mock/requests`)).status).toBe(403);
+      m.child.kill('SIGTERM');
+      await m.exited;
+      expect(m.output()).not.toContain('tok123');
+      expect(m.output()).toContain(`Bearer <the token of ${source}>`);
+    }
   });
 });
 
@@ -162,10 +181,23 @@ describe('mediagen-mock: flags, environment, readiness', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect((await runOnce(['--version'])).out.trim()).toBe(pkg.version);
     const help = (await runOnce(['--help'])).out;
-    for (const part of ['Examples:', 'MEDIAGEN_MOCK_PORT', 'Prefer: code=429', '/__mock/clock/advance', '/__mock/sessions', 'mediagen-mock ready'])
+    for (const part of ['Examples:', 'MEDIAGEN_MOCK_PORT', 'Prefer: code=', '/__mock/clock/advance', '/__mock/sessions', 'mediagen-mock ready'])
       expect(help).toContain(part);
     expect(help.match(/about 10 s/g)).toHaveLength(1);
+    // --help and --version have no variable (one would do nothing)
+    expect(help).not.toMatch(/MEDIAGEN_MOCK_(HELP|VERSION)/);
     expect(help).toContain('2026-01-01T00:00:00.000Z');
+  });
+
+  it("--help's first forcing example works on the endpoint a newcomer calls first (GET /v1/user/subscription)", async () => {
+    const help = (await runOnce(['--help'])).out;
+    const first = /^\s+Prefer: (\S+)/m.exec(help)![1];
+    const { child, base } = await startReady(['--port', '0', '--quiet', '--clock', 'manual'], {});
+    const forced = await fetch(`${base}${pathOf('getSubscription')}`, { headers: { ...AUTH, prefer: first } });
+    const status = Number(/^code=(\d{3})$/.exec(first)?.[1]);
+    expect(forced.status).toBe(status);
+    expect(((await forced.json()) as { message: string }).message).toContain(`forced by Prefer ${first}`);
+    child.kill('SIGTERM');
   });
 
   it('--port 0 (from MEDIAGEN_MOCK_PORT) binds a free port, prints it in the ready line, writes it to --ready-file, and media URLs carry it', async () => {

@@ -4,7 +4,8 @@
  * the token once and keeps it for the tab; a task created through the API
  * appears within a second; "Advance 1 min" brings it to success and its image
  * loads; a failure forced from the page's form makes the next create answer
- * that code; no console error, nothing requested from another host. The bundle
+ * that code; opening the page leaves the journal's counts as they were; no
+ * console error, nothing requested from another host. The bundle
  * is built from mock/ui/ first (scripts/ui-build.mjs), so the page tested is
  * the sources'. Also the page's pure helpers (mock/ui/media.ts). The browser
  * part is skipped with a notice without a system Chromium.
@@ -124,8 +125,27 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     await img.waitFor({ timeout: 5000 });
     await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
     expect(await img.getAttribute('src')).toMatch(new RegExp(`^${m.base}/media/`));
+    // labelled with the field it comes from
+    expect(await row.locator('figure figcaption').first().textContent()).toBe('images[0].url');
     expect((await m.call('GET', '/__mock/scenarios', control)).json.items).toEqual([meant.json]);
     expect((await m.call('DELETE', `/__mock/scenarios/${meant.json.id}`, control)).json.existed).toBe(true);
+  });
+
+  it('opening the page only watches: the journal and its counts are the same before and after the page shows a result', async () => {
+    const count = async (q = '') => (await m.call('GET', `/__mock/requests/count${q}`, control)).json.count as number;
+    const before = { all: await count(), reads: await count('?operationId=getImageTask') };
+    const fresh = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await fresh.addInitScript((t) => sessionStorage.setItem('mediagen-mock.control-token', t), TOKEN);
+    await fresh.goto(`${m.base}/__mock/ui/`);
+    // the finished task of the test above: its result is read and its image shown
+    const img = fresh.locator('section[aria-labelledby="tasks-h"] img').first();
+    await img.waitFor({ timeout: 5000 });
+    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
+    const after = { all: await count(), reads: await count('?operationId=getImageTask') };
+    console.log(`[dashboard] journal count before opening the page ${before.all} (getImageTask ${before.reads}), after ${after.all} (${after.reads})`);
+    expect(after).toEqual(before);
+    expect(before.all).toBeGreaterThan(0);
+    await fresh.close();
   });
 
   it('a failure forced from the page: the next create through the API answers that code, and the journal shows it', async () => {
@@ -176,9 +196,16 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     await journal.getByLabel('Status').fill('');
   });
 
-  it('sessions: open one from the page, its tasks (and only its) appear; switch back; drop it', async () => {
+  it('sessions: the default row filled; open one from the page, at a URL of its own that a reload keeps; its tasks (and only its) appear; switch back; drop it', async () => {
+    const defaultRow = page.locator('section[aria-labelledby="sessions-h"] tr[data-session=""] td');
+    const journaled = (await m.call('GET', '/__mock/requests/count', control)).json.count as number;
+    await expect.poll(async () => (await defaultRow.allTextContents()).slice(1, 4)).toEqual(['1', expect.stringMatching(/^2026-01-01 /), String(journaled)]);
+
     await page.getByLabel('Session name').fill('worker-1');
     await page.getByRole('button', { name: 'Open session' }).click();
+    await expect.poll(() => page.getByTestId('session').textContent()).toBe('worker-1');
+    expect(new URL(page.url()).pathname).toBe('/sessions/worker-1/__mock/ui/');
+    await page.reload();
     await expect.poll(() => page.getByTestId('session').textContent()).toBe('worker-1');
     await page.getByText('No task yet').waitFor({ timeout: 3000 });
     const created = await m.call('POST', pathOf('createImageTask'), { body: imageBody(), headers: { 'x-mock-session': 'worker-1' } });
@@ -187,12 +214,22 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
 
     await page.getByRole('button', { name: 'Switch to default' }).click();
     await expect.poll(() => page.getByTestId('session').textContent()).toBe('default');
+    expect(new URL(page.url()).pathname).toBe('/__mock/ui/');
     await page.getByRole('button', { name: 'Drop worker-1' }).click();
     await expect.poll(async () => (await m.call('GET', '/__mock/sessions', control)).json.items).toEqual([]);
   });
 
-  it('after a reset the page follows the new activity feed', async () => {
-    expect((await m.call('POST', '/__mock/reset', control)).status).toBe(200);
+  it('advance by a chosen amount, then reset from the page (a new seed); the page follows the new activity feed', async () => {
+    const now = async () => (await m.call('GET', '/__mock/clock', control)).json.now as number;
+    const before = await now();
+    await page.getByLabel('Amount', { exact: true }).fill('90');
+    await page.getByLabel('Unit', { exact: true }).selectOption('s');
+    await page.getByRole('button', { name: 'Advance', exact: true }).click();
+    await expect.poll(now).toBe(before + 90_000);
+
+    await page.getByLabel('Seed', { exact: true }).fill('7');
+    await page.getByRole('button', { name: 'Reset default' }).click();
+    await expect.poll(async () => (await m.call('GET', '/__mock/health', control)).json.seed).toBe(7);
     await page.getByText('No task yet').waitFor({ timeout: 3000 });
     const created = await createImage();
     await page.locator(`tr[data-task="${created.json.data.taskId}"]`).waitFor({ timeout: 2000 });

@@ -2,8 +2,10 @@
  * The documentation site in headless Chromium: the static site of
  * `npm run docs` (scripts/docs.ts, served from a temporary folder) and the
  * running mock's /docs. Both list every operation of the registry, log no
- * console error, and make no request to a host other than the one serving
- * them (the renderer, its fonts and the documents all come from there).
+ * console error and no document validation warning of the renderer, and
+ * make no request to a host other than the one serving them (the renderer,
+ * its fonts and the documents all come from there). The tables of the
+ * introduction and of the operations' descriptions are readable.
  * Skipped with a notice without a system Chromium.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,12 +21,13 @@ import { startMock, type TestMock } from './helpers.ts';
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.yaml': 'application/yaml' };
 
-/** Opens `url`, waits for the reference to render; returns its text, the console errors and the hosts requested. */
-async function visit(browser: TestBrowser, url: string) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+/** Opens `url`, waits for the reference to render; returns its text, the console errors and warnings and the hosts requested. */
+async function visit(browser: TestBrowser, url: string, width = 1280) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
   const errors: string[] = [];
+  const warnings: string[] = [];
   const hosts = new Set<string>();
-  page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+  page.on('console', (m) => void (m.type() === 'error' ? errors.push(m.text()) : m.type() === 'warning' && warnings.push(m.text())));
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => {
     const u = new URL(r.url());
@@ -33,7 +36,7 @@ async function visit(browser: TestBrowser, url: string) {
   await page.goto(url, { waitUntil: 'networkidle' });
   await page.waitForFunction(() => document.body.innerText.includes('Create a video task'), undefined, { timeout: 30_000 });
   const text = await page.evaluate(() => document.body.innerText);
-  return { page, text, errors, hosts: [...hosts] };
+  return { page, text, errors, warnings, hosts: [...hosts] };
 }
 
 const summaries = operationIds.map((id) => operations[id].summary);
@@ -75,6 +78,7 @@ describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => 
     const v = await visit(browser, `http://${origin}/`);
     expect(summaries.filter((s) => !v.text.includes(s))).toEqual([]);
     expect(v.errors).toEqual([]);
+    expect(v.warnings.filter((w) => /validation/i.test(w))).toEqual([]);
     expect(v.hosts).toEqual([origin]);
     // Scalar goes on rendering the rest of the document: closed, it does not take the CPU of the next visit
     await v.page.close();
@@ -117,5 +121,23 @@ describe.skipIf(!CHROMIUM)('the documentation site in headless Chromium', () => 
     expect(table!.width).toBeGreaterThan(800); // the whole section, not the 400 px column beside the key box
     expect(Math.min(...table!.widths)).toBeGreaterThan(60); // no column squeezed to a letter per line
     expect(table!.widths[1]).toBeGreaterThan(150); // the names (UNSUPPORTED_MEDIA_TYPE) on one or two lines
-  });
+  }, 120_000);
+  it("the tables of the operations' descriptions are readable at 1400 px: no column squeezed, whole words, and the renderer logs no validation error", async () => {
+    const v = await visit(browser, `${m.base}/docs`, 1400);
+    // the document checks the renderer makes run as it reads the schemas: give it the time of the page's render
+    await v.page.waitForFunction(() => [...document.querySelectorAll('.operation-details table')].length >= 4, undefined, { timeout: 30_000 });
+    const tables = await v.page.evaluate(() =>
+      [...document.querySelectorAll('.operation-details .markdown table')].map((t) => {
+        const cells = [...t.querySelectorAll('td, th')] as HTMLElement[];
+        return { head: (t as HTMLElement).innerText.slice(0, 20), minCell: Math.min(...cells.map((c) => Math.round(c.getBoundingClientRect().width))) };
+      }),
+    );
+    // createVideoTask (10 columns), createFamily5VideoTask, getVideoTask, generateImage and more
+    expect(tables.length).toBeGreaterThanOrEqual(4);
+    // a cell of one or two letters a line is 10-20 px wide; 60 px holds a word like "1080p" or "reference"
+    expect(tables.filter((t) => t.minCell < 60)).toEqual([]);
+    expect(v.warnings.filter((w) => /validation/i.test(w))).toEqual([]);
+    expect(v.errors).toEqual([]);
+    await v.page.close();
+  }, 120_000);
 });

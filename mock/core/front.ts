@@ -154,7 +154,7 @@ export function journalRequest(
  * 6. a session name that is not one: 400 (10014); an unknown session is opened only by a control request (it
  *    passed the guard) or by an API operation with an API key from an allowed origin (no page, or one the
  *    control guard allows: the same rule). Anything else answers 404 (10018) and opens nothing;
- * 7. the journal; a path of the API's with another method (405, with Allow) or a parameter that is not valid
+ * 7. the journal (not an observer's read: X-Mock-Observer); a path of the API's with another method (405, with Allow) or a parameter that is not valid
  *    percent-encoding (404).
  */
 export function createFront(worlds: Worlds, opts: FrontOptions = {}) {
@@ -242,8 +242,9 @@ export function createFront(worlds: Worlds, opts: FrontOptions = {}) {
       d.world = worlds.session(unknownSession);
     }
 
-    // 7. the journal, and what the route table says of the path
-    d.journaled = kind === 'operation' || (kind === 'none' && !DOCUMENT_PATH.test(path));
+    // 7. the journal (not a read by an observer, X-Mock-Observer: the dashboard showing a task's result is not an API
+    // request of the app under test), and what the route table says of the path
+    d.journaled = (kind === 'operation' || (kind === 'none' && !DOCUMENT_PATH.test(path))) && reader.header(source, 'x-mock-observer') === undefined;
     if (hit === undefined) return undefined;
     if (hit.kind === 'method') {
       const allowed = hit.allowed.join(', ');

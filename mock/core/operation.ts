@@ -24,7 +24,7 @@ import type { Forcing } from '../engine/scenarios.ts';
 import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
-import { errorForStatus, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
+import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
 import { parseOrThrow } from './validate.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
@@ -163,6 +163,16 @@ export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: bool
     return { body: '(a body nested too deeply to record)', bodyTruncated: true };
   }
   return charCount(text) > JOURNAL_BODY_CHARS ? { body: cutText(text, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
+}
+
+/** Records the JSON or form body of a request refused before it was read, as it would have been read; a body that does not parse is left out. */
+async function journalRefusedBody(req: OperationRequest, trace: Partial<OperationTrace>): Promise<void> {
+  try {
+    const raw = await req.readBody();
+    if (raw !== undefined) Object.assign(trace, journalBody(raw));
+  } catch {
+    // malformed: the answer says so; there is no value to record
+  }
 }
 
 /**
@@ -376,10 +386,14 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
 
     const directives = readDirectives(req.prefer ?? '', req.query);
     let forcing: Forcing = {};
+    let scenarioId: string | undefined;
     if (directives) forcing = toForcing(directives, op);
     else {
       const rule = engine.scenarios.take(apiKey, id, (f) => forcingApplies(f, op));
-      if (rule) forcing = toForcing(forcingToDirectives(rule), op);
+      if (rule) {
+        forcing = toForcing(forcingToDirectives(rule.forcing), op);
+        scenarioId = rule.id;
+      }
     }
     const delay = (forcing.delayMs ?? 0) + (opts.latency?.(seq) ?? 0);
     if (delay > 0) await sleep(delay);
@@ -396,12 +410,14 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
 
     if (forcing.code !== undefined && forcing.code !== op.response.status) {
       const name = errorForStatus(op, forcing.code)!;
-      throw new ApiError(name, `forced by Prefer code=${forcing.code}: ${errorCatalog[name].meaning}`, {
+      const by = forcedBy('code', String(forcing.code), { scenarioId, query: req.query });
+      throw new ApiError(name, `forced by ${by}: ${errorCatalog[name].meaning}`, {
         retryAfterSeconds: (errorCatalog[name] as CatalogError).retryAfterSeconds ?? plan.retryAfterSeconds,
       });
     }
     if (forcing.error !== undefined && forcing.outcome !== 'failed') {
-      throw new ApiError(forcing.error, `forced by Prefer error=${describeErrorRef(forcing.error)}: ${errorCatalog[forcing.error].meaning}`, {
+      const by = forcedBy('error', describeErrorRef(forcing.error), { scenarioId, query: req.query });
+      throw new ApiError(forcing.error, `forced by ${by}: ${errorCatalog[forcing.error].meaning}`, {
         retryAfterSeconds: (errorCatalog[forcing.error] as CatalogError).retryAfterSeconds ?? plan.retryAfterSeconds,
       });
     }
@@ -480,6 +496,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       return jsonAnswer(response.status, json);
     } catch (e) {
       if (e instanceof ApiError) {
+        // refused before its body was read (auth, Prefer, a forced error, the rate limit): the journal still shows the body
+        if (trace && !op.control && trace.body === undefined && readsWholeBody(op)) await journalRefusedBody(req, trace);
         // strict: an error the operation does not declare is not in its spec either (a mock bug)
         if (opts.strict && !(op.errors as readonly string[]).includes(e.error)) {
           bug(`answered ${e.code} (${e.error}), which ${id} does not declare`);

@@ -47,19 +47,20 @@ export class Scenarios {
   }
 
   /**
-   * The forcing of the first rule matching (apiKey, operationId) whose forcing
-   * `applies` to that operation, consuming one use of it. A rule that does not
-   * apply (say, failure reason 32008 on the shared video endpoint) is left for a
-   * later request.
+   * The first rule matching (apiKey, operationId) whose forcing `applies` to
+   * that operation, consuming one use of it: its id (for the message of the
+   * answer it forces) and its forcing. A rule that does not apply (say,
+   * failure reason 32008 on the shared video endpoint) is left for a later
+   * request.
    */
-  take(apiKey: string | null, operationId: string, applies: (f: Forcing) => boolean = () => true): Forcing | undefined {
+  take(apiKey: string | null, operationId: string, applies: (f: Forcing) => boolean = () => true): { id: string; forcing: Forcing } | undefined {
     const i = this.rules.findIndex(
       (r) => (r.apiKey === null || r.apiKey === apiKey) && (r.operationIds === null || r.operationIds.includes(operationId)) && applies(r.forcing),
     );
     if (i < 0) return undefined;
     const r = this.rules[i];
     if (--r.remaining <= 0) this.rules.splice(i, 1);
-    return r.forcing;
+    return { id: r.id, forcing: r.forcing };
   }
 
   /** The public view of every rule, oldest first. */

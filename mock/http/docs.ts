@@ -88,7 +88,12 @@ export function docsPage(sources: DocsSource[], scriptUrl: string, dashboardUrl?
 .scalar-app .introduction-section .markdown table { font-size: 0.875em; table-layout: auto; width: 100%; }
 .scalar-app .introduction-section .markdown th, .scalar-app .introduction-section .markdown td { width: auto; min-width: 0; }
 .scalar-app .introduction-section .markdown :is(td, th):is(:nth-child(1), :nth-child(3)) { white-space: nowrap; }
-.scalar-app .introduction-section .markdown td:nth-child(2) { min-width: 14em; max-width: 18em; overflow-wrap: anywhere; font-family: var(--scalar-font-code); font-size: 0.9em; }</style>
+.scalar-app .introduction-section .markdown td:nth-child(2) { min-width: 14em; max-width: 18em; overflow-wrap: anywhere; font-family: var(--scalar-font-code); font-size: 0.9em; }
+/* A table in an operation's description (model limits, sizes per ratio) sits in the description's column (about 470 px
+   at 1400): its cells keep a readable width and whole words, and the table scrolls sideways in the column instead of
+   squeezing ten columns into it a letter or two per line. */
+.scalar-app .operation-details .markdown table { display: block; max-width: 100%; overflow-x: auto; width: max-content; table-layout: auto; font-size: 0.875em; }
+.scalar-app .operation-details .markdown :is(th, td) { width: auto; min-width: 5em; max-width: 22em; word-break: normal; overflow-wrap: normal; hyphens: none; }</style>
 </head>
 <body>
 ${

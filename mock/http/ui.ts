@@ -1,7 +1,7 @@
 /**
  * The dashboard at /__mock/ui (docs/guides/dashboard.md): an HTML shell and
  * the bundle of mock/ui/ (dist/ui/app.js and style.css, built by
- * scripts/ui-build.mjs at `npm run bundle`, `prepare` and `prepack`, shipped in
+ * scripts/ui-build.mjs at `npm run bundle` and `prepack`, shipped in
  * the package). The shell holds no data, so it is served without the control
  * token; the page then reads everything through the control API, with the token
  * when the mock has one (the shell says whether it does). A Content-Security-Policy

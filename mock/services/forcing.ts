@@ -122,3 +122,12 @@ export function forcingApplies(f: Forcing, op: OperationDef): boolean {
     return false;
   }
 }
+
+/**
+ * What forced an answer, as its message says it: `Prefer code=429` (the header), `?__code=429` (the query string),
+ * or `scenario sc_2 (code=429)` (a scenario rule, by id). `key` and `value` are the directive that decided the answer.
+ */
+export function forcedBy(key: 'code' | 'error', value: string, via: { scenarioId?: string; query: Record<string, unknown> }): string {
+  if (via.scenarioId !== undefined) return `scenario ${via.scenarioId} (${key}=${value})`;
+  return typeof via.query[`__${key}`] === 'string' ? `?__${key}=${value}` : `Prefer ${key}=${value}`;
+}

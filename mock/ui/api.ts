@@ -3,14 +3,14 @@
  * API over HTTP, in the session chosen on the page (X-Mock-Session on every
  * request), with the control token when the mock has one (Authorization:
  * Bearer, kept in sessionStorage); and the API itself for nothing but reading
- * a task's result with its owner's key. Browser code: no Node module.
+ * a task's result with its owner's key, marked as an observer's read (not
+ * journaled). Browser code: no Node module.
  */
 import type { TaskActivityEvent } from '../../schemas/control.ts';
 import { errorCatalog } from '../../schemas/errors.ts';
 
-/** Where the page keeps the control token and the chosen session (per tab). */
+/** Where the page keeps the control token (per tab). */
 const TOKEN_KEY = 'mediagen-mock.control-token';
-const SESSION_KEY = 'mediagen-mock.session';
 
 /** The token and session every request carries. `session` '' is the default world. */
 export interface Ctx {
@@ -40,19 +40,23 @@ function storage(): Storage | undefined {
   }
 }
 
-/** The context kept in this tab: the stored token, and the session from the URL (/sessions/<name>/__mock/ui/) or storage. */
-export function initialCtx(): Ctx {
-  const fromPath = /^\/sessions\/([^/]+)\/__mock\/ui/i.exec(location.pathname)?.[1];
-  return { token: storage()?.getItem(TOKEN_KEY) ?? null, session: fromPath ? decodeURIComponent(fromPath) : (storage()?.getItem(SESSION_KEY) ?? '') };
+/** The session a page URL shows: <name> of /sessions/<name>/__mock/ui/, '' (the default world) for /__mock/ui/. */
+export function sessionOfPath(pathname: string): string {
+  const fromPath = /^\/sessions\/([^/]+)\/__mock\/ui/i.exec(pathname)?.[1];
+  return fromPath ? decodeURIComponent(fromPath) : '';
 }
 
-/** Keeps `ctx` for this tab (the token until the tab closes, as the control API's guard asks for it once). */
+/** The context of this tab: the stored token, and the session of the page's URL (each session has its own URL). */
+export function initialCtx(): Ctx {
+  return { token: storage()?.getItem(TOKEN_KEY) ?? null, session: sessionOfPath(location.pathname) };
+}
+
+/** Keeps the token of `ctx` for this tab (until the tab closes, as the control API's guard asks for it once); the session lives in the URL. */
 export function saveCtx(ctx: Ctx): void {
   const s = storage();
   if (!s) return;
   if (ctx.token === null) s.removeItem(TOKEN_KEY);
   else s.setItem(TOKEN_KEY, ctx.token);
-  s.setItem(SESSION_KEY, ctx.session);
 }
 
 /** The headers of a control request in `ctx`. */
@@ -87,12 +91,14 @@ export async function control<T>(ctx: Ctx, method: string, path: string, body?: 
 
 /**
  * An API read with `apiKey` (a task's result): the envelope's data. Throws
- * MockError for an error answer. It carries `Prefer: delay=0` (a forcing that
- * changes nothing), so it never takes a scenario rule meant for the app under
- * test (a request with its own Prefer ignores the rules).
+ * MockError for an error answer. The dashboard only watches: the read carries
+ * `X-Mock-Observer: dashboard`, so it is not journaled (the journal and its
+ * counts stay those of the app under test), and `Prefer: delay=0` (a forcing
+ * that changes nothing), so it never takes a scenario rule meant for that app
+ * (a request with its own Prefer ignores the rules).
  */
 export async function apiGet<T>(ctx: Ctx, path: string, apiKey: string): Promise<T> {
-  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, prefer: 'delay=0' };
+  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, prefer: 'delay=0', 'x-mock-observer': 'dashboard' };
   if (ctx.session) headers['x-mock-session'] = ctx.session;
   const env = await answer<{ data: T }>(await fetch(path, { headers }));
   return env.data;
