@@ -21,6 +21,7 @@ import { createWorlds } from '../core/worlds.ts';
 import { controlsOf, createControlClient, type ControlClient, type MockControls } from './controls.ts';
 import { createFetchHandler, type FetchHandlerOptions } from './fetch.ts';
 import { isMockPath } from './paths.ts';
+import { withWallClock } from './wall-clock.ts';
 
 export interface MockHandlersOptions extends EngineOptions, Omit<FetchHandlerOptions, 'publicUrl'> {
   /** The origin (and optional path prefix) the handlers answer under, e.g. http://localhost:4010 or location.origin; media URLs are built on it. Default http://localhost:4010. */
@@ -47,12 +48,13 @@ export const DEFAULT_BASE_URL = 'http://localhost:4010';
  * request is not matched and goes through (the app's modules, a dev server's
  * `/@vite/`, `/src/` and `/node_modules/.vite/deps/` requests, the favicon,
  * other origins), so `baseUrl` may be the app's own origin. The engine's
- * clock is manual unless `clock: 'real'`.
+ * clock is manual unless `clock: 'real'` (wall time unless `wallNow` is
+ * given).
  */
 export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers {
   const base = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const worlds = createWorlds({
-    engine: { clock: 'manual', ...opts },
+    engine: withWallClock({ clock: 'manual', ...opts }),
     services: opts.services,
     mediaCacheBytes: opts.mediaCacheBytes,
     runner: () => ({ strict: opts.strict ?? false, control: opts.control ?? { anyOrigin: true } }),
