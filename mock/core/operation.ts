@@ -25,6 +25,7 @@ import type { ControlContext, ControlHost, ServiceContext } from '../services/co
 import { controlGuardError, type ControlGuardOptions } from './guard.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
 import { errorForStatus, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
+import { loadFake } from '../services/fake.ts';
 import { parseOrThrow } from './validate.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
@@ -420,6 +421,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       if (response.kind === 'page') trace.page = true;
     }
     try {
+      // faker loads on first use (a chunk of its own in a browser build): before anything of this request runs
+      await loadFake();
       let out: unknown;
       let message: string | undefined;
       if (op.control) out = await runControl(id, plan, req);
