@@ -26,6 +26,7 @@ import { controlGuardError, type ControlGuardOptions } from './guard.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
 import { errorForStatus, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
 import { loadFake } from '../services/fake.ts';
+import { loadAudioLoops } from '../media/audio.ts';
 import { parseOrThrow } from './validate.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
@@ -421,8 +422,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       if (response.kind === 'page') trace.page = true;
     }
     try {
-      // faker loads on first use (a chunk of its own in a browser build): before anything of this request runs
-      await loadFake();
+      // faker and the audio loops load on first use (chunks of their own in a browser build): before anything of this request runs
+      await Promise.all([loadFake(), loadAudioLoops()]);
       let out: unknown;
       let message: string | undefined;
       if (op.control) out = await runControl(id, plan, req);
