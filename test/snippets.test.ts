@@ -32,7 +32,7 @@ describe('the snippets of the README and the guides', () => {
       '```',
     ].join('\n');
     const [a, b, c] = snippetsOf('t.md', doc);
-    expect(a).toMatchObject({ where: 'node', file: 'a.ts', msw: [2], needsMock: true, line: 3, code: 'x();\n', lang: 'ts' });
+    expect(a).toMatchObject({ where: 'node', file: 'a.ts', msw: [2], needsMock: true, needsTypes: false, line: 3, code: 'x();\n', lang: 'ts' });
     expect(b).toMatchObject({ where: 'browser', file: 'src/b.tsx', msw: [2, 3], needsMock: false, partial: 'shows one line', lang: 'tsx' });
     expect(c.where).toBeUndefined();
     expect(() => snippetsOf('t.md', '<!-- snippet: deno a.ts -->\n```ts\n```')).toThrow(/unknown place "deno"/);

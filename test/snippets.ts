@@ -15,6 +15,8 @@
  * - msw: the snippet uses options of that MSW major only (default: both);
  * - needs=mock: it calls a mock server at http://localhost:4010 (`npm start`);
  *   the test starts one on a free port and points the snippet's URL at it;
+ * - needs=types: it imports `./api.js`, generated first by the guide's
+ *   openapi-typescript command (the sh block after `<!-- openapi-typescript -->`);
  * - partial: a deliberately incomplete snippet, type-checked nowhere, with the reason.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -34,6 +36,8 @@ export interface Snippet {
   /** The MSW majors it runs with. */
   msw: (2 | 3)[];
   needsMock: boolean;
+  /** needs=types: it imports ./api.js, the types the guide's openapi-typescript command (after `<!-- openapi-typescript -->`) generates. */
+  needsTypes: boolean;
   partial?: string;
 }
 
@@ -82,6 +86,7 @@ export function snippetsOf(doc: string, text: string): Snippet[] {
         if (f === 'msw=2') snippet.msw = [2];
         else if (f === 'msw=3') snippet.msw = [3];
         else if (f === 'needs=mock') snippet.needsMock = true;
+        else if (f === 'needs=types') snippet.needsTypes = true;
         else throw new Error(`${doc}:${j + 1}: snippet marker: unknown flag "${f}"`);
       }
       if (partial) snippet.partial = partial[1];
@@ -90,6 +95,21 @@ export function snippetsOf(doc: string, text: string): Snippet[] {
     i = end;
   }
   return out;
+}
+
+/** The guide's openapi-typescript command line (docs/guides/frontend.md, the sh block after `<!-- openapi-typescript -->`), as its words. */
+export function openapiTypescriptCommand(root: string): string[] {
+  const guide = readFileSync(join(root, 'docs/guides/frontend.md'), 'utf8');
+  const m = /<!-- openapi-typescript -->\s*```sh\n([^\n]+)\n```/.exec(guide);
+  if (!m) throw new Error('docs/guides/frontend.md: no sh block after <!-- openapi-typescript -->');
+  return m[1].trim().split(/\s+/);
+}
+
+/** The request bodies of the snippets' `client.POST(path, { body: {...} })` calls: the path and the body's source text. */
+export function postBodies(snippets: readonly Snippet[]): { path: string; body: string; at: string }[] {
+  return snippets.flatMap((s) =>
+    [...s.code.matchAll(/\.POST\('([^']+)',\s*\{\s*body:\s*(\{[\s\S]*?\}),?\s*\}\)/g)].map((m) => ({ path: m[1], body: m[2], at: `${s.doc}:${s.line}` })),
+  );
 }
 
 /** Every snippet of the README and the guides. */
