@@ -74,6 +74,7 @@ export function snippetsOf(doc: string, text: string): Snippet[] {
       code: lines.slice(i + 1, end).join('\n') + '\n',
       msw: [2, 3],
       needsMock: false,
+      needsTypes: false,
     };
     if (marker) {
       const partial = /partial:\s*(.+)$/.exec(marker[1]);
