@@ -26,7 +26,12 @@ import { errorAnswer, type Answer } from './answer.ts';
 /** Rendered bytes kept in memory (bounded by size, least recently used first out) and the renders under way; shareable by several answerers. */
 export interface MediaCache {
   /** By key; an interface of its own, not lru-cache's class, so the package's declarations need no Node typings (lru-cache's mention NodeJS). */
-  bytes: { get(key: string): Uint8Array | undefined; set(key: string, bytes: Uint8Array): unknown; readonly calculatedSize: number };
+  bytes: {
+    get(key: string): Uint8Array | undefined;
+    set(key: string, bytes: Uint8Array): unknown;
+    keys(): IterableIterator<string>;
+    readonly calculatedSize: number;
+  };
   rendering: Map<string, Promise<Uint8Array>>;
 }
 
