@@ -30,6 +30,14 @@ import { loadAudioLoops } from '../media/audio.ts';
 import { parseOrThrow } from './validate.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
+/** True once faker and the audio loops are loaded (then a request awaits nothing for them). */
+let lazyLoaded = false;
+/** Loads faker and the audio loops (on first use: chunks of their own in a browser build). */
+async function loadLazy(): Promise<void> {
+  await Promise.all([loadFake(), loadAudioLoops()]);
+  lazyLoaded = true;
+}
+
 /** Default largest JSON body, in bytes. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -423,7 +431,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     }
     try {
       // faker and the audio loops load on first use (chunks of their own in a browser build): before anything of this request runs
-      await Promise.all([loadFake(), loadAudioLoops()]);
+      if (!lazyLoaded) await loadLazy();
       let out: unknown;
       let message: string | undefined;
       if (op.control) out = await runControl(id, plan, req);
