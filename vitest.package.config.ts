@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/package.e2e.ts'],
+    include: ['test/package.e2e.ts', 'test/generated-types.e2e.ts', 'test/postman.e2e.ts'],
     testTimeout: 180_000,
     hookTimeout: 300_000,
     maxWorkers: 1,

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { createMockServer, type MockOptions } from './http/app.ts';
 import { controlsOf, createControlClient, type ControlClient, type MockControls } from './web/controls.ts';
 import { createFetchHandler } from './web/fetch.ts';
+import { withWallClock } from './web/wall-clock.ts';
 
 export type { MockOptions } from './http/app.ts';
 export {
@@ -51,11 +52,11 @@ export interface InProcessMock extends MockControls {
 
 /**
  * Creates a mock in this process: its own seeded engine (manual clock unless
- * `clock: 'real'`), the Express app, a socket-free fetch, and the control
+ * `clock: 'real'`, on wall time unless `wallNow` is given), the Express app, a socket-free fetch, and the control
  * operations as methods.
  */
 export function createMock(opts: MockOptions = {}): InProcessMock {
-  const server = createMockServer({ clock: 'manual', ...opts });
+  const server = createMockServer(withWallClock({ clock: 'manual', ...opts }));
   // the socket-free fetch answers in the server's worlds, behind the same control guard
   const handle = createFetchHandler({ strict: opts.strict, publicUrl: opts.publicUrl, heartbeatMs: opts.heartbeatMs }, server.worlds);
   let listening: Server | undefined;

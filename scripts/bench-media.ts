@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { encodedAudio, renderAudio } from '../mock/media/audio.ts';
+import { encodedAudio, loadAudioLoops, renderAudio } from '../mock/media/audio.ts';
 import { hlsAudio } from '../mock/media/hls.ts';
 import { renderMidi } from '../mock/media/midi.ts';
 import { labelledImage } from '../mock/media/png.ts';
@@ -30,6 +30,8 @@ import type { Rgb } from '../mock/media/types.ts';
 import { renderVideo, VIDEO_FPS } from '../mock/media/video.ts';
 import { audioFormats } from '../schemas/media.ts';
 import { freePort, median } from './bench-util.ts';
+
+await loadAudioLoops(); // hlsAudio is synchronous: the loops load on first use
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEN_MINUTES = 600_000;

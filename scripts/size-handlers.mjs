@@ -4,10 +4,15 @@
 // development-only recipe does; prints every chunk of it, minified and gzip
 // (level 9), and checks the handlers' main chunk against the budget: at most
 // 250 KB gzip, the media renderers, faker, zod-to-openapi and the audio
-// loops in chunks of their own. `--json` prints the figures as JSON.
+// loops in chunks of their own. It also prints the first-load weight: the
+// chunks a page fetches when the recipe's dynamic imports resolve, before
+// its first API request (those the two imports need, statically, and those
+// a module of ours imports with a top-level await), apart from the chunks
+// that load on first use (faker with the first API request, the audio
+// loops, the video muxer). `--json` prints the figures as JSON.
 // Plain JavaScript on purpose: it runs without a TypeScript loader.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
@@ -43,15 +48,63 @@ try {
     };
   });
   rows.sort((a, b) => Number(b.main) - Number(a.main) || b.minBytes - a.minBytes);
+  // the first load: from the entry's dynamic imports, every static import, and what our modules import with a top-level await
+  const byFile = new Map(outputs.map((c) => [c.fileName, c]));
+  const chunkOfModule = (id) => outputs.find((c) => Object.keys(c.modules).includes(id) || c.facadeModuleId === id);
+  const awaitedBy = (c) =>
+    Object.keys(c.modules)
+      .filter((m) => m.startsWith(root) && !m.includes('/node_modules/') && existsSync(m))
+      .flatMap((m) => {
+        const src = readFileSync(m, 'utf8');
+        // a top-level statement (at column 0) that awaits import(...) or Promise.all([import(...), ...])
+        const statements = src.match(/^(?:export )?(?:const|let|var)[^\n]*=\s*await (?:import\(|Promise\.all\(\[)[\s\S]*?\);$/gm) ?? [];
+        return statements.flatMap((st) => [...st.matchAll(/import\((['"])([^'"]+)\1\)/g)].map((x) => x[2])).map((spec) => ({ from: m, spec }));
+      })
+      .map(({ from, spec }) =>
+        spec.startsWith('.')
+          ? chunkOfModule(resolve(dirname(from), spec))
+          : outputs.find(
+              (o) =>
+                o !== c &&
+                Object.keys(o.modules).some((id) =>
+                  id.includes(
+                    `/node_modules/${spec
+                      .split('/')
+                      .slice(0, spec.startsWith('@') ? 2 : 1)
+                      .join('/')}/`,
+                  ),
+                ),
+            ),
+      )
+      .filter(Boolean);
+  const entryChunk = outputs.find((c) => c.isEntry);
+  const first = new Set();
+  const visit = (c) => {
+    if (!c || first.has(c.fileName)) return;
+    first.add(c.fileName);
+    for (const f of c.imports) visit(byFile.get(f));
+    for (const d of awaitedBy(c)) visit(d);
+  };
+  for (const f of entryChunk.dynamicImports) visit(byFile.get(f));
+  for (const r of rows) r.firstLoad = first.has(r.file);
+  const sum = (list) => list.reduce((a, r) => [a[0] + r.minBytes, a[1] + r.gzipBytes], [0, 0]);
+  const firstLoad = sum(rows.filter((r) => r.firstLoad));
   const main = rows.find((r) => r.main);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ budgetGzipBytes: BUDGET_GZIP, chunks: rows }));
+  if (process.argv.includes('--json'))
+    console.log(JSON.stringify({ budgetGzipBytes: BUDGET_GZIP, firstLoad: { minBytes: firstLoad[0], gzipBytes: firstLoad[1] }, chunks: rows }));
   else {
-    console.log('chunk'.padEnd(44), 'minified'.padStart(10), 'gzip'.padStart(10), ' contains');
+    console.log('chunk'.padEnd(44), 'minified'.padStart(10), 'gzip'.padStart(10), '  load   contains');
     for (const r of rows)
-      console.log(`${r.main ? '* ' : '  '}${r.file}`.padEnd(44), kb(r.minBytes).padStart(10), kb(r.gzipBytes).padStart(10), ` ${r.has.join(', ')}`);
+      console.log(
+        `${r.main ? '* ' : '  '}${r.file}`.padEnd(44),
+        kb(r.minBytes).padStart(10),
+        kb(r.gzipBytes).padStart(10),
+        ` ${r.firstLoad ? 'first' : 'later'}  ${r.has.join(', ')}`,
+      );
     const total = rows.reduce((a, r) => [a[0] + r.minBytes, a[1] + r.gzipBytes], [0, 0]);
     console.log('  all chunks'.padEnd(44), kb(total[0]).padStart(10), kb(total[1]).padStart(10));
+    console.log(`  first load (msw/browser and the handlers, before the first API request): ${kb(firstLoad[0])} minified, ${kb(firstLoad[1])} gzip`);
     console.log(`* the handlers' main chunk: ${kb(main.minBytes)} minified, ${kb(main.gzipBytes)} gzip (budget ${kb(BUDGET_GZIP)} gzip)`);
   }
   const bad = main.has.filter((n) => n !== 'zod' && n !== 'msw');

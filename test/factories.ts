@@ -17,10 +17,13 @@ import type { PodcastRequest, PodcastTextContentRequest } from '../schemas/podca
 import type { StorybookEpisodeRequest } from '../schemas/storybook.ts';
 import type { ExtractRequest } from '../schemas/extraction.ts';
 import { operations, type OperationId } from '../schemas/operations.ts';
-import { audioFrames, encodedAudio } from '../mock/media/audio.ts';
+import { audioFrames, encodedAudio, loadAudioLoops } from '../mock/media/audio.ts';
 import type { CreateLyricsRequest } from '../schemas/lyrics.ts';
 import type { CreateMusicCoverRequest, CreateMusicGenerateRequest } from '../schemas/music.ts';
 import type { CreateFamily5VideoTaskRequest, CreateVideoTaskRequest, EstimateFamily5CreditsRequest, EstimateVideoCreditsRequest } from '../schemas/video.ts';
+
+// audioFrames (below) is synchronous: the encoded loops it copies load on first use
+await loadAudioLoops();
 
 /** A request body: the builder's defaults with the test's overrides (which may make it invalid on purpose). */
 export type Body = Record<string, unknown>;

@@ -16,8 +16,8 @@ import { BufferTarget, EncodedAudioPacketSource, EncodedPacket, Mp4OutputFormat,
 import { parseMidi } from 'midi-file';
 import { parseBuffer } from 'music-metadata';
 import SrtParser from 'srt-parser-2';
-import { describe, expect, it } from 'vitest';
-import { audioMaxDurationMs, encodedAudio, renderAudio } from '../mock/media/audio.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { audioMaxDurationMs, encodedAudio, loadAudioLoops, renderAudio } from '../mock/media/audio.ts';
 import { hlsAudio } from '../mock/media/hls.ts';
 import { renderMidi } from '../mock/media/midi.ts';
 import { cuesForText, renderSrt } from '../mock/media/srt.ts';
@@ -286,6 +286,7 @@ describe('encodedAudio', () => {
 });
 
 describe('hlsAudio', () => {
+  beforeAll(() => loadAudioLoops()); // hlsAudio is synchronous: the loops it copies load on first use
   function parsePlaylist(text: string) {
     const parser = new M3u8Parser();
     const warnings: string[] = [];

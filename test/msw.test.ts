@@ -43,8 +43,10 @@ async function session(send: Send, advance: (ms: number) => void): Promise<Sent[
   };
   await rec(send('subscription', 'GET', pathOf('getSubscription')));
   await rec(send('no auth', 'GET', pathOf('getSubscription'), { key: null }));
-  // a path the handlers claim (hosted media) with nothing there; an unknown /v1/ path is not theirs and passes through
+  // paths the handlers claim with nothing there: hosted media, and a typo under the API's prefix (/v1/)
   await rec(send('unknown route', 'GET', '/media/nothing-here.png'));
+  await rec(send('unknown api path', 'GET', '/v1/nope'));
+  await rec(send('unknown api path in a session', 'POST', '/sessions/typo/v1/video-generation/generat', { body: videoBody() }));
   await rec(send('method not allowed', 'DELETE', pathOf('getSubscription')));
   await rec(send('invalid body', 'POST', pathOf('createVideoTask'), { body: { model: 'nope' } }));
   await rec(send('malformed json', 'POST', pathOf('createVideoTask'), { body: '{"model":', headers: { 'content-type': 'application/json' } }));
@@ -131,6 +133,10 @@ describe('MSW handlers and the Express server: the same session, the same bytes'
     const by = Object.fromEntries(viaServer.map((s) => [s.step, s]));
     expect(by['no auth'].status).toBe(401);
     expect(by['unknown route'].status).toBe(404);
+    for (const step of ['unknown api path', 'unknown api path in a session']) {
+      expect(by[step].status, step).toBe(404);
+      expect(JSON.parse(by[step].body.toString()).code, step).toBe(10004);
+    }
     expect(by['method not allowed'].status).toBe(405);
     expect(by['invalid body'].status).toBe(400);
     expect(by['video range'].status).toBe(206);
@@ -167,6 +173,10 @@ describe('MSW handlers and the Express server: the same session, the same bytes'
       '/__mock',
       '/sessions/a/v1/user/subscription',
       '/sessions/a/__mock/clock',
+      // a typo under the API's prefix: the 404 envelope, as from the server
+      '/v1/nothing-here',
+      '/V1/video-generation/generat',
+      '/sessions/a/v1/nope',
     ];
     const notMine = [
       '/',
@@ -176,7 +186,9 @@ describe('MSW handlers and the Express server: the same session, the same bytes'
       '/@vite/client',
       '/@react-refresh',
       '/node_modules/.vite/deps/chunk-AB12.js?v=1',
-      '/v1/nothing-here',
+      '/v1x/nothing-here',
+      '/v2/nothing-here',
+      '/oauth/callback',
       '/sessions/a/src/App.tsx',
       '/mediafoo',
       '/__mockery',
@@ -193,6 +205,19 @@ describe('MSW handlers and the Express server: the same session, the same bytes'
     expect(await under('/v1/user/subscription')).toBe(false);
     expect(await under('/apiv1/user/subscription')).toBe(false);
     expect(await under('/api/src/main.tsx')).toBe(false);
+    expect(await under('/api/v1/nope')).toBe(true);
+    expect(await under('/v1/nope')).toBe(false);
+  });
+
+  it("unknownApiPaths: 'bypass' lets an unknown /v1/ path through, and still answers the API's operations", async () => {
+    const own = createMockHandlers({ baseUrl: BASE, unknownApiPaths: 'bypass' });
+    const answered = async (p: string) => (await getResponse(own.handlers, new Request(BASE + p))) !== undefined;
+    expect(await answered('/v1/nothing-here')).toBe(false);
+    expect(await answered('/sessions/a/v1/nothing-here')).toBe(false);
+    expect(await answered('/v1/user/subscription')).toBe(true);
+    const typo = await getResponse(msw.handlers, new Request(BASE + '/v1/nothing-here'));
+    expect(typo?.status).toBe(404);
+    expect(((await typo!.json()) as { code: number }).code).toBe(10004);
   });
 
   it('reset returns the handlers to the start: the same create gives the same id again', async () => {

@@ -15,12 +15,19 @@
  * The contract, `mediagen-contract-types` (packages/contract): assembled and
  * packed, under 1 MB unpacked, installed with nothing but openapi-fetch, a
  * consumer type-checked the same way and run with plain Node.
+ *
+ * Types that stand alone: `mediagen-contract/msw`, `/client`, `/types` and the
+ * types-only package compile under the tsconfig.app.json of the create-vite
+ * react-ts template (test/vite-template.ts) with its TypeScript, its
+ * `types: ["vite/client"]` and `skipLibCheck: false`, and no Node typings in
+ * the program (tsc --listFilesOnly names no @types/node file), with MSW 2 and 3.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { templateDependencies, viteTemplate } from './vite-template.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 /** The MSW 3 release the package is tested with besides the devDependency's MSW 2. */
@@ -62,6 +69,49 @@ const versionOf = (name: string) =>
       dependencies: Record<string, { version: string }>;
     }
   ).dependencies[name].version;
+
+/**
+ * Type-checks `code` (src/main.ts of dir/standalone) under the create-vite react-ts template's tsconfig.app.json
+ * with skipLibCheck false, by the template's TypeScript and vite (installed into `dir` as `typescript-template` and
+ * `vite`); returns the files of the program. Throws tsc's report when it fails.
+ */
+function checkStandalone(dir: string, code: string): string[] {
+  const template = viteTemplate();
+  const range = (name: string) =>
+    templateDependencies(template)
+      .find((d) => d.startsWith(`${name}@`))!
+      .slice(name.length + 1);
+  if (!readdirSync(join(dir, 'node_modules')).includes('typescript-template'))
+    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `typescript-template@npm:typescript@${range('typescript')}`, `vite@${range('vite')}`], dir);
+  const app = join(dir, 'standalone');
+  rmSync(app, { recursive: true, force: true });
+  mkdirSync(join(app, 'src'), { recursive: true });
+  const config = readFileSync(join(template, 'tsconfig.app.json'), 'utf8');
+  expect(config).toMatch(/"skipLibCheck": true/);
+  expect(config).toMatch(/"types": \["vite\/client"\]/);
+  writeFileSync(join(app, 'tsconfig.json'), config.replace('"skipLibCheck": true', '"skipLibCheck": false'));
+  writeFileSync(join(app, 'src/main.ts'), code);
+  const tsc = join(dir, 'node_modules/typescript-template/bin/tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
+  } catch (e) {
+    throw new Error(`tsc (the template's tsconfig, skipLibCheck false) failed:\n${(e as { stdout?: string }).stdout ?? String(e)}`, { cause: e });
+  }
+  return execFileSync(process.execPath, [tsc, '-p', app, '--listFilesOnly'], { cwd: app, encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+const standaloneTs = `
+import { createMockHandlers } from 'mediagen-contract/msw';
+import { createClient } from 'mediagen-contract/client';
+import type { components, paths } from 'mediagen-contract/types';
+
+type CreateBody = paths['/v1/video-generation/generate']['post']['requestBody']['content']['application/json'];
+const body: CreateBody = { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'a fox' }] };
+const status: components['schemas']['VideoTask']['status'] = 'success';
+const mock = createMockHandlers({ baseUrl: location.origin, clock: 'real', speed: 60 });
+const client = createClient({ baseUrl: location.origin, apiKey: 'mg_a_secret1' });
+export const all = [body, status, mock.handlers.length, client];
+`;
 
 const consumerTs = `
 import { createMock } from 'mediagen-contract';
@@ -204,6 +254,15 @@ describe('the packed package in an empty project', () => {
     expect(execFileSync(join(dir, 'node_modules/.bin/mediagen-verify'), ['--help'], { cwd: dir, encoding: 'utf8' })).toMatch(/--base-url/);
   });
 
+  it("with MSW 2: /msw, /client and /types compile under the create-vite template's tsconfig, skipLibCheck false, no Node typings", () => {
+    const files = checkStandalone(dir, standaloneTs);
+    expect(files.some((f) => f.includes('/mediagen-contract/lib/mock/web/msw.d.ts'))).toBe(true);
+    expect(files.some((f) => f.includes('/msw/'))).toBe(true);
+    expect(files.filter((f) => f.includes('/@types/node/'))).toEqual([]);
+    // the check can fail: a wrong type in the same program is reported
+    expect(() => checkStandalone(dir, standaloneTs + `export const wrong: number = 'a';\n`)).toThrow(/TS2322/);
+  }, 300_000);
+
   it('with MSW 3 in place of 2: the consumer type-checks and the handlers answer only their paths', () => {
     npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `msw@${MSW3}`], dir);
     expect((JSON.parse(readFileSync(join(dir, 'node_modules/msw/package.json'), 'utf8')) as { version: string }).version).toBe(MSW3);
@@ -221,7 +280,10 @@ console.log(JSON.stringify({ status: account?.status, balance: (await account?.j
     );
     const out = JSON.parse(execFileSync(process.execPath, ['msw3.mjs'], { cwd: dir, encoding: 'utf8' }).trim()) as unknown;
     expect(out).toEqual({ status: 200, balance: 10000, passed: [true, true, true] });
-  }, 180_000);
+    // and the types stand alone with MSW 3 too
+    const files = checkStandalone(dir, standaloneTs);
+    expect(files.filter((f) => f.includes('/@types/node/'))).toEqual([]);
+  }, 300_000);
 });
 
 const contractConsumer = `
@@ -288,6 +350,20 @@ describe('the light contract package (mediagen-contract-types)', () => {
         .sort(),
     ).toEqual(['mediagen-contract-types', 'openapi-fetch', 'openapi-typescript-helpers']);
   }, 180_000);
+
+  it("compiles under the create-vite template's tsconfig with skipLibCheck false and no Node typings installed", () => {
+    checkStandalone(
+      dir,
+      `import { createClient } from 'mediagen-contract-types';
+import type { components, paths } from 'mediagen-contract-types/types';
+type CreateBody = paths['/v1/video-generation/generate']['post']['requestBody']['content']['application/json'];
+const body: CreateBody = { model: 'family1-video-2-fast', content: [{ type: 'text', text: 'a fox' }] };
+const status: components['schemas']['VideoTask']['status'] = 'success';
+export const all = [body, status, createClient({ baseUrl: location.origin, apiKey: 'mg_a_secret1' })];
+`,
+    );
+    expect(readdirSync(join(dir, 'node_modules')).includes('@types') && readdirSync(join(dir, 'node_modules/@types')).includes('node')).toBe(false);
+  }, 300_000);
 
   it('type-checks a consumer under strict with skipLibCheck false, runs it with plain Node, and carries the whole document', async () => {
     npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `typescript@${versionOf('typescript')}`], dir);

@@ -18,12 +18,20 @@ import { LRUCache } from 'lru-cache';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { MediaAsset, MediaRoute } from '../services/context.ts';
+import { loadAudioLoops } from '../media/audio.ts';
+import { loadFake } from '../services/fake.ts';
 import { mediaRouteMatcher } from '../services/hosted-media.ts';
 import { errorAnswer, type Answer } from './answer.ts';
 
 /** Rendered bytes kept in memory (bounded by size, least recently used first out) and the renders under way; shareable by several answerers. */
 export interface MediaCache {
-  bytes: LRUCache<string, Uint8Array>;
+  /** By key; an interface of its own, not lru-cache's class, so the package's declarations need no Node typings (lru-cache's mention NodeJS). */
+  bytes: {
+    get(key: string): Uint8Array | undefined;
+    set(key: string, bytes: Uint8Array): unknown;
+    keys(): IterableIterator<string>;
+    readonly calculatedSize: number;
+  };
   rendering: Map<string, Promise<Uint8Array>>;
 }
 
@@ -112,6 +120,7 @@ export function createMediaAnswerer(engine: Engine, routes: readonly MediaRoute[
   const find = mediaRouteMatcher(routes);
 
   return async function answer(method: string, path: string, url: string, headers: MediaRequestHeaders): Promise<Answer | undefined> {
+    await Promise.all([loadFake(), loadAudioLoops()]); // a render may use faker or the audio loops, which load on first use
     const hit = find(path);
     if (!hit) return undefined;
     if (method !== 'GET' && method !== 'HEAD')

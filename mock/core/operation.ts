@@ -25,8 +25,18 @@ import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
 import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
+import { loadFake } from '../services/fake.ts';
+import { loadAudioLoops } from '../media/audio.ts';
 import { parseOrThrow } from './validate.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
+
+/** True once faker and the audio loops are loaded (then a request awaits nothing for them). */
+let lazyLoaded = false;
+/** Loads faker and the audio loops (on first use: chunks of their own in a browser build). */
+async function loadLazy(): Promise<void> {
+  await Promise.all([loadFake(), loadAudioLoops()]);
+  lazyLoaded = true;
+}
 
 /** Default largest JSON body, in bytes. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -452,6 +462,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     const seq = ++requestSeq;
     if (trace) trace.operationId = id as OperationId;
     try {
+      // faker and the audio loops load on first use (chunks of their own in a browser build): before anything of this request runs
+      if (!lazyLoaded) await loadLazy();
       let out: unknown;
       let message: string | undefined;
       if (op.control) out = await runControl(plan, req);

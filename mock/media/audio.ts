@@ -26,14 +26,33 @@ import { hash32 } from '../engine/rng.ts';
 import { loopPcm, loopSamples, loopVariants } from './fixtures/audio-loop.ts';
 import type { EncodedAudio, EncodedAudioPacket } from './types.ts';
 
-// The encoded loops (about 190 KB of base64) by dynamic imports, awaited once
-// when this module loads, so a browser build puts them in chunks of their own
-// instead of the MSW handlers' main chunk (docs/architecture.md, "Transports").
-const [{ aacLoops }, { mp3Loops }, { opusLoops }] = await Promise.all([
-  import('./fixtures/aac-loops.ts'),
-  import('./fixtures/mp3-loops.ts'),
-  import('./fixtures/opus-loops.ts'),
-]);
+// The encoded loops (about 190 KB of base64) by dynamic imports on first use
+// (loadAudioLoops: the async renderers await it, and the operation runner and
+// the media answerer before a request runs), so a browser build puts them in
+// chunks of their own that a page fetches with its first API request, not at
+// start (docs/architecture.md, "Transports").
+interface EncodedLoops {
+  aacLoops: readonly string[];
+  mp3Loops: readonly string[];
+  opusLoops: readonly { head: string; packets: string }[];
+}
+let encodedLoops: EncodedLoops | undefined;
+let loadingLoops: Promise<void> | undefined;
+
+/** Loads the encoded loops once; resolves at once after the first time. */
+export function loadAudioLoops(): Promise<void> {
+  return (loadingLoops ??= Promise.all([import('./fixtures/aac-loops.ts'), import('./fixtures/mp3-loops.ts'), import('./fixtures/opus-loops.ts')]).then(
+    ([{ aacLoops }, { mp3Loops }, { opusLoops }]) => {
+      encodedLoops = { aacLoops, mp3Loops, opusLoops };
+    },
+  ));
+}
+
+/** The encoded loops; throws when they are not loaded yet (await loadAudioLoops() first). */
+function loops(): EncodedLoops {
+  if (!encodedLoops) throw new Error('audio: the encoded loops are not loaded yet (await loadAudioLoops() before the first use)');
+  return encodedLoops;
+}
 
 /** Longest audio the renderers make, ms (3 hours; a 3-hour wav is 518 MB). */
 export const audioMaxDurationMs = 3 * 3_600_000;
@@ -106,7 +125,7 @@ interface FrameLoop {
 const MP3_KBPS = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
 
 const mp3Loop = memo((v): FrameLoop => {
-  const bytes = fromBase64(mp3Loops[v]);
+  const bytes = fromBase64(loops().mp3Loops[v]);
   const offsets = [0];
   for (let at = 0; at < bytes.length;) {
     at += Math.floor((72_000 * MP3_KBPS[bytes[at + 2] >> 4]) / RATE) + ((bytes[at + 2] >> 1) & 1);
@@ -116,7 +135,7 @@ const mp3Loop = memo((v): FrameLoop => {
 });
 
 const aacLoop = memo((v): FrameLoop & { headerBytes: number[] } => {
-  const bytes = fromBase64(aacLoops[v]);
+  const bytes = fromBase64(loops().aacLoops[v]);
   const offsets = [0];
   const headerBytes: number[] = [];
   for (let at = 0; at < bytes.length;) {
@@ -256,8 +275,8 @@ interface OpusLoop extends FrameLoop {
 }
 
 const opusLoop = memo((v): OpusLoop => {
-  const head = fromBase64(opusLoops[v].head);
-  const packed = fromBase64(opusLoops[v].packets);
+  const head = fromBase64(loops().opusLoops[v].head);
+  const packed = fromBase64(loops().opusLoops[v].packets);
   const lengths: number[] = [];
   for (let at = 0; at < packed.length; at += 2 + lengths[lengths.length - 1]) lengths.push((packed[at] << 8) | packed[at + 1]);
   const bytes = new Uint8Array(packed.length - 2 * lengths.length);
@@ -661,6 +680,7 @@ function flacStream(durationMs: number, variant: number): { bytes: Uint8Array; f
 export async function renderAudio(spec: { format: AudioFormat; durationMs: number; variant: number }): Promise<Uint8Array> {
   const { format, durationMs, variant } = spec;
   checkSpec(durationMs, variant);
+  await loadAudioLoops();
   switch (format) {
     case 'mp3':
     case 'aac':
@@ -696,6 +716,7 @@ export function streamAudio(spec: { format: AudioFormat; durationMs: number; var
   const { format, durationMs, variant } = spec;
   checkSpec(durationMs, variant);
   async function* chunks(): AsyncGenerator<Uint8Array> {
+    await loadAudioLoops();
     if (format === 'mp3' || format === 'aac') {
       const total = audioFrameCount(format, durationMs);
       for (let at = 0; at < total; at += STREAM_FRAMES[format]) yield audioFrames(format, variant, at, Math.min(total, at + STREAM_FRAMES[format]));
@@ -735,6 +756,7 @@ export function streamAudio(spec: { format: AudioFormat; durationMs: number; var
  */
 export async function encodedAudio(codec: 'aac' | 'mp3' | 'opus' | 'flac', durationMs: number, variant: number): Promise<EncodedAudio> {
   checkSpec(durationMs, variant);
+  await loadAudioLoops();
   const packets: EncodedAudioPacket[] = [];
   const base = { sampleRate: RATE, numberOfChannels: 1 };
   if (codec === 'mp3' || codec === 'aac') {

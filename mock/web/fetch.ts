@@ -22,6 +22,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
+import { withWallClock } from './wall-clock.ts';
 
 export interface FetchHandlerOptions extends EngineOptions {
   /** The services (default: every area and the control API). */
@@ -129,7 +130,7 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
   const own =
     worlds ??
     createWorlds({
-      engine: opts,
+      engine: withWallClock(opts),
       services: opts.services,
       mediaCacheBytes: opts.mediaCacheBytes,
       control: opts.control ?? { anyOrigin: true },

@@ -17,14 +17,23 @@
  */
 import { http, type HttpHandler } from 'msw';
 import type { EngineOptions } from '../engine/engine.ts';
-import { createWorlds } from '../core/worlds.ts';
+import { createWorlds, sessionOf } from '../core/worlds.ts';
 import { controlsOf, createControlClient, type ControlClient, type MockControls } from './controls.ts';
 import { createFetchHandler, type FetchHandlerOptions } from './fetch.ts';
 import { isMockPath } from './paths.ts';
+import { withWallClock } from './wall-clock.ts';
 
 export interface MockHandlersOptions extends EngineOptions, Omit<FetchHandlerOptions, 'publicUrl'> {
   /** The origin (and optional path prefix) the handlers answer under, e.g. http://localhost:4010 or location.origin; media URLs are built on it. Default http://localhost:4010. */
   baseUrl?: string;
+  /**
+   * An unknown path under the API's prefixes (the first segment of its
+   * operations' paths other than web pages: `/v1/...`): `'error'` (default)
+   * answers the 404 envelope (code 10004) as the server does, so a typo is an
+   * API error; `'bypass'` lets it through, for an app that serves its own
+   * routes there.
+   */
+  unknownApiPaths?: 'error' | 'bypass';
 }
 
 /** MSW handlers of one mock engine, with its control operations. */
@@ -43,16 +52,19 @@ export const DEFAULT_BASE_URL = 'http://localhost:4010';
 /**
  * Creates MSW handlers answering, under `baseUrl`, the API operations'
  * paths, hosted media (`/media/...`), the control API (`/__mock/...`) and
- * session prefixes (`/sessions/<name>/...`): see isMockPath. Every other
+ * session prefixes (`/sessions/<name>/...`): see isMockPath; and, unless
+ * `unknownApiPaths: 'bypass'`, any other path under the API's prefixes
+ * (`/v1/...`: the 404 envelope, as from the server). Every other
  * request is not matched and goes through (the app's modules, a dev server's
  * `/@vite/`, `/src/` and `/node_modules/.vite/deps/` requests, the favicon,
  * other origins), so `baseUrl` may be the app's own origin. The engine's
- * clock is manual unless `clock: 'real'`.
+ * clock is manual unless `clock: 'real'` (wall time unless `wallNow` is
+ * given).
  */
 export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers {
   const base = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const worlds = createWorlds({
-    engine: { clock: 'manual', ...opts },
+    engine: withWallClock({ clock: 'manual', ...opts }),
     services: opts.services,
     mediaCacheBytes: opts.mediaCacheBytes,
     control: opts.control ?? { anyOrigin: true },
@@ -60,6 +72,21 @@ export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers
   });
   const handle = createFetchHandler({ ...opts, publicUrl: base }, worlds);
   const { origin, pathname } = new URL(base);
+  // the API's prefixes, e.g. /v1/: under them an unknown path is the mock's (404 envelope) unless unknownApiPaths is 'bypass'
+  const apiPrefixes =
+    opts.unknownApiPaths === 'bypass'
+      ? []
+      : [
+          ...new Set(
+            Object.values(worlds.services.apiOperations)
+              .filter((op) => op.response.kind !== 'page')
+              .map((op) => op.path.split('/')[1].toLowerCase() + '/'),
+          ),
+        ];
+  const underApi = (path: string): boolean => {
+    const rest = sessionOf(path, undefined).path.toLowerCase();
+    return apiPrefixes.some((p) => rest.startsWith('/' + p));
+  };
   const prefix = pathname.replace(/\/+$/, '');
   const strip = (request: Request): Request => {
     if (!prefix) return request;
@@ -72,7 +99,8 @@ export function createMockHandlers(opts: MockHandlersOptions = {}): MockHandlers
     if (url.origin !== origin) return false;
     const path = url.pathname;
     if (prefix && path !== prefix && !path.startsWith(prefix + '/')) return false;
-    return isMockPath(path.slice(prefix.length) || '/', worlds.routes);
+    const rest = path.slice(prefix.length) || '/';
+    return isMockPath(rest, worlds.routes) || underApi(rest);
   };
   const handler = http.all(
     ({ request }) => claims(request),

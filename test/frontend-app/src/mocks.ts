@@ -7,5 +7,5 @@
 export async function startMock(): Promise<void> {
   const [{ setupWorker }, { createMockHandlers }] = await Promise.all([import('msw/browser'), import('mediagen-contract/msw')]);
   const mock = createMockHandlers({ baseUrl: location.origin, seed: 7 });
-  await setupWorker(...mock.handlers).start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'bypass', quiet: true });
+  await setupWorker(...mock.handlers).start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledFrame: 'bypass', quiet: true });
 }
