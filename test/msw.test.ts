@@ -46,6 +46,9 @@ async function session(send: Send, advance: (ms: number) => void): Promise<Sent[
   // paths the handlers claim with nothing there: hosted media, and a typo under the API's prefix (/v1/)
   await rec(send('unknown route', 'GET', '/media/nothing-here.png'));
   await rec(send('unknown api path', 'GET', '/v1/nope'));
+  // a typo opens no session (the request entry: only an operation with a key does); in an open session it is a 404 too
+  await rec(send('unknown api path, unknown session', 'POST', '/sessions/typo/v1/video-generation/generat', { body: videoBody() }));
+  await rec(send('a session opened', 'GET', '/sessions/typo/v1/user/subscription'));
   await rec(send('unknown api path in a session', 'POST', '/sessions/typo/v1/video-generation/generat', { body: videoBody() }));
   await rec(send('method not allowed', 'DELETE', pathOf('getSubscription')));
   await rec(send('invalid body', 'POST', pathOf('createVideoTask'), { body: { model: 'nope' } }));
@@ -137,6 +140,9 @@ describe('MSW handlers and the Express server: the same session, the same bytes'
       expect(by[step].status, step).toBe(404);
       expect(JSON.parse(by[step].body.toString()).code, step).toBe(10004);
     }
+    expect(by['unknown api path, unknown session'].status).toBe(404);
+    expect(JSON.parse(by['unknown api path, unknown session'].body.toString()).code).toBe(10018);
+    expect(by['a session opened'].status).toBe(200);
     expect(by['method not allowed'].status).toBe(405);
     expect(by['invalid body'].status).toBe(400);
     expect(by['video range'].status).toBe(206);
