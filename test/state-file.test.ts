@@ -9,32 +9,15 @@
  * mock bug.
  */
 import { spawn } from 'node:child_process';
-import type * as Crypto from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { Engine } from '../mock/engine/engine.ts';
-import { saveStateFile, stateLocationProblem, writeStateFile } from '../mock/http/state-file.ts';
+import { saveStateFile, stateLocationProblem, tempNameFor, writeStateFile } from '../mock/http/state-file.ts';
 import { useMocks } from './helpers.ts';
-
-/** When set, the bytes node:crypto's randomBytes gives state-file.ts (to know a temporary name in advance). */
-const fixed = vi.hoisted(() => ({ bytes: undefined as Buffer | undefined, seen: undefined as Buffer[] | undefined }));
-vi.mock('node:crypto', async (importOriginal) => {
-  const real = await importOriginal<typeof Crypto>();
-  const randomBytes = (n: number) => {
-    const b = fixed.bytes?.subarray(0, n) ?? real.randomBytes(n);
-    fixed.seen?.push(b);
-    return b;
-  };
-  return { ...real, randomBytes, default: { ...real, randomBytes } };
-});
-afterEach(() => {
-  fixed.bytes = undefined;
-  fixed.seen = undefined;
-});
 
 const mock = useMocks();
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,21 +46,17 @@ describe('writeStateFile', () => {
     writeFileSync(file, 'the previous state');
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'precious');
-    fixed.bytes = Buffer.alloc(32, 0xab);
-    symlinkSync(victim, join(dir, `.state.json.${'ab'.repeat(12)}.tmp`));
-    expect(() => writeStateFile(file, new Engine())).toThrow(/EEXIST/);
+    const tmp = tempNameFor(file);
+    symlinkSync(victim, tmp);
+    expect(() => writeStateFile(file, new Engine(), tmp)).toThrow(/EEXIST/);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     expect(readFileSync(file, 'utf8')).toBe('the previous state');
   });
 
-  it('temporary names are random: 12 bytes from node:crypto for each save, none twice', () => {
-    const dir = dirOf();
-    const file = join(dir, 'state.json');
-    fixed.seen = [];
-    for (let i = 0; i < 3; i++) writeStateFile(file, new Engine());
-    expect(fixed.seen.map((b) => b.length)).toEqual([12, 12, 12]);
-    expect(new Set(fixed.seen.map((b) => b.toString('hex'))).size).toBe(3);
-    expect(readdirSync(dir)).toEqual(['state.json']);
+  it('temporary names are unpredictable: in the target’s directory, 24 random hex digits, never twice', () => {
+    const names = Array.from({ length: 50 }, () => tempNameFor('/some/dir/state.json'));
+    expect(new Set(names).size).toBe(50);
+    for (const n of names) expect(n).toMatch(/^\/some\/dir\/\.state\.json\.[0-9a-f]{24}\.tmp$/);
   });
 });
 
