@@ -162,7 +162,9 @@ export const errorCatalog = {
     httpStatus: 507,
     meaning:
       'the mock could not write its state to the --state file (a directory it may not write in, a full disk): the state stays in memory and the save is tried again at shutdown',
-    provenance: assumed("mock-only: the state file is the mock's own; 507 Insufficient Storage (RFC 4918) as the server could not store what the request asked it to"),
+    provenance: assumed(
+      "mock-only: the state file is the mock's own; 507 Insufficient Storage (RFC 4918) as the server could not store what the request asked it to",
+    ),
   },
   MOCK_INTERNAL_ERROR: {
     code: 10500,

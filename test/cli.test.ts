@@ -54,7 +54,7 @@ async function start(args: string[], host = '127.0.0.1', env: Record<string, str
     } catch {
       /* not yet */
     }
-    if (Date.now() - t0 > 20_000) throw new Error(`the mock did not start:\n${out}`);
+    if (Date.now() - t0 > 120_000) throw new Error(`the mock did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return { base, child, output: () => out, exited };
@@ -171,7 +171,7 @@ describe('mediagen-mock: flags, environment, readiness', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     for (const t0 = Date.now(); !/mediagen-mock ready \S+/.test(out);) {
-      if (child.exitCode !== null || Date.now() - t0 > 20_000) throw new Error(`no ready line:\n${out}`);
+      if (child.exitCode !== null || Date.now() - t0 > 120_000) throw new Error(`no ready line:\n${out}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     return { child, base: /mediagen-mock ready (\S+)/.exec(out)![1] };

@@ -121,7 +121,7 @@ describe('GET /__mock/events (Server-Sent Events)', () => {
         await createVideo(m, OTHER_KEY);
       },
       stop: (events) => events.length >= 1,
-      timeoutMs: 3000,
+      timeoutMs: 60_000,
     });
     expect(s.events.map((e) => [e.data.apiKey, e.data.area, e.data.status])).toEqual([[OTHER_KEY, 'video', 'generating']]);
   });
@@ -130,7 +130,7 @@ describe('GET /__mock/events (Server-Sent Events)', () => {
     const m = await mock({ clock: 'real', wallNow: Date.now, speed: 200 });
     const id = await createVideo(m);
     const t0 = performance.now();
-    const s = await readEventStream(m.base, `/__mock/events?taskId=${id}`, { timeoutMs: 5000 });
+    const s = await readEventStream(m.base, `/__mock/events?taskId=${id}`, { timeoutMs: 60_000 });
     expect(s.ended).toBe(true);
     expect(s.events.map((e) => e.data.status)).toEqual(['generating', 'uploading', 'success']);
     // 60 s of virtual time at x200 is 300 ms of wall time

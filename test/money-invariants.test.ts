@@ -199,7 +199,7 @@ function expectSoundLedger(acc: { credits: number; ledger: LedgerEntry[] }): voi
 /** The events of a task from the control API's activity stream (replayed; the stream ends after the terminal one). */
 async function taskEvents(m: TestMock, taskId: string): Promise<{ status: string; terminal: boolean; area: string }[]> {
   const s = await readEventStream(m.base, `/__mock/events?taskId=${encodeURIComponent(taskId)}`, {
-    timeoutMs: 3000,
+    timeoutMs: 60_000, // ends at the terminal event: the limit only catches a hang
     stop: (events) => events.some((e) => e.data?.terminal === true),
   });
   expect(s.status).toBe(200);

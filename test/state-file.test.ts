@@ -9,7 +9,6 @@
  * mock bug.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
 import { Engine } from '../mock/engine/engine.ts';
-import { saveStateFile, stateLocationProblem, writeStateFile } from '../mock/http/state-file.ts';
+import { saveStateFile, stateLocationProblem, tempNameFor, writeStateFile } from '../mock/http/state-file.ts';
 import { useMocks } from './helpers.ts';
 
 const mock = useMocks();
@@ -47,25 +46,17 @@ describe('writeStateFile', () => {
     writeFileSync(file, 'the previous state');
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'precious');
-    symlinkSync(victim, join(dir, `.state.json.${'ab'.repeat(12)}.tmp`));
-    expect(() => writeStateFile(file, new Engine(), (n) => Buffer.alloc(n, 0xab))).toThrow(/EEXIST/);
+    const tmp = tempNameFor(file);
+    symlinkSync(victim, tmp);
+    expect(() => writeStateFile(file, new Engine(), tmp)).toThrow(/EEXIST/);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     expect(readFileSync(file, 'utf8')).toBe('the previous state');
   });
 
-  it('temporary names are random: 12 bytes of the random source for each save, none twice', () => {
-    const dir = dirOf();
-    const file = join(dir, 'state.json');
-    const seen: Buffer[] = [];
-    const random = (n: number) => {
-      const b = randomBytes(n);
-      seen.push(b);
-      return b;
-    };
-    for (let i = 0; i < 3; i++) writeStateFile(file, new Engine(), random);
-    expect(seen.map((b) => b.length)).toEqual([12, 12, 12]);
-    expect(new Set(seen.map((b) => b.toString('hex'))).size).toBe(3);
-    expect(readdirSync(dir)).toEqual(['state.json']);
+  it('temporary names are unpredictable: in the target’s directory, 24 random hex digits, never twice', () => {
+    const names = Array.from({ length: 50 }, () => tempNameFor('/some/dir/state.json'));
+    expect(new Set(names).size).toBe(50);
+    for (const n of names) expect(n).toMatch(/^\/some\/dir\/\.state\.json\.[0-9a-f]{24}\.tmp$/);
   });
 });
 

@@ -64,18 +64,21 @@ function writeNew(file: string, text: string): void {
   closeSync(fd);
 }
 
+/** A new temporary name for a save of `path`: in its directory, with 12 random bytes (24 hex digits) no one can predict. */
+export function tempNameFor(path: string): string {
+  return join(dirname(resolve(path)), `.${basename(path)}.${randomBytes(12).toString('hex')}.tmp`);
+}
+
 /**
- * Writes the engine's state to `path` atomically: a temporary file of a random
- * name in the same directory, created exclusively and flushed, then renamed
- * over `path` (and the directory flushed, where the system allows). Returns
- * the bytes written. Throws the file system's error (`path` left as it was).
- * `random(n)` gives the `n` random bytes of the temporary name (node:crypto's
- * randomBytes; a test passes its own to know the name in advance).
+ * Writes the engine's state to `path` atomically: a temporary file (`tmp`,
+ * default a new `tempNameFor(path)`) created exclusively and flushed, then
+ * renamed over `path` (and the directory flushed, where the system allows).
+ * Returns the bytes written. Throws the file system's error (`path` left as it
+ * was; EEXIST when something already has the temporary name).
  */
-export function writeStateFile(path: string, engine: Engine, random: (n: number) => Uint8Array = randomBytes): number {
+export function writeStateFile(path: string, engine: Engine, tmp: string = tempNameFor(path)): number {
   const text = `${JSON.stringify(stateOf(engine))}\n`;
   const dir = dirname(resolve(path));
-  const tmp = join(dir, `.${basename(path)}.${Buffer.from(random(12)).toString('hex')}.tmp`);
   writeNew(tmp, text);
   try {
     renameSync(tmp, path);
