@@ -117,12 +117,12 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     expect(meant.status, meant.text).toBe(200);
 
     await page.getByRole('button', { name: 'Advance 1 min' }).click();
-    await expect.poll(() => row.getByTestId('status').textContent(), { timeout: 5000 }).toBe('success');
+    await expect.poll(() => row.getByTestId('status').textContent(), { timeout: 60_000 }).toBe('success');
     // the history in virtual time, and the result's image rendered from the mock's own media URL
     expect(await row.locator('.history').textContent()).toMatch(/pending .*→ .*success \+\d/);
     const img = row.locator('img');
     await img.waitFor({ timeout: 60_000 });
-    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
+    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 60_000 }).toBeGreaterThan(0);
     expect(await img.getAttribute('src')).toMatch(new RegExp(`^${m.base}/media/`));
     // labelled with the field it comes from
     expect(await row.locator('figure figcaption').first().textContent()).toBe('images[0].url');
@@ -138,8 +138,8 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     await fresh.goto(`${m.base}/__mock/ui/`);
     // the finished task of the test above: its result is read and its image shown
     const img = fresh.locator('section[aria-labelledby="tasks-h"] img').first();
-    await img.waitFor({ timeout: 5000 });
-    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
+    await img.waitFor({ timeout: 60_000 });
+    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 60_000 }).toBeGreaterThan(0);
     const after = { all: await count(), reads: await count('?operationId=getImageTask') };
     console.log(`[dashboard] journal count before opening the page ${before.all} (getImageTask ${before.reads}), after ${after.all} (${after.reads})`);
     expect(after).toEqual(before);
