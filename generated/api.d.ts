@@ -498,6 +498,7 @@ export interface paths {
          *
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["synthesizeSpeech"];
         delete?: never;
@@ -523,6 +524,7 @@ export interface paths {
          *
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createSpeech"];
         delete?: never;
@@ -549,6 +551,7 @@ export interface paths {
          *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createSpeechScript"];
         delete?: never;
@@ -579,6 +582,7 @@ export interface paths {
          *     - a url source's content standing for uri is a URI (spaces and non-ASCII characters percent-encoded) (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createFlowSpeechEpisode"];
         delete?: never;
@@ -609,6 +613,7 @@ export interface paths {
          *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createFlowSpeechTtsEpisode"];
         delete?: never;
@@ -946,6 +951,7 @@ export interface paths {
          *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createPodcastEpisode"];
         delete?: never;
@@ -976,6 +982,7 @@ export interface paths {
          *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - each speaker's language is the episode's language (37002 SPEAKER_LANGUAGE_MISMATCH; reads the catalogue)
          */
         post: operations["createPodcastTextContent"];
@@ -2373,7 +2380,7 @@ export interface components {
              */
             imageSize?: "1K" | "2K" | "4K";
             /**
-             * @description W:H; schema default 1:1 once an imageConfig object is sent; per model (see the model table)
+             * @description W:H; schema default 1:1 once an imageConfig object is sent; which ratios a model accepts is per model (see the model table): image-c accepts any ratio
              * @default 1:1
              * @example 16:9
              */
@@ -4379,10 +4386,10 @@ export interface components {
              */
             provider: "musicA" | "musicB";
             /**
-             * @description operation type: GENERATE, INSTRUMENTAL, SOUNDTRACK, TRACK, REMIX, COVER, EXTEND
-             * @enum {string}
+             * @description operation type (for example GENERATE); an open set: a client keeps a value it does not know
+             * @example GENERATE
              */
-            taskType: "GENERATE" | "INSTRUMENTAL" | "SOUNDTRACK" | "TRACK" | "REMIX" | "COVER" | "EXTEND";
+            taskType: string;
             /** @enum {string} */
             status: "pending" | "generating" | "uploading" | "success" | "failed";
             params: components["schemas"]["MusicTaskParams"];

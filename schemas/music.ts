@@ -47,7 +47,10 @@ import { charCount } from './speech.ts';
 export const musicStatuses = ['pending', 'generating', 'uploading', 'success', 'failed'] as const;
 export type MusicStatus = (typeof musicStatuses)[number];
 
-/** Operation types a task reports as taskType (document 3 shows GENERATE; the others name their endpoints, assumed). */
+/**
+ * Operation types this contract's tasks report as taskType (document 3 shows GENERATE as an example of an open
+ * string; the others, naming their endpoints, are assumed and only examples in the schema).
+ */
 export const musicTaskTypes = ['GENERATE', 'INSTRUMENTAL', 'SOUNDTRACK', 'TRACK', 'REMIX', 'COVER', 'EXTEND'] as const;
 export type MusicTaskType = (typeof musicTaskTypes)[number];
 
@@ -939,7 +942,11 @@ export const MusicTask = z
   .strictObject({
     id: z.string().meta({ description: 'task id' }),
     provider: z.enum(musicProviders).meta({ description: 'the provider that ran it (default resolves to musicA)' }),
-    taskType: z.enum(musicTaskTypes).meta({ description: `operation type: ${musicTaskTypes.join(', ')}` }),
+    // document 3 types it as a string, "operation type (for example GENERATE)": open, so a client must accept a type it does not know
+    taskType: z.string().meta({
+      description: 'operation type (for example GENERATE); an open set: a client keeps a value it does not know',
+      examples: ['GENERATE'],
+    }),
     status: z.enum(musicStatuses),
     params: MusicTaskParams,
     tracks: z

@@ -16,7 +16,17 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
-import { charCount, EPISODE_COVER_SIDE, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, SpeechSpeed, speechPricing } from './speech.ts';
+import {
+  charCount,
+  EPISODE_COVER_SIDE,
+  episodeStatuses,
+  flowSpeechLanguages,
+  SPEECH_MAX_CHARS,
+  SpeakerId,
+  SpeechSpeed,
+  speechPricing,
+  speedRule,
+} from './speech.ts';
 import { formatCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
@@ -207,6 +217,7 @@ const podcastStateRules: StateRule[] = [
     reads: 'catalogue',
   },
   { code: 'PODCAST_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' },
+  speedRule(INVALID),
 ];
 
 const podcastFields = {

@@ -15,7 +15,7 @@
 import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, uriString } from './common.ts';
-import { errorCatalog } from './errors.ts';
+import { errorCatalog, type ErrorName } from './errors.ts';
 import { AUDIO_TIMBRES, audioFormats } from './media.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
@@ -168,16 +168,32 @@ export function atMostTwoDecimals(v: number): boolean {
 /** Step of `speed`: at most two decimals. */
 const SPEED_STEP = 0.01;
 
-/** `speed` of every speech endpoint: 0.5-2.0, at most two decimals, default 1. */
+/**
+ * `speed` of every speech endpoint: 0.5-2.0, at most two decimals, default 1 (document 2). The mock checks the two
+ * decimals (Zod's multipleOf, free of binary floating-point error); the emitted schema states them in words and in
+ * the operation's `x-rules` (speedRule), not as `multipleOf: 0.01`: ajv, Prism and Python's jsonschema divide in
+ * binary floating point and refuse allowed values such as 1.15 (1.15 / 0.01 = 114.99999999999999).
+ */
 export const SpeechSpeed = z
   .number()
   .min(speechSpeed.min)
   .max(speechSpeed.max)
-  // two decimals as multipleOf 0.01: Zod checks it without binary floating-point error; zod-to-openapi 9 does not emit multipleOf, so the spec is told the same step
   .multipleOf(SPEED_STEP, { message: 'speed must have at most two decimals' })
   .default(speechSpeed.default)
-  .meta({ description: 'speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long', example: 1 })
-  .openapi({ multipleOf: SPEED_STEP });
+  .meta({ description: 'speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long', example: 1 });
+
+/**
+ * The two-decimal rule of `speed` as an `x-rules` entry answering `code` (the operation's validation error): the
+ * one body rule the emitted schema states in words only (see SpeechSpeed).
+ */
+export function speedRule(code: ErrorName): StateRule {
+  return {
+    code,
+    fields: ['speed'],
+    rule: 'speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values',
+    reads: 'body',
+  };
+}
 
 /** A string of 1 to `max` characters, counted as Unicode code points (as JSON Schema's maxLength; an emoji is one character). */
 function text(max: number, what: string) {
@@ -633,6 +649,7 @@ const flowSpeechStateRules: StateRule[] = [
   },
   voiceStateRule('speakers[0].speakerId'),
   creditsStateRule,
+  speedRule(INVALID),
 ];
 
 const ttsDescription =
@@ -659,7 +676,7 @@ const ttsOperation = (path: string, summary: string, provenanceNote: string) =>
     },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
     validationError: 'SPEECH_INVALID_PARAMETERS',
-    stateRules: [voiceStateRule('voice'), creditsStateRule],
+    stateRules: [voiceStateRule('voice'), creditsStateRule, speedRule(INVALID)],
     charges: true,
   }) as const;
 
@@ -698,7 +715,7 @@ export const speechOperations = defineOperations('Speech', {
     request: { body: json(SpeechRequest) },
     response: { status: 200, kind: 'envelope', schema: SpeechData, description: 'the audio and subtitles' },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
-    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
+    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule, speedRule(INVALID)],
     charges: true,
   }),
   createFlowSpeechEpisode: taskOp({
@@ -726,7 +743,7 @@ export const speechOperations = defineOperations('Speech', {
     request: { body: json(FlowSpeechTtsRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
-    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
+    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule, speedRule(INVALID)],
   }),
   getFlowSpeechEpisode: op({
     method: 'get',

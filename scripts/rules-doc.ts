@@ -79,7 +79,7 @@ export function renderRules(): string {
     '',
     "A rule about the request body is declared once, as a JSON Schema 2020-12 fragment with its error code and message; the mock checks it with Zod and `spec/openapi.json` carries the same fragment under the request schema's `allOf` (`if`/`then` on model, capability or mode, `contains` with `minContains`/`maxContains`, `anyOf` of required sets, ...). Rules a schema cannot carry (they read the account, the catalogue, earlier state or concurrency, or one field's text inside another's) are listed per operation in the `x-rules` extension and in its description (so is what an uploaded file holds or weighs). A multipart body's text fields carry their fragments in its multipart schema the same way; a fragment comparing a boolean states its `type` too, so a validator that coerces form text (\"true\") does so before it compares.",
     '',
-    "Each field's own constraints (types, enums, ranges, lengths, `speed` at most two decimals as `multipleOf: 0.01`) are in the schema's `properties` and not repeated here. A validator needs tolerance for binary floating point on `multipleOf: 0.01` (ajv: `multipleOfPrecision`), or it refuses 1.1.",
+    "Each field's own constraints (types, enums, ranges, lengths) are in the schema's `properties` and not repeated here. One is in words only: `speed` has at most two decimals (document 2), listed in the operation's `x-rules` and not emitted as `multipleOf: 0.01`, because validators divide in binary floating point (1.15 / 0.01 = 114.99999999999999) and would refuse allowed values; every value 0.50-2.00 validates with ajv's defaults.",
     '',
     `## Body rules (${bodyCount}), in the emitted schema`,
     '',

@@ -124,7 +124,8 @@ export const IMAGE_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
 /**
  * Pixel size by imageSize: the long side in pixels (assumed: the seed names 1K, 2K, 4K without pixels).
  * For ratio a:b (reduced), width = a*k and height = b*k with k = floor(longSide / max(a, b)),
- * so the pixel size has exactly the ratio and its long side is at most longSide.
+ * so the pixel size has exactly the ratio and its long side is at most longSide; a reduced ratio whose larger
+ * term exceeds longSide (image-c accepts any ratio) gets the long side and the short side scaled, at least 1 pixel.
  */
 export const imageLongSide: Record<ImageSize, number> = { '1K': 1024, '2K': 2048, '4K': 4096 };
 /** Ratio of the output when the model picks it (imageConfig omitted on image-a, image-c, image-d): assumed 1:1. */
@@ -140,7 +141,13 @@ export function imagePixels(size: ImageSize, ratio: string | null): { width: num
   const g = gcd(w0, h0);
   const a = w0 / g;
   const b = h0 / g;
-  const k = Math.max(1, Math.floor(imageLongSide[size] / Math.max(a, b)));
+  const long = imageLongSide[size];
+  // a ratio longer than the long side itself (image-c accepts any, e.g. 2000:1): the long side, the short side scaled, at least 1
+  if (Math.max(a, b) > long) {
+    const short = (x: number) => Math.max(1, Math.round((x * long) / Math.max(a, b)));
+    return a >= b ? { width: long, height: short(b) } : { width: short(a), height: long };
+  }
+  const k = Math.floor(long / Math.max(a, b));
   return { width: a * k, height: b * k };
 }
 
