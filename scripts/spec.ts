@@ -270,7 +270,10 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),
     ...(op.lifecycle ? { 'x-lifecycle': op.lifecycle } : {}),
-    'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])].map((n) => errorCatalog[n!].code),
+    // the mock's own codes stay out (an operation without parameters answers the mock's 10007 for a forcing it cannot honour)
+    'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])]
+      .filter((n) => !isMockOnly(n!))
+      .map((n) => errorCatalog[n!].code),
     ...(op.stateRules?.length ? { 'x-rules': xRules(op) } : {}),
   };
 }
@@ -286,6 +289,42 @@ function describeStateRules(op: OperationDef): string {
   const line = (r: NonNullable<OperationDef['stateRules']>[number]) =>
     `- ${r.rule} (${describeErrorRef(r.code)}; reads ${r.reads === 'body' ? 'the body, beyond what a schema can say' : `the ${r.reads}`})`;
   return `\n\nRules beyond the request schema (also in \`x-rules\`):\n\n${op.stateRules.map(line).join('\n')}`;
+}
+
+/**
+ * The codes the request body of `op` in `doc` can answer for a rule: every `x-error-code` of its fragments (the
+ * components it refers to followed, each once). Used to complete the operation's `x-validation-errors`.
+ */
+export function ruleCodesOf(doc: { paths?: object; components?: object }, op: { path: string; method: string }): number[] {
+  const paths = doc.paths as Record<string, Record<string, { requestBody?: unknown }>>;
+  const codes = new Set<number>();
+  const seen = new Set<string>();
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (n === null || typeof n !== 'object') return;
+    const o = n as Record<string, unknown>;
+    if (typeof o['x-error-code'] === 'number') codes.add(o['x-error-code']);
+    if (typeof o.$ref === 'string' && o.$ref.startsWith('#/components/schemas/') && !seen.has(o.$ref)) {
+      seen.add(o.$ref);
+      walk((doc.components as { schemas: Record<string, unknown> }).schemas[o.$ref.slice('#/components/schemas/'.length)]);
+    }
+    Object.values(o).forEach(walk);
+  };
+  walk(paths[op.path][op.method].requestBody);
+  return [...codes];
+}
+
+/**
+ * Completes `x-validation-errors` of every operation of `doc`: the validation and field errors, then every code a
+ * body rule answers (its fragments' `x-error-code`) and every `x-rules` entry that reads the body alone.
+ */
+function completeValidationErrors(doc: { paths?: object; components?: object }, ops: readonly OperationDef[]): void {
+  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+  for (const op of ops) {
+    const o = paths[op.path][op.method];
+    const body = (op.stateRules ?? []).filter((r) => r.reads === 'body').map((r) => errorCatalog[r.code].code);
+    o['x-validation-errors'] = [...new Set([...(o['x-validation-errors'] as number[]), ...ruleCodesOf(doc, op), ...body])];
+  }
 }
 
 /** The errors `op` shows in the service document: every declared error but the mock's own (its forcing). */
@@ -338,6 +377,7 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
     security: [{ [bearerApiKeyScheme.name]: [] }, { [userTokenScheme.name]: [] }],
   });
   for (const op of ops) tagErrorCodes(doc, op, serviceErrors(op));
+  completeValidationErrors(doc, ops);
   quotablePatterns(doc);
   return { ...doc, 'x-error-catalog': catalogExtension(errorNames.filter((n) => !isMockOnly(n))) };
 }
@@ -409,5 +449,6 @@ export function buildControlDocument() {
   });
   for (const op of Object.values(controlOperations) as OperationDef[]) tagErrorCodes(doc, op, op.errors);
   quotablePatterns(doc);
-  return doc;
+  // the mock's own codes as data, in the extension the service document uses for its catalog
+  return { ...doc, 'x-error-catalog': catalogExtension(errorNames.filter(isMockOnly)) };
 }
