@@ -698,7 +698,7 @@ export interface paths {
         };
         /**
          * Poll a clone task (and confirm it, with autoConfirm)
-         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
+         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged. A poll that confirms answers those two retry statuses itself (document 2, "Errors"); its other confirmation errors are reported in confirmError.
          */
         get: operations["getVoiceClone"];
         put?: never;
@@ -1434,7 +1434,7 @@ export interface paths {
         put?: never;
         /**
          * Re-sing a musicA song with new lyrics (multipart)
-         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
+         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of its music tasks; another account's track: 403 with 39008; one naming no track: 404 with 39009; another site's URL: 39001), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          *
@@ -1928,9 +1928,9 @@ export interface components {
             creditCharged: number;
             enabledShare: boolean;
             /** @description catalog code of the failure when status is failed, else null */
-            errorCode: number | null;
+            errorCode?: number | null;
             /** @description failure message when status is failed, else null */
-            errorMessage: string | null;
+            errorMessage?: string | null;
             /**
              * @description Epoch milliseconds
              * @example 1767225600000
@@ -2425,7 +2425,7 @@ export interface components {
              * @description normalised model id
              * @enum {string}
              */
-            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro";
+            model?: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro";
             /** @description present on success; one image per task (assumed) */
             images?: {
                 /** @description hosted image URL */
@@ -2936,7 +2936,8 @@ export interface components {
          *     }
          */
         CloneTask: {
-            taskId: string;
+            /** @description the task id, echoed */
+            taskId?: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
             /** @description MP3 preview of the temporary voice, when completed */
@@ -4061,16 +4062,16 @@ export interface components {
             /** @description when failed: the error description */
             message?: string;
         };
-        /** @description always kind, url, title, author, publishedAt, language; plus postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article) */
+        /** @description facts about the source, for example title and author; other fields may appear: postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article) */
         ExtractionMetadata: {
             /** @enum {string} */
-            kind: "web-article" | "microblog-profile" | "microblog-post" | "video" | "official-account-article";
-            url: string;
-            title: string;
-            author: string;
+            kind?: "web-article" | "microblog-profile" | "microblog-post" | "video" | "official-account-article";
+            url?: string;
+            title?: string;
+            author?: string;
             /** @description ISO 8601 */
-            publishedAt: string;
-            language: string;
+            publishedAt?: string;
+            language?: string;
         } & {
             [key: string]: unknown;
         };
@@ -4268,7 +4269,7 @@ export interface components {
             audio?: string;
             /**
              * Format: uri
-             * @description an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)
+             * @description an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of the caller's music tasks (another account's track answers 403 with 39008); a URL of another site is refused (39001)
              */
             audioUrl?: string;
             /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
@@ -7296,9 +7297,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `36030` another confirmation for the same account is in flight (HTTP 429, Retry-After 2 s); safe to retry, nothing charged */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying (2 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `36031` the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (5 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

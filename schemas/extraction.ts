@@ -168,18 +168,19 @@ export const CreateExtractionData = z
 
 /** metadata of a completed extraction (assumed shape; document 3: "object, for example title and author"). */
 export const ExtractionMetadata = z
+  // every field optional: document 3 gives only examples ("for example title and author"), so any of them may be absent
   .looseObject({
-    kind: z.enum(extractionKinds),
-    url: z.string(),
-    title: z.string(),
-    author: z.string(),
-    publishedAt: z.string().meta({ description: 'ISO 8601' }),
-    language: z.string(),
+    kind: z.enum(extractionKinds).optional(),
+    url: z.string().optional(),
+    title: z.string().optional(),
+    author: z.string().optional(),
+    publishedAt: z.string().optional().meta({ description: 'ISO 8601' }),
+    language: z.string().optional(),
   })
   .meta(
     provenanceMeta(
-      assumed('document 3 shows only "for example title and author"'),
-      'always kind, url, title, author, publishedAt, language; plus postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article)',
+      assumed('document 3 shows only "for example title and author"; this contract sends kind, url, title, author, publishedAt and language, and more by kind'),
+      'facts about the source, for example title and author; other fields may appear: postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article)',
     ),
   )
   .openapi('ExtractionMetadata');

@@ -735,7 +735,7 @@ const RemixShape = z.object({
   audio: audioFile(musicFileTypes.remixAudio).optional(),
   audioUrl: uriString().optional().meta({
     description:
-      "an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)",
+      "an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of the caller's music tasks (another account's track answers 403 with 39008); a URL of another site is refused (39001)",
   }),
   providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks)'),
 });
@@ -1099,7 +1099,7 @@ export const musicOperations = defineOperations('Music', {
     path: '/v1/music/remix',
     summary: 'Re-sing a musicA song with new lyrics (multipart)',
     description:
-      `multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (${musicFileTypes.remixAudio.join(' or ')}, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. ` +
+      `multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (${musicFileTypes.remixAudio.join(' or ')}, judged by its content, at most 10 MB), audioUrl (an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of its music tasks; another account's track: 403 with 39008; one naming no track: 404 with 39009; another site's URL: 39001), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. ` +
       `Price: a flat ${musicFlatCredits.remix} credits (assumed). ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicRemixRequest, { files: { audio: audioUpload }, maxTotalBytes: MUSIC_AUDIO_MAX_BYTES, limitError: 'MUSIC_FILE_TOO_LARGE' }),
@@ -1188,8 +1188,9 @@ export const musicTableAssumptions: TableAssumption[] = [
   },
   {
     subject:
-      "a platform URL (uploadUrl, audioUrl) is one on the mock's own origin: it must be a track audioUrl of one of the caller's succeeded music tasks (its signature and expiry are not required: ownership is what is checked); another account's: 403 (39008); any other: 404 (39009). Any other http(s) URL counts as public and is accepted unread (its length assumed as a song's)",
-    reason: 'document 3 says ownership is verified for platform asset URLs and that public URLs are accepted, not how either is recognised',
+      "a platform URL (uploadUrl, audioUrl) is one on the service's own origin: it must be a track audioUrl of one of the caller's succeeded music tasks (its signature and expiry are not required: ownership is what is checked); another account's: 403 (39008), no track being public; any other: 404 (39009). On /cover any other http(s) URL counts as public and is accepted unread (its length assumed as a song's); on /remix, whose audioUrl document 3 calls internal platform audio, another site's URL is refused (39001)",
+    reason:
+      'document 3 says ownership is verified for platform asset URLs and that public URLs are accepted, not how either is recognised nor how a track is made public',
   },
   {
     subject:

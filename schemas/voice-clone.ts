@@ -185,7 +185,11 @@ export const CreateCloneData = z
 /** The clone task (document 2, "Voice-clone task (poll result)"); taskId is added (assumed). Terminal shapes: failed; completed without speakerId; confirmed. */
 export const CloneTask = z
   .strictObject({
-    taskId: z.string().meta(provenanceMeta(assumed('the poll result table does not list the id; the mock echoes it'))),
+    // optional: an answer that follows document 2's table (no id) stays valid
+    taskId: z
+      .string()
+      .optional()
+      .meta(provenanceMeta(assumed('the poll result table does not list the id; this contract echoes it'), 'the task id, echoed')),
     status: z.enum(cloneStatuses),
     demoAudioUrl: mediaUrl('MP3 preview of the temporary voice, when completed').optional(),
     speakerId: z.string().optional().meta({ description: 'present once the voice is confirmed: pass it wherever a voice is expected' }),
@@ -342,11 +346,18 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     description:
       'Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). ' +
       'With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. ' +
-      `A completed task not confirmed within 7 days of completing answers 410 (36010). ${confirmRules}`,
+      `A completed task not confirmed within 7 days of completing answers 410 (36010). ${confirmRules} ` +
+      'A poll that confirms answers those two retry statuses itself (document 2, "Errors"); its other confirmation errors are reported in confirmError.',
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
     request: { params: CloneTaskParams },
     response: { status: 200, kind: 'envelope', schema: CloneTask, description: 'the task' },
-    errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_TASK_NOT_FOUND', 'VOICE_CLONE_TASK_EXPIRED'],
+    errors: [
+      'VOICE_CLONE_INVALID_PARAMETERS',
+      'VOICE_CLONE_TASK_NOT_FOUND',
+      'VOICE_CLONE_TASK_EXPIRED',
+      'VOICE_CLONE_CONFIRM_IN_FLIGHT',
+      'VOICE_CLONE_UNAVAILABLE',
+    ],
   }),
   confirmVoiceClone: op({
     method: 'post',

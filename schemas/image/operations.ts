@@ -97,8 +97,10 @@ export const ImageTask = z
   .strictObject({
     taskId: z.string(),
     status: z.enum(imageTaskStatuses),
+    // optional: document 1's task table has no model, so an answer without it stays valid
     model: z
       .enum(imageModelIds)
+      .optional()
       .meta(provenanceMeta(assumed('the seed does not list model on the task; the normalised model id is returned for lists'), 'normalised model id')),
     images: z.array(ImageTaskImage).optional().meta({ description: 'present on success; one image per task (assumed)' }),
     failMsg: z.string().optional().meta({ description: 'failure message when status is fail (a timeout says it timed out)' }),

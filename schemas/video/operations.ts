@@ -95,6 +95,8 @@ const failureFields = {
     .number()
     .int()
     .nullable()
+    // optional: document 1's task has no such field, so an answer without it stays valid
+    .optional()
     .meta(
       provenanceMeta(
         assumed('the seed does not show where a failed video task carries its reason'),
@@ -104,6 +106,7 @@ const failureFields = {
   errorMessage: z
     .string()
     .nullable()
+    .optional()
     .meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'failure message when status is failed, else null')),
 };
 
