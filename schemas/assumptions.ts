@@ -8,6 +8,14 @@ import type { TableAssumption } from './provenance.ts';
 
 export const sharedTableAssumptions: TableAssumption[] = [
   {
+    subject: 'a rejected credential (API key or user token) answers HTTP 401 with code 10001; no operation declares a 403 for it',
+    reason: 'document 1, "Authentication", allows 401 or 403 without saying which; the security schemes tell a client to treat both as a rejected credential',
+  },
+  {
+    subject: 'every operation that takes an API key takes a user token too (each operation lists both security schemes)',
+    reason: 'document 1 describes user tokens at {user_api_base_url} without saying which operations they reach',
+  },
+  {
     subject: 'request bodies ignore unknown fields; responses never carry fields outside the schema (decisions/0004-unknown-request-fields.md)',
     reason: 'document 1 does not say whether unknown request fields are rejected',
   },

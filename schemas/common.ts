@@ -100,8 +100,11 @@ export const bearerApiKeyScheme = {
     scheme: 'bearer',
     bearerFormat: `${DEFAULT_KEY_PREFIX}_<keyId>_<secret>`,
     description:
-      'Authorization: Bearer <API_KEY>. The key represents the account. Keys have the format <key_prefix>_<keyId>_<secret>, ' +
-      `with the fixed prefix "${DEFAULT_KEY_PREFIX}"; keyId and secret are letters and digits. Sent to {base_url}.`,
+      'Authorization: Bearer <API_KEY>. The key represents the account (its owner). Keys have the format <key_prefix>_<keyId>_<secret>, ' +
+      `with the fixed prefix "${DEFAULT_KEY_PREFIX}"; keyId and secret are letters and digits. ` +
+      'The secret is shown once, at creation; keys are created and deleted in the account dashboard, and a deletion takes effect at once (later requests with the key fail authentication). ' +
+      'There is no refresh: a key is valid until rotated or deleted. Keep keys server-side. ' +
+      'A rejected credential answers HTTP 401 or 403: this contract answers 401 with code 10001; treat a 403 without a documented code as a rejected credential too. Sent to {base_url}.',
     'x-provenance': `document 1, "Authentication"; assumed: the prefix "${DEFAULT_KEY_PREFIX}" and the characters of keyId and secret (the document says the prefix is fixed but does not show it)`,
   },
 };
@@ -118,8 +121,9 @@ export const userTokenScheme = {
     type: 'http' as const,
     scheme: 'bearer',
     description:
-      'Authorization: Bearer <ACCESS_TOKEN>: the access token of a signed-in user, from the OAuth login session, exchange and refresh operations (tag OAuth). The request acts as that user. Sent to {user_api_base_url}.',
-    'x-provenance': `document 1, "Authentication"`,
+      'Authorization: Bearer <ACCESS_TOKEN>: the access token of a signed-in user, from the OAuth login session, exchange and refresh operations (tag OAuth). The request acts as that user. ' +
+      'Every operation that takes an API key takes a user token too. A rejected token answers HTTP 401 (or 403, as for an API key). Sent to {user_api_base_url}.',
+    'x-provenance': `document 1, "Authentication"; assumed: which operations a user token reaches (document 1 does not say; every operation that takes an API key takes one)`,
   },
 };
 

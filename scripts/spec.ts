@@ -327,6 +327,14 @@ function completeValidationErrors(doc: { paths?: object; components?: object }, 
   }
 }
 
+/**
+ * True for an operation of the service document; false for the mock's own sign-in page (`/oauth/authorize`, a web
+ * page document 1 does not show: the user "authorizes in a browser"), which the control document describes.
+ */
+export function inServiceDocument(op: Pick<OperationDef, 'response'>): boolean {
+  return op.response.kind !== 'page';
+}
+
 /** The errors `op` shows in the service document: every declared error but the mock's own (its forcing). */
 export function serviceErrors(op: Pick<OperationDef, 'errors'>): ErrorName[] {
   return op.errors.filter((n) => !isMockOnly(n));
@@ -352,7 +360,7 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
   registry.registerComponent('securitySchemes', bearerApiKeyScheme.name, bearerApiKeyScheme.scheme);
   registry.registerComponent('securitySchemes', userTokenScheme.name, userTokenScheme.scheme);
   registry.registerComponent('schemas', ERROR_ENVELOPE, errorEnvelopeComponent);
-  const ops = operationIds.map((id) => operations[id] as OperationDef);
+  const ops = operationIds.map((id) => operations[id] as OperationDef).filter(inServiceDocument);
   for (const op of ops) {
     registerEvents(registry, op.response);
     registry.registerPath(routeConfig({ ...op, errors: serviceErrors(op) }, examples.get(op.operationId)));
@@ -391,6 +399,18 @@ function forcingTable(): string {
   return `| operation | outcomes | failure reasons |\n|---|---|---|\n${rows.join('\n')}`;
 }
 
+/** The registry's web pages (the OAuth sign-in page), described by the control document. */
+function signInPages(): OperationDef[] {
+  return operationIds.map((id) => operations[id] as OperationDef).filter((op) => !inServiceDocument(op));
+}
+
+/** The control document's tag of the sign-in page. */
+const SIGN_IN_TAG = {
+  name: 'OAuth sign-in page',
+  description:
+    "The mock's page where a user authorizes a login session (the authUrl of POST /v1/oauth/login-sessions); document 1 says only that the user authorizes in a browser.",
+};
+
 /** The license and contact of both documents. */
 const LICENSE = { name: 'MIT', identifier: 'MIT' };
 const CONTACT = { name: 'mediagen-contract' };
@@ -422,6 +442,24 @@ export function buildControlDocument() {
       responses: { 200: successResponse(op.response, false), ...errorResponses(op.errors) },
     });
   }
+  // the mock's sign-in page: an API route of the mock (no /__mock prefix, no credential), not of the service document
+  for (const op of signInPages()) {
+    registry.registerPath({
+      method: op.method,
+      path: op.path,
+      operationId: op.operationId,
+      tags: [SIGN_IN_TAG.name],
+      summary: op.summary,
+      description: op.description,
+      security: [],
+      request: {
+        ...(op.request.query ? { query: op.request.query } : {}),
+        ...(op.request.body ? { body: requestBody(op.request.body, !op.request.bodyOptional) } : {}),
+      },
+      responses: responsesOf({ ...op, errors: serviceErrors(op) }, successResponse(op.response, false)),
+      'x-provenance': describeProvenance(op.provenance),
+    });
+  }
   registry.registerComponent('schemas', ERROR_ENVELOPE, errorEnvelopeComponent);
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -443,11 +481,12 @@ export function buildControlDocument() {
         `## Mock-only error codes\n\n${catalogTable(errorNames.filter(isMockOnly))}`,
     },
     servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock' }],
-    tags: controlTags,
+    tags: [...controlTags, SIGN_IN_TAG],
     // open on this machine; with --control-token (or listening beyond it) every route but health needs the token
     security: [{}, { [CONTROL_TOKEN_SCHEME]: [] }],
   });
   for (const op of Object.values(controlOperations) as OperationDef[]) tagErrorCodes(doc, op, op.errors);
+  for (const op of signInPages()) tagErrorCodes(doc, op, serviceErrors(op));
   quotablePatterns(doc);
   // the mock's own codes as data, in the extension the service document uses for its catalog
   return { ...doc, 'x-error-catalog': catalogExtension(errorNames.filter(isMockOnly)) };
