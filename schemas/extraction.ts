@@ -273,6 +273,7 @@ const extractionLifecycle: LifecycleDef = {
   firstPollMs: 5_000,
   intervalMs: 5_000,
   timeoutMs: extractionSchedule.timeoutMs + 60_000,
+  provenance: assumed('document 3 gives no polling timings for extraction: every 5 s, giving up a minute after the assumed timeout'),
   example: { source: { type: 'url', uri: 'https://example.com/blog/why-mock-servers-help' } },
   successRequires: ['data'],
 };

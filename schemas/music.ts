@@ -1013,6 +1013,9 @@ const musicLifecycle: LifecycleDef = {
   firstPollMs: 30_000,
   intervalMs: 10_000,
   timeoutMs: musicSchedule.timeoutMs + 60_000,
+  provenance: assumed(
+    "document 3 recommends waiting about 30 s, then polling every 10 s (typically 1-3 minutes); the timeout is not shown: the assumed schedule's, plus a minute",
+  ),
   example: {
     prompt: 'warm indie pop, acoustic guitar, hand claps',
     lyrics: '[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home',
@@ -1067,7 +1070,7 @@ export const musicOperations = defineOperations('Music', {
     summary: 'Generate a soundtrack for an image or a video (musicA, multipart)',
     description:
       `multipart/form-data: image (${musicFileTypes.image.join(', ')}; at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB, assumed) or video (${musicFileTypes.video.join(', ')}; at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (${musicAModelsFor('soundtrack').join(', ')}; default auto). musicA only. ` +
-      `Price: a flat ${musicFlatCredits.soundtrack} credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
+      `Price: a flat ${musicFlatCredits.soundtrack} credits (assumed). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicSoundtrackRequest, {
         files: { image: { maxFileBytes: soundtrackUploads.imageMaxBytes }, video: { maxFileBytes: soundtrackUploads.videoMaxBytes } },

@@ -34,7 +34,7 @@ export const referenceDurationMs = { min: 5_000, max: 300_000 } as const;
 /** The simulated schedule (assumed): pending 2 s, processing 8 s, then completed; a task stalled for 30 minutes fails (TASK_FAILED). */
 export const cloneSchedule = { pendingMs: 2_000, processingMs: 8_000, timeoutMs: 30 * 60_000 } as const;
 /** Create requests per minute per user (document 2, "Limits"). */
-export const cloneRateLimit = { bucket: 'voice-clone-create', limit: 5, windowMs: 60_000 } as const;
+export const cloneRateLimit = { bucket: 'voice-clone-create', limit: 5, windowMs: 60_000, provenance: fromSeed(2, 'Errors') } as const;
 /** Length of a clone's preview, ms (assumed). */
 export const CLONE_DEMO_MS = 4_000;
 

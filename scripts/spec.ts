@@ -267,15 +267,27 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     },
     responses: responsesOf(op, successResponse(op.response, true, captured)),
     'x-provenance': describeProvenance(op.provenance),
-    ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
+    ...(op.rateLimit ? { 'x-rate-limit': rateLimitExtension(op.rateLimit) } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),
-    ...(op.lifecycle ? { 'x-lifecycle': op.lifecycle } : {}),
+    ...(op.lifecycle ? { 'x-lifecycle': lifecycleExtension(op.lifecycle) } : {}),
     // the mock's own codes stay out (an operation without parameters answers the mock's 10007 for a forcing it cannot honour)
     'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])]
       .filter((n) => !isMockOnly(n!))
       .map((n) => errorCatalog[n!].code),
     ...(op.stateRules?.length ? { 'x-rules': xRules(op) } : {}),
   };
+}
+
+/** `x-rate-limit`: the bucket, the requests per window and the window, with where the numbers come from. */
+function rateLimitExtension(r: NonNullable<OperationDef['rateLimit']>) {
+  const p = r.provenance ?? assumed('the documents give no value for this limit');
+  return { bucket: r.bucket, limit: r.limit, windowMs: r.windowMs, 'x-provenance': describeProvenance(p) };
+}
+
+/** `x-lifecycle`: the task's states and polling advice, with where the timings come from (assumed unless the lifecycle says). */
+function lifecycleExtension(l: NonNullable<OperationDef['lifecycle']>) {
+  const { provenance, ...rest } = l;
+  return { ...rest, 'x-provenance': describeProvenance(provenance ?? assumed('the documents give no polling timings for this task')) };
 }
 
 /** The operation's rules no schema carries, as `x-rules` entries: code, fields, the rule in words, what it reads. */

@@ -320,6 +320,7 @@ const imageLifecycle: LifecycleDef = {
   firstPollMs: 5_000,
   intervalMs: 5_000,
   timeoutMs: IMAGE_TASK_TIMEOUT_MS + 60_000,
+  provenance: assumed('document 1 gives no polling timings (5 s chosen); the timeout is its 30 minutes plus a minute'),
   example: { provider: 'vendor_a', model: 'image-a-2', prompt: 'a red kite over a beach' },
   successRequires: ['images'],
   media: [{ urlField: 'images[].url', contentTypes: [OUTPUT_MIME_TYPE] }],

@@ -7,6 +7,7 @@
  * are assumed, with their reason.
  */
 import type { ErrorName } from '../errors.ts';
+import { assumed } from '../provenance.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -304,7 +305,12 @@ export function inFreeLane(model: ImageModelId, account: { everPaid: boolean }):
  * one for requests carrying base64 (inlineData) reference images.
  */
 export const imageRateLimits = {
-  generate: { bucket: 'image-generate', limit: 60, windowMs: 60_000 },
+  generate: {
+    bucket: 'image-generate',
+    limit: 60,
+    windowMs: 60_000,
+    provenance: assumed('document 1, "Limits": ordinary image requests have per-user limits whose numeric values are not shown'),
+  },
   inlineReferences: { bucket: 'image-inline-references', limit: 10, windowMs: 60_000 },
 } as const;
 

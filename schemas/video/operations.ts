@@ -225,6 +225,7 @@ function videoLifecycle(example: Record<string, unknown>): LifecycleDef {
     firstPollMs: 30_000,
     intervalMs: 10_000,
     timeoutMs: 30 * 60_000,
+    provenance: assumed('document 1 says to poll until success or failed without timings: first poll after 30 s, then every 10 s, giving up after 30 minutes'),
     example,
     successRequires: ['videoUrl', 'coverUrl'],
     media: [
