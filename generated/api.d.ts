@@ -13,7 +13,7 @@ export interface paths {
          * Create a video task (shared endpoint, families 1-4)
          * @description Creates a video task and charges its credits at once; the task is refunded in full if generation fails. Returns status generating. Rate limit: 5 generate requests per minute per user across both video generate endpoints (HTTP 429 with Retry-After).
          *
-         *     Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (family1-video-2-fast, 5 s: 55 s), then uploading 5 s, then success.
+         *     Lifecycle (assumed timings): generating for a model-dependent time that grows with duration (family1-video-2-fast, 5 s: 55 s), then uploading 5 s, then success.
          *
          *     | model | resolutions (default) | duration s | ratios | max images | max text | video input s | last_frame | audio_url | credits/s (assumed) |
          *     |---|---|---|---|---|---|---|---|---|---|
@@ -216,7 +216,7 @@ export interface paths {
         };
         /**
          * Read the credit balance and free allowances
-         * @description Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the seed says it is not shown.
+         * @description Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the document says it is not shown.
          */
         get: operations["getSubscription"];
         put?: never;
@@ -378,7 +378,7 @@ export interface paths {
          * Create an image task (asynchronous)
          * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (no auth, Range requests answered 206). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
          *
-         *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out
+         *     Lifecycle (assumed timings): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out
          *
          *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.
          *
@@ -549,7 +549,7 @@ export interface paths {
          * Narrate a text or a page in one voice (asynchronous episode)
          * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
+         *     Lifecycle (assumed timings): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
          *
@@ -580,7 +580,7 @@ export interface paths {
          * Convert a long multi-voice script verbatim (asynchronous episode)
          * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
+         *     Lifecycle (assumed timings): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
          *
@@ -918,7 +918,7 @@ export interface paths {
          * Create a podcast episode in one call (script and audio)
          * @description At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
+         *     Lifecycle (assumed timings): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
          *
@@ -949,7 +949,7 @@ export interface paths {
          * Two-stage flow, stage 1: write the script only
          * @description The one-shot fields, but language is required and each speaker's language must match it (else 400, 37002, "Speaker language mismatch"). No audio is produced: poll until contentStatus is text-success, optionally edit the script, then POST /v1/podcast/episodes/{episodeId}/audio. At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
+         *     Lifecycle (assumed timings): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
          *
@@ -1028,7 +1028,7 @@ export interface paths {
         };
         /**
          * Stream the outline or the script as it is written (Server-Sent Events)
-         * @description A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written on the virtual clock: a client connected early receives each as the clock reaches it, one connected late receives everything written so far at once. Then a `done` message ({ episodeId, complete, count, failCode }) and the stream closes; when the text stage fails first, done carries complete false and the failCode. Heartbeat comments keep an idle connection open. The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). Owner-scoped (404, 37005); event must be script or outline (400, 37001).
+         * @description A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written: a client connected early receives each as it is written, one connected late receives everything written so far at once. Then a `done` message ({ episodeId, complete, count, failCode }) and the stream closes; when the text stage fails first, done carries complete false and the failCode. Heartbeat comments keep an idle connection open. The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). Owner-scoped (404, 37005); event must be script or outline (400, 37001).
          */
         get: operations["streamPodcastText"];
         put?: never;
@@ -1116,7 +1116,7 @@ export interface paths {
         put?: never;
         /**
          * Recognize the lyrics of a recording (synchronous)
-         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is a function of the recording (its bytes): the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["recognizeMusic"];
         delete?: never;
@@ -1136,7 +1136,7 @@ export interface paths {
         put?: never;
         /**
          * Describe a recording: genre, mood, tempo, key, instruments (synchronous)
-         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is a function of the recording (its bytes): the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["describeMusic"];
         delete?: never;
@@ -1156,7 +1156,7 @@ export interface paths {
         put?: never;
         /**
          * Separate a recording into stems (synchronous)
-         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is a function of the recording (its bytes): the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["separateMusicStems"];
         delete?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a text or a URL into a narrated deck of pages
-         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
+         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Lifecycle (assumed timings): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
          *
          *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
          *
@@ -2228,7 +2228,7 @@ export interface components {
             /** @description a refresh token of the session to end */
             refreshToken: string;
         };
-        /** @description Raw model output (no envelope). Other fields of the raw output are not shown by the seed and may be present. */
+        /** @description Raw model output (no envelope). Other fields of the raw output are not shown by the document and may be present. */
         ImageGenerationOutput: {
             /** @description model candidates */
             candidates: {
@@ -2431,7 +2431,7 @@ export interface components {
          *       "canGenerate": true,
          *       "requiresSubscription": true,
          *       "pricing": {
-         *         "pricingVersion": "mock-2026-01",
+         *         "pricingVersion": "2026-01",
          *         "mode": "token-estimate",
          *         "promptTokens": 9,
          *         "referenceImageTokens": 0,
@@ -2556,7 +2556,7 @@ export interface components {
         /**
          * @description Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).
          * @example {
-         *       "input": "Hello from the mock. This is a short sentence.",
+         *       "input": "Hello from the service. This is a short sentence.",
          *       "voice": "en_ava",
          *       "response_format": "mp3",
          *       "speed": 1
@@ -2612,7 +2612,7 @@ export interface components {
          *         },
          *         {
          *           "speakerId": "en_noah",
-         *           "content": "Thanks. Today we talk about mocks."
+         *           "content": "Thanks. Today we talk about test servers."
          *         }
          *       ],
          *       "speed": 1
@@ -2651,7 +2651,7 @@ export interface components {
          *       "sources": [
          *         {
          *           "type": "text",
-         *           "content": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+         *           "content": "Test servers let a frontend team work before the backend exists. This one keeps state."
          *         }
          *       ],
          *       "speakers": [
@@ -2765,13 +2765,13 @@ export interface components {
          *       "createdAt": 1767225600000,
          *       "processStatus": "success",
          *       "completedTime": 1767225604500,
-         *       "title": "Mock servers let a frontend team work",
-         *       "outline": "1. Mock servers let a frontend team work before the backend exists.\n2. This one keeps state.",
+         *       "title": "Test servers let a frontend team work",
+         *       "outline": "1. Test servers let a frontend team work before the backend exists.\n2. This one keeps state.",
          *       "cover": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/cover.png",
          *       "audioUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.mp3",
          *       "audioStreamUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.m3u8",
          *       "subtitlesUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/subtitles.srt",
-         *       "scripts": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+         *       "scripts": "Test servers let a frontend team work before the backend exists. This one keeps state."
          *     }
          */
         FlowSpeechEpisode: {
@@ -3267,7 +3267,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "query": "Why frontend teams mock their APIs",
+         *       "query": "Why frontend teams stub their APIs",
          *       "speakers": [
          *         {
          *           "speakerId": "en_ava"
@@ -3346,7 +3346,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "query": "Why frontend teams mock their APIs",
+         *       "query": "Why frontend teams stub their APIs",
          *       "speakers": [
          *         {
          *           "speakerId": "en_ava"
@@ -3422,14 +3422,14 @@ export interface components {
          *       "message": "done",
          *       "completedTime": 1767225670000,
          *       "credits": 12,
-         *       "title": "Why frontend teams mock their APIs",
-         *       "outline": "1. Introduction: why frontend teams mock their APIs\n2. What the material says\n3. Questions and answers\n4. Wrap-up",
+         *       "title": "Why frontend teams stub their APIs",
+         *       "outline": "1. Introduction: why frontend teams stub their APIs\n2. What the material says\n3. Questions and answers\n4. Wrap-up",
          *       "cover": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/cover.png",
          *       "audioUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.mp3",
          *       "audioStreamUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.m3u8",
          *       "subtitlesUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/subtitles.srt",
          *       "sourceProcessResult": {
-         *         "content": "Research notes on why frontend teams mock their APIs.",
+         *         "content": "Research notes on why frontend teams stub their APIs.",
          *         "references": []
          *       },
          *       "scripts": [
@@ -3769,7 +3769,7 @@ export interface components {
          *       "sources": [
          *         {
          *           "type": "text",
-         *           "content": "Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
+         *           "content": "Test servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
          *         }
          *       ],
          *       "speakers": [
@@ -3840,14 +3840,14 @@ export interface components {
          *       "videoStatus": "not_generated",
          *       "credits": 26,
          *       "message": "done",
-         *       "title": "Mock servers let frontend teams work",
+         *       "title": "Test servers let frontend teams work",
          *       "cover": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png",
          *       "audioUrl": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/narration.mp3",
          *       "audioDuration": 61.2,
          *       "videoUrl": "",
          *       "pages": [
          *         {
-         *           "text": "Mock servers let frontend teams work.",
+         *           "text": "Test servers let frontend teams work.",
          *           "pageNumber": 1,
          *           "imageUrl": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png",
          *           "audioTimestamp": 0
@@ -3914,7 +3914,7 @@ export interface components {
          * @example {
          *       "source": {
          *         "type": "url",
-         *         "uri": "https://example.com/blog/why-mock-servers-help"
+         *         "uri": "https://example.com/blog/why-test-servers-help"
          *       },
          *       "options": {
          *         "summarize": false,
@@ -3981,11 +3981,11 @@ export interface components {
          *       "status": "completed",
          *       "createdAt": 1767225600000,
          *       "data": {
-         *         "content": "Why mock servers help. ...",
+         *         "content": "Why test servers help. ...",
          *         "metadata": {
          *           "kind": "web-article",
-         *           "url": "https://example.com/blog/why-mock-servers-help",
-         *           "title": "Why mock servers help",
+         *           "url": "https://example.com/blog/why-test-servers-help",
+         *           "title": "Why test servers help",
          *           "author": "Ada Lovelace",
          *           "publishedAt": "2025-10-01T09:00:00.000Z",
          *           "language": "en"
@@ -4527,7 +4527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4643,7 +4643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4754,7 +4754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4837,7 +4837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4918,7 +4918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5010,7 +5010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5110,7 +5110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5211,7 +5211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5294,7 +5294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5364,7 +5364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5454,7 +5454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5550,7 +5550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5637,7 +5637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5747,7 +5747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5880,7 +5880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5992,7 +5992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6073,7 +6073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6161,7 +6161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6210,7 +6210,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "input": "Hello from the mock. This is a short sentence.",
+                 *       "input": "Hello from the service. This is a short sentence.",
                  *       "voice": "en_ava",
                  *       "response_format": "mp3",
                  *       "speed": 1
@@ -6263,7 +6263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6312,7 +6312,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "input": "Hello from the mock. This is a short sentence.",
+                 *       "input": "Hello from the service. This is a short sentence.",
                  *       "voice": "en_ava",
                  *       "response_format": "mp3",
                  *       "speed": 1
@@ -6365,7 +6365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6421,7 +6421,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "speakerId": "en_noah",
-                 *           "content": "Thanks. Today we talk about mocks."
+                 *           "content": "Thanks. Today we talk about test servers."
                  *         }
                  *       ],
                  *       "speed": 1
@@ -6482,7 +6482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6534,7 +6534,7 @@ export interface operations {
                  *       "sources": [
                  *         {
                  *           "type": "text",
-                 *           "content": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+                 *           "content": "Test servers let a frontend team work before the backend exists. This one keeps state."
                  *         }
                  *       ],
                  *       "speakers": [
@@ -6601,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6718,7 +6718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6819,7 +6819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6890,7 +6890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6965,7 +6965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7077,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7216,7 +7216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7343,7 +7343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7426,7 +7426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7519,7 +7519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7620,7 +7620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7718,7 +7718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7828,7 +7828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7911,7 +7911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8009,7 +8009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8119,7 +8119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8202,7 +8202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8233,7 +8233,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "query": "Why frontend teams mock their APIs",
+                 *       "query": "Why frontend teams stub their APIs",
                  *       "speakers": [
                  *         {
                  *           "speakerId": "en_ava"
@@ -8300,7 +8300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8349,7 +8349,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "query": "Why frontend teams mock their APIs",
+                 *       "query": "Why frontend teams stub their APIs",
                  *       "speakers": [
                  *         {
                  *           "speakerId": "en_ava"
@@ -8418,7 +8418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8519,7 +8519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8630,7 +8630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8734,7 +8734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8822,7 +8822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8932,7 +8932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9015,7 +9015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9111,7 +9111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9225,7 +9225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9339,7 +9339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9391,7 +9391,7 @@ export interface operations {
                  *       "sources": [
                  *         {
                  *           "type": "text",
-                 *           "content": "Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
+                 *           "content": "Test servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
                  *         }
                  *       ],
                  *       "speakers": [
@@ -9456,7 +9456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9557,7 +9557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9649,7 +9649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9691,7 +9691,7 @@ export interface operations {
                  * @example {
                  *       "source": {
                  *         "type": "url",
-                 *         "uri": "https://example.com/blog/why-mock-servers-help"
+                 *         "uri": "https://example.com/blog/why-test-servers-help"
                  *       },
                  *       "options": {
                  *         "summarize": false,
@@ -9752,7 +9752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9853,7 +9853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9945,7 +9945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10048,7 +10048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10151,7 +10151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10264,7 +10264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10386,7 +10386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10513,7 +10513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10625,7 +10625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10733,7 +10733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10816,7 +10816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;

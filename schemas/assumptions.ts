@@ -16,12 +16,12 @@ export const sharedTableAssumptions: TableAssumption[] = [
     reason: 'document 1 describes user tokens at {user_api_base_url} without saying which operations they reach',
   },
   {
-    subject: 'request bodies ignore unknown fields; responses never carry fields outside the schema (decisions/0004-unknown-request-fields.md)',
+    subject: 'request bodies ignore unknown fields; responses never carry fields outside the schema',
     reason: 'document 1 does not say whether unknown request fields are rejected',
   },
   {
     subject:
       'media URLs are served by the mock itself under /media/ without auth, and are absolute URLs built from the request (Host, X-Forwarded-Proto and X-Forwarded-Host) or from --public-url',
-    reason: 'the seeds show only that responses carry URLs',
+    reason: 'the documents show only that responses carry URLs',
   },
 ];

@@ -49,7 +49,7 @@ export function errorEnvelope(names: readonly ErrorName[]) {
   return z.strictObject({
     code,
     message: z.string().meta({ description: 'what went wrong, naming the field and the rule' }),
-    data: z.null().meta(provenanceMeta(assumed('the seed does not show the data of an error envelope'), 'always null on errors')),
+    data: z.null().meta(provenanceMeta(assumed('the document does not show the data of an error envelope'), 'always null on errors')),
   });
 }
 

@@ -140,7 +140,7 @@ export const ExtractRequest = withRules(
   extractRules,
   'ExtractRequest',
   {
-    example: { source: { type: 'url', uri: 'https://example.com/blog/why-mock-servers-help' }, options: { summarize: false, maxLength: 100000 } },
+    example: { source: { type: 'url', uri: 'https://example.com/blog/why-test-servers-help' }, options: { summarize: false, maxLength: 100000 } },
   },
 );
 export type ExtractRequest = z.infer<typeof ExtractRequest>;
@@ -220,11 +220,11 @@ export const ExtractionTask = z
       status: 'completed',
       createdAt: 1767225600000,
       data: {
-        content: 'Why mock servers help. ...',
+        content: 'Why test servers help. ...',
         metadata: {
           kind: 'web-article',
-          url: 'https://example.com/blog/why-mock-servers-help',
-          title: 'Why mock servers help',
+          url: 'https://example.com/blog/why-test-servers-help',
+          title: 'Why test servers help',
           author: 'Ada Lovelace',
           publishedAt: '2025-10-01T09:00:00.000Z',
           language: 'en',
@@ -274,7 +274,7 @@ const extractionLifecycle: LifecycleDef = {
   intervalMs: 5_000,
   timeoutMs: extractionSchedule.timeoutMs + 60_000,
   provenance: assumed('document 3 gives no polling timings for extraction: every 5 s, giving up a minute after the assumed timeout'),
-  example: { source: { type: 'url', uri: 'https://example.com/blog/why-mock-servers-help' } },
+  example: { source: { type: 'url', uri: 'https://example.com/blog/why-test-servers-help' } },
   successRequires: ['data'],
 };
 

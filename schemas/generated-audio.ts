@@ -410,7 +410,7 @@ export const GeneratedAudioTask = z
     audioUrl: z
       .string()
       .optional()
-      .meta(provenanceMeta(assumed('the mock hosts the audio under /media/ (no auth)'), 'only when success')),
+      .meta(provenanceMeta(assumed('the audio is hosted by the service under /media/ (no auth)'), 'only when success')),
     audioDuration: z.number().nonnegative().meta({ description: 'seconds; the billed duration: the decoded length of the audio (0 until success)' }),
     creditCharged: z.number().nonnegative().meta({ description: 'credits actually charged (0 until charged)' }),
     creditRefunded: z

@@ -931,7 +931,9 @@ export const MusicTaskParams = z
   })
   .meta(
     provenanceMeta(
-      assumed('document 3 says params includes model, prompt and instrumental; the mock echoes the other request fields too, files by name, size and type'),
+      assumed(
+        'document 3 says params includes model, prompt and instrumental; this contract echoes the other request fields too, files by name, size and type',
+      ),
     ),
   )
   .openapi('MusicTaskParams');
@@ -1186,7 +1188,7 @@ export const musicTableAssumptions: TableAssumption[] = [
     reason: 'document 3 gives the track fields, not how many tracks or how long; it takes providerSongId without saying where it is read',
   },
   {
-    subject: `a signed audioUrl (?expires=<ms>&sig=<hex>, a keyed hash of the path and the expiry under a secret derived from the seed) loads for exactly ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch (GET or list) that produced it: then 403 with 39014; an altered or missing signature or expiry: 403 with 39015`,
+    subject: `a signed audioUrl (?expires=<ms>&sig=<hex>, a keyed hash of the path and the expiry under a secret derived from the document) loads for exactly ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch (GET or list) that produced it: then 403 with 39014; an altered or missing signature or expiry: 403 with 39015`,
     reason: 'document 3 says the URLs are signed and expire "about 1 hour" after the task is fetched, without the scheme',
   },
   {

@@ -227,7 +227,7 @@ export const TtsRequest = z
   })
   .openapi('TtsRequest', {
     description: 'Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).',
-    example: { input: 'Hello from the mock. This is a short sentence.', voice: 'en_ava', response_format: 'mp3', speed: 1 },
+    example: { input: 'Hello from the service. This is a short sentence.', voice: 'en_ava', response_format: 'mp3', speed: 1 },
   });
 export type TtsRequest = z.infer<typeof TtsRequest>;
 
@@ -287,7 +287,7 @@ export const SpeechRequest = withRules(
     example: {
       scripts: [
         { speakerId: 'en_ava', content: 'Welcome back to the show.' },
-        { speakerId: 'en_noah', content: 'Thanks. Today we talk about mocks.' },
+        { speakerId: 'en_noah', content: 'Thanks. Today we talk about test servers.' },
       ],
       speed: 1,
     },
@@ -410,7 +410,7 @@ export const FlowSpeechRequest = withRules(
   'FlowSpeechRequest',
   {
     example: {
-      sources: [{ type: 'text', content: 'Mock servers let a frontend team work before the backend exists. This one keeps state.' }],
+      sources: [{ type: 'text', content: 'Test servers let a frontend team work before the backend exists. This one keeps state.' }],
       speakers: [{ speakerId: 'en_ava' }],
       language: 'en',
       mode: 'smart',
@@ -431,7 +431,7 @@ export const FlowSpeechTtsRequest = withRules(
   scriptRules(),
   'FlowSpeechTtsRequest',
   {
-    ...provenanceMeta(assumed('document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech')),
+    ...provenanceMeta(assumed('document 2 says the request shape is not shown; this contract takes the script of POST /v1/speech')),
     example: {
       scripts: [
         { speakerId: 'en_ava', content: 'Chapter one. The lighthouse keeper woke before dawn.' },
@@ -474,7 +474,7 @@ export const ListSpeakersQuery = z.object({
 // ---------------------------------------------------------------------------
 
 const mediaUrl = (what: string) =>
-  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+  z.string().meta(provenanceMeta(assumed('the files are hosted by the service under /media/ (no auth; Range answered 206)'), what));
 
 /** Data of POST /v1/speech (document 2). */
 export const SpeechData = z
@@ -533,13 +533,13 @@ export const FlowSpeechEpisode = z
       createdAt: 1767225600000,
       processStatus: 'success',
       completedTime: 1767225604500,
-      title: 'Mock servers let a frontend team work',
-      outline: '1. Mock servers let a frontend team work before the backend exists.\n2. This one keeps state.',
+      title: 'Test servers let a frontend team work',
+      outline: '1. Test servers let a frontend team work before the backend exists.\n2. This one keeps state.',
       cover: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/cover.png',
       audioUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.mp3',
       audioStreamUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.m3u8',
       subtitlesUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/subtitles.srt',
-      scripts: 'Mock servers let a frontend team work before the backend exists. This one keeps state.',
+      scripts: 'Test servers let a frontend team work before the backend exists. This one keeps state.',
     },
   });
 export type FlowSpeechEpisode = z.infer<typeof FlowSpeechEpisode>;
@@ -683,7 +683,7 @@ const ttsOperation = (path: string, summary: string, provenanceNote: string) =>
 const episodeErrors = ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS'] as const;
 const episodeFailures = ['SPEECH_GENERATION_FAILED', 'SPEECH_CONTENT_REJECTED', 'SPEECH_SOURCE_UNREADABLE'] as const;
 const episodeLifecycle =
-  `Simulated lifecycle (assumed): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
+  `Lifecycle (assumed timings): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
   `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.`;
 
 // What the operations below share: each states only what differs (operationsWith, schemas/define.ts).

@@ -175,7 +175,7 @@ export const VoiceParams = z.object({
 // ---------------------------------------------------------------------------
 
 const mediaUrl = (what: string) =>
-  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+  z.string().meta(provenanceMeta(assumed('the files are hosted by the service under /media/ (no auth; Range answered 206)'), what));
 const IsoTime = z.string().meta({ description: 'ISO 8601 timestamp (UTC)', example: '2026-01-01T00:00:10.000Z' });
 
 export const CreateCloneData = z

@@ -175,7 +175,7 @@ function requestBody(body: JsonBody | MultipartBody | FormBody, required: boolea
 /** The success response of a response kind; `eventSchemas` collects the schemas an event stream names. */
 function successResponse(r: ResponseDef, wrap: boolean, captured?: unknown) {
   // an example the mock answered (scripts/examples.ts), where the schema declares none
-  const example = captured === undefined ? {} : { examples: { mock: { summary: 'an example answer', value: captured } } };
+  const example = captured === undefined ? {} : { examples: { answer: { summary: 'an example answer', value: captured } } };
   switch (r.kind) {
     case 'envelope':
       return { description: r.description, content: { 'application/json': { schema: wrap ? envelope(r.schema) : r.schema, ...example } } };

@@ -157,7 +157,7 @@ export function imagePixels(size: ImageSize, ratio: string | null): { width: num
 // ---------------------------------------------------------------------------
 
 /** Version string of the price tables, returned in pricing.pricingVersion (assumed). */
-export const IMAGE_PRICING_VERSION = 'mock-2026-01';
+export const IMAGE_PRICING_VERSION = '2026-01';
 
 /** Fixed credits per image by model and size (mode fixed; assumed numbers). */
 export const imageFixedPrices: Record<Exclude<ImageModelId, 'image-a-2-official'>, Partial<Record<ImageSize, number>>> = {

@@ -82,14 +82,14 @@ export const Family5VideoParams = z
     audios: z.array(Family5Asset),
     pixverse: Family5Options,
   })
-  .meta(provenanceMeta(assumed('the seed lists params fields only for the shared endpoint'), 'echo of a family5 request'));
+  .meta(provenanceMeta(assumed('the document lists params fields only for the shared endpoint'), 'echo of a family5 request'));
 export const VideoParams = z.union([SharedVideoParams, Family5VideoParams]).openapi('VideoTaskParams');
 
 const nullableUrl = (what: string) =>
   z
     .string()
     .nullable()
-    .meta(provenanceMeta(assumed('null until the task succeeds; the seed types it as string'), what));
+    .meta(provenanceMeta(assumed('null until the task succeeds; the document types it as string'), what));
 const failureFields = {
   errorCode: z
     .number()
@@ -99,7 +99,7 @@ const failureFields = {
     .optional()
     .meta(
       provenanceMeta(
-        assumed('the seed does not show where a failed video task carries its reason'),
+        assumed('the document does not show where a failed video task carries its reason'),
         'catalog code of the failure when status is failed, else null',
       ),
     ),
@@ -107,7 +107,9 @@ const failureFields = {
     .string()
     .nullable()
     .optional()
-    .meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'failure message when status is failed, else null')),
+    .meta(
+      provenanceMeta(assumed('the document does not show where a failed video task carries its reason'), 'failure message when status is failed, else null'),
+    ),
 };
 
 /** The video task (document 1, "Video task"), for every family. */
@@ -145,7 +147,10 @@ export const VideoTaskListItem = z
     title: z
       .string()
       .meta(
-        provenanceMeta(assumed('the seed does not say how a title is made'), 'the first 60 characters of the prompt, or a generated title when there is none'),
+        provenanceMeta(
+          assumed('the document does not say how a title is made'),
+          'the first 60 characters of the prompt, or a generated title when there is none',
+        ),
       ),
     prompt: z.string().nullable().meta({ description: 'the text item (shared) or prompt (family5); null when none' }),
     params: VideoParams,
@@ -255,7 +260,7 @@ export const videoOperations = defineOperations('Video', {
     description:
       'Creates a video task and charges its credits at once; the task is refunded in full if generation fails. ' +
       `Returns status generating. Rate limit: ${videoGenerateRateLimit.limit} generate requests per minute per user across both video generate endpoints (HTTP 429 with Retry-After).\n\n` +
-      `Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (${DEFAULT_SHARED_VIDEO_MODEL}, ${DEFAULT_VIDEO_DURATION} s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
+      `Lifecycle (assumed timings): generating for a model-dependent time that grows with duration (${DEFAULT_SHARED_VIDEO_MODEL}, ${DEFAULT_VIDEO_DURATION} s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
     provenance: fromSeed(1, 'Video: create task (shared)'),
     request: { body: json(CreateVideoTaskRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },

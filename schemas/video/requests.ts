@@ -51,7 +51,7 @@ export const ImageContentItem = z.object({
     .optional()
     .meta(
       provenanceMeta(
-        assumed('the seed does not say what an image without a role means; it counts as reference_image'),
+        assumed('the document does not say what an image without a role means; it counts as reference_image'),
         'first_frame, last_frame or reference_image (default reference_image)',
       ),
     ),
