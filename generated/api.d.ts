@@ -468,7 +468,7 @@ export interface paths {
         put?: never;
         /**
          * Speak a text in one voice (binary audio)
-         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
+         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
          *
          *     Rules beyond the request schema (also in `x-rules`):
          *
@@ -494,7 +494,7 @@ export interface paths {
         put?: never;
         /**
          * Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)
-         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
+         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
          *
          *     Rules beyond the request schema (also in `x-rules`):
          *
@@ -520,7 +520,7 @@ export interface paths {
         put?: never;
         /**
          * Speak a multi-voice script (JSON with the audio URL)
-         * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
          *     Rules beyond the request schema (also in `x-rules`):
          *
@@ -547,7 +547,7 @@ export interface paths {
         put?: never;
         /**
          * Narrate a text or a page in one voice (asynchronous episode)
-         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
          *     Lifecycle (assumed timings): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
@@ -578,7 +578,7 @@ export interface paths {
         put?: never;
         /**
          * Convert a long multi-voice script verbatim (asynchronous episode)
-         * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
          *     Lifecycle (assumed timings): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
@@ -1520,7 +1520,7 @@ export interface paths {
         };
         /**
          * Get a music task
-         * @description The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid 60 minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.
+         * @description The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid about 1 hour from this fetch. An unknown task, or one of another user, answers 404 with 39002.
          */
         get: operations["getMusicTask"];
         put?: never;
@@ -1542,7 +1542,7 @@ export interface components {
              * @example 31001
              */
             code: number;
-            /** @description what went wrong, naming the field and the rule */
+            /** @description what went wrong, naming the field and the rule; for an error a document names without a number (the voice-cloning errors NEED_UPGRADE, NEED_CREDIT, SPEAKER_LIMIT_REACHED, ALREADY_CONFIRMED, ...), it starts with that name and a colon (the names are in x-error-catalog) */
             message: string;
             /** @description always null on errors */
             data: null;
@@ -1618,6 +1618,7 @@ export interface components {
             content: components["schemas"]["VideoContentItem"][];
             /**
              * @description default 720p (768p on family3-h3, assumed); limited per model
+             * @default 720p
              * @enum {string}
              */
             resolution?: "480p" | "720p" | "1080p" | "768p" | "2k";
@@ -2823,7 +2824,7 @@ export interface components {
             speakers: components["schemas"]["Speaker"][];
         };
         Speaker: {
-            /** @description pass it as voice or speakerId to any speech endpoint */
+            /** @description pass it wherever a voice is expected (voice of /v1/tts, speakerId of a script line or a speaker) */
             speakerId: string;
             name: string;
             /** @enum {string} */
@@ -3937,14 +3938,8 @@ export interface components {
                 uri: string;
             };
             /**
-             * @description optional, default {}
-             * @default {
-             *       "summarize": false,
-             *       "maxLength": 100000,
-             *       "twitter": {
-             *         "count": 20
-             *       }
-             *     }
+             * @description optional, default {} (each field then takes its own default)
+             * @default {}
              */
             options?: {
                 /**
@@ -4443,7 +4438,7 @@ export interface components {
             tags: string;
             /** @description seconds: the decoded length of the MP3 at audioUrl */
             duration: number;
-            /** @description MP3 of the track, signed: ?expires=<epoch ms>&sig=<hex>; it loads for 60 minutes after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL */
+            /** @description MP3 of the track, signed; it stops loading about 1 hour after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL */
             audioUrl: string;
             /** @description the provider's id of this song: pass it to /track, /remix (musicA) or /extend */
             providerSongId: string;
@@ -4493,7 +4488,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4605,7 +4600,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4713,7 +4708,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4795,7 +4790,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4882,7 +4877,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4968,7 +4963,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5077,7 +5072,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5180,7 +5175,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5267,7 +5262,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5342,7 +5337,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5430,7 +5425,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5519,7 +5514,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5615,7 +5610,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5833,7 +5828,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5950,7 +5945,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6037,7 +6032,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6126,7 +6121,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6440,7 +6435,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6560,7 +6555,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6677,7 +6672,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6777,7 +6772,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6860,7 +6855,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6933,7 +6928,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7035,7 +7030,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7158,7 +7153,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7316,7 +7311,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7384,7 +7379,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7476,7 +7471,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7578,7 +7573,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7682,7 +7677,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7745,7 +7740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) */
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7788,7 +7783,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7875,7 +7870,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7973,7 +7968,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8036,7 +8031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) */
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8079,7 +8074,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8166,7 +8161,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8259,7 +8254,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8376,7 +8371,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8477,7 +8472,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8578,7 +8573,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8782,7 +8777,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8896,7 +8891,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8973,7 +8968,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9058,7 +9053,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9172,7 +9167,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9286,7 +9281,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9415,7 +9410,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9515,7 +9510,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9598,7 +9593,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9712,7 +9707,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9811,7 +9806,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9903,7 +9898,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10006,7 +10001,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10109,7 +10104,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10212,7 +10207,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10325,7 +10320,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10454,7 +10449,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10574,7 +10569,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10697,7 +10692,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10774,7 +10769,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */

@@ -499,7 +499,7 @@ export interface components {
              * @example 31001
              */
             code: number;
-            /** @description what went wrong, naming the field and the rule */
+            /** @description what went wrong, naming the field and the rule; for an error a document names without a number (the voice-cloning errors NEED_UPGRADE, NEED_CREDIT, SPEAKER_LIMIT_REACHED, ALREADY_CONFIRMED, ...), it starts with that name and a colon (the names are in x-error-catalog) */
             message: string;
             /** @description always null on errors */
             data: null;

@@ -30,7 +30,11 @@ export function uriString() {
 /** Success envelope `{code: 0, message, data}` around `data` (document 1, "Common response envelope"). */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.strictObject({
-    code: z.literal(0).meta({ description: '0 means success' }),
+    // document 1 types code as an integer
+    code: z
+      .literal(0)
+      .meta({ description: '0 means success' })
+      .openapi({ type: 'integer', enum: [0] }),
     message: z.string().meta({ description: 'empty string or short text' }),
     data,
   });

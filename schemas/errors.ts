@@ -270,7 +270,8 @@ export const errorCatalog = {
   GEN_AUDIO_RATE_LIMITED: {
     code: 33007,
     httpStatus: 429,
-    meaning: 'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)',
+    meaning:
+      'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status',
     // document 2 both lists 33007 among the codes of business errors (HTTP 400) and says a 429 answers the generate rate
     provenance: assumed(
       'document 2, "Errors", lists 33007 "rate limited" among the generated-audio codes and says their business errors are HTTP 400, but also that HTTP 429 applies beyond 5 generate requests per minute; which code that 429 carries is not shown: it carries 33007, with HTTP 429 as document 1 answers every rate limit',

@@ -135,7 +135,9 @@ export const ExtractRequest = withRules(
           .default({ count: EXTRACTION_POST_COUNT.default }),
       })
       .default({ summarize: false, maxLength: EXTRACTION_MAX_LENGTH.default, twitter: { count: EXTRACTION_POST_COUNT.default } })
-      .meta({ description: 'optional, default {}' }),
+      .meta({ description: 'optional, default {} (each field then takes its own default)' })
+      // document 3 gives the default as {}; the parsed default above is the same object with its fields' defaults applied
+      .openapi({ default: {} }),
   }),
   extractRules,
   'ExtractRequest',

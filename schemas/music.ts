@@ -21,7 +21,7 @@
 import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
-import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { assumed, describeProvenance, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, multipart, uploadedFile, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
 import {
@@ -869,7 +869,13 @@ export const MusicTrack = z
     tags: z.string().meta(provenanceMeta(assumed('document 3 does not give the type of tags'), 'style tags, comma-separated')),
     duration: z.number().positive().meta({ description: 'seconds: the decoded length of the MP3 at audioUrl' }),
     audioUrl: z.string().meta({
-      description: `MP3 of the track, signed: ?expires=<epoch ms>&sig=<hex>; it loads for ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL`,
+      description:
+        'MP3 of the track, signed; it stops loading about 1 hour after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL',
+      'x-provenance': describeProvenance(
+        assumed(
+          `document 3 says signed URLs expire "about 1 hour" after the fetch, without their form: here ?expires=<epoch ms>&sig=<hex>, valid exactly ${MUSIC_URL_TTL_MS / 60_000} minutes`,
+        ),
+      ),
     }),
     providerSongId: z
       .string()
@@ -1157,7 +1163,7 @@ export const musicOperations = defineOperations('Music', {
     method: 'get',
     path: '/v1/music/tasks/{taskId}',
     summary: 'Get a music task',
-    description: `The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
+    description: `The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid about 1 hour from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
     provenance: fromSeed(3, 'Music task'),
     request: { params: MusicTaskPathParams },
     response: { status: 200, kind: 'envelope', schema: MusicTask, description: 'the task' },
@@ -1188,7 +1194,7 @@ export const musicTableAssumptions: TableAssumption[] = [
     reason: 'document 3 gives the track fields, not how many tracks or how long; it takes providerSongId without saying where it is read',
   },
   {
-    subject: `a signed audioUrl (?expires=<ms>&sig=<hex>, a keyed hash of the path and the expiry under a secret derived from the document) loads for exactly ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch (GET or list) that produced it: then 403 with 39014; an altered or missing signature or expiry: 403 with 39015`,
+    subject: `a signed audioUrl (?expires=<ms>&sig=<hex>, a keyed hash of the path and the expiry under a secret derived from the seed) loads for exactly ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch (GET or list) that produced it: then 403 with 39014; an altered or missing signature or expiry: 403 with 39015`,
     reason: 'document 3 says the URLs are signed and expire "about 1 hour" after the task is fetched, without the scheme',
   },
   {

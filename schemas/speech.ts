@@ -547,7 +547,7 @@ export type FlowSpeechEpisode = z.infer<typeof FlowSpeechEpisode>;
 /** One voice of GET /v1/speakers/list (the seed shows only speakerId; every other field assumed). */
 export const Speaker = z
   .strictObject({
-    speakerId: z.string().meta({ description: 'pass it as voice or speakerId to any speech endpoint' }),
+    speakerId: z.string().meta({ description: 'pass it wherever a voice is expected (voice of /v1/tts, speakerId of a script line or a speaker)' }),
     name: z.string(),
     language: z.enum(voiceLanguages),
     gender: z.enum(voiceGenders),
@@ -626,7 +626,7 @@ export const speechTableAssumptions: TableAssumption[] = [
 // ---------------------------------------------------------------------------
 
 const voiceRule =
-  'voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it.';
+  'each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it.';
 const priceRule = `Price (assumed): 1 credit per ${speechPricing.charsPerCredit} characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged.`;
 const rateRule = `Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.`;
 

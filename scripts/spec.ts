@@ -99,7 +99,12 @@ const errorEnvelopeComponent = {
   description: 'Error envelope: a non-zero code (the reason; clients branch on it), a message naming the field and the rule, data null.',
   properties: {
     code: { type: 'integer' as const, not: { const: 0 }, description: 'the error code, never 0 (see x-error-codes of each response)', example: 31001 },
-    message: { type: 'string' as const, description: 'what went wrong, naming the field and the rule' },
+    message: {
+      type: 'string' as const,
+      description:
+        'what went wrong, naming the field and the rule; for an error a document names without a number (the voice-cloning errors NEED_UPGRADE, NEED_CREDIT, SPEAKER_LIMIT_REACHED, ALREADY_CONFIRMED, ...), it starts with that name and a colon (the names are in x-error-catalog)',
+      'x-provenance': describeProvenance(assumed('document 2 names the voice-cloning errors without a code or a field for the name; the message carries it')),
+    },
     data: {
       type: 'null' as const,
       description: 'always null on errors',
