@@ -4855,9 +4855,9 @@ export interface operations {
     listVideoTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";
@@ -6010,9 +6010,9 @@ export interface operations {
     listImageTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "success" | "fail";
@@ -7846,9 +7846,9 @@ export interface operations {
     listPlatformVoiceTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";
@@ -8137,9 +8137,9 @@ export interface operations {
     listSeedAudioTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";
@@ -8869,9 +8869,9 @@ export interface operations {
     listLyricsTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description only tasks in this status */
                 status?: "pending" | "generating" | "success" | "failed";
@@ -10670,9 +10670,9 @@ export interface operations {
     listMusicTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description only tasks in this status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";

@@ -75,14 +75,14 @@ export const ErrorEnvelope = z
  */
 export function pageQuery(max: number) {
   return {
-    page: z.coerce.number().int().min(1).default(1).meta({ description: 'page number, from 1' }),
+    page: z.coerce.number().int().min(1).default(1).meta({ description: 'page number, an integer from 1' }),
     pageSize: z.coerce
       .number()
       .int()
       .min(1)
       .max(max)
       .default(20)
-      .meta({ description: `items per page, 1-${max}` }),
+      .meta({ description: `items per page, an integer 1-${max}` }),
   };
 }
 
