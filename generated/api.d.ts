@@ -1885,7 +1885,10 @@ export interface components {
             /** @description same value as id */
             taskId: string;
             episodeId: string;
-            /** @enum {string} */
+            /**
+             * @description pending, generating, uploading, success or failed; a create answers generating; poll until success (videoUrl usable) or failed (credits refunded automatically)
+             * @enum {string}
+             */
             status: "pending" | "generating" | "uploading" | "success" | "failed";
             /** @description model used (the shared model id; for family5 the version sent: family5, v6, v5 or v4.5) */
             model: string;

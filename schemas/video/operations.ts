@@ -118,7 +118,10 @@ export const VideoTask = z
     id: z.string(),
     taskId: z.string().meta({ description: 'same value as id' }),
     episodeId: z.string(),
-    status: z.enum(videoStatuses),
+    status: z.enum(videoStatuses).meta({
+      description:
+        'pending, generating, uploading, success or failed; a create answers generating; poll until success (videoUrl usable) or failed (credits refunded automatically)',
+    }),
     model: z.string().meta({ description: 'model used (the shared model id; for family5 the version sent: family5, v6, v5 or v4.5)' }),
     params: VideoParams,
     videoUrl: nullableUrl('stored output, usable when status is success'),
