@@ -11,8 +11,6 @@ export const operations = {
   estimateFamily5Credits: { method: 'post', path: '/v1/video-generation/family5/estimate-credits' },
   getSubscription: { method: 'get', path: '/v1/user/subscription' },
   startLoginSession: { method: 'post', path: '/v1/oauth/login-sessions' },
-  showAuthorizePage: { method: 'get', path: '/oauth/authorize', raw: true },
-  submitAuthorizePage: { method: 'post', path: '/oauth/authorize', raw: true },
   exchangeOAuthCode: { method: 'post', path: '/v1/oauth/token' },
   refreshOAuthToken: { method: 'post', path: '/v1/oauth/refresh' },
   revokeOAuthToken: { method: 'post', path: '/v1/oauth/revoke' },

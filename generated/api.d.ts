@@ -13,7 +13,7 @@ export interface paths {
          * Create a video task (shared endpoint, families 1-4)
          * @description Creates a video task and charges its credits at once; the task is refunded in full if generation fails. Returns status generating. Rate limit: 5 generate requests per minute per user across both video generate endpoints (HTTP 429 with Retry-After).
          *
-         *     Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (family1-video-2-fast, 5 s: 55 s), then uploading 5 s, then success.
+         *     Lifecycle (assumed timings): generating for a model-dependent time that grows with duration (family1-video-2-fast, 5 s: 55 s), then uploading 5 s, then success.
          *
          *     | model | resolutions (default) | duration s | ratios | max images | max text | video input s | last_frame | audio_url | credits/s (assumed) |
          *     |---|---|---|---|---|---|---|---|---|---|
@@ -216,7 +216,7 @@ export interface paths {
         };
         /**
          * Read the credit balance and free allowances
-         * @description Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the seed says it is not shown.
+         * @description Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the document says it is not shown.
          */
         get: operations["getSubscription"];
         put?: never;
@@ -241,30 +241,6 @@ export interface paths {
          * @description (a) of the lifecycle: takes the local callback port and answers the sessionId and the authUrl to open in a browser. After the user authorizes, the browser is redirected to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when given). The session waits 10 minutes (assumed). Needs no credential.
          */
         post: operations["startLoginSession"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/oauth/authorize": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The sign-in page
-         * @description (b) of the lifecycle: the authUrl of a login session. A web page (no external resources) listing the users to sign in as, with a field to type a new user's name, and an Authorize button that posts its form to the same path. A session that is unknown, expired or already authorized gets an error page (404). Needs no credential.
-         */
-        get: operations["showAuthorizePage"];
-        put?: never;
-        /**
-         * Authorize from the sign-in page
-         * @description (b) of the lifecycle: the form of the sign-in page. Signs in as the user picked (or a new user named), then redirects (302) the browser to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when the session has one); the code works once, within 5 minutes (assumed). The form is taken only with the page's own token (its hidden csrf field) or from the page's own origin (Origin). Needs no credential.
-         */
-        post: operations["submitAuthorizePage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -402,7 +378,7 @@ export interface paths {
          * Create an image task (asynchronous)
          * @description Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (no auth, Range requests answered 206). Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.
          *
-         *     Simulated lifecycle (assumed): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out
+         *     Lifecycle (assumed timings): pending 1 s, then generating 6-10 s by family plus 2 s at 2K or 6 s at 4K, then success. A task pending or generating for more than 30 minutes becomes fail with a failMsg saying it timed out
          *
          *     Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): 2 generations in flight across all such accounts, 2 more wait (pending) and fail with failReason free_relax_timeout after 60 s, any further task fails with failReason free_relax_busy. Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.
          *
@@ -492,12 +468,13 @@ export interface paths {
         put?: never;
         /**
          * Speak a text in one voice (binary audio)
-         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
+         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model).
          *
          *     Rules beyond the request schema (also in `x-rules`):
          *
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["synthesizeSpeech"];
         delete?: never;
@@ -517,12 +494,13 @@ export interface paths {
         put?: never;
         /**
          * Speak a text in one voice (binary audio; OpenAI-SDK compatible alias of /v1/tts)
-         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
+         * @description Speaks input in one voice. The answer is the audio itself, no envelope, streamed with chunked transfer encoding as it is generated, in response_format: mp3 (default), opus (Ogg/Opus), aac (ADTS), flac, wav (16-bit PCM) or pcm (raw 16-bit little-endian samples, no header); every format is 24 kHz mono (assumed). **Content-Type is audio/mpeg for every format except opus, which is audio/ogg** (as document 2 says: the header does not tell wav from mp3; the bytes are of the requested format). A request that fails before audio starts gets the JSON error envelope with Content-Type application/json and a 4xx status, so check the Content-Type. input: 1 to 20,000 characters; speed 0.5-2.0, at most two decimals. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed. Unknown fields are ignored (the OpenAI SDK sends model). An exact alias of POST /v1/tts in the request shape of the OpenAI SDK: client.audio.speech.create({ model, voice, input, response_format }) with baseURL {base_url}/v1.
          *
          *     Rules beyond the request schema (also in `x-rules`):
          *
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createSpeech"];
         delete?: never;
@@ -542,13 +520,14 @@ export interface paths {
         put?: never;
         /**
          * Speak a multi-voice script (JSON with the audio URL)
-         * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Synthesizes the lines in order, each in its speaker's voice, and answers with the MP3 URL, its duration in ms (the decoded duration of the MP3), the SRT URL (one cue per line, timed to the audio; valid 24 hours, then 410 with code 10015), a taskId and the credits charged. At least one line; each content non-empty; combined content at most 20,000 characters; speed 0.5-2.0, at most two decimals. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
          *     Rules beyond the request schema (also in `x-rules`):
          *
          *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createSpeechScript"];
         delete?: never;
@@ -568,9 +547,9 @@ export interface paths {
         put?: never;
         /**
          * Narrate a text or a page in one voice (asynchronous episode)
-         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Exactly one source (text: content of 10 to 20,000 characters; url: uri, or content holding the page address) and exactly one speaker. language en, zh or ja (inferred from the content when omitted); mode smart (default: the narration is the text cleaned of markdown marks, repeated punctuation and stray spaces) or direct (verbatim). A url source narrates the page's text. Returns episodeId; poll GET /v1/flow-speech/episodes/{episodeId}. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. (on the narrated text) Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
+         *     Lifecycle (assumed timings): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
          *
@@ -579,6 +558,7 @@ export interface paths {
          *     - a url source's content standing for uri is a URI (spaces and non-ASCII characters percent-encoded) (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createFlowSpeechEpisode"];
         delete?: never;
@@ -598,9 +578,9 @@ export interface paths {
         put?: never;
         /**
          * Convert a long multi-voice script verbatim (asynchronous episode)
-         * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
+         * @description Request and response shapes are assumed (document 2 says they are not shown): the script of POST /v1/speech ({scripts: [{speakerId, content}], language?, speed?}, the same rules), read verbatim, one voice per speaker; returns {episodeId}, polled on GET /v1/flow-speech/episodes/{episodeId}. each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it. Price (assumed): 1 credit per 100 characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged. Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.
          *
-         *     Simulated lifecycle (assumed): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
+         *     Lifecycle (assumed timings): processStatus pending for 3 s plus 100 ms per second of audio, then success; still pending after 30 minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.
          *
          *     A created task can fail with: 35008 SPEECH_GENERATION_FAILED (speech synthesis failed; nothing charged), 35009 SPEECH_CONTENT_REJECTED (content rejected by moderation; nothing charged), 35010 SPEECH_SOURCE_UNREADABLE (the page of a url source could not be read; nothing charged).
          *
@@ -609,6 +589,7 @@ export interface paths {
          *     - the combined content of the lines at most 20,000 characters (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (35002 SPEECH_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (35004 SPEECH_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (35001 SPEECH_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createFlowSpeechTtsEpisode"];
         delete?: never;
@@ -693,7 +674,7 @@ export interface paths {
         };
         /**
          * Poll a clone task (and confirm it, with autoConfirm)
-         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged.
+         * @description Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. A completed task not confirmed within 7 days of completing answers 410 (36010). Confirmation: free while the period's quota lasts; after it 300 credits, only with useCredits true (else NEED_CREDIT, 402, nothing charged); an account on plan free gets NEED_UPGRADE (403); holding maxSpeakers voices: SPEAKER_LIMIT_REACHED (409); a repeated confirmation: ALREADY_CONFIRMED (409), nothing charged. HTTP 429 (36030, Retry-After 2 s) when another confirmation of the account is in flight and 503 (36031, Retry-After 5 s) when the confirmation dependency is unavailable: both safe to retry, nothing charged. A poll that confirms answers those two retry statuses itself (document 2, "Errors"); its other confirmation errors are reported in confirmError.
          */
         get: operations["getVoiceClone"];
         put?: never;
@@ -937,7 +918,7 @@ export interface paths {
          * Create a podcast episode in one call (script and audio)
          * @description At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
+         *     Lifecycle (assumed timings): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
          *
@@ -946,6 +927,7 @@ export interface paths {
          *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          */
         post: operations["createPodcastEpisode"];
         delete?: never;
@@ -967,7 +949,7 @@ export interface paths {
          * Two-stage flow, stage 1: write the script only
          * @description The one-shot fields, but language is required and each speaker's language must match it (else 400, 37002, "Speaker language mismatch"). No audio is produced: poll until contentStatus is text-success, optionally edit the script, then POST /v1/podcast/episodes/{episodeId}/audio. At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
-         *     Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
+         *     Lifecycle (assumed timings): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
          *     A created task can fail with: 37008 PODCAST_GENERATION_FAILED (podcast generation failed; refunded), 37009 PODCAST_CONTENT_REJECTED (content rejected by moderation; refunded), 37010 PODCAST_SOURCE_UNREADABLE (a source could not be read (a url source that does not load); refunded).
          *
@@ -976,6 +958,7 @@ export interface paths {
          *     - a url source is a URI (spaces and non-ASCII characters percent-encoded) (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - a speaker id is one GET /v1/speakers/list lists for the account (37003 PODCAST_SPEAKER_NOT_FOUND; reads the catalogue)
          *     - the balance covers the price (37004 PODCAST_INSUFFICIENT_CREDITS; reads the account)
+         *     - speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values (37001 PODCAST_INVALID_PARAMETERS; reads the body, beyond what a schema can say)
          *     - each speaker's language is the episode's language (37002 SPEAKER_LANGUAGE_MISMATCH; reads the catalogue)
          */
         post: operations["createPodcastTextContent"];
@@ -1045,7 +1028,7 @@ export interface paths {
         };
         /**
          * Stream the outline or the script as it is written (Server-Sent Events)
-         * @description A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written on the virtual clock: a client connected early receives each as the clock reaches it, one connected late receives everything written so far at once. Then a `done` message ({ episodeId, complete, count, failCode }) and the stream closes; when the text stage fails first, done carries complete false and the failCode. Heartbeat comments keep an idle connection open. The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). Owner-scoped (404, 37005); event must be script or outline (400, 37001).
+         * @description A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written: a client connected early receives each as it is written, one connected late receives everything written so far at once. Then a `done` message ({ episodeId, complete, count, failCode }) and the stream closes; when the text stage fails first, done carries complete false and the failCode. Heartbeat comments keep an idle connection open. The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). Owner-scoped (404, 37005); event must be script or outline (400, 37001).
          */
         get: operations["streamPodcastText"];
         put?: never;
@@ -1133,7 +1116,7 @@ export interface paths {
         put?: never;
         /**
          * Recognize the lyrics of a recording (synchronous)
-         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description Returns {lyrics, segments [{start, end, text}]}: the sung lines with their times in seconds, in order, within the real duration of the recording (digital silence: no lyrics). multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is a function of the recording (its bytes): the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 2 credits, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["recognizeMusic"];
         delete?: never;
@@ -1153,7 +1136,7 @@ export interface paths {
         put?: never;
         /**
          * Describe a recording: genre, mood, tempo, key, instruments (synchronous)
-         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description Returns {description, genre, mood, bpm, key, instruments}. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is a function of the recording (its bytes): the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 1 credit, charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["describeMusic"];
         delete?: never;
@@ -1173,7 +1156,7 @@ export interface paths {
         put?: never;
         /**
          * Separate a recording into stems (synchronous)
-         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
+         * @description model: audio-separation-1 (default; stems vocals, drums, bass, other) or audio-separation-2 (stems vocals, drums, bass, guitar, piano, other, and MIDI). Returns {model, stems [{name, audioUrl}], midiUrl}: each stem a hosted MP3, as long as the recording; midiUrl a Standard MIDI File of that length for audio-separation-2, null for audio-separation-1. multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. The answer is a function of the recording (its bytes): the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing. Price (assumed): 5 credits (audio-separation-1) or 8 (audio-separation-2), charged at once; a short balance answers 402 (39507) and takes nothing.
          */
         post: operations["separateMusicStems"];
         delete?: never;
@@ -1193,7 +1176,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a text or a URL into a narrated deck of pages
-         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Simulated (assumed): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
+         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Lifecycle (assumed timings): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
          *
          *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
          *
@@ -1368,7 +1351,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a soundtrack for an image or a video (musicA, multipart)
-         * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
+         * @description multipart/form-data: image (jpg, jpeg, png, webp; at most 10 MB, assumed) or video (mp4, mov, avi, mkv, webm; at most 50 MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (auto, musicA-7.6, musicA-8, musicA-9, musicA-o2; default auto). musicA only. Price: a flat 15 credits (assumed). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          *
@@ -1427,7 +1410,7 @@ export interface paths {
         put?: never;
         /**
          * Re-sing a musicA song with new lyrics (multipart)
-         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
+         * @description multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (mp3 or m4a, judged by its content, at most 10 MB), audioUrl (an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of its music tasks; another account's track: 403 with 39008; one naming no track: 404 with 39009; another site's URL: 39001), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. Price: a flat 10 credits (assumed). Poll GET /v1/music/tasks/{taskId} (document 3: wait about 30 s, then every 10 s; typical 1-3 minutes). Schedule: pending 10 s, generating 50 s-140 s (fixed per task), uploading 10 s, then success with its tracks (assumed schedule; document 3: typical 1-3 minutes). A task without progress for 30 minutes fails with 39013, refunded in full (assumed). Credits are reserved at creation (402 with 39003 when the balance is short, nothing reserved), captured on success (creditCost is 0 until then), refunded on failure.
          *
          *     A created task can fail with: 39011 MUSIC_GENERATION_FAILED (music generation failed at the provider; credits refunded), 39012 MUSIC_PROVIDER_REJECTED (the provider rejected the music request (for example its content policy); credits refunded), 39013 MUSIC_TIMED_OUT (music generation timed out (30 minutes without progress); credits refunded in full).
          *
@@ -1537,7 +1520,7 @@ export interface paths {
         };
         /**
          * Get a music task
-         * @description The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid 60 minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.
+         * @description The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid about 1 hour from this fetch. An unknown task, or one of another user, answers 404 with 39002.
          */
         get: operations["getMusicTask"];
         put?: never;
@@ -1559,7 +1542,7 @@ export interface components {
              * @example 31001
              */
             code: number;
-            /** @description what went wrong, naming the field and the rule */
+            /** @description what went wrong, naming the field and the rule; for an error a document names without a number (the voice-cloning errors NEED_UPGRADE, NEED_CREDIT, SPEAKER_LIMIT_REACHED, ALREADY_CONFIRMED, ...), it starts with that name and a colon (the names are in x-error-catalog) */
             message: string;
             /** @description always null on errors */
             data: null;
@@ -1635,6 +1618,7 @@ export interface components {
             content: components["schemas"]["VideoContentItem"][];
             /**
              * @description default 720p (768p on family3-h3, assumed); limited per model
+             * @default 720p
              * @enum {string}
              */
             resolution?: "480p" | "720p" | "1080p" | "768p" | "2k";
@@ -1901,7 +1885,10 @@ export interface components {
             /** @description same value as id */
             taskId: string;
             episodeId: string;
-            /** @enum {string} */
+            /**
+             * @description pending, generating, uploading, success or failed; a create answers generating; poll until success (videoUrl usable) or failed (credits refunded automatically)
+             * @enum {string}
+             */
             status: "pending" | "generating" | "uploading" | "success" | "failed";
             /** @description model used (the shared model id; for family5 the version sent: family5, v6, v5 or v4.5) */
             model: string;
@@ -1921,9 +1908,9 @@ export interface components {
             creditCharged: number;
             enabledShare: boolean;
             /** @description catalog code of the failure when status is failed, else null */
-            errorCode: number | null;
+            errorCode?: number | null;
             /** @description failure message when status is failed, else null */
-            errorMessage: string | null;
+            errorMessage?: string | null;
             /**
              * @description Epoch milliseconds
              * @example 1767225600000
@@ -2187,23 +2174,6 @@ export interface components {
         };
         /**
          * @example {
-         *       "sessionId": "ls_3f9a1c2b7d4e5f60",
-         *       "csrf": "0123456789abcdef0123456789abcdef",
-         *       "userId": "usr_1a2b3c4d5e6f7a8b"
-         *     }
-         */
-        AuthorizeForm: {
-            /** @description the login session (a hidden field of the page) */
-            sessionId?: string;
-            /** @description the page's own token (a hidden field): a post without it is taken only from the page's own origin */
-            csrf?: string;
-            /** @description the user picked (empty: a new user named newUserName) */
-            userId?: string;
-            /** @description the name of a new user to sign in as (trimmed; beyond 100 characters, cut) */
-            newUserName?: string;
-        };
-        /**
-         * @example {
          *       "accessToken": "at_5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f",
          *       "refreshToken": "rt_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",
          *       "expiresIn": 3600,
@@ -2262,7 +2232,7 @@ export interface components {
             /** @description a refresh token of the session to end */
             refreshToken: string;
         };
-        /** @description Raw model output (no envelope). Other fields of the raw output are not shown by the seed and may be present. */
+        /** @description Raw model output (no envelope). Other fields of the raw output are not shown by the document and may be present. */
         ImageGenerationOutput: {
             /** @description model candidates */
             candidates: {
@@ -2373,7 +2343,7 @@ export interface components {
              */
             imageSize?: "1K" | "2K" | "4K";
             /**
-             * @description W:H; schema default 1:1 once an imageConfig object is sent; per model (see the model table)
+             * @description W:H; schema default 1:1 once an imageConfig object is sent; which ratios a model accepts is per model (see the model table): image-c accepts any ratio
              * @default 1:1
              * @example 16:9
              */
@@ -2418,7 +2388,7 @@ export interface components {
              * @description normalised model id
              * @enum {string}
              */
-            model: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro";
+            model?: "image-a-2" | "image-a-2.5-flare" | "image-a-2.5-sunburst" | "image-a-2-official" | "image-b-3-pro" | "image-b-3.1-flash" | "image-c-5-0-pro" | "image-d-2.7" | "image-d-2.7-pro";
             /** @description present on success; one image per task (assumed) */
             images?: {
                 /** @description hosted image URL */
@@ -2465,7 +2435,7 @@ export interface components {
          *       "canGenerate": true,
          *       "requiresSubscription": true,
          *       "pricing": {
-         *         "pricingVersion": "mock-2026-01",
+         *         "pricingVersion": "2026-01",
          *         "mode": "token-estimate",
          *         "promptTokens": 9,
          *         "referenceImageTokens": 0,
@@ -2590,7 +2560,7 @@ export interface components {
         /**
          * @description Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).
          * @example {
-         *       "input": "Hello from the mock. This is a short sentence.",
+         *       "input": "Hello from the service. This is a short sentence.",
          *       "voice": "en_ava",
          *       "response_format": "mp3",
          *       "speed": 1
@@ -2646,7 +2616,7 @@ export interface components {
          *         },
          *         {
          *           "speakerId": "en_noah",
-         *           "content": "Thanks. Today we talk about mocks."
+         *           "content": "Thanks. Today we talk about test servers."
          *         }
          *       ],
          *       "speed": 1
@@ -2685,7 +2655,7 @@ export interface components {
          *       "sources": [
          *         {
          *           "type": "text",
-         *           "content": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+         *           "content": "Test servers let a frontend team work before the backend exists. This one keeps state."
          *         }
          *       ],
          *       "speakers": [
@@ -2799,13 +2769,13 @@ export interface components {
          *       "createdAt": 1767225600000,
          *       "processStatus": "success",
          *       "completedTime": 1767225604500,
-         *       "title": "Mock servers let a frontend team work",
-         *       "outline": "1. Mock servers let a frontend team work before the backend exists.\n2. This one keeps state.",
+         *       "title": "Test servers let a frontend team work",
+         *       "outline": "1. Test servers let a frontend team work before the backend exists.\n2. This one keeps state.",
          *       "cover": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/cover.png",
          *       "audioUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.mp3",
          *       "audioStreamUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.m3u8",
          *       "subtitlesUrl": "http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/subtitles.srt",
-         *       "scripts": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+         *       "scripts": "Test servers let a frontend team work before the backend exists. This one keeps state."
          *     }
          */
         FlowSpeechEpisode: {
@@ -2857,7 +2827,7 @@ export interface components {
             speakers: components["schemas"]["Speaker"][];
         };
         Speaker: {
-            /** @description pass it as voice or speakerId to any speech endpoint */
+            /** @description pass it wherever a voice is expected (voice of /v1/tts, speakerId of a script line or a speaker) */
             speakerId: string;
             name: string;
             /** @enum {string} */
@@ -2929,7 +2899,8 @@ export interface components {
          *     }
          */
         CloneTask: {
-            taskId: string;
+            /** @description the task id, echoed */
+            taskId?: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
             /** @description MP3 preview of the temporary voice, when completed */
@@ -3300,7 +3271,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "query": "Why frontend teams mock their APIs",
+         *       "query": "Why frontend teams stub their APIs",
          *       "speakers": [
          *         {
          *           "speakerId": "en_ava"
@@ -3379,7 +3350,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "query": "Why frontend teams mock their APIs",
+         *       "query": "Why frontend teams stub their APIs",
          *       "speakers": [
          *         {
          *           "speakerId": "en_ava"
@@ -3455,14 +3426,14 @@ export interface components {
          *       "message": "done",
          *       "completedTime": 1767225670000,
          *       "credits": 12,
-         *       "title": "Why frontend teams mock their APIs",
-         *       "outline": "1. Introduction: why frontend teams mock their APIs\n2. What the material says\n3. Questions and answers\n4. Wrap-up",
+         *       "title": "Why frontend teams stub their APIs",
+         *       "outline": "1. Introduction: why frontend teams stub their APIs\n2. What the material says\n3. Questions and answers\n4. Wrap-up",
          *       "cover": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/cover.png",
          *       "audioUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.mp3",
          *       "audioStreamUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.m3u8",
          *       "subtitlesUrl": "http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/subtitles.srt",
          *       "sourceProcessResult": {
-         *         "content": "Research notes on why frontend teams mock their APIs.",
+         *         "content": "Research notes on why frontend teams stub their APIs.",
          *         "references": []
          *       },
          *       "scripts": [
@@ -3802,7 +3773,7 @@ export interface components {
          *       "sources": [
          *         {
          *           "type": "text",
-         *           "content": "Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
+         *           "content": "Test servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
          *         }
          *       ],
          *       "speakers": [
@@ -3873,14 +3844,14 @@ export interface components {
          *       "videoStatus": "not_generated",
          *       "credits": 26,
          *       "message": "done",
-         *       "title": "Mock servers let frontend teams work",
+         *       "title": "Test servers let frontend teams work",
          *       "cover": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png",
          *       "audioUrl": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/narration.mp3",
          *       "audioDuration": 61.2,
          *       "videoUrl": "",
          *       "pages": [
          *         {
-         *           "text": "Mock servers let frontend teams work.",
+         *           "text": "Test servers let frontend teams work.",
          *           "pageNumber": 1,
          *           "imageUrl": "http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png",
          *           "audioTimestamp": 0
@@ -3947,7 +3918,7 @@ export interface components {
          * @example {
          *       "source": {
          *         "type": "url",
-         *         "uri": "https://example.com/blog/why-mock-servers-help"
+         *         "uri": "https://example.com/blog/why-test-servers-help"
          *       },
          *       "options": {
          *         "summarize": false,
@@ -3970,14 +3941,8 @@ export interface components {
                 uri: string;
             };
             /**
-             * @description optional, default {}
-             * @default {
-             *       "summarize": false,
-             *       "maxLength": 100000,
-             *       "twitter": {
-             *         "count": 20
-             *       }
-             *     }
+             * @description optional, default {} (each field then takes its own default)
+             * @default {}
              */
             options?: {
                 /**
@@ -4014,11 +3979,11 @@ export interface components {
          *       "status": "completed",
          *       "createdAt": 1767225600000,
          *       "data": {
-         *         "content": "Why mock servers help. ...",
+         *         "content": "Why test servers help. ...",
          *         "metadata": {
          *           "kind": "web-article",
-         *           "url": "https://example.com/blog/why-mock-servers-help",
-         *           "title": "Why mock servers help",
+         *           "url": "https://example.com/blog/why-test-servers-help",
+         *           "title": "Why test servers help",
          *           "author": "Ada Lovelace",
          *           "publishedAt": "2025-10-01T09:00:00.000Z",
          *           "language": "en"
@@ -4054,16 +4019,16 @@ export interface components {
             /** @description when failed: the error description */
             message?: string;
         };
-        /** @description always kind, url, title, author, publishedAt, language; plus postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article) */
+        /** @description facts about the source, for example title and author; other fields may appear: postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article) */
         ExtractionMetadata: {
             /** @enum {string} */
-            kind: "web-article" | "microblog-profile" | "microblog-post" | "video" | "official-account-article";
-            url: string;
-            title: string;
-            author: string;
+            kind?: "web-article" | "microblog-profile" | "microblog-post" | "video" | "official-account-article";
+            url?: string;
+            title?: string;
+            author?: string;
             /** @description ISO 8601 */
-            publishedAt: string;
-            language: string;
+            publishedAt?: string;
+            language?: string;
         } & {
             [key: string]: unknown;
         };
@@ -4261,7 +4226,7 @@ export interface components {
             audio?: string;
             /**
              * Format: uri
-             * @description an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)
+             * @description an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of the caller's music tasks (another account's track answers 403 with 39008); a URL of another site is refused (39001)
              */
             audioUrl?: string;
             /** @description a musicA song id (a track providerSongId of one of your musicA tasks) */
@@ -4379,10 +4344,10 @@ export interface components {
              */
             provider: "musicA" | "musicB";
             /**
-             * @description operation type: GENERATE, INSTRUMENTAL, SOUNDTRACK, TRACK, REMIX, COVER, EXTEND
-             * @enum {string}
+             * @description operation type (for example GENERATE); an open set: a client keeps a value it does not know
+             * @example GENERATE
              */
-            taskType: "GENERATE" | "INSTRUMENTAL" | "SOUNDTRACK" | "TRACK" | "REMIX" | "COVER" | "EXTEND";
+            taskType: string;
             /** @enum {string} */
             status: "pending" | "generating" | "uploading" | "success" | "failed";
             params: components["schemas"]["MusicTaskParams"];
@@ -4476,7 +4441,7 @@ export interface components {
             tags: string;
             /** @description seconds: the decoded length of the MP3 at audioUrl */
             duration: number;
-            /** @description MP3 of the track, signed: ?expires=<epoch ms>&sig=<hex>; it loads for 60 minutes after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL */
+            /** @description MP3 of the track, signed; it stops loading about 1 hour after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL */
             audioUrl: string;
             /** @description the provider's id of this song: pass it to /track, /remix (musicA) or /extend */
             providerSongId: string;
@@ -4526,7 +4491,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4560,7 +4525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4638,7 +4603,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4676,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4746,7 +4711,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4787,7 +4752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4828,7 +4793,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4870,7 +4835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -4893,9 +4858,9 @@ export interface operations {
     listVideoTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";
@@ -4915,7 +4880,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -4951,7 +4916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5001,7 +4966,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5043,7 +5008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5110,7 +5075,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5143,7 +5108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5213,7 +5178,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5244,7 +5209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5300,7 +5265,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5327,7 +5292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5375,7 +5340,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5397,168 +5362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description - `10006` the request body is larger than the operation accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    showAuthorizePage: {
-        parameters: {
-            query?: {
-                /** @description the login session (sessionId of POST /v1/oauth/login-sessions) */
-                sessionId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the sign-in page (a web page) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /**
-             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-             *     - `42001` invalid OAuth request parameters
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description the login session is unknown, expired or already authorized: an error page (a web page) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    submitAuthorizePage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description An HTML form's fields (application/x-www-form-urlencoded). */
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "sessionId": "ls_3f9a1c2b7d4e5f60",
-                 *       "csrf": "0123456789abcdef0123456789abcdef",
-                 *       "userId": "usr_1a2b3c4d5e6f7a8b"
-                 *     }
-                 */
-                "application/x-www-form-urlencoded": components["schemas"]["AuthorizeForm"];
-            };
-        };
-        responses: {
-            /** @description redirect to the client's callback port with the code (and state) */
-            302: {
-                headers: {
-                    /** @description where the browser goes next */
-                    Location: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /**
-             * @description neither a user picked nor a name typed, or an unknown user: the page again, saying what is missing (a web page); or the error envelope: - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
-             *     - `42001` invalid OAuth request parameters
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description the form was not sent by the sign-in page (no page token, or another page's, and another origin): an error page (a web page) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description the login session is unknown, expired or already authorized: an error page (a web page) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5624,7 +5428,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5648,7 +5452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5713,7 +5517,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5744,7 +5548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5809,7 +5613,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -5831,7 +5635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -5941,7 +5745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6027,7 +5831,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6074,7 +5878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6144,7 +5948,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6186,7 +5990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6209,9 +6013,9 @@ export interface operations {
     listImageTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "success" | "fail";
@@ -6231,7 +6035,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6267,7 +6071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6320,7 +6124,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6355,7 +6159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6404,7 +6208,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "input": "Hello from the mock. This is a short sentence.",
+                 *       "input": "Hello from the service. This is a short sentence.",
                  *       "voice": "en_ava",
                  *       "response_format": "mp3",
                  *       "speed": 1
@@ -6457,7 +6261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6506,7 +6310,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "input": "Hello from the mock. This is a short sentence.",
+                 *       "input": "Hello from the service. This is a short sentence.",
                  *       "voice": "en_ava",
                  *       "response_format": "mp3",
                  *       "speed": 1
@@ -6559,7 +6363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6615,7 +6419,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "speakerId": "en_noah",
-                 *           "content": "Thanks. Today we talk about mocks."
+                 *           "content": "Thanks. Today we talk about test servers."
                  *         }
                  *       ],
                  *       "speed": 1
@@ -6634,7 +6438,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6676,7 +6480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6728,7 +6532,7 @@ export interface operations {
                  *       "sources": [
                  *         {
                  *           "type": "text",
-                 *           "content": "Mock servers let a frontend team work before the backend exists. This one keeps state."
+                 *           "content": "Test servers let a frontend team work before the backend exists. This one keeps state."
                  *         }
                  *       ],
                  *       "speakers": [
@@ -6754,7 +6558,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6795,7 +6599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6871,7 +6675,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -6912,7 +6716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -6971,7 +6775,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7013,7 +6817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7054,7 +6858,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7084,7 +6888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7127,7 +6931,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7159,7 +6963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7229,7 +7033,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7271,7 +7075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7289,9 +7093,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `36030` another confirmation for the same account is in flight (HTTP 429, Retry-After 2 s); safe to retry, nothing charged */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying (2 s unless the answer says otherwise) */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `36031` the confirmation dependency is unavailable (HTTP 503, Retry-After 5 s); safe to retry, nothing charged */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (5 s unless the answer says otherwise) */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,7 +7156,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7388,7 +7214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7488,7 +7314,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7515,7 +7341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7556,7 +7382,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7598,7 +7424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7648,7 +7474,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7691,7 +7517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7750,7 +7576,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7792,7 +7618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7854,7 +7680,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -7890,7 +7716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -7917,7 +7743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) */
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7960,7 +7786,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8000,7 +7826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8023,9 +7849,9 @@ export interface operations {
     listPlatformVoiceTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";
@@ -8047,7 +7873,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8083,7 +7909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8145,7 +7971,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8181,7 +8007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8208,7 +8034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After) */
+            /** @description - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8251,7 +8077,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8291,7 +8117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8314,9 +8140,9 @@ export interface operations {
     listSeedAudioTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description filter by status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";
@@ -8338,7 +8164,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8374,7 +8200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8405,7 +8231,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "query": "Why frontend teams mock their APIs",
+                 *       "query": "Why frontend teams stub their APIs",
                  *       "speakers": [
                  *         {
                  *           "speakerId": "en_ava"
@@ -8431,7 +8257,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8472,7 +8298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8521,7 +8347,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "query": "Why frontend teams mock their APIs",
+                 *       "query": "Why frontend teams stub their APIs",
                  *       "speakers": [
                  *         {
                  *           "speakerId": "en_ava"
@@ -8548,7 +8374,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8590,7 +8416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8649,7 +8475,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8691,7 +8517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8750,7 +8576,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8802,7 +8628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8906,7 +8732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -8954,7 +8780,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -8994,7 +8820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9046,9 +8872,9 @@ export interface operations {
     listLyricsTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description only tasks in this status */
                 status?: "pending" | "generating" | "success" | "failed";
@@ -9068,7 +8894,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9104,7 +8930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9145,7 +8971,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9187,7 +9013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9230,7 +9056,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9283,7 +9109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9344,7 +9170,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9397,7 +9223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9458,7 +9284,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9511,7 +9337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9563,7 +9389,7 @@ export interface operations {
                  *       "sources": [
                  *         {
                  *           "type": "text",
-                 *           "content": "Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
+                 *           "content": "Test servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline."
                  *         }
                  *       ],
                  *       "speakers": [
@@ -9587,7 +9413,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9628,7 +9454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9687,7 +9513,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9729,7 +9555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9770,7 +9596,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9821,7 +9647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9863,7 +9689,7 @@ export interface operations {
                  * @example {
                  *       "source": {
                  *         "type": "url",
-                 *         "uri": "https://example.com/blog/why-mock-servers-help"
+                 *         "uri": "https://example.com/blog/why-test-servers-help"
                  *       },
                  *       "options": {
                  *         "summarize": false,
@@ -9884,7 +9710,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -9924,7 +9750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -9983,7 +9809,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10025,7 +9851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10075,7 +9901,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10117,7 +9943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10178,7 +10004,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10220,7 +10046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10281,7 +10107,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10323,7 +10149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10384,7 +10210,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10436,7 +10262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10497,7 +10323,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10558,7 +10384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10626,7 +10452,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10685,7 +10511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10746,7 +10572,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10797,7 +10623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10847,9 +10673,9 @@ export interface operations {
     listMusicTasks: {
         parameters: {
             query?: {
-                /** @description page number, from 1 */
+                /** @description page number, an integer from 1 */
                 page?: number;
-                /** @description items per page, 1-100 */
+                /** @description items per page, an integer 1-100 */
                 pageSize?: number;
                 /** @description only tasks in this status */
                 status?: "pending" | "generating" | "uploading" | "success" | "failed";
@@ -10869,7 +10695,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10905,7 +10731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -10946,7 +10772,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * @description 0 means success
-                         * @enum {number}
+                         * @enum {integer}
                          */
                         code: 0;
                         /** @description empty string or short text */
@@ -10988,7 +10814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;

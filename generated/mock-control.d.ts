@@ -464,6 +464,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sign-in page
+         * @description (b) of the lifecycle: the authUrl of a login session. A web page (no external resources) listing the users to sign in as, with a field to type a new user's name, and an Authorize button that posts its form to the same path. A session that is unknown, expired or already authorized gets an error page (404). Needs no credential.
+         */
+        get: operations["showAuthorizePage"];
+        put?: never;
+        /**
+         * Authorize from the sign-in page
+         * @description (b) of the lifecycle: the form of the sign-in page. Signs in as the user picked (or a new user named), then redirects (302) the browser to http://127.0.0.1:<callbackPort>/?code=<code> (plus &state= when the session has one); the code works once, within 5 minutes (assumed). The form is taken only with the page's own token (its hidden csrf field) or from the page's own origin (Origin). Needs no credential.
+         */
+        post: operations["submitAuthorizePage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -475,7 +499,7 @@ export interface components {
              * @example 31001
              */
             code: number;
-            /** @description what went wrong, naming the field and the rule */
+            /** @description what went wrong, naming the field and the rule; for an error a document names without a number (the voice-cloning errors NEED_UPGRADE, NEED_CREDIT, SPEAKER_LIMIT_REACHED, ALREADY_CONFIRMED, ...), it starts with that name and a colon (the names are in x-error-catalog) */
             message: string;
             /** @description always null on errors */
             data: null;
@@ -690,6 +714,23 @@ export interface components {
             /** @description path prefix that selects the session without the header: /sessions/{name} */
             baseUrl: string;
         };
+        /**
+         * @example {
+         *       "sessionId": "ls_3f9a1c2b7d4e5f60",
+         *       "csrf": "0123456789abcdef0123456789abcdef",
+         *       "userId": "usr_1a2b3c4d5e6f7a8b"
+         *     }
+         */
+        AuthorizeForm: {
+            /** @description the login session (a hidden field of the page) */
+            sessionId?: string;
+            /** @description the page's own token (a hidden field): a post without it is taken only from the page's own origin */
+            csrf?: string;
+            /** @description the user picked (empty: a new user named newUserName) */
+            userId?: string;
+            /** @description the name of a new user to sign in as (trimmed; beyond 100 characters, cut) */
+            newUserName?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -744,7 +785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -814,7 +855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -895,7 +936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -966,7 +1007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1047,7 +1088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1164,7 +1205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1301,7 +1342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1396,7 +1437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1465,7 +1506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1560,7 +1601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1638,7 +1679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1712,7 +1753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1771,7 +1812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1834,7 +1875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1890,7 +1931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -1960,7 +2001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2044,7 +2085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2141,7 +2182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2212,7 +2253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2280,7 +2321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2383,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,7 +2508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2555,7 +2596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2630,7 +2671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2708,7 +2749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2796,7 +2837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2875,7 +2916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
                     [name: string]: unknown;
@@ -2948,8 +2989,169 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes */
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    showAuthorizePage: {
+        parameters: {
+            query?: {
+                /** @description the login session (sessionId of POST /v1/oauth/login-sessions) */
+                sessionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sign-in page (a web page) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `42001` invalid OAuth request parameters
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the login session is unknown, expired or already authorized: an error page (a web page) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    submitAuthorizePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An HTML form's fields (application/x-www-form-urlencoded). */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "sessionId": "ls_3f9a1c2b7d4e5f60",
+                 *       "csrf": "0123456789abcdef0123456789abcdef",
+                 *       "userId": "usr_1a2b3c4d5e6f7a8b"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["AuthorizeForm"];
+            };
+        };
+        responses: {
+            /** @description redirect to the client's callback port with the code (and state) */
+            302: {
+                headers: {
+                    /** @description where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description neither a user picked nor a name typed, or an unknown user: the page again, saying what is missing (a web page); or the error envelope: - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `42001` invalid OAuth request parameters
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the form was not sent by the sign-in page (no page token, or another page's, and another origin): an error page (a web page) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description the login session is unknown, expired or already authorized: an error page (a web page) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10006` the request body is larger than the operation accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10003` the request body has a Content-Type the operation does not accept (application/json, or multipart/form-data for uploads) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

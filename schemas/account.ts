@@ -22,9 +22,9 @@ export const SubscriptionData = z
       .number()
       .int()
       .nonnegative()
-      .meta(provenanceMeta(assumed('the seed says "live credit balance" but does not name the field'), 'live credit balance, in credits')),
+      .meta(provenanceMeta(assumed('the document says "live credit balance" but does not name the field'), 'live credit balance, in credits')),
     freeUsages: FreeUsages,
-    plan: z.enum(plans).meta(provenanceMeta(assumed('the seed does not show the plan field'), 'free or paid')),
+    plan: z.enum(plans).meta(provenanceMeta(assumed('the document does not show the plan field'), 'free or paid')),
   })
   .meta(provenanceMeta(fromSeed(1, 'Account endpoint referenced by these services')))
   .openapi('SubscriptionData', { example: { balance: 10000, freeUsages: { 'image-a-2': 3 }, plan: 'paid' } });
@@ -36,7 +36,7 @@ export const accountOperations = defineOperations('Account', {
     path: '/v1/user/subscription',
     summary: 'Read the credit balance and free allowances',
     description:
-      'Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the seed says it is not shown.',
+      'Returns the live credit balance and the freeUsages map (free generations left per model). The full shape is assumed: the document says it is not shown.',
     provenance: fromSeed(1, 'Account endpoint referenced by these services'),
     auth: true,
     request: {},
@@ -51,7 +51,10 @@ export const accountArea = {
   tag: { name: 'Account', description: 'The account endpoint the generation services refer to (document 1).' },
   operations: accountOperations,
   tableAssumptions: [
-    { subject: "a new key's account: 10000 credits, plan paid, everPaid true, freeUsages {} (`defaultAccount`)", reason: 'the seeds show no account defaults' },
+    {
+      subject: "a new key's account: 10000 credits, plan paid, everPaid true, freeUsages {} (`defaultAccount`)",
+      reason: 'the documents show no account defaults',
+    },
     { subject: 'API key prefix "mg"; keyId and secret are letters and digits', reason: 'document 1 says keys have a fixed prefix but does not show it' },
   ],
 } satisfies Area;

@@ -30,7 +30,11 @@ export function uriString() {
 /** Success envelope `{code: 0, message, data}` around `data` (document 1, "Common response envelope"). */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.strictObject({
-    code: z.literal(0).meta({ description: '0 means success' }),
+    // document 1 types code as an integer
+    code: z
+      .literal(0)
+      .meta({ description: '0 means success' })
+      .openapi({ type: 'integer', enum: [0] }),
     message: z.string().meta({ description: 'empty string or short text' }),
     data,
   });
@@ -49,7 +53,7 @@ export function errorEnvelope(names: readonly ErrorName[]) {
   return z.strictObject({
     code,
     message: z.string().meta({ description: 'what went wrong, naming the field and the rule' }),
-    data: z.null().meta(provenanceMeta(assumed('the seed does not show the data of an error envelope'), 'always null on errors')),
+    data: z.null().meta(provenanceMeta(assumed('the document does not show the data of an error envelope'), 'always null on errors')),
   });
 }
 
@@ -71,14 +75,14 @@ export const ErrorEnvelope = z
  */
 export function pageQuery(max: number) {
   return {
-    page: z.coerce.number().int().min(1).default(1).meta({ description: 'page number, from 1' }),
+    page: z.coerce.number().int().min(1).default(1).meta({ description: 'page number, an integer from 1' }),
     pageSize: z.coerce
       .number()
       .int()
       .min(1)
       .max(max)
       .default(20)
-      .meta({ description: `items per page, 1-${max}` }),
+      .meta({ description: `items per page, an integer 1-${max}` }),
   };
 }
 
@@ -100,8 +104,11 @@ export const bearerApiKeyScheme = {
     scheme: 'bearer',
     bearerFormat: `${DEFAULT_KEY_PREFIX}_<keyId>_<secret>`,
     description:
-      'Authorization: Bearer <API_KEY>. The key represents the account. Keys have the format <key_prefix>_<keyId>_<secret>, ' +
-      `with the fixed prefix "${DEFAULT_KEY_PREFIX}"; keyId and secret are letters and digits. Sent to {base_url}.`,
+      'Authorization: Bearer <API_KEY>. The key represents the account (its owner). Keys have the format <key_prefix>_<keyId>_<secret>, ' +
+      `with the fixed prefix "${DEFAULT_KEY_PREFIX}"; keyId and secret are letters and digits. ` +
+      'The secret is shown once, at creation; keys are created and deleted in the account dashboard, and a deletion takes effect at once (later requests with the key fail authentication). ' +
+      'There is no refresh: a key is valid until rotated or deleted. Keep keys server-side. ' +
+      'A rejected credential answers HTTP 401 or 403: this contract answers 401 with code 10001; treat a 403 without a documented code as a rejected credential too. Sent to {base_url}.',
     'x-provenance': `document 1, "Authentication"; assumed: the prefix "${DEFAULT_KEY_PREFIX}" and the characters of keyId and secret (the document says the prefix is fixed but does not show it)`,
   },
 };
@@ -118,8 +125,9 @@ export const userTokenScheme = {
     type: 'http' as const,
     scheme: 'bearer',
     description:
-      'Authorization: Bearer <ACCESS_TOKEN>: the access token of a signed-in user, from the OAuth login session, exchange and refresh operations (tag OAuth). The request acts as that user. Sent to {user_api_base_url}.',
-    'x-provenance': `document 1, "Authentication"`,
+      'Authorization: Bearer <ACCESS_TOKEN>: the access token of a signed-in user, from the OAuth login session, exchange and refresh operations (tag OAuth). The request acts as that user. ' +
+      'Every operation that takes an API key takes a user token too. A rejected token answers HTTP 401 (or 403, as for an API key). Sent to {user_api_base_url}.',
+    'x-provenance': `document 1, "Authentication"; assumed: which operations a user token reaches (document 1 does not say; every operation that takes an API key takes one)`,
   },
 };
 

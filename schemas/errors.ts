@@ -32,37 +32,37 @@ const sharedVideoCodes = assumed(
 );
 const transport = assumed('document 1 does not number transport-level errors; the 10xxx range is reserved for them');
 const speechCodes = assumed(
-  'document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range; a missing resource, or one of another user, answers HTTP 404 (decisions/0024-service-document.md)',
+  'document 2 says the HTTP status codes of speech failures are "not shown" and numbers none of them; the 35xxx range sits beside the documented generated-audio 33xxx range; a missing resource, or one of another user, answers HTTP 404',
 );
 const voiceCloneCodes = assumed(
-  "document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is the mock's; a missing resource, or one of another user, answers HTTP 404 (decisions/0024-service-document.md)",
+  "document 2 names the voice-cloning errors (NEED_UPGRADE, NEED_CREDIT, ...) without numbers or HTTP statuses; the 36xxx range is this contract's; a missing resource, or one of another user, answers HTTP 404",
 );
 const voiceCloneRetry = assumed(
   'document 2, "Errors", gives these retry answers (HTTP 429 or 503, Retry-After 2 s or 5 s, safe to retry, nothing charged) but no numbers; 36029-36031 sit in the voice-cloning range',
 );
 const podcastCodes = assumed(
-  'document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is the mock\'s; a missing resource, or one of another user, answers HTTP 404 (decisions/0024-service-document.md)',
+  'document 2 names one podcast error ("Speaker language mismatch") without a number or an HTTP status, and says the failCode values are not shown; the 37xxx range is this contract\'s; a missing resource, or one of another user, answers HTTP 404',
 );
 const lyricsCodes = assumed(
-  'document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is the mock\'s (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)',
+  'document 3 says the numeric codes of lyrics errors are "not shown"; the 38xxx range is this contract\'s (HTTP statuses as the image and speech blocks: 402 for credits, 404 for a task)',
 );
 const musicAnalysisCodes = assumed(
-  'document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is the mock\'s, for the synchronous analysis endpoints',
+  'document 3 says the numeric code values of the music errors are "not shown"; the 39501-39599 range is this contract\'s, for the synchronous analysis endpoints',
 );
 const storybookCodes = assumed(
-  "document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is the mock's; a missing resource, or one of another user, answers HTTP 404 (decisions/0024-service-document.md)",
+  "document 3 says the numeric codes of page-deck errors are not shown; the 40xxx range is this contract's; a missing resource, or one of another user, answers HTTP 404",
 );
 const oauthCodes = assumed(
-  "document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is the mock's (401 for a token that does not work, 400 otherwise)",
+  "document 1 says the OAuth user-token operations exist but shows neither their paths, payloads nor codes; the 42xxx range is this contract's (401 for a token that does not work, 400 otherwise)",
 );
 const extractionCodes = assumed(
-  "document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is the mock's; a missing resource, or one of another user, answers HTTP 404 (decisions/0024-service-document.md)",
+  "document 3 says the numeric codes of extraction errors are not shown; the 41xxx range is this contract's; a missing resource, or one of another user, answers HTTP 404",
 );
 const musicCodes = assumed(
-  'document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is the mock\'s (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)',
+  'document 3 says the numeric codes of music errors are "not shown"; the 39001-39099 range is this contract\'s (HTTP statuses as the lyrics block: 402 for credits, 404 for a task, 413 for an upload over its limit, 403 for a signed URL that no longer loads)',
 );
 const imageCodes = assumed(
-  'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019; a missing resource, or one of another user, answers HTTP 404 (decisions/0024-service-document.md)',
+  'document 1 shows only 29003 and 26019 for the image endpoints ("Other image codes ... not shown"); the others sit in the 26xxx range beside 26019; a missing resource, or one of another user, answers HTTP 404',
 );
 
 /** The catalog, keyed by a stable name used in code (the wire carries only `code`). */
@@ -132,7 +132,7 @@ export const errorCatalog = {
     code: 10016,
     httpStatus: 408,
     meaning:
-      "the request line and headers, or the whole request, did not arrive in time (Node's headersTimeout, 60 s, and requestTimeout, 300 s; checked every 30 s); the connection then closes",
+      'the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes',
     provenance: transport,
   },
   HOST_FORBIDDEN: {
@@ -279,7 +279,8 @@ export const errorCatalog = {
   GEN_AUDIO_RATE_LIMITED: {
     code: 33007,
     httpStatus: 429,
-    meaning: 'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After)',
+    meaning:
+      'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status',
     // document 2 both lists 33007 among the codes of business errors (HTTP 400) and says a 429 answers the generate rate
     provenance: assumed(
       'document 2, "Errors", lists 33007 "rate limited" among the generated-audio codes and says their business errors are HTTP 400, but also that HTTP 429 applies beyond 5 generate requests per minute; which code that 429 carries is not shown: it carries 33007, with HTTP 429 as document 1 answers every rate limit',

@@ -135,12 +135,14 @@ export const ExtractRequest = withRules(
           .default({ count: EXTRACTION_POST_COUNT.default }),
       })
       .default({ summarize: false, maxLength: EXTRACTION_MAX_LENGTH.default, twitter: { count: EXTRACTION_POST_COUNT.default } })
-      .meta({ description: 'optional, default {}' }),
+      .meta({ description: 'optional, default {} (each field then takes its own default)' })
+      // document 3 gives the default as {}; the parsed default above is the same object with its fields' defaults applied
+      .openapi({ default: {} }),
   }),
   extractRules,
   'ExtractRequest',
   {
-    example: { source: { type: 'url', uri: 'https://example.com/blog/why-mock-servers-help' }, options: { summarize: false, maxLength: 100000 } },
+    example: { source: { type: 'url', uri: 'https://example.com/blog/why-test-servers-help' }, options: { summarize: false, maxLength: 100000 } },
   },
 );
 export type ExtractRequest = z.infer<typeof ExtractRequest>;
@@ -168,18 +170,19 @@ export const CreateExtractionData = z
 
 /** metadata of a completed extraction (assumed shape; document 3: "object, for example title and author"). */
 export const ExtractionMetadata = z
+  // every field optional: document 3 gives only examples ("for example title and author"), so any of them may be absent
   .looseObject({
-    kind: z.enum(extractionKinds),
-    url: z.string(),
-    title: z.string(),
-    author: z.string(),
-    publishedAt: z.string().meta({ description: 'ISO 8601' }),
-    language: z.string(),
+    kind: z.enum(extractionKinds).optional(),
+    url: z.string().optional(),
+    title: z.string().optional(),
+    author: z.string().optional(),
+    publishedAt: z.string().optional().meta({ description: 'ISO 8601' }),
+    language: z.string().optional(),
   })
   .meta(
     provenanceMeta(
-      assumed('document 3 shows only "for example title and author"'),
-      'always kind, url, title, author, publishedAt, language; plus postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article)',
+      assumed('document 3 shows only "for example title and author"; this contract sends kind, url, title, author, publishedAt and language, and more by kind'),
+      'facts about the source, for example title and author; other fields may appear: postCount (profile), postId (post), durationSeconds and channel (video), accountName (official-account article)',
     ),
   )
   .openapi('ExtractionMetadata');
@@ -219,11 +222,11 @@ export const ExtractionTask = z
       status: 'completed',
       createdAt: 1767225600000,
       data: {
-        content: 'Why mock servers help. ...',
+        content: 'Why test servers help. ...',
         metadata: {
           kind: 'web-article',
-          url: 'https://example.com/blog/why-mock-servers-help',
-          title: 'Why mock servers help',
+          url: 'https://example.com/blog/why-test-servers-help',
+          title: 'Why test servers help',
           author: 'Ada Lovelace',
           publishedAt: '2025-10-01T09:00:00.000Z',
           language: 'en',
@@ -272,7 +275,8 @@ const extractionLifecycle: LifecycleDef = {
   firstPollMs: 5_000,
   intervalMs: 5_000,
   timeoutMs: extractionSchedule.timeoutMs + 60_000,
-  example: { source: { type: 'url', uri: 'https://example.com/blog/why-mock-servers-help' } },
+  provenance: assumed('document 3 gives no polling timings for extraction: every 5 s, giving up a minute after the assumed timeout'),
+  example: { source: { type: 'url', uri: 'https://example.com/blog/why-test-servers-help' } },
   successRequires: ['data'],
 };
 

@@ -87,7 +87,7 @@ export const generatedAudioSchedule = {
 export const GENERATED_AUDIO_CONCURRENCY = 3;
 /** Side of the square PNG thumbnail standing for an inline image, pixels (assumed). */
 export const GENERATED_AUDIO_THUMB_SIDE = 128;
-export const generatedAudioRateLimit = { limit: 5, windowMs: 60_000 } as const;
+export const generatedAudioRateLimit = { limit: 5, windowMs: 60_000, provenance: fromSeed(2, 'Errors') } as const;
 
 /** The dialogue tag of a text line: `@音频N` assigns the line to voice N (1-based) (document 2). */
 export const DIALOGUE_TAG = /^\s*@音频(\d+)/u;
@@ -410,7 +410,7 @@ export const GeneratedAudioTask = z
     audioUrl: z
       .string()
       .optional()
-      .meta(provenanceMeta(assumed('the mock hosts the audio under /media/ (no auth)'), 'only when success')),
+      .meta(provenanceMeta(assumed('the audio is hosted by the service under /media/ (no auth)'), 'only when success')),
     audioDuration: z.number().nonnegative().meta({ description: 'seconds; the billed duration: the decoded length of the audio (0 until success)' }),
     creditCharged: z.number().nonnegative().meta({ description: 'credits actually charged (0 until charged)' }),
     creditRefunded: z
@@ -453,6 +453,7 @@ function generatedAudioLifecycle(name: GeneratedAudioServiceName): LifecycleDef 
     firstPollMs: 1_000,
     intervalMs: 1_000,
     timeoutMs: 15 * 60_000,
+    provenance: assumed('document 2 gives no polling timings for generated-audio tasks: every second, giving up after 15 minutes'),
     example: { text: 'Welcome to the show.', voices: [{ type: 'speaker', id: 'en_ava' }], durationHint: 5 },
     successRequires: ['audioUrl', 'audioDuration'],
     media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'], durationField: 'audioDuration' }],

@@ -53,7 +53,12 @@ export const lyricsSchedule = {
 } as const;
 
 /** Create requests per minute per user (document 3, "Limits": a limit applies; the value, 10 a minute, is assumed). */
-export const lyricsRateLimit = { bucket: 'lyrics-generate', limit: 10, windowMs: 60_000 } as const;
+export const lyricsRateLimit = {
+  bucket: 'lyrics-generate',
+  limit: 10,
+  windowMs: 60_000,
+  provenance: assumed('document 3, "Limits": a limit applies to POST /v1/lyrics/generate; its numeric value is not shown'),
+} as const;
 
 // ---------------------------------------------------------------------------
 // Requests
@@ -177,6 +182,7 @@ const lyricsLifecycle: LifecycleDef = {
   success: 'success',
   pollOperationId: 'getLyricsTask',
   idField: 'taskId',
+  provenance: assumed('document 3 says to poll "every few seconds", read as 5 s; the timeout is its 30 minutes plus a minute'),
   firstPollMs: 5_000,
   intervalMs: 5_000,
   timeoutMs: lyricsSchedule.timeoutMs + 60_000,

@@ -90,7 +90,7 @@ export const musicBpm = { min: 60, max: 180 } as const;
 // ---------------------------------------------------------------------------
 
 const requestAssumed = provenanceMeta(
-  assumed('document 3 says the request shapes of /recognize, /describe and /stem are not shown; the mock takes the source rule of /track and /remix'),
+  assumed('document 3 says the request shapes of /recognize, /describe and /stem are not shown; this contract takes the source rule of /track and /remix'),
 );
 const responseAssumed = provenanceMeta(assumed('document 3 says the response shapes of /recognize, /describe and /stem are not shown'));
 
@@ -167,7 +167,7 @@ const Seconds = (what: string) =>
     .nonnegative()
     .meta({ description: `${what}, seconds from the start of the recording (to the ms)` });
 const hostedUrl = (what: string) =>
-  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+  z.string().meta(provenanceMeta(assumed('the files are hosted by the service under /media/ (no auth; Range answered 206)'), what));
 
 /** One recognized line: where it is sung. */
 export const LyricSegment = z
@@ -303,7 +303,7 @@ const sourceRule =
   'multipart/form-data: `audio` (a file: mp3, m4a or wav, at most 10 MB: 413, 39504) or `audioUrl`, exactly one (else 39501). ' +
   'The file type is read from the bytes: anything else, an empty file or unreadable audio answers 39502; a recording under 1 s or over 60 minutes 39503. ' +
   "audioUrl: a URL of the platform's own hosted media (/media/...) is read from the platform (unknown: 39505; another account's: 403, 39506); any other http(s) URL is a public recording. " +
-  'The answer is derived from the recording (its bytes) and the engine seed: the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing.';
+  'The answer is a function of the recording (its bytes): the same bytes give the same answer. HTTP 200, no polling; a provider failure answers 39508 and charges nothing.';
 
 const charge = (credits: string) => `Price (assumed): ${credits}, charged at once; a short balance answers 402 (39507) and takes nothing.`;
 

@@ -21,7 +21,7 @@
 import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
-import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
+import { assumed, describeProvenance, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, multipart, uploadedFile, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
 import {
@@ -47,7 +47,10 @@ import { charCount } from './speech.ts';
 export const musicStatuses = ['pending', 'generating', 'uploading', 'success', 'failed'] as const;
 export type MusicStatus = (typeof musicStatuses)[number];
 
-/** Operation types a task reports as taskType (document 3 shows GENERATE; the others name their endpoints, assumed). */
+/**
+ * Operation types this contract's tasks report as taskType (document 3 shows GENERATE as an example of an open
+ * string; the others, naming their endpoints, are assumed and only examples in the schema).
+ */
 export const musicTaskTypes = ['GENERATE', 'INSTRUMENTAL', 'SOUNDTRACK', 'TRACK', 'REMIX', 'COVER', 'EXTEND'] as const;
 export type MusicTaskType = (typeof musicTaskTypes)[number];
 
@@ -732,7 +735,7 @@ const RemixShape = z.object({
   audio: audioFile(musicFileTypes.remixAudio).optional(),
   audioUrl: uriString().optional().meta({
     description:
-      "an audio URL of this platform that belongs to the caller (a track audioUrl of one of its music tasks; another account's answers 403 with 39008); a URL outside the platform is refused (39001)",
+      "an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of the caller's music tasks (another account's track answers 403 with 39008); a URL of another site is refused (39001)",
   }),
   providerSongId: providerSongId('a musicA song id (a track providerSongId of one of your musicA tasks)'),
 });
@@ -866,7 +869,13 @@ export const MusicTrack = z
     tags: z.string().meta(provenanceMeta(assumed('document 3 does not give the type of tags'), 'style tags, comma-separated')),
     duration: z.number().positive().meta({ description: 'seconds: the decoded length of the MP3 at audioUrl' }),
     audioUrl: z.string().meta({
-      description: `MP3 of the track, signed: ?expires=<epoch ms>&sig=<hex>; it loads for ${MUSIC_URL_TTL_MS / 60_000} minutes after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL`,
+      description:
+        'MP3 of the track, signed; it stops loading about 1 hour after the fetch of the task that produced it (then 403 with 39014; an altered URL 403 with 39015): fetch the task again for a fresh URL',
+      'x-provenance': describeProvenance(
+        assumed(
+          `document 3 says signed URLs expire "about 1 hour" after the fetch, without their form: here ?expires=<epoch ms>&sig=<hex>, valid exactly ${MUSIC_URL_TTL_MS / 60_000} minutes`,
+        ),
+      ),
     }),
     providerSongId: z
       .string()
@@ -928,7 +937,9 @@ export const MusicTaskParams = z
   })
   .meta(
     provenanceMeta(
-      assumed('document 3 says params includes model, prompt and instrumental; the mock echoes the other request fields too, files by name, size and type'),
+      assumed(
+        'document 3 says params includes model, prompt and instrumental; this contract echoes the other request fields too, files by name, size and type',
+      ),
     ),
   )
   .openapi('MusicTaskParams');
@@ -939,7 +950,11 @@ export const MusicTask = z
   .strictObject({
     id: z.string().meta({ description: 'task id' }),
     provider: z.enum(musicProviders).meta({ description: 'the provider that ran it (default resolves to musicA)' }),
-    taskType: z.enum(musicTaskTypes).meta({ description: `operation type: ${musicTaskTypes.join(', ')}` }),
+    // document 3 types it as a string, "operation type (for example GENERATE)": open, so a client must accept a type it does not know
+    taskType: z.string().meta({
+      description: 'operation type (for example GENERATE); an open set: a client keeps a value it does not know',
+      examples: ['GENERATE'],
+    }),
     status: z.enum(musicStatuses),
     params: MusicTaskParams,
     tracks: z
@@ -1006,6 +1021,9 @@ const musicLifecycle: LifecycleDef = {
   firstPollMs: 30_000,
   intervalMs: 10_000,
   timeoutMs: musicSchedule.timeoutMs + 60_000,
+  provenance: assumed(
+    "document 3 recommends waiting about 30 s, then polling every 10 s (typically 1-3 minutes); the timeout is not shown: the assumed schedule's, plus a minute",
+  ),
   example: {
     prompt: 'warm indie pop, acoustic guitar, hand claps',
     lyrics: '[Verse]\nSummer roads and open windows\n[Chorus]\nSing it loud, we are going home',
@@ -1060,7 +1078,7 @@ export const musicOperations = defineOperations('Music', {
     summary: 'Generate a soundtrack for an image or a video (musicA, multipart)',
     description:
       `multipart/form-data: image (${musicFileTypes.image.join(', ')}; at most ${soundtrackUploads.imageMaxBytes / 1024 / 1024} MB, assumed) or video (${musicFileTypes.video.join(', ')}; at most ${soundtrackUploads.videoMaxBytes / 1024 / 1024} MB, assumed), exactly one, judged by their content (39004); prompt (optional); model (${musicAModelsFor('soundtrack').join(', ')}; default auto). musicA only. ` +
-      `Price: a flat ${musicFlatCredits.soundtrack} credits. One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
+      `Price: a flat ${musicFlatCredits.soundtrack} credits (assumed). One track: as long as the video (when it can be read; AVI cannot), else 30-90 s. ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicSoundtrackRequest, {
         files: { image: { maxFileBytes: soundtrackUploads.imageMaxBytes }, video: { maxFileBytes: soundtrackUploads.videoMaxBytes } },
@@ -1092,7 +1110,7 @@ export const musicOperations = defineOperations('Music', {
     path: '/v1/music/remix',
     summary: 'Re-sing a musicA song with new lyrics (multipart)',
     description:
-      `multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (${musicFileTypes.remixAudio.join(' or ')}, judged by its content, at most 10 MB), audioUrl (a platform audio URL of the caller's, i.e. a track audioUrl of one of its music tasks, or a public http(s) URL; another account's platform URL: 403 with 39008; one naming no track of the caller's: 404 with 39009), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. ` +
+      `multipart/form-data: lyrics (the new lyrics), prompt, and exactly one source: audio (${musicFileTypes.remixAudio.join(' or ')}, judged by its content, at most 10 MB), audioUrl (an internal platform audio URL that belongs to the caller or is public: a track audioUrl of one of its music tasks; another account's track: 403 with 39008; one naming no track: 404 with 39009; another site's URL: 39001), or providerSongId (a musicA track of the caller's: 404 with 39009 otherwise; a musicB song: 39006). musicA only. ` +
       `Price: a flat ${musicFlatCredits.remix} credits (assumed). ${lifecycleText}`,
     request: {
       body: multipart(CreateMusicRemixRequest, { files: { audio: audioUpload }, maxTotalBytes: MUSIC_AUDIO_MAX_BYTES, limitError: 'MUSIC_FILE_TOO_LARGE' }),
@@ -1145,7 +1163,7 @@ export const musicOperations = defineOperations('Music', {
     method: 'get',
     path: '/v1/music/tasks/{taskId}',
     summary: 'Get a music task',
-    description: `The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid ${MUSIC_URL_TTL_MS / 60_000} minutes from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
+    description: `The task. Poll it until status is success or failed: wait about 30 s after the create, then every 10 s (typical 1-3 minutes). Each fetch signs its tracks' audioUrl afresh, valid about 1 hour from this fetch. An unknown task, or one of another user, answers 404 with 39002.`,
     provenance: fromSeed(3, 'Music task'),
     request: { params: MusicTaskPathParams },
     response: { status: 200, kind: 'envelope', schema: MusicTask, description: 'the task' },
@@ -1181,8 +1199,9 @@ export const musicTableAssumptions: TableAssumption[] = [
   },
   {
     subject:
-      "a platform URL (uploadUrl, audioUrl) is one on the mock's own origin: it must be a track audioUrl of one of the caller's succeeded music tasks (its signature and expiry are not required: ownership is what is checked); another account's: 403 (39008); any other: 404 (39009). Any other http(s) URL counts as public and is accepted unread (its length assumed as a song's)",
-    reason: 'document 3 says ownership is verified for platform asset URLs and that public URLs are accepted, not how either is recognised',
+      "a platform URL (uploadUrl, audioUrl) is one on the service's own origin: it must be a track audioUrl of one of the caller's succeeded music tasks (its signature and expiry are not required: ownership is what is checked); another account's: 403 (39008), no track being public; any other: 404 (39009). On /cover any other http(s) URL counts as public and is accepted unread (its length assumed as a song's); on /remix, whose audioUrl document 3 calls internal platform audio, another site's URL is refused (39001)",
+    reason:
+      'document 3 says ownership is verified for platform asset URLs and that public URLs are accepted, not how either is recognised nor how a track is made public',
   },
   {
     subject:

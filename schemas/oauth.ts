@@ -54,7 +54,7 @@ export const LoginSessionRequest = z
       .optional()
       .meta(
         provenanceMeta(
-          assumed('the seed shows no state parameter; an opaque value returned on the redirect, as OAuth clients expect'),
+          assumed('the document shows no state parameter; an opaque value returned on the redirect, as OAuth clients expect'),
           'opaque value added to the redirect as state=',
         ),
       ),
@@ -95,7 +95,7 @@ export const TokenData = z
     expiresIn: z.number().int().positive().meta({ description: 'seconds until the access token expires' }),
     tokenType: z
       .literal('Bearer')
-      .meta(provenanceMeta(assumed('the seed does not show it; OAuth 2.0 token responses carry it'), 'how to send the access token')),
+      .meta(provenanceMeta(assumed('the document does not show it; OAuth 2.0 token responses carry it'), 'how to send the access token')),
   })
   .meta(provenanceMeta(fromSeed(1, 'Authentication')))
   .openapi('TokenData', {

@@ -17,7 +17,17 @@ import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { episodeTaskLifecycle } from './lifecycles.ts';
-import { charCount, EPISODE_COVER_SIDE, episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, SpeechSpeed, speechPricing } from './speech.ts';
+import {
+  charCount,
+  EPISODE_COVER_SIDE,
+  episodeStatuses,
+  flowSpeechLanguages,
+  SPEECH_MAX_CHARS,
+  SpeakerId,
+  SpeechSpeed,
+  speechPricing,
+  speedRule,
+} from './speech.ts';
 import { formatCount } from './text.ts';
 
 // ---------------------------------------------------------------------------
@@ -208,6 +218,7 @@ const podcastStateRules: StateRule[] = [
     reads: 'catalogue',
   },
   { code: 'PODCAST_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price', reads: 'account' },
+  speedRule(INVALID),
 ];
 
 const podcastFields = {
@@ -235,7 +246,7 @@ const podcastFields = {
 };
 
 const oneShotExample = {
-  query: 'Why frontend teams mock their APIs',
+  query: 'Why frontend teams stub their APIs',
   speakers: [{ speakerId: 'en_ava' }, { speakerId: 'en_noah' }],
   mode: 'quick',
   speed: 1,
@@ -336,7 +347,7 @@ export const TextStreamQuery = z.object({
 // ---------------------------------------------------------------------------
 
 const mediaUrl = (what: string) =>
-  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+  z.string().meta(provenanceMeta(assumed('the files are hosted by the service under /media/ (no auth; Range answered 206)'), what));
 
 /** Data of the one-shot create (document 2: episodeId). */
 export const CreatePodcastEpisodeData = z
@@ -420,13 +431,13 @@ export const PodcastEpisode = z
       message: 'done',
       completedTime: 1767225670000,
       credits: 12,
-      title: 'Why frontend teams mock their APIs',
-      outline: '1. Introduction: why frontend teams mock their APIs\n2. What the material says\n3. Questions and answers\n4. Wrap-up',
+      title: 'Why frontend teams stub their APIs',
+      outline: '1. Introduction: why frontend teams stub their APIs\n2. What the material says\n3. Questions and answers\n4. Wrap-up',
       cover: 'http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/cover.png',
       audioUrl: 'http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.mp3',
       audioStreamUrl: 'http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/audio.m3u8',
       subtitlesUrl: 'http://localhost:4010/media/podcast/pe_1a2b3c4d5e6f7a8b/subtitles.srt',
-      sourceProcessResult: { content: 'Research notes on why frontend teams mock their APIs.', references: [] },
+      sourceProcessResult: { content: 'Research notes on why frontend teams stub their APIs.', references: [] },
       scripts: [{ speakerId: 'en_ava', speakerName: 'Ava', content: "Welcome to the show. I'm Ava." }],
     },
   });
@@ -497,7 +508,7 @@ export const podcastTableAssumptions: TableAssumption[] = [
 
 const voiceRule = 'speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.';
 const lifecycle =
-  'Simulated lifecycle (assumed): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes of virtual time by mode. ' +
+  'Lifecycle (assumed timings): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes by mode. ' +
   'Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.';
 const createErrors = ['PODCAST_INVALID_PARAMETERS', 'PODCAST_SPEAKER_NOT_FOUND', 'PODCAST_INSUFFICIENT_CREDITS'] as const;
 const createFailures = ['PODCAST_GENERATION_FAILED', 'PODCAST_CONTENT_REJECTED', 'PODCAST_SOURCE_UNREADABLE'] as const;
@@ -587,7 +598,7 @@ export const podcastOperations = defineOperations('Podcast', {
     path: '/v1/podcast/episodes/{episodeId}/text-stream',
     summary: 'Stream the outline or the script as it is written (Server-Sent Events)',
     description:
-      'A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written on the virtual clock: a client connected early receives each as the clock reaches it, one connected late receives everything written so far at once. ' +
+      'A text/event-stream of the outline (event=outline: one `outline` message per item) or the script (event=script: one `script` message per line), delivered as they are written: a client connected early receives each as it is written, one connected late receives everything written so far at once. ' +
       'Then a `done` message ({ episodeId, complete, count, failCode }) and the stream closes; when the text stage fails first, done carries complete false and the failCode. Heartbeat comments keep an idle connection open. ' +
       'The payloads are assumed (document 2 says they are not shown). A browser EventSource cannot send the Authorization header: use a client that can (the eventsource package with a fetch option, or fetch with a stream reader). ' +
       'Owner-scoped (404, 37005); event must be script or outline (400, 37001).',

@@ -27,6 +27,8 @@ export interface RateLimitRule {
   windowMs: number;
   /** The error answered with HTTP 429 and Retry-After. */
   error: ErrorName;
+  /** Where the numbers come from (emitted as the `x-provenance` of `x-rate-limit`); without it, assumed. */
+  provenance?: Provenance;
 }
 
 /** A JSON request body (`application/json`). */
@@ -176,6 +178,8 @@ export interface LifecycleDef {
   intervalMs: number;
   /** Give up (a violation) when no terminal status is reached after this long, ms. */
   timeoutMs: number;
+  /** Where the timings come from (emitted as the `x-provenance` of `x-lifecycle`); without it, assumed. */
+  provenance?: Provenance;
   /** A valid create body (the verifier's request example). */
   example: Record<string, unknown>;
   /** Fields a successful task must carry (non-null). */

@@ -21,7 +21,7 @@
  * operation lists them as `stateRules`, emitted as `x-rules`.
  */
 import type { z } from './zod.ts';
-import type { ErrorName } from './errors.ts';
+import { errorCatalog, type ErrorName } from './errors.ts';
 
 /** A rule violation found by a refinement: path, a message naming field and rule, and the catalogued error to answer with. */
 export interface RuleIssue {
@@ -140,6 +140,8 @@ function keywordCheck(k: string, s: unknown, schema: JsonSchema): Check | undefi
   const list = (x: unknown) => (x as JsonSchema[]).map(compileFragment);
   switch (k) {
     case 'description':
+    case 'x-error-code':
+    case 'x-rule':
     case 'then':
     case 'else':
     case 'minContains':
@@ -370,9 +372,15 @@ export function withRules<S extends z.ZodObject>(
       }
       if (after) report(ctx, after(v));
     })
-    .openapi(name, { ...meta, ...(built.length ? { allOf: built.map((r) => r.schema) } : {}) });
+    // each fragment names its code and rule (x-error-code, x-rule), so a reader of the document knows what a broken rule answers
+    .openapi(name, { ...meta, ...(built.length ? { allOf: built.map((r) => emittedFragment(r as BuiltRule<never>)) } : {}) });
   ruleSets.set(out, built);
   return out;
+}
+
+/** Rule `r`'s fragment as the document carries it: its schema, with `x-error-code` (the catalog code it answers) and `x-rule` (its id). */
+export function emittedFragment(r: BuiltRule<never>): JsonSchema {
+  return { ...r.schema, 'x-error-code': errorCatalog[r.code].code, 'x-rule': r.id };
 }
 
 /** The rules `withRules` attached to `schema` (none for a schema without). */

@@ -15,7 +15,7 @@
 import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
 import { EpochMs, uriString } from './common.ts';
-import { errorCatalog } from './errors.ts';
+import { errorCatalog, type ErrorName } from './errors.ts';
 import { AUDIO_TIMBRES, audioFormats } from './media.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
@@ -169,16 +169,32 @@ export function atMostTwoDecimals(v: number): boolean {
 /** Step of `speed`: at most two decimals. */
 const SPEED_STEP = 0.01;
 
-/** `speed` of every speech endpoint: 0.5-2.0, at most two decimals, default 1. */
+/**
+ * `speed` of every speech endpoint: 0.5-2.0, at most two decimals, default 1 (document 2). The mock checks the two
+ * decimals (Zod's multipleOf, free of binary floating-point error); the emitted schema states them in words and in
+ * the operation's `x-rules` (speedRule), not as `multipleOf: 0.01`: ajv, Prism and Python's jsonschema divide in
+ * binary floating point and refuse allowed values such as 1.15 (1.15 / 0.01 = 114.99999999999999).
+ */
 export const SpeechSpeed = z
   .number()
   .min(speechSpeed.min)
   .max(speechSpeed.max)
-  // two decimals as multipleOf 0.01: Zod checks it without binary floating-point error; zod-to-openapi 9 does not emit multipleOf, so the spec is told the same step
   .multipleOf(SPEED_STEP, { message: 'speed must have at most two decimals' })
   .default(speechSpeed.default)
-  .meta({ description: 'speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long', example: 1 })
-  .openapi({ multipleOf: SPEED_STEP });
+  .meta({ description: 'speaking rate, 0.5-2.0, at most two decimals (default 1); the audio lasts 1/speed as long', example: 1 });
+
+/**
+ * The two-decimal rule of `speed` as an `x-rules` entry answering `code` (the operation's validation error): the
+ * one body rule the emitted schema states in words only (see SpeechSpeed).
+ */
+export function speedRule(code: ErrorName): StateRule {
+  return {
+    code,
+    fields: ['speed'],
+    rule: 'speed has at most two decimals (1.15 yes, 1.155 no); not emitted as multipleOf 0.01, which validators computing in binary floating point refuse for allowed values',
+    reads: 'body',
+  };
+}
 
 /** A string of 1 to `max` characters, counted as Unicode code points (as JSON Schema's maxLength; an emoji is one character). */
 function text(max: number, what: string) {
@@ -212,7 +228,7 @@ export const TtsRequest = z
   })
   .openapi('TtsRequest', {
     description: 'Text to speak in one voice. Unknown fields are ignored (the OpenAI SDK sends model).',
-    example: { input: 'Hello from the mock. This is a short sentence.', voice: 'en_ava', response_format: 'mp3', speed: 1 },
+    example: { input: 'Hello from the service. This is a short sentence.', voice: 'en_ava', response_format: 'mp3', speed: 1 },
   });
 export type TtsRequest = z.infer<typeof TtsRequest>;
 
@@ -272,7 +288,7 @@ export const SpeechRequest = withRules(
     example: {
       scripts: [
         { speakerId: 'en_ava', content: 'Welcome back to the show.' },
-        { speakerId: 'en_noah', content: 'Thanks. Today we talk about mocks.' },
+        { speakerId: 'en_noah', content: 'Thanks. Today we talk about test servers.' },
       ],
       speed: 1,
     },
@@ -395,7 +411,7 @@ export const FlowSpeechRequest = withRules(
   'FlowSpeechRequest',
   {
     example: {
-      sources: [{ type: 'text', content: 'Mock servers let a frontend team work before the backend exists. This one keeps state.' }],
+      sources: [{ type: 'text', content: 'Test servers let a frontend team work before the backend exists. This one keeps state.' }],
       speakers: [{ speakerId: 'en_ava' }],
       language: 'en',
       mode: 'smart',
@@ -416,7 +432,7 @@ export const FlowSpeechTtsRequest = withRules(
   scriptRules(),
   'FlowSpeechTtsRequest',
   {
-    ...provenanceMeta(assumed('document 2 says the request shape is not shown; the mock takes the script of POST /v1/speech')),
+    ...provenanceMeta(assumed('document 2 says the request shape is not shown; this contract takes the script of POST /v1/speech')),
     example: {
       scripts: [
         { speakerId: 'en_ava', content: 'Chapter one. The lighthouse keeper woke before dawn.' },
@@ -459,7 +475,7 @@ export const ListSpeakersQuery = z.object({
 // ---------------------------------------------------------------------------
 
 const mediaUrl = (what: string) =>
-  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+  z.string().meta(provenanceMeta(assumed('the files are hosted by the service under /media/ (no auth; Range answered 206)'), what));
 
 /** Data of POST /v1/speech (document 2). */
 export const SpeechData = z
@@ -518,13 +534,13 @@ export const FlowSpeechEpisode = z
       createdAt: 1767225600000,
       processStatus: 'success',
       completedTime: 1767225604500,
-      title: 'Mock servers let a frontend team work',
-      outline: '1. Mock servers let a frontend team work before the backend exists.\n2. This one keeps state.',
+      title: 'Test servers let a frontend team work',
+      outline: '1. Test servers let a frontend team work before the backend exists.\n2. This one keeps state.',
       cover: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/cover.png',
       audioUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.mp3',
       audioStreamUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/audio.m3u8',
       subtitlesUrl: 'http://localhost:4010/media/flow-speech/fs_1a2b3c4d5e6f7a8b/subtitles.srt',
-      scripts: 'Mock servers let a frontend team work before the backend exists. This one keeps state.',
+      scripts: 'Test servers let a frontend team work before the backend exists. This one keeps state.',
     },
   });
 export type FlowSpeechEpisode = z.infer<typeof FlowSpeechEpisode>;
@@ -532,7 +548,7 @@ export type FlowSpeechEpisode = z.infer<typeof FlowSpeechEpisode>;
 /** One voice of GET /v1/speakers/list (the seed shows only speakerId; every other field assumed). */
 export const Speaker = z
   .strictObject({
-    speakerId: z.string().meta({ description: 'pass it as voice or speakerId to any speech endpoint' }),
+    speakerId: z.string().meta({ description: 'pass it wherever a voice is expected (voice of /v1/tts, speakerId of a script line or a speaker)' }),
     name: z.string(),
     language: z.enum(voiceLanguages),
     gender: z.enum(voiceGenders),
@@ -611,7 +627,7 @@ export const speechTableAssumptions: TableAssumption[] = [
 // ---------------------------------------------------------------------------
 
 const voiceRule =
-  'voice (or speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it.';
+  'each voice (the voice field, or a speakerId) must be an id GET /v1/speakers/list lists for this account (a built-in voice, or its own confirmed cloned voice); another answers 400 (35002) naming it.';
 const priceRule = `Price (assumed): 1 credit per ${speechPricing.charsPerCredit} characters, rounded up, at least 1; a short balance answers 402 (35004), nothing charged.`;
 const rateRule = `Duration (assumed speaking-rate model): 400 ms a word, 250 ms a Chinese or Japanese character, at least 500 ms a line, divided by speed.`;
 
@@ -634,6 +650,7 @@ const flowSpeechStateRules: StateRule[] = [
   },
   voiceStateRule('speakers[0].speakerId'),
   creditsStateRule,
+  speedRule(INVALID),
 ];
 
 const ttsDescription =
@@ -660,14 +677,14 @@ const ttsOperation = (path: string, summary: string, provenanceNote: string) =>
     },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
     validationError: 'SPEECH_INVALID_PARAMETERS',
-    stateRules: [voiceStateRule('voice'), creditsStateRule],
+    stateRules: [voiceStateRule('voice'), creditsStateRule, speedRule(INVALID)],
     charges: true,
   }) as const;
 
 const episodeErrors = ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS'] as const;
 const episodeFailures = ['SPEECH_GENERATION_FAILED', 'SPEECH_CONTENT_REJECTED', 'SPEECH_SOURCE_UNREADABLE'] as const;
 const episodeLifecycle =
-  `Simulated lifecycle (assumed): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
+  `Lifecycle (assumed timings): processStatus pending for ${flowSpeechSchedule.baseMs / 1000} s plus ${flowSpeechSchedule.perAudioSecondMs} ms per second of audio, then success; ` +
   `still pending after ${flowSpeechSchedule.timeoutMs / 60_000} minutes: fail with failCode 35011. Credits are reserved at creation, captured on success, refunded on failure.`;
 
 // What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
@@ -699,7 +716,7 @@ export const speechOperations = defineOperations('Speech', {
     request: { body: json(SpeechRequest) },
     response: { status: 200, kind: 'envelope', schema: SpeechData, description: 'the audio and subtitles' },
     errors: ['SPEECH_INVALID_PARAMETERS', 'SPEECH_SPEAKER_NOT_FOUND', 'SPEECH_INSUFFICIENT_CREDITS', 'SPEECH_GENERATION_FAILED'],
-    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
+    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule, speedRule(INVALID)],
     charges: true,
   }),
   createFlowSpeechEpisode: taskOp({
@@ -736,7 +753,7 @@ export const speechOperations = defineOperations('Speech', {
     request: { body: json(FlowSpeechTtsRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateEpisodeData, description: 'the episode, processStatus pending' },
     errors: [...episodeErrors],
-    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule],
+    stateRules: [scriptTotalRule, voiceStateRule('scripts[].speakerId'), creditsStateRule, speedRule(INVALID)],
     lifecycle: episodeTaskLifecycle({
       pollOperationId: 'getFlowSpeechEpisode',
       example: { scripts: [{ speakerId: 'en_ava', content: 'Chapter one. The lighthouse keeper woke before dawn.' }] },

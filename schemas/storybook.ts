@@ -214,7 +214,7 @@ export const StorybookEpisodeRequest = withRules(
   {
     example: {
       sources: [
-        { type: 'text', content: 'Mock servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline.' },
+        { type: 'text', content: 'Test servers let frontend teams work before the backend exists. They keep state, so a whole flow can be tried offline.' },
       ],
       speakers: [{ speakerId: 'en_ava' }],
       mode: 'info',
@@ -236,7 +236,7 @@ export const StorybookEpisodeIdParams = z.object({
 // ---------------------------------------------------------------------------
 
 const mediaUrl = (what: string) =>
-  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+  z.string().meta(provenanceMeta(assumed('the files are hosted by the service under /media/ (no auth; Range answered 206)'), what));
 
 /** Data of the create (document 3: episodeId). */
 export const CreateStorybookEpisodeData = z
@@ -281,7 +281,7 @@ export const StorybookEpisode = z
       .nonnegative()
       .meta(
         provenanceMeta(
-          assumed('document 3 says the unit is not stated and the sample values have second magnitude; the mock answers epoch seconds, as the samples'),
+          assumed('document 3 says the unit is not stated and the sample values have second magnitude; this contract answers epoch seconds, as the samples'),
           'creation time, epoch SECONDS (unlike the ms of the other areas)',
         ),
       ),
@@ -318,14 +318,14 @@ export const StorybookEpisode = z
       videoStatus: 'not_generated',
       credits: 26,
       message: 'done',
-      title: 'Mock servers let frontend teams work',
+      title: 'Test servers let frontend teams work',
       cover: 'http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png',
       audioUrl: 'http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/narration.mp3',
       audioDuration: 61.2,
       videoUrl: '',
       pages: [
         {
-          text: 'Mock servers let frontend teams work.',
+          text: 'Test servers let frontend teams work.',
           pageNumber: 1,
           imageUrl: 'http://localhost:4010/media/storybook/sb_1a2b3c4d5e6f7a8b/pages/1.png',
           audioTimestamp: 0,
@@ -394,7 +394,7 @@ export const storybookOperations = defineOperations('Page decks', {
     description:
       'Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. ' +
       'Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). ' +
-      `Simulated (assumed): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.`,
+      `Lifecycle (assumed timings): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
     request: { body: json(StorybookEpisodeRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateStorybookEpisodeData, description: 'the episode, processStatus pending' },

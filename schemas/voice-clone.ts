@@ -34,7 +34,7 @@ export const referenceDurationMs = { min: 5_000, max: 300_000 } as const;
 /** The simulated schedule (assumed): pending 2 s, processing 8 s, then completed; a task stalled for 30 minutes fails (TASK_FAILED). */
 export const cloneSchedule = { pendingMs: 2_000, processingMs: 8_000, timeoutMs: 30 * 60_000 } as const;
 /** Create requests per minute per user (document 2, "Limits"). */
-export const cloneRateLimit = { bucket: 'voice-clone-create', limit: 5, windowMs: 60_000 } as const;
+export const cloneRateLimit = { bucket: 'voice-clone-create', limit: 5, windowMs: 60_000, provenance: fromSeed(2, 'Errors') } as const;
 /** Length of a clone's preview, ms (assumed). */
 export const CLONE_DEMO_MS = 4_000;
 
@@ -175,7 +175,7 @@ export const VoiceParams = z.object({
 // ---------------------------------------------------------------------------
 
 const mediaUrl = (what: string) =>
-  z.string().meta(provenanceMeta(assumed('the mock hosts the files itself under /media/ (no auth; Range answered 206)'), what));
+  z.string().meta(provenanceMeta(assumed('the files are hosted by the service under /media/ (no auth; Range answered 206)'), what));
 const IsoTime = z.string().meta({ description: 'ISO 8601 timestamp (UTC)', example: '2026-01-01T00:00:10.000Z' });
 
 export const CreateCloneData = z
@@ -185,7 +185,11 @@ export const CreateCloneData = z
 /** The clone task (document 2, "Voice-clone task (poll result)"); taskId is added (assumed). Terminal shapes: failed; completed without speakerId; confirmed. */
 export const CloneTask = z
   .strictObject({
-    taskId: z.string().meta(provenanceMeta(assumed('the poll result table does not list the id; the mock echoes it'))),
+    // optional: an answer that follows document 2's table (no id) stays valid
+    taskId: z
+      .string()
+      .optional()
+      .meta(provenanceMeta(assumed('the poll result table does not list the id; this contract echoes it'), 'the task id, echoed')),
     status: z.enum(cloneStatuses),
     demoAudioUrl: mediaUrl('MP3 preview of the temporary voice, when completed').optional(),
     speakerId: z.string().optional().meta({ description: 'present once the voice is confirmed: pass it wherever a voice is expected' }),
@@ -342,11 +346,18 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     description:
       'Returns the task. Terminal shapes, in this order: failed (errorCode, errorMessage); completed without speakerId (confirmError explains a failed automatic confirmation); confirmed (speakerId). ' +
       'With autoConfirm, the poll that first sees the clone completed confirms it and charges as POST /v1/voice-clone/confirm would; later or concurrent polls never charge again. ' +
-      `A completed task not confirmed within 7 days of completing answers 410 (36010). ${confirmRules}`,
+      `A completed task not confirmed within 7 days of completing answers 410 (36010). ${confirmRules} ` +
+      'A poll that confirms answers those two retry statuses itself (document 2, "Errors"); its other confirmation errors are reported in confirmError.',
     provenance: fromSeed(2, 'Voice cloning (prefix /v1/voice-clone)'),
     request: { params: CloneTaskParams },
     response: { status: 200, kind: 'envelope', schema: CloneTask, description: 'the task' },
-    errors: ['VOICE_CLONE_INVALID_PARAMETERS', 'VOICE_CLONE_TASK_NOT_FOUND', 'VOICE_CLONE_TASK_EXPIRED'],
+    errors: [
+      'VOICE_CLONE_INVALID_PARAMETERS',
+      'VOICE_CLONE_TASK_NOT_FOUND',
+      'VOICE_CLONE_TASK_EXPIRED',
+      'VOICE_CLONE_CONFIRM_IN_FLIGHT',
+      'VOICE_CLONE_UNAVAILABLE',
+    ],
   }),
   confirmVoiceClone: op({
     method: 'post',

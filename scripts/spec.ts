@@ -100,7 +100,12 @@ const errorEnvelopeComponent = {
   description: 'Error envelope: a non-zero code (the reason; clients branch on it), a message naming the field and the rule, data null.',
   properties: {
     code: { type: 'integer' as const, not: { const: 0 }, description: 'the error code, never 0 (see x-error-codes of each response)', example: 31001 },
-    message: { type: 'string' as const, description: 'what went wrong, naming the field and the rule' },
+    message: {
+      type: 'string' as const,
+      description:
+        'what went wrong, naming the field and the rule; for an error a document names without a number (the voice-cloning errors NEED_UPGRADE, NEED_CREDIT, SPEAKER_LIMIT_REACHED, ALREADY_CONFIRMED, ...), it starts with that name and a colon (the names are in x-error-catalog)',
+      'x-provenance': describeProvenance(assumed('document 2 names the voice-cloning errors without a code or a field for the name; the message carries it')),
+    },
     data: {
       type: 'null' as const,
       description: 'always null on errors',
@@ -176,7 +181,7 @@ function requestBody(body: JsonBody | MultipartBody | FormBody, required: boolea
 /** The success response of a response kind; `eventSchemas` collects the schemas an event stream names. */
 function successResponse(r: ResponseDef, wrap: boolean, captured?: unknown) {
   // an example the mock answered (scripts/examples.ts), where the schema declares none
-  const example = captured === undefined ? {} : { examples: { mock: { summary: 'an example answer', value: captured } } };
+  const example = captured === undefined ? {} : { examples: { answer: { summary: 'an example answer', value: captured } } };
   switch (r.kind) {
     case 'envelope':
       return { description: r.description, content: { 'application/json': { schema: wrap ? envelope(r.schema) : r.schema, ...example } } };
@@ -268,10 +273,13 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
     },
     responses: responsesOf(op, { ...successResponse(op.response, true, captured), ...lifecycleLinks(op) }),
     'x-provenance': describeProvenance(op.provenance),
-    ...(op.rateLimit ? { 'x-rate-limit': { bucket: op.rateLimit.bucket, limit: op.rateLimit.limit, windowMs: op.rateLimit.windowMs } } : {}),
+    ...(op.rateLimit ? { 'x-rate-limit': rateLimitExtension(op.rateLimit) } : {}),
     ...(op.charges ? { 'x-charges-credits': true } : {}),
-    ...(op.lifecycle ? { 'x-lifecycle': op.lifecycle } : {}),
-    'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])].map((n) => errorCatalog[n!].code),
+    ...(op.lifecycle ? { 'x-lifecycle': lifecycleExtension(op.lifecycle) } : {}),
+    // the mock's own codes stay out (an operation without parameters answers the mock's 10007 for a forcing it cannot honour)
+    'x-validation-errors': [...new Set([op.validationError, ...Object.values(op.fieldErrors ?? {})])]
+      .filter((n) => !isMockOnly(n!))
+      .map((n) => errorCatalog[n!].code),
     ...(op.stateRules?.length ? { 'x-rules': xRules(op) } : {}),
   };
 }
@@ -296,6 +304,18 @@ function lifecycleLinks(op: OperationDef): { links?: Record<string, { operationI
   };
 }
 
+/** `x-rate-limit`: the bucket, the requests per window and the window, with where the numbers come from. */
+function rateLimitExtension(r: NonNullable<OperationDef['rateLimit']>) {
+  const p = r.provenance ?? assumed('the documents give no value for this limit');
+  return { bucket: r.bucket, limit: r.limit, windowMs: r.windowMs, 'x-provenance': describeProvenance(p) };
+}
+
+/** `x-lifecycle`: the task's states and polling advice, with where the timings come from (assumed unless the lifecycle says). */
+function lifecycleExtension(l: NonNullable<OperationDef['lifecycle']>) {
+  const { provenance, ...rest } = l;
+  return { ...rest, 'x-provenance': describeProvenance(provenance ?? assumed('the documents give no polling timings for this task')) };
+}
+
 /** The operation's rules no schema carries, as `x-rules` entries: code, fields, the rule in words, what it reads. */
 function xRules(op: OperationDef) {
   return (op.stateRules ?? []).map((r) => ({ code: errorCatalog[r.code].code, name: r.code, fields: [...r.fields], rule: r.rule, reads: r.reads }));
@@ -307,6 +327,50 @@ function describeStateRules(op: OperationDef): string {
   const line = (r: NonNullable<OperationDef['stateRules']>[number]) =>
     `- ${r.rule} (${describeErrorRef(r.code)}; reads ${r.reads === 'body' ? 'the body, beyond what a schema can say' : `the ${r.reads}`})`;
   return `\n\nRules beyond the request schema (also in \`x-rules\`):\n\n${op.stateRules.map(line).join('\n')}`;
+}
+
+/**
+ * The codes the request body of `op` in `doc` can answer for a rule: every `x-error-code` of its fragments (the
+ * components it refers to followed, each once). Used to complete the operation's `x-validation-errors`.
+ */
+export function ruleCodesOf(doc: { paths?: object; components?: object }, op: { path: string; method: string }): number[] {
+  const paths = doc.paths as Record<string, Record<string, { requestBody?: unknown }>>;
+  const codes = new Set<number>();
+  const seen = new Set<string>();
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (n === null || typeof n !== 'object') return;
+    const o = n as Record<string, unknown>;
+    if (typeof o['x-error-code'] === 'number') codes.add(o['x-error-code']);
+    if (typeof o.$ref === 'string' && o.$ref.startsWith('#/components/schemas/') && !seen.has(o.$ref)) {
+      seen.add(o.$ref);
+      walk((doc.components as { schemas: Record<string, unknown> }).schemas[o.$ref.slice('#/components/schemas/'.length)]);
+    }
+    Object.values(o).forEach(walk);
+  };
+  walk(paths[op.path][op.method].requestBody);
+  return [...codes];
+}
+
+/**
+ * Completes `x-validation-errors` of every operation of `doc`: the validation and field errors, then every code a
+ * body rule answers (its fragments' `x-error-code`) and every `x-rules` entry that reads the body alone.
+ */
+function completeValidationErrors(doc: { paths?: object; components?: object }, ops: readonly OperationDef[]): void {
+  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+  for (const op of ops) {
+    const o = paths[op.path][op.method];
+    const body = (op.stateRules ?? []).filter((r) => r.reads === 'body').map((r) => errorCatalog[r.code].code);
+    o['x-validation-errors'] = [...new Set([...(o['x-validation-errors'] as number[]), ...ruleCodesOf(doc, op), ...body])];
+  }
+}
+
+/**
+ * True for an operation of the service document; false for the mock's own sign-in page (`/oauth/authorize`, a web
+ * page document 1 does not show: the user "authorizes in a browser"), which the control document describes.
+ */
+export function inServiceDocument(op: Pick<OperationDef, 'response'>): boolean {
+  return op.response.kind !== 'page';
 }
 
 /** The errors `op` shows in the service document: every declared error but the mock's own (its forcing). */
@@ -334,7 +398,7 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
   registry.registerComponent('securitySchemes', bearerApiKeyScheme.name, bearerApiKeyScheme.scheme);
   registry.registerComponent('securitySchemes', userTokenScheme.name, userTokenScheme.scheme);
   registry.registerComponent('schemas', ERROR_ENVELOPE, errorEnvelopeComponent);
-  const ops = operationIds.map((id) => operations[id] as OperationDef);
+  const ops = operationIds.map((id) => operations[id] as OperationDef).filter(inServiceDocument);
   for (const op of ops) {
     registerEvents(registry, op.response);
     registry.registerPath(routeConfig({ ...op, errors: serviceErrors(op) }, examples.get(op.operationId)));
@@ -359,6 +423,7 @@ export function buildApiDocument(examples: ReadonlyMap<string, unknown> = new Ma
     security: [{ [bearerApiKeyScheme.name]: [] }, { [userTokenScheme.name]: [] }],
   });
   for (const op of ops) tagErrorCodes(doc, op, serviceErrors(op));
+  completeValidationErrors(doc, ops);
   quotablePatterns(doc);
   explicitSchemaShapes(doc);
   return { ...doc, 'x-error-catalog': catalogExtension(errorNames.filter((n) => !isMockOnly(n))) };
@@ -372,6 +437,18 @@ function forcingTable(): string {
     .map((op) => `| ${op.operationId} | ${op.outcomes!.join(', ')} | ${(op.failureReasons ?? []).map((n) => `${describeErrorRef(n)} ${n}`).join(', ')} |`);
   return `| operation | outcomes | failure reasons |\n|---|---|---|\n${rows.join('\n')}`;
 }
+
+/** The registry's web pages (the OAuth sign-in page), described by the control document. */
+function signInPages(): OperationDef[] {
+  return operationIds.map((id) => operations[id] as OperationDef).filter((op) => !inServiceDocument(op));
+}
+
+/** The control document's tag of the sign-in page. */
+const SIGN_IN_TAG = {
+  name: 'OAuth sign-in page',
+  description:
+    "The mock's page where a user authorizes a login session (the authUrl of POST /v1/oauth/login-sessions); document 1 says only that the user authorizes in a browser.",
+};
 
 /** The license and contact of both documents. */
 const LICENSE = { name: 'MIT', identifier: 'MIT' };
@@ -404,6 +481,24 @@ export function buildControlDocument() {
       responses: { 200: successResponse(op.response, false), ...errorResponses(op.errors) },
     });
   }
+  // the mock's sign-in page: an API route of the mock (no /__mock prefix, no credential), not of the service document
+  for (const op of signInPages()) {
+    registry.registerPath({
+      method: op.method,
+      path: op.path,
+      operationId: op.operationId,
+      tags: [SIGN_IN_TAG.name],
+      summary: op.summary,
+      description: op.description,
+      security: [],
+      request: {
+        ...(op.request.query ? { query: op.request.query } : {}),
+        ...(op.request.body ? { body: requestBody(op.request.body, !op.request.bodyOptional) } : {}),
+      },
+      responses: responsesOf({ ...op, errors: serviceErrors(op) }, successResponse(op.response, false)),
+      'x-provenance': describeProvenance(op.provenance),
+    });
+  }
   registry.registerComponent('schemas', ERROR_ENVELOPE, errorEnvelopeComponent);
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -425,12 +520,14 @@ export function buildControlDocument() {
         `## Mock-only error codes\n\n${catalogTable(errorNames.filter(isMockOnly))}`,
     },
     servers: [{ url: 'http://localhost:4010', description: 'mediagen-mock' }],
-    tags: controlTags,
+    tags: [...controlTags, SIGN_IN_TAG],
     // open on this machine; with --control-token (or listening beyond it) every route but health needs the token
     security: [{}, { [CONTROL_TOKEN_SCHEME]: [] }],
   });
   for (const op of Object.values(controlOperations) as OperationDef[]) tagErrorCodes(doc, op, op.errors);
+  for (const op of signInPages()) tagErrorCodes(doc, op, serviceErrors(op));
   quotablePatterns(doc);
   explicitSchemaShapes(doc);
-  return doc;
+  // the mock's own codes as data, in the extension the service document uses for its catalog
+  return { ...doc, 'x-error-catalog': catalogExtension(errorNames.filter(isMockOnly)) };
 }

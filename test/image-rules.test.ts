@@ -90,6 +90,8 @@ const generateCases: [string, Record<string, unknown>, ErrorName | 'ok'][] = [
   ['image-b-3.1-flash 7:3', imageBody({ model: 'image-b-3.1-flash', imageConfig: { aspectRatio: '7:3' } }), 'IMAGE_B_UNSUPPORTED_RATIO'],
   ['image-c-5-0-pro 1:8', imageBody({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '1:8' } }), 'ok'],
   ['image-c-5-0-pro 7:3 (any ratio, size only)', imageBody({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '7:3' } }), 'ok'],
+  ['image-c-5-0-pro 100:1 (any ratio, size only)', imageBody({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '100:1' } }), 'ok'],
+  ['image-c-5-0-pro 2000:3 (any ratio, size only)', imageBody({ model: 'image-c-5-0-pro', imageConfig: { aspectRatio: '2000:3' } }), 'ok'],
   ['image-d-2.7 16:9', imageBody({ model: 'image-d-2.7', imageConfig: { aspectRatio: '16:9' } }), 'ok'],
   ['image-d-2.7 2:3', imageBody({ model: 'image-d-2.7', imageConfig: { aspectRatio: '2:3' } }), 'IMAGE_UNSUPPORTED_RATIO'],
   ['image-d-2.7-pro 21:9', imageBody({ model: 'image-d-2.7-pro', imageConfig: { aspectRatio: '21:9' } }), 'IMAGE_UNSUPPORTED_RATIO'],

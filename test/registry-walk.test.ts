@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { envelope, errorEnvelope } from '../schemas/common.ts';
 import { errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
@@ -22,11 +23,15 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/services/forcing.ts';
 import { composeServices } from '../mock/services/index.ts';
 import { controlOperations } from '../schemas/control.ts';
-import { isMockOnly } from '../scripts/spec.ts';
+import { inServiceDocument, isMockOnly } from '../scripts/spec.ts';
 import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
 import { type CallResult, type TestMock, useMocks } from './helpers.ts';
 
-const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
+const serviceDocument = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
+// the mock's sign-in page (/oauth/authorize) is described by the control document (scripts/spec.ts, inServiceDocument)
+const controlDocument = parse(readFileSync(new URL('../spec/mock-control.openapi.yaml', import.meta.url), 'utf8'));
+/** The document that describes `op`. */
+const docOf = (op: OperationDef) => (inServiceDocument(op) ? serviceDocument : controlDocument);
 const ops = operationIds.map((id) => operations[id] as OperationDef);
 
 const mock = useMocks();
@@ -231,7 +236,7 @@ const namesWithStatus = (op: OperationDef, status: number) => op.errors.filter((
 
 /** The spec's response object of (op, status). */
 function specResponse(op: OperationDef, status: number) {
-  return spec.paths?.[op.path]?.[op.method]?.responses?.[String(status)];
+  return docOf(op).paths?.[op.path]?.[op.method]?.responses?.[String(status)];
 }
 
 /** Asserts `res` is the error envelope of `name` for `op`, per the Zod schema and the emitted spec. */
@@ -256,7 +261,7 @@ function expectError(res: CallResult, op: OperationDef, name: ErrorName) {
   expect(sr, `${where}: spec/openapi.json has no ${entry.httpStatus} response`).toBeDefined();
   // every error response refers to the one shared envelope; its codes are the response's x-error-codes
   expect(sr.content['application/json'].schema, `${where}: shared error envelope`).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
-  const envelopeSchema = spec.components.schemas.ErrorEnvelope;
+  const envelopeSchema = docOf(op).components.schemas.ErrorEnvelope;
   expect(new Set(envelopeSchema.required)).toEqual(new Set(['code', 'message', 'data']));
   if (isMockOnly(name)) expect(sr['x-error-codes'], `${where}: a mock-only code stays out of the service document`).not.toContain(entry.code);
   else expect(sr['x-error-codes'], `${where}: spec ${entry.httpStatus} x-error-codes`).toContain(entry.code);
@@ -341,10 +346,12 @@ describe('registry', () => {
     for (const id of operationIds) expect(typeof handlers[id], id).toBe('function');
   });
 
-  it('every operation is in spec/openapi.json with every declared status', () => {
+  it('every operation is in spec/openapi.json (the sign-in page in the control document) with every declared status', () => {
+    expect(ops.filter((op) => !inServiceDocument(op)).map((op) => op.operationId)).toHaveLength(2);
     for (const op of ops) {
-      const o = spec.paths?.[op.path]?.[op.method];
-      expect(o, `${op.operationId} missing from spec/openapi.json`).toBeDefined();
+      expect(serviceDocument.paths?.[op.path]?.[op.method] === undefined, `${op.operationId}: in the service document`).toBe(!inServiceDocument(op));
+      const o = docOf(op).paths?.[op.path]?.[op.method];
+      expect(o, `${op.operationId} missing from its document`).toBeDefined();
       expect(o.operationId).toBe(op.operationId);
       expect(
         Object.keys(o.responses)

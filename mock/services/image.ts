@@ -49,7 +49,7 @@ import { TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts
 
 /** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
 export interface ImageRecord extends Task<ImageTaskStatus> {
-  model: ImageTask['model'];
+  model: NonNullable<ImageTask['model']>;
   width: number;
   height: number;
   imageSize: ResolvedImageRequest['imageSize'];

@@ -301,6 +301,8 @@ const getVoiceClone: Handler<'getVoiceClone'> = ({ params }, ctx) => {
       confirm(ctx, r, { name: r.name!, gender: r.gender!, useCredits: r.useCredits });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
+      // the retry statuses (429 in flight, 503 unavailable) answer the poll itself (document 2, "Errors"); the rest are the task's
+      if (e.error === 'VOICE_CLONE_CONFIRM_IN_FLIGHT' || e.error === 'VOICE_CLONE_UNAVAILABLE') throw e;
       r.confirmError = `${e.error}: ${e.message}`;
     }
   }

@@ -51,7 +51,10 @@ export const ImageGenerationOutput = z
                     mimeType: z
                       .enum(imageMimeTypes)
                       .meta(
-                        provenanceMeta(assumed('the seed does not say which type the models return; the mock returns image/png'), 'mime type of the image'),
+                        provenanceMeta(
+                          assumed('the document does not say which type the models return; this contract returns image/png'),
+                          'mime type of the image',
+                        ),
                       ),
                     data: z
                       .string()
@@ -66,12 +69,12 @@ export const ImageGenerationOutput = z
       .min(1)
       .meta(
         provenanceMeta(
-          assumed('the seed shows candidates[].content.parts[].inlineData only; the mock returns one candidate with one part'),
+          assumed('the document shows candidates[].content.parts[].inlineData only; this contract returns one candidate with one part'),
           'model candidates',
         ),
       ),
   })
-  .meta({ description: 'Raw model output (no envelope). Other fields of the raw output are not shown by the seed and may be present.' })
+  .meta({ description: 'Raw model output (no envelope). Other fields of the raw output are not shown by the document and may be present.' })
   .openapi('ImageGenerationOutput');
 
 /** Data of POST /v1/images/generation/async (document 1, "Image: asynchronous generate"). */
@@ -85,7 +88,7 @@ export const ImageTaskImage = z.strictObject({
     .string()
     .meta(
       provenanceMeta(
-        assumed('the seed says images are persisted as hosted URLs; the mock serves them itself at /media/images/{taskId}/{n}.png'),
+        assumed('the document says images are persisted as hosted URLs; this contract serves them itself at /media/images/{taskId}/{n}.png'),
         'hosted image URL',
       ),
     ),
@@ -97,9 +100,11 @@ export const ImageTask = z
   .strictObject({
     taskId: z.string(),
     status: z.enum(imageTaskStatuses),
+    // optional: document 1's task table has no model, so an answer without it stays valid
     model: z
       .enum(imageModelIds)
-      .meta(provenanceMeta(assumed('the seed does not list model on the task; the normalised model id is returned for lists'), 'normalised model id')),
+      .optional()
+      .meta(provenanceMeta(assumed('the document does not list model on the task; the normalised model id is returned for lists'), 'normalised model id')),
     images: z.array(ImageTaskImage).optional().meta({ description: 'present on success; one image per task (assumed)' }),
     failMsg: z.string().optional().meta({ description: 'failure message when status is fail (a timeout says it timed out)' }),
     createdAt: EpochMs,
@@ -111,7 +116,7 @@ export const ImageTask = z
       .meta(
         provenanceMeta(
           assumed(
-            'the seed gives retryable only for free-lane failures; the mock sets it on every failure (true for timeouts, provider errors and the free lane)',
+            'the document gives retryable only for free-lane failures; this contract sets it on every failure (true for timeouts, provider errors and the free lane)',
           ),
           'true for the free-lane failures',
         ),
@@ -123,7 +128,7 @@ export const ImageTask = z
     userMessage: z
       .string()
       .optional()
-      .meta(provenanceMeta(assumed("wording is the mock's; present on every failure"), 'localizable user-facing text')),
+      .meta(provenanceMeta(assumed("wording is this contract's; present on every failure"), 'localizable user-facing text')),
   })
   .openapi('ImageTask', {
     example: {
@@ -204,7 +209,7 @@ export const ImageEstimateData = z
       .discriminatedUnion('mode', [FixedPricingSchema, TokenPricingSchema])
       .meta(
         provenanceMeta(
-          assumed('the seed names pricingVersion, mode and "rate inputs"; the rate inputs and numbers are the mock\'s'),
+          assumed('the document names pricingVersion, mode and "rate inputs"; the rate inputs and numbers are this contract\'s'),
           'pricingVersion, mode (token-estimate or fixed), rate inputs',
         ),
       ),
@@ -318,6 +323,7 @@ const imageLifecycle: LifecycleDef = {
   firstPollMs: 5_000,
   intervalMs: 5_000,
   timeoutMs: IMAGE_TASK_TIMEOUT_MS + 60_000,
+  provenance: assumed('document 1 gives no polling timings (5 s chosen); the timeout is its 30 minutes plus a minute'),
   example: { provider: 'vendor_a', model: 'image-a-2', prompt: 'a red kite over a beach' },
   successRequires: ['images'],
   media: [{ urlField: 'images[].url', contentTypes: [OUTPUT_MIME_TYPE] }],
@@ -371,7 +377,7 @@ export const imageOperations = defineOperations('Image', {
     description:
       'Same body as the synchronous endpoint. Returns HTTP 202 with {taskId, status: pending}; images are persisted as hosted URLs (no auth, Range requests answered 206). ' +
       "Charges the estimate's credits at creation (or one free generation for 1K/2K when freeUsages[model] > 0); a failure or timeout refunds them and returns the allowance.\n\n" +
-      `Simulated lifecycle (assumed): pending ${imageSchedule.pendingMs / 1000} s, then generating ${imageSchedule.generatingMs['image-a'] / 1000}-${imageSchedule.generatingMs['image-c'] / 1000} s by family plus ${imageSchedule.sizeExtraMs['2K'] / 1000} s at 2K or ${imageSchedule.sizeExtraMs['4K'] / 1000} s at 4K, then success. ` +
+      `Lifecycle (assumed timings): pending ${imageSchedule.pendingMs / 1000} s, then generating ${imageSchedule.generatingMs['image-a'] / 1000}-${imageSchedule.generatingMs['image-c'] / 1000} s by family plus ${imageSchedule.sizeExtraMs['2K'] / 1000} s at 2K or ${imageSchedule.sizeExtraMs['4K'] / 1000} s at 4K, then success. ` +
       `A task pending or generating for more than ${IMAGE_TASK_TIMEOUT_MS / 60000} minutes becomes fail with a failMsg saying it timed out\n\n` +
       `Restricted free lane (image-b-3-pro, accounts that have never paid; assumed numbers): ${freeLane.capacity} generations in flight across all such accounts, ${freeLane.queueCapacity} more wait (pending) and fail with failReason free_relax_timeout after ${freeLane.queueTimeoutMs / 1000} s, any further task fails with failReason free_relax_busy. ` +
       'Those failures carry retryable true, freeUsageRolledBack (true when an allowance was returned) and userMessage, and spend neither credits nor allowance. Paid or previously paid accounts are never restricted.',

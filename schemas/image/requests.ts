@@ -6,6 +6,7 @@
  */
 import { z } from '../zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type StateRule } from '../rules.ts';
+import { assumed, describeProvenance } from '../provenance.ts';
 import {
   imageSizes,
   imageProviders,
@@ -36,7 +37,11 @@ const ImageMimeType = z.enum(imageMimeTypes).meta({ description: 'image/png, ima
 /** http, https or gs, scheme case-insensitive (no regex flags: JSON Schema patterns carry none). */
 const FILE_URI = /^([hH][tT][tT][pP][sS]?|[gG][sS]):\/\/\S+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const RATIO = /^[1-9][0-9]?:[1-9][0-9]?$/;
+/**
+ * A ratio W:H of two whole numbers, each 1 to 9999 (assumed: document 1 names ratios W:H and lets image-c accept
+ * any; the bound keeps the pixel size computable). Which ratios a model accepts is a rule per model (imageRules).
+ */
+const RATIO = /^[1-9][0-9]{0,3}:[1-9][0-9]{0,3}$/;
 
 /** A reference image given by URL (document 1, "Image: request schema"). */
 export const ImageFileData = z
@@ -73,7 +78,14 @@ export const ImageConfig = z
       .string()
       .regex(RATIO)
       .default('1:1')
-      .meta({ description: 'W:H; schema default 1:1 once an imageConfig object is sent; per model (see the model table)', example: '16:9' }),
+      .meta({
+        description:
+          'W:H; schema default 1:1 once an imageConfig object is sent; which ratios a model accepts is per model (see the model table): image-c accepts any ratio',
+        example: '16:9',
+        'x-provenance': describeProvenance(
+          assumed('document 1 lets image-c accept any ratio; a ratio is read as W:H of two whole numbers 1-9999 (the bound keeps the pixel size computable)'),
+        ),
+      }),
     quality: z
       .enum(imageQualities)
       .optional()

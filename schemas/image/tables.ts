@@ -7,6 +7,7 @@
  * are assumed, with their reason.
  */
 import type { ErrorName } from '../errors.ts';
+import { assumed } from '../provenance.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -124,7 +125,8 @@ export const IMAGE_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
 /**
  * Pixel size by imageSize: the long side in pixels (assumed: the seed names 1K, 2K, 4K without pixels).
  * For ratio a:b (reduced), width = a*k and height = b*k with k = floor(longSide / max(a, b)),
- * so the pixel size has exactly the ratio and its long side is at most longSide.
+ * so the pixel size has exactly the ratio and its long side is at most longSide; a reduced ratio whose larger
+ * term exceeds longSide (image-c accepts any ratio) gets the long side and the short side scaled, at least 1 pixel.
  */
 export const imageLongSide: Record<ImageSize, number> = { '1K': 1024, '2K': 2048, '4K': 4096 };
 /** Ratio of the output when the model picks it (imageConfig omitted on image-a, image-c, image-d): assumed 1:1. */
@@ -140,7 +142,13 @@ export function imagePixels(size: ImageSize, ratio: string | null): { width: num
   const g = gcd(w0, h0);
   const a = w0 / g;
   const b = h0 / g;
-  const k = Math.max(1, Math.floor(imageLongSide[size] / Math.max(a, b)));
+  const long = imageLongSide[size];
+  // a ratio longer than the long side itself (image-c accepts any, e.g. 2000:1): the long side, the short side scaled, at least 1
+  if (Math.max(a, b) > long) {
+    const short = (x: number) => Math.max(1, Math.round((x * long) / Math.max(a, b)));
+    return a >= b ? { width: long, height: short(b) } : { width: short(a), height: long };
+  }
+  const k = Math.floor(long / Math.max(a, b));
   return { width: a * k, height: b * k };
 }
 
@@ -149,7 +157,7 @@ export function imagePixels(size: ImageSize, ratio: string | null): { width: num
 // ---------------------------------------------------------------------------
 
 /** Version string of the price tables, returned in pricing.pricingVersion (assumed). */
-export const IMAGE_PRICING_VERSION = 'mock-2026-01';
+export const IMAGE_PRICING_VERSION = '2026-01';
 
 /** Fixed credits per image by model and size (mode fixed; assumed numbers). */
 export const imageFixedPrices: Record<Exclude<ImageModelId, 'image-a-2-official'>, Partial<Record<ImageSize, number>>> = {
@@ -297,7 +305,12 @@ export function inFreeLane(model: ImageModelId, account: { everPaid: boolean }):
  * one for requests carrying base64 (inlineData) reference images.
  */
 export const imageRateLimits = {
-  generate: { bucket: 'image-generate', limit: 60, windowMs: 60_000 },
+  generate: {
+    bucket: 'image-generate',
+    limit: 60,
+    windowMs: 60_000,
+    provenance: assumed('document 1, "Limits": ordinary image requests have per-user limits whose numeric values are not shown'),
+  },
   inlineReferences: { bucket: 'image-inline-references', limit: 10, windowMs: 60_000 },
 } as const;
 

@@ -30,7 +30,8 @@ export const Family5Asset = z.object({
   url: Url,
   duration: z.number().min(family5Limits.assetDuration.min).max(family5Limits.assetDuration.max).optional().meta({ description: 'seconds, 0-180' }),
 });
-const IdLike = z.union([z.string().min(1), z.number().int()]);
+// document 1 types these ids "string or number": any string, any number
+const IdLike = z.union([z.string(), z.number()]);
 
 /** The pixverse options object (document 1, "Video: family5 create", options table). */
 export const Family5Options = z

@@ -83,29 +83,34 @@ export const Family5VideoParams = z
     audios: z.array(Family5Asset),
     pixverse: Family5Options,
   })
-  .meta(provenanceMeta(assumed('the seed lists params fields only for the shared endpoint'), 'echo of a family5 request'));
+  .meta(provenanceMeta(assumed('the document lists params fields only for the shared endpoint'), 'echo of a family5 request'));
 export const VideoParams = z.union([SharedVideoParams, Family5VideoParams]).openapi('VideoTaskParams');
 
 const nullableUrl = (what: string) =>
   z
     .string()
     .nullable()
-    .meta(provenanceMeta(assumed('null until the task succeeds; the seed types it as string'), what));
+    .meta(provenanceMeta(assumed('null until the task succeeds; the document types it as string'), what));
 const failureFields = {
   errorCode: z
     .number()
     .int()
     .nullable()
+    // optional: document 1's task has no such field, so an answer without it stays valid
+    .optional()
     .meta(
       provenanceMeta(
-        assumed('the seed does not show where a failed video task carries its reason'),
+        assumed('the document does not show where a failed video task carries its reason'),
         'catalog code of the failure when status is failed, else null',
       ),
     ),
   errorMessage: z
     .string()
     .nullable()
-    .meta(provenanceMeta(assumed('the seed does not show where a failed video task carries its reason'), 'failure message when status is failed, else null')),
+    .optional()
+    .meta(
+      provenanceMeta(assumed('the document does not show where a failed video task carries its reason'), 'failure message when status is failed, else null'),
+    ),
 };
 
 /** The video task (document 1, "Video task"), for every family. */
@@ -114,7 +119,10 @@ export const VideoTask = z
     id: z.string(),
     taskId: z.string().meta({ description: 'same value as id' }),
     episodeId: z.string(),
-    status: z.enum(videoStatuses),
+    status: z.enum(videoStatuses).meta({
+      description:
+        'pending, generating, uploading, success or failed; a create answers generating; poll until success (videoUrl usable) or failed (credits refunded automatically)',
+    }),
     model: z.string().meta({ description: 'model used (the shared model id; for family5 the version sent: family5, v6, v5 or v4.5)' }),
     params: VideoParams,
     videoUrl: nullableUrl('stored output, usable when status is success'),
@@ -143,7 +151,10 @@ export const VideoTaskListItem = z
     title: z
       .string()
       .meta(
-        provenanceMeta(assumed('the seed does not say how a title is made'), 'the first 60 characters of the prompt, or a generated title when there is none'),
+        provenanceMeta(
+          assumed('the document does not say how a title is made'),
+          'the first 60 characters of the prompt, or a generated title when there is none',
+        ),
       ),
     prompt: z.string().nullable().meta({ description: 'the text item (shared) or prompt (family5); null when none' }),
     params: VideoParams,
@@ -223,6 +234,7 @@ function videoLifecycle(example: Record<string, unknown>): LifecycleDef {
     firstPollMs: 30_000,
     intervalMs: 10_000,
     timeoutMs: 30 * 60_000,
+    provenance: assumed('document 1 says to poll until success or failed without timings: first poll after 30 s, then every 10 s, giving up after 30 minutes'),
     example,
     successRequires: ['videoUrl', 'coverUrl'],
     media: [
@@ -263,7 +275,7 @@ export const videoOperations = defineOperations('Video', {
     description:
       'Creates a video task and charges its credits at once; the task is refunded in full if generation fails. ' +
       `Returns status generating. Rate limit: ${videoGenerateRateLimit.limit} generate requests per minute per user across both video generate endpoints (HTTP 429 with Retry-After).\n\n` +
-      `Simulated lifecycle (assumed): generating for a model-dependent time that grows with duration (${DEFAULT_SHARED_VIDEO_MODEL}, ${DEFAULT_VIDEO_DURATION} s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
+      `Lifecycle (assumed timings): generating for a model-dependent time that grows with duration (${DEFAULT_SHARED_VIDEO_MODEL}, ${DEFAULT_VIDEO_DURATION} s: ${defaultPhases.generatingMs / 1000} s), then uploading ${defaultPhases.uploadingMs / 1000} s, then success.\n\n${renderSharedModelTable()}`,
     provenance: fromSeed(1, 'Video: create task (shared)'),
     request: { body: json(CreateVideoTaskRequest) },
     response: { status: 200, kind: 'envelope', schema: CreateVideoTaskData, description: 'task created, status generating' },

@@ -51,7 +51,7 @@ export const ImageContentItem = z.object({
     .optional()
     .meta(
       provenanceMeta(
-        assumed('the seed does not say what an image without a role means; it counts as reference_image'),
+        assumed('the document does not say what an image without a role means; it counts as reference_image'),
         'first_frame, last_frame or reference_image (default reference_image)',
       ),
     ),
@@ -89,7 +89,12 @@ const sharedModelField = z.enum(sharedVideoModelIds).meta({ description: 'model 
 const sharedCreateBase = z.object({
   model: sharedModelField.default(DEFAULT_SHARED_VIDEO_MODEL),
   content: z.array(ContentItem).min(contentLimits.minItems).max(contentLimits.maxItems).meta({ description: 'content items, 1-16' }),
-  resolution: z.enum(videoResolutions).optional().meta({ description: 'default 720p (768p on family3-h3, assumed); limited per model' }),
+  // the document's default (720p) as the schema's; family3-h3 takes no 720p, so an absent resolution is 768p there (assumed)
+  resolution: z
+    .enum(videoResolutions)
+    .optional()
+    .meta({ description: 'default 720p (768p on family3-h3, assumed); limited per model' })
+    .openapi({ default: '720p' }),
   ratio: z.enum(videoRatios).default('16:9').meta({ description: 'limited per model; family3-h3 ignores it for image-to-video' }),
   duration: z
     .number()

@@ -6,6 +6,7 @@
  * all read these. Seed: document 1, "Video models", "Video: family5 create",
  * "Limits"; numbers the seed does not give are assumed, with their reason.
  */
+import { fromSeed } from '../provenance.ts';
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -228,7 +229,7 @@ export const family5CapabilityRules: Record<Family5Capability, string> = {
 export const family5PromptRequired: readonly Family5Capability[] = ['text_to_video', 'image_to_video', 'transition', 'fusion', 'agent'];
 
 /** Rate limit of every video generate endpoint (document 1, "Limits"): 5 requests per 60 000 ms per user, both endpoints together. */
-export const videoGenerateRateLimit = { bucket: 'video-generate', limit: 5, windowMs: 60_000 } as const;
+export const videoGenerateRateLimit = { bucket: 'video-generate', limit: 5, windowMs: 60_000, provenance: fromSeed(1, 'Limits') } as const;
 
 // ---------------------------------------------------------------------------
 // Prices and schedule (assumed: the seed gives no numbers)

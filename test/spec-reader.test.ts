@@ -1,0 +1,154 @@
+/**
+ * The emitted service document (spec/openapi.json) read as its reader reads it: a client developer with the
+ * three source documents and this file, and nothing of the repository. Every string of the document (descriptions,
+ * summaries, x-provenance, examples, the catalog) is searched for words that only make sense to someone who knows
+ * the mock (each pattern below says why it misleads); every number the documents call "not shown" is marked
+ * assumed; every x-lifecycle and x-rate-limit says where its numbers come from; the choices where a document
+ * leaves room are in docs/assumptions.md. The counts are printed.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const spec = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
+const assumptionsMd = readFileSync(new URL('../docs/assumptions.md', import.meta.url), 'utf8');
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const ops: Record<string, any>[] = Object.values(spec.paths as Record<string, Record<string, any>>).flatMap((item) =>
+  METHODS.filter((m) => item[m]).map((m) => item[m]),
+);
+const byId = Object.fromEntries(ops.map((o) => [o.operationId, o]));
+
+/** Every string of `node` (keys of examples too), with its JSON path. */
+function strings(node: unknown, path = '', out: [string, string][] = []): [string, string][] {
+  if (typeof node === 'string') out.push([path, node]);
+  else if (Array.isArray(node)) node.forEach((n, i) => strings(n, `${path}/${i}`, out));
+  else if (node && typeof node === 'object')
+    for (const [k, v] of Object.entries(node)) {
+      out.push([`${path}/${k} (key)`, k]);
+      strings(v, `${path}/${k}`, out);
+    }
+  return out;
+}
+
+/** Words of the mock, and why each misleads a reader of the service's contract. */
+const MOCK_WORDING: { pattern: RegExp; why: string }[] = [
+  { pattern: /\bmocks?\b|\bmock(ed|ing)\b|mock-/i, why: 'the document describes the service; "the mock" is this repository\'s server, unknown to a client' },
+  { pattern: /virtual (clock|time)/i, why: "the mock's clock: the service runs on real time" },
+  { pattern: /engine seed|\bseeded\b/i, why: "the mock's determinism: a service's answers do not depend on a seed the client cannot see" },
+  { pattern: /\bthe seeds?\b/i, why: 'the repository calls the source documents "seeds"; a reader knows them as documents 1, 2 and 3' },
+  { pattern: /\bsimulated\b/i, why: 'the service runs its tasks; "simulated" describes the mock' },
+  { pattern: /Node's|Node\.js|\bExpress\b/, why: "the mock's runtime: the service's limits are its own, whatever it runs on" },
+  { pattern: /decisions\/|docs\/architecture|\.md\b/, why: "the repository's files: a reader of the document does not have them" },
+  { pattern: /\/__mock|X-Mock-Session|\bPrefer:|__(code|error|outcome|delay)\b/, why: "the mock's control API, sessions and forcing: not the service's" },
+  { pattern: /\/work\/|\.\.\/shared|issue \d+/i, why: 'paths and issue numbers of the project that wrote the document' },
+];
+
+const all = strings(spec);
+const counts = { strings: all.length, wordingHits: 0, assumedMarks: 0, lifecycles: 0, rateLimits: 0 };
+
+afterAll(() => {
+  console.log(
+    `reader's test: ${counts.strings} strings read, ${counts.wordingHits} with mock wording (${MOCK_WORDING.length} patterns); ` +
+      `${counts.assumedMarks} x-provenance marked assumed; ${counts.lifecycles} x-lifecycle and ${counts.rateLimits} x-rate-limit, each with its provenance`,
+  );
+});
+
+describe('no word of the mock in spec/openapi.json', () => {
+  it('reads thousands of strings', () => {
+    expect(all.length).toBeGreaterThan(5000);
+  });
+  it.each(MOCK_WORDING.map((w) => [w.pattern.source, w] as const))('%s', (_p, w) => {
+    const hits = all.filter(([, s]) => w.pattern.test(s)).map(([p, s]) => `${p}: ${s.slice(0, 160)}`);
+    counts.wordingHits += hits.length;
+    expect(hits, w.why).toEqual([]);
+  });
+});
+
+describe('every invention is marked assumed', () => {
+  const provenance = all.filter(([p]) => /\/x-provenance$/.test(p)).map(([, s]) => s);
+  it('x-provenance is a document section or an assumption with its reason', () => {
+    counts.assumedMarks = provenance.filter((s) => s.startsWith('assumed: ')).length;
+    expect(counts.assumedMarks).toBeGreaterThan(50);
+    for (const s of provenance) expect(s).toMatch(/^(document [123], "[^"]+"|assumed: \S.{10,})/);
+  });
+
+  it('every x-lifecycle and x-rate-limit carries its x-provenance', () => {
+    for (const o of ops) {
+      if (o['x-lifecycle']) {
+        counts.lifecycles++;
+        expect(o['x-lifecycle']['x-provenance'], `${o.operationId} x-lifecycle`).toMatch(/^(document [123], "|assumed: )/);
+      }
+      if (o['x-rate-limit']) {
+        counts.rateLimits++;
+        expect(o['x-rate-limit']['x-provenance'], `${o.operationId} x-rate-limit`).toMatch(/^(document [123], "|assumed: )/);
+      }
+    }
+    expect(counts.lifecycles).toBeGreaterThan(5);
+    expect(counts.rateLimits).toBeGreaterThan(5);
+  });
+
+  // numbers the documents call "not shown" (hand-written from them): each must read as assumed where it is stated
+  it.each([
+    // document 1, "Limits": "The numeric values of these image rate limits: not shown"
+    ['image generate rate', () => byId.generateImage['x-rate-limit']['x-provenance']],
+    // document 3, "Limits": "Lyrics creation request limit ... its numeric value: not shown"
+    ['lyrics create rate', () => byId.createLyricsTask['x-rate-limit']['x-provenance']],
+    // document 1 gives no polling timings for video or image; document 2 none for generated audio; document 3 none for extraction
+    ['video polling', () => byId.createVideoTask['x-lifecycle']['x-provenance']],
+    ['image polling', () => byId.createImageTask['x-lifecycle']['x-provenance']],
+    ['generated-audio polling', () => byId.createPlatformVoiceTask['x-lifecycle']['x-provenance']],
+    ['extraction polling', () => byId.createExtraction['x-lifecycle']['x-provenance']],
+  ] as const)('%s is assumed', (_what, read) => {
+    expect(read()).toMatch(/^assumed: /);
+  });
+
+  it.each([
+    // document 1, "Limits": 5 video generate requests per minute per user
+    ['createVideoTask', 5, 'document 1, "Limits"'],
+    // document 2, "Errors": HTTP 429 beyond 5 generate requests per minute per user
+    ['createPlatformVoiceTask', 5, 'document 2, "Errors"'],
+    // document 2: more than 5 clone creates per minute answer 429
+    ['createVoiceClone', 5, 'document 2, "Errors"'],
+  ] as const)('%s: the documented rate %d comes from %s', (id, limit, from) => {
+    expect(byId[id]['x-rate-limit'].limit).toBe(limit);
+    expect(byId[id]['x-rate-limit'].windowMs).toBe(60_000);
+    expect(byId[id]['x-rate-limit']['x-provenance']).toBe(from);
+  });
+
+  it('prices the documents do not show read as assumed where they are stated', () => {
+    // document 3, "Limits": "flat costs of the remaining music endpoints: not shown"
+    for (const id of ['generateSoundtrack', 'generateTrack', 'remixMusic']) expect(byId[id]?.description, id).toMatch(/Price: a flat \d+ credits \(assumed\)/);
+    expect(assumptionsMd).toMatch(/flat prices: \/soundtrack \d+, \/track \d+, \/remix \d+ credits/);
+  });
+
+  it('docs/assumptions.md lists every assumed reason of the document', () => {
+    const reasons = new Set(provenance.filter((s) => s.startsWith('assumed: ')).map((s) => s.slice('assumed: '.length)));
+    const missing = [...reasons].filter((r) => !assumptionsMd.includes(r));
+    expect(missing).toEqual([]);
+  });
+
+  it('the choices where a document leaves room are listed with their reason', () => {
+    // document 1, "Authentication": 401 or 403 for a rejected credential; which operations a user token reaches
+    expect(assumptionsMd).toMatch(/a rejected credential .* answers HTTP 401/);
+    expect(assumptionsMd).toMatch(/every operation that takes an API key takes a user token too/);
+    // document 1, "Image": image-c accepts any ratio
+    expect(assumptionsMd).toMatch(/image-c accept any ratio/);
+  });
+});
+
+describe('what the documents allow stays valid', () => {
+  const schemas = spec.components.schemas;
+  it('music taskType is an open string (document 3: "operation type (for example GENERATE)")', () => {
+    expect(schemas.MusicTask.properties.taskType.type).toBe('string');
+    expect(schemas.MusicTask.properties.taskType.enum).toBeUndefined();
+  });
+  it('family5 templateId, sourceVideoId and restyleId take any string or number (document 1)', () => {
+    const opts = schemas.Family5Options.properties;
+    for (const f of ['templateId', 'sourceVideoId', 'restyleId']) {
+      const types = (opts[f].anyOf ?? opts[f].oneOf).map((s: { type: string }) => s.type).sort();
+      expect(types, f).toEqual(['number', 'string']);
+    }
+  });
+  it('the sign-in page of the mock is not in the service document', () => {
+    expect(Object.keys(spec.paths).filter((p) => p.startsWith('/oauth/'))).toEqual([]);
+  });
+});
