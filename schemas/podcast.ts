@@ -539,7 +539,7 @@ export const podcastOperations = defineOperations('Podcast', {
     stateRules: podcastStateRules,
     lifecycle: episodeTaskLifecycle({
       pollOperationId: 'getPodcastEpisode',
-      example: { query: 'Why frontend teams mock their APIs', speakers: [{ speakerId: 'en_ava' }, { speakerId: 'en_noah' }], mode: 'quick' },
+      example: { query: 'How lighthouses guided ships before radio', speakers: [{ speakerId: 'en_ava' }, { speakerId: 'en_noah' }], mode: 'quick' },
       successRequires: ['audioUrl'],
       media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'] }],
       chargedField: 'credits',

@@ -735,7 +735,7 @@ export const speechOperations = defineOperations('Speech', {
     lifecycle: episodeTaskLifecycle({
       pollOperationId: 'getFlowSpeechEpisode',
       example: {
-        sources: [{ type: 'text', content: 'Mock servers let a frontend team work before the backend exists.' }],
+        sources: [{ type: 'text', content: 'Lighthouses guided ships along the coast for centuries before radio.' }],
         speakers: [{ speakerId: 'en_ava' }],
       },
       successRequires: ['audioUrl'],

@@ -412,7 +412,10 @@ export const storybookOperations = defineOperations('Page decks', {
     failureReasons: ['STORYBOOK_GENERATION_FAILED', 'STORYBOOK_CONTENT_REJECTED', 'STORYBOOK_SOURCE_UNREADABLE'],
     lifecycle: episodeTaskLifecycle({
       pollOperationId: 'getStorybookEpisode',
-      example: { sources: [{ type: 'text', content: 'Mock servers let frontend teams work before the backend exists.' }], speakers: [{ speakerId: 'en_ava' }] },
+      example: {
+        sources: [{ type: 'text', content: 'Lighthouses guided ships along the coast for centuries before radio.' }],
+        speakers: [{ speakerId: 'en_ava' }],
+      },
       successRequires: ['audioUrl', 'pages'],
       media: [{ urlField: 'audioUrl', contentTypes: ['audio/mpeg'], durationField: 'audioDuration' }],
       chargedField: 'credits',

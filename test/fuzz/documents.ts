@@ -16,6 +16,7 @@ import { controlOperations } from '../../schemas/control.ts';
 import { errorCatalog } from '../../schemas/errors.ts';
 import { operationIds, operations } from '../../schemas/operations.ts';
 import type { MultipartBody, OperationDef } from '../../schemas/registry-types.ts';
+import { inServiceDocument } from '../../scripts/spec.ts';
 
 /** The two documents: the API's and the control API's. */
 export type DocName = 'api' | 'control';
@@ -243,14 +244,16 @@ export function allTargets(): FuzzTarget[] {
   const out: FuzzTarget[] = [];
   for (const id of operationIds) {
     const op = operations[id] as OperationDef;
-    const at = operationAt('api', op.path, op.method);
+    // the sign-in page and its form are the mock's own: in the control document (scripts/spec.ts)
+    const doc: DocName = inServiceDocument(op) ? 'api' : 'control';
+    const at = operationAt(doc, op.path, op.method);
     const responses = responsesOf(at);
     const limit = op.request.body?.kind === 'json' ? (op.request.body.limitBytes ?? DEFAULT_LIMIT) : DEFAULT_LIMIT;
     const body = bodyOf(at, limit, op.request.body?.kind === 'multipart' ? op.request.body : undefined);
     out.push({
       id,
       operationId: id,
-      doc: 'api',
+      doc,
       method: op.method,
       path: op.path,
       auth: op.auth,
@@ -306,8 +309,9 @@ export type Route = { kind: 'target'; target: FuzzTarget } | { kind: 'method-not
  */
 export function makeRouter(targets: readonly FuzzTarget[]): (method: string, rawPath: string) => Route {
   const table = targets.map((t) => ({ t, re: routeRegex(t.path) }));
-  const control = table.filter((r) => r.t.doc === 'control');
-  const api = table.filter((r) => r.t.doc === 'api');
+  // by path, not by document: the sign-in page is in the control document but not under /__mock/
+  const control = table.filter((r) => /^\/__mock\//i.test(r.t.path));
+  const api = table.filter((r) => !/^\/__mock\//i.test(r.t.path));
   return (method, rawPath) => {
     const path = rawPath.split('?')[0];
     const m = method.toLowerCase();

@@ -100,6 +100,11 @@ export function typesOf(node: any): string[] {
   return [];
 }
 
+/** A union's branch that says what it is (its own type, $ref, properties, const or enum), not only constraints on a value described beside it. */
+function selfDescribing(branch: unknown): boolean {
+  return typeof branch === 'object' && branch !== null && ['type', '$ref', 'properties', 'const', 'enum'].some((k) => k in branch);
+}
+
 /** Candidates `valid` draws for a schema with request rules before it takes the schema's example. */
 const VALID_CANDIDATES = 8;
 
@@ -144,7 +149,8 @@ export class SchemaArbitraries {
     for (const k of ['anyOf', 'oneOf'] as const) {
       // branches that only constrain an object described beside them (anyOf: [{required: [a]}, {required: [b]}]):
       // generate the object, and let the filter of `valid` keep the values a branch accepts
-      if (Array.isArray(node[k]) && node.type === undefined && node.properties === undefined)
+      // (a union whose branches describe themselves may also carry the type they share beside it: scripts/spec-compat.ts)
+      if (Array.isArray(node[k]) && node.properties === undefined && (node.type === undefined || (node[k] as unknown[]).every(selfDescribing)))
         return fc.oneof(...(node[k] as unknown[]).map((_, i) => this.of(child(at, k, i), name, depth + 1)));
     }
     if (Array.isArray(node.allOf) && node.type === undefined && node.properties === undefined) {
