@@ -1,0 +1,24 @@
+// `npm run test:interop`: the suites that run real third-party tools or hostile peers against the project, apart
+// from `npm test` for its time budget (about 60 s of CPU on 2 cores); `.ci/run` runs it after `npm test`.
+import { availableParallelism } from 'node:os';
+import { defineConfig } from 'vitest/config';
+
+/** The suites of this run (vitest.config.ts leaves them out of `npm test`). */
+export const interopSuites = [
+  // @hey-api/openapi-ts and orval on the service document, their output compiled with tsc
+  'test/generators.test.ts',
+  // the docs site and the mock's /docs rendered by Scalar in Chromium
+  'test/docs-site.test.ts',
+  // mediagen-verify against a mutating proxy (one provider bug each) and against hostile servers
+  'test/verify-mutations.test.ts',
+  'test/verify-hostile.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    include: interopSuites,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    maxWorkers: Math.max(2, availableParallelism()),
+  },
+});
