@@ -1,5 +1,5 @@
 // `npm run test:interop`: the suites that run real third-party tools or hostile peers against the project, apart
-// from `npm test` for its time budget (about 60 s of CPU on 2 cores); `.ci/run` runs it after `npm test`.
+// from `npm test` for its time budget (about 75 s of CPU on 2 cores); `.ci/run` runs it after `npm test`.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
@@ -9,7 +9,8 @@ export const interopSuites = [
   'test/generators.test.ts',
   // the docs site and the mock's /docs rendered by Scalar in Chromium
   'test/docs-site.test.ts',
-  // mediagen-verify against a mutating proxy (one provider bug each) and against hostile servers
+  // mediagen-verify against the mock over several seeds, a mutating proxy (one provider bug each) and hostile servers
+  'test/verify.test.ts',
   'test/verify-mutations.test.ts',
   'test/verify-hostile.test.ts',
 ];
