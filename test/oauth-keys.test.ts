@@ -1,5 +1,5 @@
 /**
- * The seeded OAuth users' keys follow the seed (decisions/0027-seeded-user-keys.md):
+ * The seeded OAuth users' keys follow the seed (decisions/0028-seeded-user-keys.md):
  * the same seed gives the same keys in another process (no per-process
  * secret); another seed gives other keys; the key's secret part is not made
  * from the user id the sign-in page shows.
