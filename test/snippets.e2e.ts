@@ -134,9 +134,18 @@ describe.skipIf(!CHROMIUM)('browser snippets in an app from the create-vite reac
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     try {
-      await page.goto(origin + '/');
       // the template's app rendered (after the mock started: main.tsx awaits it)
-      await page.waitForFunction(() => /Get started/.test(document.getElementById('root')?.textContent ?? ''), undefined, { timeout: 120_000 });
+      const rendered = () => page.waitForFunction(() => /Get started/.test(document.getElementById('root')?.textContent ?? ''), undefined, { timeout: 90_000 });
+      await page.goto(origin + '/');
+      try {
+        await rendered();
+      } catch {
+        // once seen on a loaded machine: the first page of a cold dev server never rendered (Vite optimizes the
+        // dependencies it discovers on that load and reloads the page); a second load finds them optimized
+        console.warn('[snippets] the first load of the cold dev server did not render in 90 s: reloaded once');
+        await page.reload();
+        await rendered();
+      }
       const seen = await page.evaluate(async () => {
         const auth = { authorization: 'Bearer mg_snippet_secret1' };
         const sub = await fetch('/v1/user/subscription', { headers: auth });
