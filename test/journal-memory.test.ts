@@ -3,12 +3,14 @@
  * mock/engine/journal.ts): a body is kept as a copy of its cut, never as a
  * view of the whole request text, and the default world's and every
  * session's journals together keep at most the journal's byte budget
- * (--journal-mb). The heap is measured with the garbage collector run first.
+ * (--journal-mb), response bodies included. The heap is measured with the garbage collector run first.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_BODY_CHARS } from '../schemas/control.ts';
+import { jsonAnswer } from '../mock/core/answer.ts';
+import { journalResponse } from '../mock/core/front.ts';
 import { journalBody } from '../mock/core/operation.ts';
 import { createWorlds } from '../mock/core/worlds.ts';
 import { DEFAULT_JOURNAL_BYTES } from '../mock/engine/engine.ts';
@@ -70,6 +72,27 @@ describe('journal bodies are copies of their cut', () => {
     // views of the bodies would hold 7 x 24 MiB
     expect(grown).toBeLessThan(8 * MB);
   });
+
+  it('8 MiB response bodies journaled 8 times hold kilobytes, not the responses', () => {
+    const journal = new Journal(500);
+    const record = (i: number) => {
+      // the answer as the transports write it: its JSON text made whole
+      const response = journalResponse(jsonAnswer(200, { code: 0, message: '', data: { text: bigText(8, i) } }));
+      journal.record({ at: 0, method: 'GET', path: '/v1/x', operationId: null, keyId: 'k', status: 200, code: 0, ...response });
+    };
+    record(0);
+    const before = heapUsed();
+    for (let i = 1; i < 8; i++) record(i);
+    const grown = heapUsed() - before;
+    expect(journal.length).toBe(8);
+    expect(journal.list()[7]).toMatchObject({
+      responseBodyTruncated: true,
+      responseBody: expect.stringMatching(/^\{"code":0,"message":"","data":\{"text":"7:z+$/),
+    });
+    expect((journal.list()[7].responseBody as string).length).toBe(JOURNAL_BODY_CHARS);
+    // views of the answers' texts would hold 7 x 8 MiB
+    expect(grown).toBeLessThan(8 * MB);
+  });
 });
 
 describe('the journal byte budget', () => {
@@ -82,6 +105,37 @@ describe('the journal byte budget', () => {
     expect(j.bytes).toBeLessThanOrEqual(40_000);
     expect(j.list().map((e) => e.seq)).toEqual([27, 28, 29, 30]);
     expect(j.total).toBe(30);
+    // a response body takes its share of the same budget: with one as long again, two entries fit
+    const both = new Journal(500, 40_000);
+    for (let i = 0; i < 30; i++)
+      both.record({
+        at: i,
+        method: 'POST',
+        path: '/p',
+        operationId: null,
+        keyId: null,
+        status: 200,
+        code: 0,
+        body: 'b'.repeat(4000) + i,
+        responseBody: { text: 'r'.repeat(4000) },
+      });
+    expect(both.list().map((e) => e.seq)).toEqual([29, 30]);
+    expect(both.bytes).toBeLessThanOrEqual(40_000);
+    // a described body (audio) costs its description
+    const media = new Journal(500, 40_000);
+    for (let i = 0; i < 30; i++)
+      media.record({
+        at: i,
+        method: 'POST',
+        path: '/p',
+        operationId: null,
+        keyId: null,
+        status: 200,
+        code: null,
+        body: 'b'.repeat(4000) + i,
+        responseMedia: 'audio/mpeg, 53,812 bytes',
+      });
+    expect(media.length).toBe(4);
     const tiny = new Journal(500, 10);
     tiny.record({ at: 0, method: 'GET', path: '/p', operationId: null, keyId: null, status: 200, code: null });
     tiny.record({ at: 0, method: 'GET', path: '/q', operationId: null, keyId: null, status: 200, code: null });

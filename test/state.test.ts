@@ -49,8 +49,10 @@ async function secondHalf(m: TestMock, ids: { video: string; failed: string; ima
   out.push(await say(m, 'GET', `/__mock/accounts/${KEY}`, control));
   out.push(await say(m, 'GET', `/__mock/accounts/${OTHER_KEY}`, control));
   out.push(await say(m, 'GET', '/__mock/requests', control));
-  const t = (await m.call('GET', pathOf('getVideoTask', { taskId: ids.video }))).json.data;
-  out.push(`video bytes ${(await (await fetch(t.videoUrl)).arrayBuffer()).byteLength}`);
+  // read under the same host too (the journal keeps the answer, and the states are compared), fetched from this mock
+  const t = (await m.call('GET', pathOf('getVideoTask', { taskId: ids.video }), { headers: HOST })).json.data;
+  const videoUrl = new URL(t.videoUrl as string);
+  out.push(`video bytes ${(await (await fetch(m.base + videoUrl.pathname + videoUrl.search)).arrayBuffer()).byteLength}`);
   return out;
 }
 

@@ -19,6 +19,8 @@
  * allocates nothing for a request in the default world beyond the route
  * table's match.
  */
+import { JOURNAL_BODY_CHARS } from '../../schemas/control.ts';
+import { charCount, cutText, formatCount } from '../../schemas/text.ts';
 import { errorAnswer, type Answer } from './answer.ts';
 import { controlGuardError, originAllowed, pageOriginOf } from './guard.ts';
 import type { RouteMatch, RouteTable } from './routes.ts';
@@ -121,7 +123,42 @@ export function noRoute(method: string, path: string): Answer {
   return errorAnswer('ROUTE_NOT_FOUND', `no operation at ${method} ${path}`);
 }
 
-/** Records an API request in `world`'s journal (its final status, envelope code and what the runner traced). */
+/** What the journal keeps of a response's body (the fields of JournalEntry, schemas/control.ts). */
+export type JournalResponse = { responseBody?: unknown; responseBodyTruncated?: true; responseMedia?: string };
+
+/**
+ * The journal's record of the body `a` answered with, cut as a request body is (docs/architecture.md, "The engine",
+ * Bounds): JSON text up to JOURNAL_BODY_CHARS characters parsed (the value the client read), beyond that its cut
+ * text with `responseBodyTruncated`; a body that is not JSON described by its media type and size ("image/png,
+ * 53,812 bytes"; "audio/mpeg, streamed" for chunks of a total not known in advance; an event stream), never its
+ * bytes; nothing for an answer without a body. The journal keeps a flat copy of it (mock/engine/journal.ts).
+ */
+export function journalResponse(a: Answer): JournalResponse {
+  const b = a.body;
+  if (!b) return {};
+  if ('json' in b) {
+    const text = b.json;
+    // code points are at least half the UTF-16 units: a text over twice the cut is never counted through
+    if (text.length <= JOURNAL_BODY_CHARS || (text.length <= 2 * JOURNAL_BODY_CHARS && charCount(text) <= JOURNAL_BODY_CHARS)) {
+      try {
+        return { responseBody: JSON.parse(text) as unknown };
+      } catch {
+        // every JSON answer is made by JSON.stringify: kept as text should one ever not parse
+        return { responseBody: text };
+      }
+    }
+    return { responseBody: cutText(text, JOURNAL_BODY_CHARS), responseBodyTruncated: true };
+  }
+  const type = a.headers['Content-Type'] ?? ('events' in b ? 'text/event-stream' : 'application/octet-stream');
+  if ('bytes' in b) return { responseMedia: `${type}, ${formatCount(b.bytes.byteLength)} bytes` };
+  if ('stream' in b) return { responseMedia: b.stream instanceof Uint8Array ? `${type}, ${formatCount(b.stream.byteLength)} bytes` : `${type}, streamed` };
+  return { responseMedia: `${type}, event stream` };
+}
+
+/**
+ * Records an API request in `world`'s journal: its final status, envelope code, what the runner traced (operation,
+ * key, request body) and what `answer` sent back (see journalResponse; undefined when the adapter has none to give).
+ */
 export function journalRequest(
   world: World,
   at: number,
@@ -132,8 +169,12 @@ export function journalRequest(
   operationId: string | undefined,
   keyId: string | null | undefined,
   body: { body: unknown; bodyTruncated?: boolean } | undefined,
+  answer?: Answer,
 ): void {
-  world.engine.journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body });
+  const journal = world.engine.journal;
+  // a journal that keeps nothing costs no parse
+  const response = answer && journal.capacity > 0 ? journalResponse(answer) : undefined;
+  journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body, ...response });
 }
 
 /**

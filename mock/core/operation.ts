@@ -172,7 +172,9 @@ export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: bool
     // nested deeper than JSON.stringify's stack allows (JSON.parse took it): recorded as a note, the request goes on
     return { body: '(a body nested too deeply to record)', bodyTruncated: true };
   }
-  return charCount(text) > JOURNAL_BODY_CHARS ? { body: cutText(text, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
+  // code points are at least half the UTF-16 units: a text over twice the cut is never counted through
+  const over = text.length > 2 * JOURNAL_BODY_CHARS || charCount(text) > JOURNAL_BODY_CHARS;
+  return over ? { body: cutText(text, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
 }
 
 /** Records the JSON or form body of a request refused before it was read, as it would have been read; a body that does not parse is left out. */

@@ -1,10 +1,10 @@
 /**
- * The request journal: the most recent API requests and their response
- * status, bounded twice (docs/architecture.md, "The engine", Bounds): at most `capacity`
+ * The request journal: the most recent API requests, their response status
+ * and the bodies of both (cut), bounded twice (docs/architecture.md, "The engine", Bounds): at most `capacity`
  * entries and at most `maxBytes` bytes (as `entryBytes` estimates them);
  * beyond either, the oldest entries go (the newest is always kept).
  *
- * An entry's body is stored as a copy made of fresh characters: a cut of a
+ * An entry's bodies (the request's and the response's) are stored as copies made of fresh characters: a cut of a
  * larger string (`slice`, `substring`) and the strings JSON.parse or a form
  * parser hands out may share the memory of the whole request text in V8, so
  * keeping them would keep every request body whole, whatever the cut.
@@ -119,6 +119,16 @@ export class Journal {
       const c = copyBody(raw.body);
       entry.body = c.copy;
       bodyBytes = c.bytes;
+    }
+    // the response's body (or its description) takes its share of the same budget, copied the same way
+    if ('responseBody' in raw) {
+      const c = copyBody(raw.responseBody);
+      entry.responseBody = c.copy;
+      bodyBytes += c.bytes;
+    }
+    if (raw.responseMedia !== undefined) {
+      entry.responseMedia = flatCopy(raw.responseMedia);
+      bodyBytes += stringBytes(raw.responseMedia);
     }
     const size = entryBytes(entry, bodyBytes);
     this.items.push(entry);

@@ -164,7 +164,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     }
     if (l.journaled && this.writableFinished) {
       l.journaled = false;
-      journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody);
+      journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody, l.answer);
     }
   }
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so

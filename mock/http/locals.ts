@@ -7,6 +7,7 @@
  * dictionary. Mounted in another app, the mock keeps that app's `res.locals`
  * and sets the same fields on it.
  */
+import type { Answer } from '../core/answer.ts';
 import { Decision } from '../core/front.ts';
 
 export class ResponseLocals extends Decision {
@@ -16,6 +17,8 @@ export class ResponseLocals extends Decision {
   keyId: string | null = null;
   /** The envelope code written (null: no envelope). */
   envelopeCode: number | null = null;
+  /** The answer being written (the journal records its body: journalResponse, mock/core/front.ts). */
+  answer: Answer | undefined = undefined;
   /** The request body as the journal records it (`{body}` or `{body, bodyTruncated}`). */
   journalBody: { body: unknown; bodyTruncated?: boolean } | undefined = undefined;
   /** Virtual ms the request reached the mock at (the journal's `at`). */

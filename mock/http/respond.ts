@@ -36,6 +36,7 @@ export function sendError(res: Response, err: ApiError | ErrorName, message?: st
  */
 export function writeWhole(res: Response, a: Answer): void {
   res.locals.envelopeCode = a.envelopeCode;
+  res.locals.answer = a;
   const head: string[] = [];
   takeCors(res, head);
   for (const k in a.headers) head.push(k, a.headers[k]);
@@ -63,6 +64,8 @@ export async function sendAnswer(
   opts: { heartbeatMs: number; strict?: boolean; onMockBug?: (where: string, problem: string) => void; capacity?: Capacity },
 ): Promise<void> {
   const b = a.body;
+  // the journal describes a binary body or an event stream from it (an error answered instead replaces it)
+  res.locals.answer = a;
   const where = () => (res.locals.operationId as string | undefined) ?? (res.locals.path as string | undefined) ?? req.url;
   /** A mock bug found while answering (default: reported to the request's engine). */
   const report = (problem: string) => (opts.onMockBug ? opts.onMockBug(where(), problem) : engine.reportBug(where(), problem));

@@ -1,4 +1,4 @@
-/** The dashboard's journal panel: the most recent API requests matching its filters (docs/guides/dashboard.md). */
+/** The dashboard's journal panel: the most recent API requests matching its filters, with their request and response bodies (docs/guides/dashboard.md). */
 import { useState } from 'preact/hooks';
 import type { JournalEntry } from '../../schemas/control.ts';
 import type { Ctx } from './api.ts';
@@ -54,13 +54,14 @@ export function JournalPanel(p: { ctx: Ctx; tick: number; onError: (e: unknown) 
           <th scope="col">Status</th>
           <th scope="col">Code</th>
           <th scope="col">Body</th>
+          <th scope="col">Response</th>
         </tr>
       </thead>
       <tbody>
         ${
           journal.length === 0
             ? html`<tr>
-                <td colspan="8" class="note">No request.</td>
+                <td colspan="9" class="note">No request.</td>
               </tr>`
             : ''
         }
@@ -74,19 +75,20 @@ export function JournalPanel(p: { ctx: Ctx; tick: number; onError: (e: unknown) 
               <td>${j.keyId ?? ''}</td>
               <td class=${j.status >= 400 ? 'bad' : ''}>${j.status}</td>
               <td>${j.code ?? ''}</td>
-              <td>
-                ${
-                  j.body === undefined
-                    ? ''
-                    : html`<details>
-                        <summary>body${j.bodyTruncated ? ' (cut)' : ''}</summary>
-                        <pre>${typeof j.body === 'string' ? j.body : JSON.stringify(j.body, null, 2)}</pre>
-                      </details>`
-                }
-              </td>
+              <td>${shownBody('body', j.body, j.bodyTruncated)}</td>
+              <td>${j.responseMedia ?? shownBody('response', j.responseBody, j.responseBodyTruncated)}</td>
             </tr>`,
         )}
       </tbody>
     </table>
   </section>`;
+}
+
+/** A journaled body folded under `label` (its cut text as it is, JSON indented), or nothing when absent. */
+function shownBody(label: string, body: unknown, cut: boolean | undefined) {
+  if (body === undefined) return '';
+  return html`<details>
+    <summary>${label}${cut ? ' (cut)' : ''}</summary>
+    <pre>${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}</pre>
+  </details>`;
 }

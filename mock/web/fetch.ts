@@ -232,6 +232,7 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
         trace.operationId,
         trace.keyId,
         trace.body === undefined ? undefined : trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body },
+        a,
       );
     return toResponse(a, method, engine, heartbeatMs, (p) => bug(trace.operationId ?? url.pathname, p));
   };

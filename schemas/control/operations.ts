@@ -303,7 +303,7 @@ export const controlOperations = defineControlOperations({
     path: '/__mock/requests',
     summary: 'Recent requests',
     description:
-      'The journal of recent API requests: each with its operation, key, request body (cut beyond 4,096 characters), HTTP status and envelope code (control and media requests are not journaled). Filters narrow it, like a verify of WireMock: operationId, keyId, status, since; limit keeps the most recent N.',
+      'The journal of recent API requests: each with its operation, key, request body, HTTP status, envelope code and response body (each body cut beyond 4,096 characters; a response that is not JSON, such as audio, described by its media type and size) (control and media requests are not journaled). Filters narrow it, like a verify of WireMock: operationId, keyId, status, since; limit keeps the most recent N.',
     query: JournalQuery,
     response: ok(Journal),
   },

@@ -189,6 +189,17 @@ export const JournalEntry = z.strictObject({
       description: `the request body as the mock read it: JSON as sent, a multipart form as its fields with each file as {filename, mimeType, size}; cut to its first ${JOURNAL_BODY_CHARS} characters of JSON text (then a string, with bodyTruncated) beyond that; absent without a body`,
     }),
   bodyTruncated: z.boolean().optional().meta({ description: 'true when body was cut' }),
+  responseBody: z
+    .unknown()
+    .optional()
+    .meta({
+      description: `the JSON body of the response as the client received it (the envelope, or the raw JSON of a raw operation); cut to its first ${JOURNAL_BODY_CHARS} characters of JSON text (then a string, with responseBodyTruncated) beyond that; absent for a response without a JSON body (see responseMedia)`,
+    }),
+  responseBodyTruncated: z.boolean().optional().meta({ description: 'true when responseBody was cut' }),
+  responseMedia: z.string().optional().meta({
+    description:
+      'a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance',
+  }),
 });
 export type JournalEntry = z.infer<typeof JournalEntry>;
 export const Journal = z.strictObject({ items: z.array(JournalEntry).meta({ description: 'most recent last; at most the last 500 requests' }) });
