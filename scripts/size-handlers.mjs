@@ -8,8 +8,8 @@
 // chunks a page fetches when the recipe's dynamic imports resolve, before
 // its first API request (those the two imports need, statically, and those
 // a module of ours imports with a top-level await), apart from the chunks
-// that load on first use (faker with the first API request, the audio
-// loops, the video muxer). `--json` prints the figures as JSON.
+// that load on first use (faker, the audio loops and the renderers with
+// the first API request, the video muxer with the first video). `--json` prints the figures as JSON.
 // Plain JavaScript on purpose: it runs without a TypeScript loader.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

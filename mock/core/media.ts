@@ -19,6 +19,7 @@ import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { MediaAsset, MediaRoute } from '../services/context.ts';
 import { loadAudioLoops } from '../media/audio.ts';
+import { loadRenderers } from '../media/renderers.ts';
 import { loadFake } from '../services/fake.ts';
 import { mediaRouteMatcher } from '../services/hosted-media.ts';
 import { errorAnswer, type Answer } from './answer.ts';
@@ -120,7 +121,7 @@ export function createMediaAnswerer(engine: Engine, routes: readonly MediaRoute[
   const find = mediaRouteMatcher(routes);
 
   return async function answer(method: string, path: string, url: string, headers: MediaRequestHeaders): Promise<Answer | undefined> {
-    await Promise.all([loadFake(), loadAudioLoops()]); // a render may use faker or the audio loops, which load on first use
+    await Promise.all([loadFake(), loadAudioLoops(), loadRenderers()]); // a render may use faker, the audio loops or the renderers, which load on first use
     const hit = find(path);
     if (!hit) return undefined;
     if (method !== 'GET' && method !== 'HEAD')

@@ -27,14 +27,15 @@ import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirect
 import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
 import { loadFake } from '../services/fake.ts';
 import { loadAudioLoops } from '../media/audio.ts';
+import { loadRenderers } from '../media/renderers.ts';
 import { parseOrThrow } from './validate.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
-/** True once faker and the audio loops are loaded (then a request awaits nothing for them). */
+/** True once faker, the audio loops and the renderers are loaded (then a request awaits nothing for them). */
 let lazyLoaded = false;
-/** Loads faker and the audio loops (on first use: chunks of their own in a browser build). */
+/** Loads faker, the audio loops and the renderers (on first use: chunks of their own in a browser build). */
 async function loadLazy(): Promise<void> {
-  await Promise.all([loadFake(), loadAudioLoops()]);
+  await Promise.all([loadFake(), loadAudioLoops(), loadRenderers()]);
   lazyLoaded = true;
 }
 

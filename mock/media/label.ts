@@ -9,7 +9,6 @@
  * times, the spacing rows are all blank); nothing here depends on the clock or on chance. Standard JavaScript
  * only.
  */
-import { hash32 } from '../engine/rng.ts';
 import { FULL_BLOCK, GLYPH_HEIGHT, GLYPH_WIDTH, glyph } from './font.ts';
 
 /** The text size grows by one step (another whole pixel per font pixel) for every this many pixels of the picture's shorter side. */
@@ -20,29 +19,8 @@ export const PROMPT_LINES = 2;
 /** Cells of the moving mark's track on a video frame's time line. */
 export const MARK_CELLS = 10;
 
-/** What a label says. */
-export interface LabelText {
-  /** The prompt (or what stands for it: a page's text, an episode's title); its start is shown. */
-  prompt: string;
-  /** The model (or the service), shown with the pixel size. */
-  model: string;
-  /** The task id (or the episode, page...). */
-  id: string;
-}
-
-/** Most code points of a prompt a record keeps for its label (a label shows at most 64). */
-export const PROMPT_KEPT = 160;
-
-/** The start of a prompt a record keeps for its label: at most PROMPT_KEPT code points. */
-export function promptStart(prompt: string | null | undefined): string {
-  const cps = [...(prompt ?? '').slice(0, 2 * PROMPT_KEPT)];
-  return cps.length > PROMPT_KEPT ? cps.slice(0, PROMPT_KEPT).join('') : cps.join('');
-}
-
-/** Names a label's text in a media cache key (two 32-bit hashes of prompt, model and id). */
-export function labelKey(t: LabelText): string {
-  return `label:${hash32('a', t.prompt, t.model, t.id).toString(16)}${hash32('b', t.prompt, t.model, t.id).toString(16)}`;
-}
+import type { LabelText } from './label-text.ts';
+export { PROMPT_KEPT, labelKey, promptStart, type LabelText } from './label-text.ts';
 
 /** A rectangle of the picture, pixels. */
 export interface Rect {

@@ -9,12 +9,12 @@
  * one fixed-Huffman block, and the Adler-32 is computed per run. A 4096x4096
  * image takes under a millisecond once warm. Standard JavaScript only.
  */
-import { hash32 } from '../engine/rng.ts';
 import type { Rgb } from './types.ts';
 import { concatBytes } from './bytes.ts';
 import { layoutLabel, type Label, type LabelText } from './label.ts';
 
 export type { Rgb } from './types.ts';
+export { colourFor, rgbHex, toBase64 } from './colour.ts';
 
 /** Largest side of a PNG, pixels. */
 export const PNG_MAX_SIDE = 16384;
@@ -433,22 +433,4 @@ export function labelledImage(width: number, height: number, bg: Rgb, fg: Rgb, t
     throw new RangeError(`bad PNG size ${width}x${height}`);
   }
   return encodePng(width, height, bg, fg, layoutLabel(width, height, text));
-}
-
-/** A colour derived from (seed, id, purpose): the colours of a generated image or a video and its cover. */
-export function colourFor(seed: number, id: string, purpose: string): Rgb {
-  const h = hash32(seed, id, purpose);
-  return [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
-}
-
-/** `rrggbb`: a colour in hex (names a colour in a media cache key). */
-export function rgbHex(c: Rgb): string {
-  return c.map((v) => v.toString(16).padStart(2, '0')).join('');
-}
-
-/** Standard base64 of `bytes` (btoa over 32 KB slices; standard JavaScript), for images returned inline. */
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
 }

@@ -42,8 +42,9 @@ import { mediaFileTypes } from '../../schemas/media.ts';
 import { operations } from '../../schemas/operations.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { labelKey, promptStart } from '../media/label.ts';
-import { colourFor, labelledImage, rgbHex, toBase64 } from '../media/png.ts';
+import { labelKey, promptStart } from '../media/label-text.ts';
+import { colourFor, rgbHex, toBase64 } from '../media/colour.ts';
+import { labelledImage } from '../media/renderers.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
 

@@ -48,7 +48,7 @@ import {
 import { ApiError } from '../engine/api-error.ts';
 import { hash32 } from '../engine/rng.ts';
 import { renderAudio } from '../media/audio.ts';
-import { renderMidi } from '../media/midi.ts';
+import { renderMidi } from '../media/renderers.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';

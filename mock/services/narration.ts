@@ -12,9 +12,9 @@ import { charCount, EPISODE_COVER_SIDE, speechDurationMs, type FlowSpeechLanguag
 import type { Engine } from '../engine/engine.ts';
 import { audioFrameCount, audioFrames, audioFrameSamples } from '../media/audio.ts';
 import { concatBytes } from '../media/bytes.ts';
-import { hlsAudio } from '../media/hls.ts';
-import { labelKey, promptStart } from '../media/label.ts';
-import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
+import { labelKey, promptStart } from '../media/label-text.ts';
+import { colourFor, rgbHex } from '../media/colour.ts';
+import { hlsAudio, labelledImage } from '../media/renderers.ts';
 import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
 import type { MediaAsset, MediaRoute, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';

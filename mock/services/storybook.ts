@@ -38,9 +38,10 @@ import {
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
-import { labelKey, promptStart } from '../media/label.ts';
-import { colourFor, labelledImage, rgbHex, type Rgb } from '../media/png.ts';
-import { renderVideo } from '../media/video.ts';
+import { labelKey, promptStart } from '../media/label-text.ts';
+import { colourFor, rgbHex } from '../media/colour.ts';
+import type { Rgb } from '../media/types.ts';
+import { labelledImage, renderVideo } from '../media/renderers.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, type SpokenLine } from './narration.ts';

@@ -37,9 +37,9 @@ import {
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
-import { labelKey, promptStart } from '../media/label.ts';
-import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
-import { renderVideo } from '../media/video.ts';
+import { labelKey, promptStart } from '../media/label-text.ts';
+import { colourFor, rgbHex } from '../media/colour.ts';
+import { labelledImage, renderVideo } from '../media/renderers.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { MOCK_FAULT_REASON, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
