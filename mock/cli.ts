@@ -21,7 +21,9 @@ import { createMockServer } from './http/app.ts';
 import { DEFAULT_CAPACITY } from './http/capacity.ts';
 import { loadState, readStateFile, stateLocationProblem, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
-import { preloadVideoMuxer } from './media/video.ts';
+import { loadAudioLoops } from './media/audio.ts';
+import { preloadRenderers } from './media/renderers.ts';
+import { loadFake } from './services/fake.ts';
 
 /** The version of the package (package.json is one directory up from both mock/cli.ts and dist/cli.js). */
 function packageVersion(): string {
@@ -378,7 +380,10 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   const base = `http://${displayHost}:${port}`;
   const key = accounts[0]?.apiKey ?? `${o.keyPrefix}_demo_secret1`;
   // After start-up, not during it: the video muxer is the largest module; the first video then need not wait for it.
-  setTimeout(preloadVideoMuxer, 0).unref();
+  // what loads on first use (faker, the audio loops, the renderers, the video muxer) loads now, in the background: the
+  // health check answers without it, the first API request finds it loaded (a failure is left to that first use)
+  setTimeout(() => void Promise.all([loadFake(), loadAudioLoops()]).catch(() => undefined), 0).unref();
+  setTimeout(preloadRenderers, 0).unref();
   console.log(`mediagen-mock listening on ${o.host}:${port}${ALL_INTERFACES ? ' (all interfaces)' : ''}: ${base}`);
   // in a container the interfaces are the container's own (10.88.0.13...), which no other machine reaches: the
   // address to use is the host's, on the port published for this one

@@ -465,8 +465,9 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     const seq = ++requestSeq;
     if (trace) trace.operationId = id as OperationId;
     try {
-      // faker and the audio loops load on first use (chunks of their own in a browser build): before anything of this request runs
-      if (!lazyLoaded) await loadLazy();
+      // faker, the audio loops and the renderers load on first use (chunks of their own in a browser build): before anything
+      // of this request runs; the health check (the one open control operation) needs none of them and never waits
+      if (!lazyLoaded && op.control !== 'open') await loadLazy();
       let out: unknown;
       let message: string | undefined;
       if (op.control) out = await runControl(plan, req);

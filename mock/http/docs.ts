@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type Router } from 'express';
-import { parse as parseYaml, stringify } from 'yaml';
+import type * as Yaml from 'yaml';
 import { originOf } from './origin.ts';
 
 /** Where a document or the bundle lies: the package root is one to three directories up (mock/http, lib/mock/http, dist). */
@@ -119,18 +119,23 @@ function withServer(doc: Record<string, unknown>, origin: string): Record<string
   return { ...doc, servers: [{ url: origin, description: 'this mock' }] };
 }
 
+let yaml: Promise<typeof Yaml> | undefined;
+/** The YAML library, loaded with the first document asked for (not at start: about a tenth of the mock's start-up). */
+const loadYaml = () => (yaml ??= import('yaml'));
+
 /** The /docs site and the documents, read from spec/ of the package. */
 export function createDocsRouter(opts: { publicUrl?: string } = {}): Router {
   const router = express.Router();
   let cache: { api: Record<string, unknown>; control: Record<string, unknown> } | undefined;
-  const docs = () => {
+  const docs = async () => {
     if (!cache) {
       const api = packageFile('spec/openapi.json');
       const control = packageFile('spec/mock-control.openapi.yaml');
       if (!api || !control) return undefined;
+      const { parse } = await loadYaml();
       cache = {
         api: JSON.parse(readFileSync(api, 'utf8')) as Record<string, unknown>,
-        control: parseYaml(readFileSync(control, 'utf8')) as Record<string, unknown>,
+        control: parse(readFileSync(control, 'utf8')) as Record<string, unknown>,
       };
     }
     return cache;
@@ -166,13 +171,13 @@ export function createDocsRouter(opts: { publicUrl?: string } = {}): Router {
     ['mock-control.openapi', 'control'],
   ] as const)
     for (const format of ['json', 'yaml'] as const)
-      router.get(`/${name}.${format}`, (req: Request, res: Response) => {
-        const d = docs();
+      router.get(`/${name}.${format}`, async (req: Request, res: Response) => {
+        const d = await docs();
         if (!d) return notFound(res, `the ${name} document`);
         const doc = withServer(d[which], originOf(req, opts.publicUrl));
         res.setHeader('Cache-Control', 'no-cache');
         if (format === 'json') json(res, doc);
-        else res.type('application/yaml').send(stringify(doc, { lineWidth: 0 }));
+        else res.type('application/yaml').send((await loadYaml()).stringify(doc, { lineWidth: 0 }));
       });
   return router;
 }

@@ -38,6 +38,17 @@ export function loadRenderers(): Promise<void> {
   ));
 }
 
+/**
+ * Loads the renderers and then the video muxer in the background, so the first request that renders does not wait
+ * for them (the CLI calls it once it listens). A failure is left to the first use, which tries again and reports it.
+ */
+export function preloadRenderers(): void {
+  loadRenderers().then(
+    () => loaded!.video.preloadVideoMuxer(),
+    () => undefined,
+  );
+}
+
 /** The loaded renderers; throws when they are not loaded yet (await loadRenderers() first). */
 function renderers(): NonNullable<typeof loaded> {
   if (!loaded) throw new Error('renderers: not loaded yet (await loadRenderers() before the first use)');
