@@ -379,9 +379,9 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   const port = (server.address() as AddressInfo).port;
   const base = `http://${displayHost}:${port}`;
   const key = accounts[0]?.apiKey ?? `${o.keyPrefix}_demo_secret1`;
-  // After start-up, not during it: the video muxer is the largest module; the first video then need not wait for it.
-  // what loads on first use (faker, the audio loops, the renderers, the video muxer) loads now, in the background: the
-  // health check answers without it, the first API request finds it loaded (a failure is left to that first use)
+  // After start-up, not during it, in the background: what loads on first use (faker, the audio loops, the renderers,
+  // then the video muxer, the largest module). The health check answers without them; the first API request or video
+  // finds them loaded (a failure is left to that first use, which tries again and reports it).
   setTimeout(() => void Promise.all([loadFake(), loadAudioLoops()]).catch(() => undefined), 0).unref();
   setTimeout(preloadRenderers, 0).unref();
   console.log(`mediagen-mock listening on ${o.host}:${port}${ALL_INTERFACES ? ' (all interfaces)' : ''}: ${base}`);
