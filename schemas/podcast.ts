@@ -16,7 +16,7 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
-import { episodeTaskLifecycle } from './lifecycles.ts';
+import { episodeTaskLifecycle, podcastAudioLifecycle, podcastScriptLifecycle } from './lifecycles.ts';
 import {
   charCount,
   EPISODE_COVER_SIDE,
@@ -564,6 +564,7 @@ export const podcastOperations = defineOperations('Podcast', {
         reads: 'catalogue',
       },
     ],
+    lifecycle: podcastScriptLifecycle,
   }),
   getPodcastEpisode: op({
     method: 'get',
@@ -592,6 +593,7 @@ export const podcastOperations = defineOperations('Podcast', {
     errors: ['PODCAST_INVALID_PARAMETERS', 'PODCAST_EPISODE_NOT_FOUND', 'PODCAST_AUDIO_NOT_ALLOWED', 'PODCAST_INSUFFICIENT_CREDITS'],
     stateRules: podcastAudioStateRules,
     failureReasons: ['PODCAST_GENERATION_FAILED'],
+    lifecycle: podcastAudioLifecycle,
   }),
   streamPodcastText: op({
     method: 'get',

@@ -16,6 +16,7 @@ import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { episodeTaskLifecycle } from './lifecycles.ts';
+import type { LifecycleDef } from './registry-types.ts';
 import { episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
 import { formatCount } from './text.ts';
 
@@ -381,6 +382,34 @@ const storybookVideoStateRules: StateRule[] = [
   { code: 'STORYBOOK_VIDEO_NOT_ALLOWED', fields: ['episodeId'], rule: 'the episode has processStatus success', reads: 'state' },
   { code: 'STORYBOOK_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price of a new render', reads: 'account' },
 ];
+/**
+ * A page deck's video (x-lifecycle of POST /v1/storybook/episodes/{episodeId}/video), once its episode reached
+ * processStatus success (document 3, "Page-deck episodes (prefix /v1/storybook)": "Afterwards poll the episode until
+ * videoStatus is success and read videoUrl"): videoStatus not_generated -> pending -> success or fail (the moves are
+ * not shown: assumed), an MP4 lasting the narration. `credits` counts the deck and its renders: the render's charge is
+ * its increase.
+ */
+const storybookVideoLifecycle: LifecycleDef = {
+  statusField: 'videoStatus',
+  states: ['not_generated', 'pending', 'success', 'fail'],
+  transitions: { not_generated: ['pending', 'success', 'fail'], pending: ['success', 'fail'] },
+  terminal: ['success', 'fail'],
+  success: 'success',
+  pollOperationId: 'getStorybookEpisode',
+  idField: 'episodeId',
+  firstPollMs: 60_000,
+  intervalMs: 10_000,
+  timeoutMs: 15 * 60_000,
+  provenance: assumed(
+    'document 3 advises polling a page-deck episode after 60 s, then every 10 s, and says to poll it until videoStatus is success; the longest wait (15 minutes) is not shown',
+  ),
+  continues: { operationId: 'createStorybookEpisode' },
+  example: {},
+  successRequires: ['videoUrl'],
+  media: [{ urlField: 'videoUrl', contentTypes: ['video/mp4'], durationField: 'audioDuration' }],
+  chargedField: 'credits',
+};
+
 // What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
 const op = operationsWith({ auth: true, validationError: 'STORYBOOK_INVALID_PARAMETERS' });
 const taskOp = operationsWith({ auth: true, validationError: 'STORYBOOK_INVALID_PARAMETERS', charges: true, outcomes: ['failed', 'stuck'] });
@@ -447,6 +476,7 @@ export const storybookOperations = defineOperations('Page decks', {
     errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_EPISODE_NOT_FOUND', 'STORYBOOK_VIDEO_NOT_ALLOWED', 'STORYBOOK_INSUFFICIENT_CREDITS'],
     stateRules: storybookVideoStateRules,
     failureReasons: ['STORYBOOK_VIDEO_FAILED'],
+    lifecycle: storybookVideoLifecycle,
   }),
 });
 
