@@ -101,8 +101,8 @@ export async function waitForTask<Op extends LifecycleOperationId>(
     const task = answer.data as Record<string, unknown>;
     last = task;
     // a status field may be absent until the first state is reached (the two-stage podcast's contentStatus): no change to hear
-    const raw = task[lc.statusField];
-    const status = raw === undefined || raw === null ? '' : String(raw);
+    const value = task[lc.statusField];
+    const status = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
     if (status && status !== lastStatus) {
       lastStatus = status;
       options.onProgress?.(task as TaskOf<Op>, status);

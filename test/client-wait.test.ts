@@ -88,7 +88,7 @@ describe.each(transports)('waitFor (%s)', (transport) => {
     const earlier = lc.continues!.operationId as LifecycleOperationId;
     h = await clientHarness(transport);
     const first = (await h.client.waitFor(await h.client.call(earlier, { body: declared[earlier].example as never }))) as { episodeId: string };
-    await h.client.call(op, { params: { path: { episodeId: first.episodeId } }, body: lc.example } as never);
+    await h.client.call(op, { params: { path: { episodeId: first.episodeId } }, body: lc.example });
     const task = (await h.client.waitFor(op, first.episodeId)) as Record<string, unknown>;
     expect(task[lc.statusField]).toBe(lc.success);
   });

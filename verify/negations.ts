@@ -169,8 +169,8 @@ function editsOf(doc: ApiDocument, schema: JsonSchema, fragment: JsonSchema): Ed
         name: `add ${[...path, name].join('.')}`,
         apply: (b) => void (at(b, [...path, name]) === undefined && put(b, [...path, name], sampleAt([...path, name]))),
       });
-    if (s.const !== undefined && path.length) add({ name: `set ${path.join('.')}=${String(s.const)}`, apply: (b) => put(b, path, clone(s.const)) });
-    if (s.enum?.length && path.length) add({ name: `set ${path.join('.')}=${String(s.enum[0])}`, apply: (b) => put(b, path, clone(s.enum![0])) });
+    if (s.const !== undefined && path.length) add({ name: `set ${path.join('.')}=${JSON.stringify(s.const)}`, apply: (b) => put(b, path, clone(s.const)) });
+    if (s.enum?.length && path.length) add({ name: `set ${path.join('.')}=${JSON.stringify(s.enum[0])}`, apply: (b) => put(b, path, clone(s.enum![0])) });
     const c = s.contains as JsonSchema | undefined;
     if (c && path.length) {
       const key = path.join('.');
@@ -200,7 +200,10 @@ function editsOf(doc: ApiDocument, schema: JsonSchema, fragment: JsonSchema): Ed
 /** Every combination of at most `k` of `items`, smallest first. */
 function* combinations<T>(items: T[], k: number): Generator<T[]> {
   const rec = function* (start: number, left: number, acc: T[]): Generator<T[]> {
-    if (left === 0) return yield acc;
+    if (left === 0) {
+      yield acc;
+      return;
+    }
     for (let i = start; i < items.length; i++) yield* rec(i + 1, left - 1, [...acc, items[i]]);
   };
   for (let n = 1; n <= Math.min(k, items.length); n++) yield* rec(0, n, []);
