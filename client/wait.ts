@@ -23,7 +23,7 @@ export interface WaitOptions<Task = unknown> {
   timeoutMs?: number;
   /** Stops waiting: waitFor rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Hears each change of status (the first status read included), with the task as read. */
+  /** Hears each change of status (the first status read included; a task without its status field yet is not reported), with the task as read. */
   onProgress?: (task: Task, status: string) => void;
 }
 
@@ -100,8 +100,10 @@ export async function waitForTask<Op extends LifecycleOperationId>(
     }
     const task = answer.data as Record<string, unknown>;
     last = task;
-    const status = String(task[lc.statusField]);
-    if (status !== lastStatus) {
+    // a status field may be absent until the first state is reached (the two-stage podcast's contentStatus): no change to hear
+    const value = task[lc.statusField];
+    const status = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+    if (status && status !== lastStatus) {
       lastStatus = status;
       options.onProgress?.(task as TaskOf<Op>, status);
     }

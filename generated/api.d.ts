@@ -916,7 +916,7 @@ export interface paths {
         put?: never;
         /**
          * Create a podcast episode in one call (script and audio)
-         * @description At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
+         * @description At least one of query or sources (query may be empty when sources carries material); sources items { type: text | url, content }; 1 to 2 distinct speakers (debate exactly 2); mode quick (default), deep or debate; speed 0.5-2.0, at most two decimals. language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} until processStatus is success (its polling advice is on that read) or read the text stream. speakerId must be an id GET /v1/speakers/list lists for this account; another answers 400 (37003) naming it.
          *
          *     Lifecycle (assumed timings): the sources are read, then the outline is written item by item and the script line by line (visible on GET and on the text stream as they are written), then the audio is rendered; about 1 to 4 minutes by mode. Credits are reserved at creation, captured when the stage ends, refunded in full on failure; a stage still pending after 30 minutes fails with failCode 37011.
          *
@@ -977,7 +977,7 @@ export interface paths {
         };
         /**
          * Get a podcast episode
-         * @description Returns the episode as it stands: sourceProcessResult and title once the sources are read, the outline and the scripts as they are written, the cover once the script is done, the media URLs (MP3, HLS, SRT) once the audio is rendered, and the credits consumed so far. An unknown episode, or one of another user, answers 404 (37005, assumed).
+         * @description Returns the episode as it stands: sourceProcessResult and title once the sources are read, the outline and the scripts as they are written, the cover once the script is done, the media URLs (MP3, HLS, SRT) once the audio is rendered, and the credits consumed so far. An unknown episode, or one of another user, answers 404 (37005, assumed). Typical duration 1-4 minutes; recommended polling: wait 60 s, then every 10 s. One-shot: poll until processStatus is success; two-stage: until contentStatus is text-success, and after the audio call until it is audio-success (or audio-fail).
          */
         get: operations["getPodcastEpisode"];
         put?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
         put?: never;
         /**
          * Turn a text or a URL into a narrated deck of pages
-         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). Lifecycle (assumed timings): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
+         * @description Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} until processStatus is success (its polling advice is on that read). Lifecycle (assumed timings): info 6 pages, story 8 pages, slides 6 pages; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.
          *
          *     A created task can fail with: 40008 STORYBOOK_GENERATION_FAILED (the deck could not be made; refunded), 40009 STORYBOOK_CONTENT_REJECTED (content rejected by moderation; refunded), 40010 STORYBOOK_SOURCE_UNREADABLE (the source could not be read; refunded).
          *
@@ -1202,7 +1202,7 @@ export interface paths {
         };
         /**
          * Get a page-deck episode
-         * @description Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005).
+         * @description Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005). Recommended polling: wait 60 s, then every 10 s; a deck typically takes 2-5 minutes. Poll until processStatus is success; after POST /v1/storybook/episodes/{episodeId}/video, until videoStatus is success, then read videoUrl.
          */
         get: operations["getStorybookEpisode"];
         put?: never;
@@ -1224,7 +1224,7 @@ export interface paths {
         put?: never;
         /**
          * Render a page-deck episode to a video
-         * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).
+         * @description No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode (GET /v1/storybook/episodes/{episodeId}) until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. Price (assumed): 1 credit per 10 s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).
          *
          *     A created task can fail with: 40012 STORYBOOK_VIDEO_FAILED (the video render failed; the render refunded).
          *
@@ -1736,9 +1736,13 @@ export interface components {
          *     }
          */
         CreateFamily5VideoTaskRequest: {
-            /** @enum {string} */
+            /**
+             * @description one of the nine: text_to_video, image_to_video, transition, multi_transition, fusion, restyle, mimic, lip_sync, agent; each has its own required input (see the operation)
+             * @enum {string}
+             */
             capability: "text_to_video" | "image_to_video" | "transition" | "multi_transition" | "fusion" | "restyle" | "mimic" | "lip_sync" | "agent";
             /**
+             * @description the version: family5, v6, v5, v4.5 (default family5)
              * @default family5
              * @enum {string}
              */
@@ -1770,7 +1774,10 @@ export interface components {
             duration?: number;
             /** @description a prior succeeded family5 task of the caller (restyle, lip_sync source video) */
             sourceTaskId?: string;
-            /** @default [] */
+            /**
+             * @description up to 10 items { url, duration (0-180 s, optional) }
+             * @default []
+             */
             images?: {
                 /**
                  * Format: uri
@@ -1781,7 +1788,10 @@ export interface components {
                 /** @description seconds, 0-180 */
                 duration?: number;
             }[];
-            /** @default [] */
+            /**
+             * @description up to 2 items, the same shape as images
+             * @default []
+             */
             videos?: {
                 /**
                  * Format: uri
@@ -1792,7 +1802,10 @@ export interface components {
                 /** @description seconds, 0-180 */
                 duration?: number;
             }[];
-            /** @default [] */
+            /**
+             * @description up to 1 item, the same shape as images
+             * @default []
+             */
             audios?: {
                 /**
                  * Format: uri
@@ -1805,7 +1818,10 @@ export interface components {
             }[];
             pixverse?: components["schemas"]["Family5Options"];
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
-        /** @default {} */
+        /**
+         * @description the capability-specific options (the options object is sent under the field name pixverse)
+         * @default {}
+         */
         Family5Options: {
             /**
              * @description agent: ad_master or promo_mix
@@ -1852,10 +1868,15 @@ export interface components {
                 speakerId: string;
                 content: string;
             };
+            /** @description enable generated sound effects */
             soundEffectSwitch?: boolean;
+            /** @description sound-effect description */
             soundEffectContent?: string;
+            /** @description enable TTS-driven lip sync */
             lipSyncTtsSwitch?: boolean;
+            /** @description lip sync: the speaker id of the TTS voice */
             lipSyncTtsSpeakerId?: string;
+            /** @description lip sync: the spoken text */
             lipSyncTtsContent?: string;
             /** @description agent: brand sticker */
             brandSticker?: {
@@ -2094,9 +2115,13 @@ export interface components {
          *     }
          */
         EstimateFamily5CreditsRequest: {
-            /** @enum {string} */
+            /**
+             * @description one of the nine: text_to_video, image_to_video, transition, multi_transition, fusion, restyle, mimic, lip_sync, agent; each has its own required input (see the operation)
+             * @enum {string}
+             */
             capability: "text_to_video" | "image_to_video" | "transition" | "multi_transition" | "fusion" | "restyle" | "mimic" | "lip_sync" | "agent";
             /**
+             * @description the version: family5, v6, v5, v4.5 (default family5)
              * @default family5
              * @enum {string}
              */
@@ -3110,8 +3135,12 @@ export interface components {
         GeneratedAudioTask: {
             /** @description task id */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description pending: the task is created first with status pending, on submission; generating: the audio is being generated; uploading: generation finished, the audio moves to storage (audioUrl not yet available); success: storage done, audioUrl available; failed: from any stage, errorMessage set and the reserved credits refunded
+             * @enum {string}
+             */
             status: "pending" | "generating" | "uploading" | "success" | "failed";
+            /** @description the service's model id (platform-voice-1.0 or seed-audio-1.0) */
             model: string;
             /** @description echo of the request; an inline image appears as { hasData: true } with an optional thumbnailUrl */
             params: {
@@ -3823,7 +3852,7 @@ export interface components {
              */
             language?: string;
             /**
-             * @description info (default), story or slides
+             * @description info (default): infographics, illustrations, data visualizations, page 1 a magazine-style cover; story: story scene illustrations, page 1 a story cover; slides: presentation layouts such as grid, process flow, big-number hero, page 1 a title page, about 80-100 words of voiceover per slide. PPT file export is unavailable.
              * @default info
              * @enum {string}
              */
@@ -3860,14 +3889,24 @@ export interface components {
          *     }
          */
         StorybookEpisode: {
+            /** @description id */
             episodeId: string;
             /** @description creation time, epoch SECONDS (unlike the ms of the other areas) */
             createdAt: number;
-            /** @enum {string} */
+            /**
+             * @description info (default): infographics, illustrations, data visualizations, page 1 a magazine-style cover; story: story scene illustrations, page 1 a story cover; slides: presentation layouts such as grid, process flow, big-number hero, page 1 a title page, about 80-100 words of voiceover per slide. PPT file export is unavailable.
+             * @enum {string}
+             */
             mode: "info" | "story" | "slides";
-            /** @enum {string} */
+            /**
+             * @description the deck: pending while it is made, success once its pages (and narration) are ready, fail with failCode and message
+             * @enum {string}
+             */
             processStatus: "pending" | "success" | "fail";
-            /** @enum {string} */
+            /**
+             * @description the video render: not_generated until POST /v1/storybook/episodes/{episodeId}/video (which requires processStatus success), pending while it renders, then success (videoUrl set) or fail
+             * @enum {string}
+             */
             videoStatus: "not_generated" | "pending" | "success" | "fail";
             /** @description credits consumed so far: the deck once made, plus each rendered video */
             credits: number;
@@ -3875,6 +3914,7 @@ export interface components {
             failCode?: number;
             /** @description status detail: what is being made, or why the deck or its video failed */
             message: string;
+            /** @description title */
             title?: string;
             /** @description PNG of page 1 (the mode's cover or title page) */
             cover?: string;

@@ -404,8 +404,14 @@ export const GeneratedAudioParams = z
 export const GeneratedAudioTask = z
   .strictObject({
     id: z.string().meta({ description: 'task id' }),
-    status: z.enum(generatedAudioStatuses),
-    model: z.string(),
+    // document 2, "States and transitions", the generated-audio table
+    status: z.enum(generatedAudioStatuses).meta({
+      description:
+        'pending: the task is created first with status pending, on submission; generating: the audio is being generated; ' +
+        'uploading: generation finished, the audio moves to storage (audioUrl not yet available); success: storage done, audioUrl available; ' +
+        'failed: from any stage, errorMessage set and the reserved credits refunded',
+    }),
+    model: z.string().meta({ description: "the service's model id (platform-voice-1.0 or seed-audio-1.0)" }),
     params: GeneratedAudioParams,
     audioUrl: z
       .string()

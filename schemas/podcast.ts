@@ -16,7 +16,7 @@ import { EpochMs, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
-import { episodeTaskLifecycle } from './lifecycles.ts';
+import { episodeTaskLifecycle, podcastAudioLifecycle, podcastScriptLifecycle } from './lifecycles.ts';
 import {
   charCount,
   EPISODE_COVER_SIDE,
@@ -531,7 +531,7 @@ export const podcastOperations = defineOperations('Podcast', {
     method: 'post',
     path: '/v1/podcast/episodes',
     summary: 'Create a podcast episode in one call (script and audio)',
-    description: `${bodyRules} language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} (recommended: wait 60 s, then every 10 s) or read the text stream. ${voiceRule}\n\n${lifecycle}`,
+    description: `${bodyRules} language en, zh or ja is inferred when omitted. Returns episodeId; poll GET /v1/podcast/episodes/{episodeId} until processStatus is success (its polling advice is on that read) or read the text stream. ${voiceRule}\n\n${lifecycle}`,
     provenance: fromSeed(2, 'Podcast'),
     request: { body: json(PodcastRequest) },
     response: { status: 200, kind: 'envelope', schema: CreatePodcastEpisodeData, description: 'the episode, processStatus pending' },
@@ -564,6 +564,7 @@ export const podcastOperations = defineOperations('Podcast', {
         reads: 'catalogue',
       },
     ],
+    lifecycle: podcastScriptLifecycle,
   }),
   getPodcastEpisode: op({
     method: 'get',
@@ -571,7 +572,8 @@ export const podcastOperations = defineOperations('Podcast', {
     summary: 'Get a podcast episode',
     description:
       'Returns the episode as it stands: sourceProcessResult and title once the sources are read, the outline and the scripts as they are written, the cover once the script is done, the media URLs (MP3, HLS, SRT) once the audio is rendered, and the credits consumed so far. ' +
-      'An unknown episode, or one of another user, answers 404 (37005, assumed).',
+      'An unknown episode, or one of another user, answers 404 (37005, assumed). ' +
+      'Typical duration 1-4 minutes; recommended polling: wait 60 s, then every 10 s. One-shot: poll until processStatus is success; two-stage: until contentStatus is text-success, and after the audio call until it is audio-success (or audio-fail).',
     provenance: fromSeed(2, 'Podcast episode (GET result)'),
     request: { params: PodcastEpisodeIdParams },
     response: { status: 200, kind: 'envelope', schema: PodcastEpisode, description: 'the episode' },
@@ -592,6 +594,7 @@ export const podcastOperations = defineOperations('Podcast', {
     errors: ['PODCAST_INVALID_PARAMETERS', 'PODCAST_EPISODE_NOT_FOUND', 'PODCAST_AUDIO_NOT_ALLOWED', 'PODCAST_INSUFFICIENT_CREDITS'],
     stateRules: podcastAudioStateRules,
     failureReasons: ['PODCAST_GENERATION_FAILED'],
+    lifecycle: podcastAudioLifecycle,
   }),
   streamPodcastText: op({
     method: 'get',

@@ -192,6 +192,18 @@ export interface LifecycleDef {
    * field's units make a credit (default 1; the video estimate's `tokens` are credits x 1000).
    */
   estimate?: { operationId: string; body: Record<string, unknown>; creditsField: string; unitsPerCredit?: number };
+  /**
+   * A later stage of a task another operation creates (the podcast's audio after its script, a page deck's video, a
+   * clone's confirmation): that operation's lifecycle runs first to its success, then this one is sent for the same
+   * task, its id in the path parameter (the poll's, named as `idField`) or, with `bodyField`, in that body field. The
+   * answer may leave the id out; the task polled is the earlier stage's.
+   */
+  continues?: { operationId: string; bodyField?: string };
+  /**
+   * A multipart create: `example` holds its text fields, and each field named here is sent as one WAV file of a
+   * steady tone lasting `seconds` (the verifier's reference recording).
+   */
+  exampleFiles?: Record<string, { filename: string; seconds: number }>;
 }
 
 /** One operation of the API. */

@@ -16,6 +16,7 @@ import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import { episodeTaskLifecycle } from './lifecycles.ts';
+import type { LifecycleDef } from './registry-types.ts';
 import { episodeStatuses, flowSpeechLanguages, SPEECH_MAX_CHARS, SpeakerId, speechPricing } from './speech.ts';
 import { formatCount } from './text.ts';
 
@@ -35,6 +36,16 @@ export type StorybookLanguage = (typeof storybookLanguages)[number];
 export function storybookWritingLanguage(language: string): StorybookLanguage {
   return (storybookLanguages as readonly string[]).includes(language) ? (language as StorybookLanguage) : 'en';
 }
+
+/**
+ * What each mode makes (document 3, "Page-deck episode (GET result)", the modes paragraph), said on the request's and
+ * the episode's mode.
+ */
+export const storybookModeText =
+  'info (default): infographics, illustrations, data visualizations, page 1 a magazine-style cover; ' +
+  'story: story scene illustrations, page 1 a story cover; ' +
+  'slides: presentation layouts such as grid, process flow, big-number hero, page 1 a title page, about 80-100 words of voiceover per slide. ' +
+  'PPT file export is unavailable.';
 
 /** videoStatus of an episode (document 3, "Page-deck episode"). */
 export const videoStatuses = ['not_generated', 'pending', 'success', 'fail'] as const;
@@ -194,7 +205,7 @@ const storybookEpisodeBase = z.object({
       ),
       examples: [...storybookLanguages],
     }),
-  mode: z.enum(storybookModes).default('info').meta({ description: 'info (default), story or slides' }),
+  mode: z.enum(storybookModes).default('info').meta({ description: storybookModeText }),
   style: z
     .string()
     .max(64)
@@ -274,7 +285,7 @@ const storybookFailures = [
 /** The page-deck episode (document 3, "Page-deck episode (GET result)"). title, cover, audioUrl, audioDuration and pages appear on success. */
 export const StorybookEpisode = z
   .strictObject({
-    episodeId: z.string(),
+    episodeId: z.string().meta({ description: 'id' }),
     createdAt: z
       .number()
       .int()
@@ -285,9 +296,14 @@ export const StorybookEpisode = z
           'creation time, epoch SECONDS (unlike the ms of the other areas)',
         ),
       ),
-    mode: z.enum(storybookModes),
-    processStatus: z.enum(episodeStatuses),
-    videoStatus: z.enum(videoStatuses),
+    mode: z.enum(storybookModes).meta({ description: storybookModeText }),
+    processStatus: z.enum(episodeStatuses).meta({
+      description: 'the deck: pending while it is made, success once its pages (and narration) are ready, fail with failCode and message',
+    }),
+    videoStatus: z.enum(videoStatuses).meta({
+      description:
+        'the video render: not_generated until POST /v1/storybook/episodes/{episodeId}/video (which requires processStatus success), pending while it renders, then success (videoUrl set) or fail',
+    }),
     credits: z.number().min(0).meta({ description: 'credits consumed so far: the deck once made, plus each rendered video' }),
     failCode: z
       .number()
@@ -302,7 +318,7 @@ export const StorybookEpisode = z
         ),
       ),
     message: z.string().meta({ description: 'status detail: what is being made, or why the deck or its video failed' }),
-    title: z.string().optional(),
+    title: z.string().optional().meta({ description: 'title' }),
     cover: mediaUrl("PNG of page 1 (the mode's cover or title page)").optional(),
     audioUrl: z.string().optional().meta({ description: 'narration MP3 (each page starts at its audioTimestamp); "" with skipAudio (no narration)' }),
     audioDuration: z.number().min(0).optional().meta({ description: 'seconds, the decoded length of audioUrl; 0 with skipAudio' }),
@@ -381,6 +397,34 @@ const storybookVideoStateRules: StateRule[] = [
   { code: 'STORYBOOK_VIDEO_NOT_ALLOWED', fields: ['episodeId'], rule: 'the episode has processStatus success', reads: 'state' },
   { code: 'STORYBOOK_INSUFFICIENT_CREDITS', fields: [], rule: 'the balance covers the price of a new render', reads: 'account' },
 ];
+/**
+ * A page deck's video (x-lifecycle of POST /v1/storybook/episodes/{episodeId}/video), once its episode reached
+ * processStatus success (document 3, "Page-deck episodes (prefix /v1/storybook)": "Afterwards poll the episode until
+ * videoStatus is success and read videoUrl"): videoStatus not_generated -> pending -> success or fail (the moves are
+ * not shown: assumed), an MP4 lasting the narration. `credits` counts the deck and its renders: the render's charge is
+ * its increase.
+ */
+const storybookVideoLifecycle: LifecycleDef = {
+  statusField: 'videoStatus',
+  states: ['not_generated', 'pending', 'success', 'fail'],
+  transitions: { not_generated: ['pending', 'success', 'fail'], pending: ['success', 'fail'] },
+  terminal: ['success', 'fail'],
+  success: 'success',
+  pollOperationId: 'getStorybookEpisode',
+  idField: 'episodeId',
+  firstPollMs: 60_000,
+  intervalMs: 10_000,
+  timeoutMs: 15 * 60_000,
+  provenance: assumed(
+    'document 3 advises polling a page-deck episode after 60 s, then every 10 s, and says to poll it until videoStatus is success; the longest wait (15 minutes) is not shown',
+  ),
+  continues: { operationId: 'createStorybookEpisode' },
+  example: {},
+  successRequires: ['videoUrl'],
+  media: [{ urlField: 'videoUrl', contentTypes: ['video/mp4'], durationField: 'audioDuration' }],
+  chargedField: 'credits',
+};
+
 // What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
 const op = operationsWith({ auth: true, validationError: 'STORYBOOK_INVALID_PARAMETERS' });
 const taskOp = operationsWith({ auth: true, validationError: 'STORYBOOK_INVALID_PARAMETERS', charges: true, outcomes: ['failed', 'stuck'] });
@@ -393,7 +437,7 @@ export const storybookOperations = defineOperations('Page decks', {
     summary: 'Turn a text or a URL into a narrated deck of pages',
     description:
       'Exactly 1 source (type text: content is the text; type url: content is the URL, uri is ignored); speakers at most 1, required unless skipAudio; language en (default), zh or ja, never inferred; mode info (default), story or slides (80-100 words of voiceover per slide); style opaque. ' +
-      'Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} (wait 60 s, then every 10 s; typical 2-5 minutes). ' +
+      'Returns episodeId; poll GET /v1/storybook/episodes/{episodeId} until processStatus is success (its polling advice is on that read). ' +
       `Lifecycle (assumed timings): ${storybookModes.map((m) => `${m} ${plan(m).pages} pages`).join(', ')}; the price is reserved at creation, captured on success, refunded on failure; still pending after 30 minutes: fail with failCode 40011.`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
     request: { body: json(StorybookEpisodeRequest) },
@@ -427,7 +471,8 @@ export const storybookOperations = defineOperations('Page decks', {
     path: '/v1/storybook/episodes/{episodeId}',
     summary: 'Get a page-deck episode',
     description:
-      'Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005).',
+      'Returns the episode: processStatus pending, then success with title, cover, audioUrl, audioDuration and pages (or fail with failCode and message); videoStatus and videoUrl ("" until a video is rendered). createdAt is epoch seconds (assumed). An unknown episode, or one of another user, answers 404 (40005). ' +
+      'Recommended polling: wait 60 s, then every 10 s; a deck typically takes 2-5 minutes. Poll until processStatus is success; after POST /v1/storybook/episodes/{episodeId}/video, until videoStatus is success, then read videoUrl.',
     provenance: fromSeed(3, 'Page-deck episode (GET result)'),
     request: { params: StorybookEpisodeIdParams },
     response: { status: 200, kind: 'envelope', schema: StorybookEpisode, description: 'the episode' },
@@ -438,7 +483,7 @@ export const storybookOperations = defineOperations('Page decks', {
     path: '/v1/storybook/episodes/{episodeId}/video',
     summary: 'Render a page-deck episode to a video',
     description:
-      'No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. ' +
+      'No body. Requires processStatus success (else 409, 40006). Answers { success: true }; poll the episode (GET /v1/storybook/episodes/{episodeId}) until videoStatus is success and read videoUrl: an MP4 that lasts the narration and shows each page from its audioTimestamp. ' +
       'While a render is pending, or after one succeeded, the call answers { success: true } again and starts nothing; after a failed render it starts a new one. ' +
       `Price (assumed): 1 credit per ${storybookVideo.secondsPerCredit} s of video, reserved here (402, 40004 when short), captured on success, refunded on failure (a failed render: 40012).`,
     provenance: fromSeed(3, 'Page-deck episodes (prefix /v1/storybook)'),
@@ -447,6 +492,7 @@ export const storybookOperations = defineOperations('Page decks', {
     errors: ['STORYBOOK_INVALID_PARAMETERS', 'STORYBOOK_EPISODE_NOT_FOUND', 'STORYBOOK_VIDEO_NOT_ALLOWED', 'STORYBOOK_INSUFFICIENT_CREDITS'],
     stateRules: storybookVideoStateRules,
     failureReasons: ['STORYBOOK_VIDEO_FAILED'],
+    lifecycle: storybookVideoLifecycle,
   }),
 });
 

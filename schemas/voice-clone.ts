@@ -14,6 +14,7 @@ import { z } from './zod.ts';
 import { js, rule, withRules, type StateRule } from './rules.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, multipart, uploadedFile, type Area } from './define.ts';
+import type { LifecycleDef } from './registry-types.ts';
 import { defaultVoiceClone } from './plans.ts';
 import { voiceGenders, voiceLanguages } from './speech.ts';
 
@@ -310,6 +311,53 @@ const confirmStateRules: StateRule[] = [
     reads: 'account',
   },
 ];
+/** Polling a clone task (assumed: document 2 gives no polling advice): every 2 s, giving up a minute after the stall timeout. */
+const clonePolling = {
+  firstPollMs: 2_000,
+  intervalMs: 2_000,
+  timeoutMs: cloneSchedule.timeoutMs + 60_000,
+  provenance: assumed('document 2 gives no polling timings for a clone task: every 2 s, giving up a minute after the assumed stall timeout'),
+};
+
+/**
+ * A clone task (x-lifecycle of POST /v1/voice-clone/clone, multipart; document 2, "Voice-clone task (poll result)",
+ * "States and transitions"): status pending -> processing -> completed (demoAudioUrl) or failed; the moves between
+ * them are not shown (assumed). Created from a recording of a steady tone, not confirmed (creating is free).
+ */
+const cloneLifecycle: LifecycleDef = {
+  statusField: 'status',
+  states: cloneStatuses,
+  transitions: { pending: ['processing', 'completed', 'failed'], processing: ['completed', 'failed'] },
+  terminal: ['completed', 'failed'],
+  success: 'completed',
+  pollOperationId: 'getVoiceClone',
+  idField: 'taskId',
+  ...clonePolling,
+  example: { language: 'en', consentConfirmed: true },
+  exampleFiles: { audioFiles: { filename: 'reference.wav', seconds: 8 } },
+  successRequires: ['demoAudioUrl'],
+  media: [{ urlField: 'demoAudioUrl', contentTypes: ['audio/mpeg'] }],
+};
+
+/**
+ * The confirmation of a completed clone (x-lifecycle of POST /v1/voice-clone/confirm, the task's id in the body's
+ * taskId): the task then reads confirmed, speakerId present (document 2: "confirmed (speakerId present)"). Within
+ * the plan's quota and with useCredits false it charges nothing.
+ */
+const confirmLifecycle: LifecycleDef = {
+  statusField: 'status',
+  states: cloneStatuses,
+  transitions: {},
+  terminal: ['completed', 'failed'],
+  success: 'completed',
+  pollOperationId: 'getVoiceClone',
+  idField: 'taskId',
+  ...clonePolling,
+  continues: { operationId: 'createVoiceClone', bodyField: 'taskId' },
+  example: { name: 'Verified voice', gender: 'female', useCredits: false },
+  successRequires: ['speakerId'],
+};
+
 // What the operations below share: each states only what differs (operationsWith, schemas/define.ts).
 const op = operationsWith({ auth: true, validationError: 'VOICE_CLONE_INVALID_PARAMETERS' });
 
@@ -338,6 +386,7 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     rateLimit: { ...cloneRateLimit, error: 'VOICE_CLONE_RATE_LIMITED' },
     outcomes: ['failed', 'stuck'],
     failureReasons: [...cloneFailureNames],
+    lifecycle: cloneLifecycle,
   }),
   getVoiceClone: op({
     method: 'get',
@@ -369,6 +418,7 @@ export const voiceCloneOperations = defineOperations('Voice cloning', {
     response: { status: 200, kind: 'envelope', schema: ConfirmCloneData, description: 'the new voice' },
     errors: [...confirmErrors],
     stateRules: confirmStateRules,
+    lifecycle: confirmLifecycle,
   }),
   listPrivateVoices: op({
     method: 'get',

@@ -286,7 +286,8 @@ function routeConfig(op: OperationDef, captured?: unknown): RouteConfig {
 
 /**
  * OpenAPI links from a create to the read of the task it made (from `x-lifecycle`: the poll operation, its one path
- * parameter set from the create answer's `data.<idField>`), so a tool that chains calls can follow a task.
+ * parameter set from the create answer's `data.<idField>`), so a tool that chains calls can follow a task. A later
+ * stage of a task (`continues`) links from the id it was sent: its path parameter, or its body field.
  */
 function lifecycleLinks(op: OperationDef): { links?: Record<string, { operationId: string; parameters: Record<string, string>; description: string }> } {
   const lc = op.lifecycle;
@@ -297,11 +298,19 @@ function lifecycleLinks(op: OperationDef): { links?: Record<string, { operationI
     links: {
       [lc.pollOperationId]: {
         operationId: lc.pollOperationId,
-        parameters: { [param]: `$response.body#/data/${lc.idField}` },
+        parameters: { [param]: idExpression(op, lc) },
         description: `The task created: poll it until ${lc.statusField} is ${lc.terminal.join(' or ')}.`,
       },
     },
   };
+}
+
+/** The runtime expression of the task's id after `op`: the create answer's `data.<idField>`, or what a later stage was sent. */
+function idExpression(op: OperationDef, lc: NonNullable<OperationDef['lifecycle']>): string {
+  if (lc.continues?.bodyField) return `$request.body#/${lc.continues.bodyField}`;
+  const own = /\{(\w+)\}/.exec(op.path)?.[1];
+  if (lc.continues && own) return `$request.path.${own}`;
+  return `$response.body#/data/${lc.idField}`;
 }
 
 /** `x-rate-limit`: the bucket, the requests per window and the window, with where the numbers come from. */

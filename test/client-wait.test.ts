@@ -25,11 +25,14 @@ interface DeclaredLifecycle {
   intervalMs: number;
   timeoutMs: number;
   example: Record<string, unknown>;
+  continues?: { operationId: string; bodyField?: string };
+  exampleFiles?: Record<string, unknown>;
 }
 const declared: Record<string, DeclaredLifecycle> = {};
 for (const item of Object.values(spec.paths as Record<string, Record<string, { operationId?: string; 'x-lifecycle'?: DeclaredLifecycle }>>))
   for (const op of Object.values(item)) if (op?.operationId && op['x-lifecycle']) declared[op.operationId] = op['x-lifecycle'];
-const lifecycleOps = Object.keys(declared) as LifecycleOperationId[];
+// the creates sent with their example as a JSON body (a later stage needs its earlier one's task; a clone, its recording)
+const lifecycleOps = Object.keys(declared).filter((op) => !declared[op].continues && !declared[op].exampleFiles) as LifecycleOperationId[];
 
 /** A failure each area's task can be forced into, by hand from the catalogue (schemas/errors.ts): code and name. */
 const failures: Record<string, [number, string] | undefined> = {
@@ -43,6 +46,7 @@ const failures: Record<string, [number, string] | undefined> = {
   createFlowSpeechEpisode: [35008, 'SPEECH_GENERATION_FAILED'],
   createFlowSpeechTtsEpisode: [35008, 'SPEECH_GENERATION_FAILED'],
   createPodcastEpisode: [37008, 'PODCAST_GENERATION_FAILED'],
+  createPodcastTextContent: [37008, 'PODCAST_GENERATION_FAILED'],
   createStorybookEpisode: [40008, 'STORYBOOK_GENERATION_FAILED'],
   // an image task's provider failure carries a message and no code (ImageTask: failMsg; failReason only on the free lane)
   createImageTask: undefined,
@@ -77,6 +81,16 @@ describe.each(transports)('waitFor (%s)', (transport) => {
     expect(statuses.at(-1)).toBe(lc.success);
     expect(new Set(statuses).size).toBe(statuses.length);
     for (const s of statuses) expect(lc.states).toContain(s);
+  });
+
+  it.each(['createPodcastAudio', 'createStorybookVideo'] as const)('%s: a later stage is waited for by the id of its earlier stage', async (op) => {
+    const lc = declared[op];
+    const earlier = lc.continues!.operationId as LifecycleOperationId;
+    h = await clientHarness(transport);
+    const first = (await h.client.waitFor(await h.client.call(earlier, { body: declared[earlier].example as never }))) as { episodeId: string };
+    await h.client.call(op, { params: { path: { episodeId: first.episodeId } }, body: lc.example });
+    const task = (await h.client.waitFor(op, first.episodeId)) as Record<string, unknown>;
+    expect(task[lc.statusField]).toBe(lc.success);
   });
 
   it.each(lifecycleOps)('%s: a task that fails rejects with a TaskFailedError of its catalogue entry', async (op) => {

@@ -154,3 +154,34 @@ describe('what the documents allow stays valid', () => {
     expect(Object.keys(spec.paths).filter((p) => p.startsWith('/oauth/'))).toEqual([]);
   });
 });
+
+describe('the explanatory text the documents give is in the document', () => {
+  const schemas = spec.components.schemas;
+  it('page-deck modes, and PPT export unavailable (document 3, "Page-deck episode (GET result)")', () => {
+    for (const d of [schemas.StorybookEpisode.properties.mode.description, schemas.StorybookEpisodeRequest.properties.mode.description]) {
+      expect(d).toMatch(/info \(default\).*magazine-style cover/);
+      expect(d).toMatch(/story: story scene illustrations/);
+      expect(d).toMatch(/slides: presentation layouts.*80-100 words/);
+      expect(d).toMatch(/PPT file export is unavailable/);
+    }
+  });
+  it('the generated-audio states (document 2, "States and transitions")', () => {
+    const d = schemas.GeneratedAudioTask.properties.status.description as string;
+    for (const s of ['pending:', 'generating:', 'uploading:', 'success:', 'failed:']) expect(d).toContain(s);
+    expect(d).toMatch(/audioUrl not yet available/);
+    expect(d).toMatch(/refunded/);
+  });
+  it('the five family5 switch fields (document 1, "Video: family5 create")', () => {
+    const p = schemas.Family5Options.properties;
+    expect(p.soundEffectSwitch.description).toMatch(/sound effects/);
+    expect(p.soundEffectContent.description).toMatch(/sound-effect description/);
+    expect(p.lipSyncTtsSwitch.description).toMatch(/TTS-driven lip sync/);
+    expect(p.lipSyncTtsSpeakerId.description).toMatch(/speaker id/);
+    expect(p.lipSyncTtsContent.description).toMatch(/spoken text/);
+  });
+  it('the polling advice is on the reads (document 2, "Podcast"; document 3, "Page-deck episodes")', () => {
+    expect(byId.getPodcastEpisode.description).toMatch(/recommended polling: wait 60 s, then every 10 s/i);
+    expect(byId.getStorybookEpisode.description).toMatch(/recommended polling: wait 60 s, then every 10 s/i);
+    for (const id of ['createPodcastEpisode', 'createStorybookEpisode']) expect(byId[id].description, id).not.toMatch(/every 10 s/);
+  });
+});

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, type InProcessMock } from '../mock/index.ts';
-import { loadPackageDocument, operationsOf } from '../verify/document.ts';
+import { loadPackageDocument, operationsOf, type SpecOperation } from '../verify/document.ts';
+import { toneWav } from '../verify/lifecycles.ts';
 import { closeMatches, formatTable, isLoopback, toJUnit, verify, type VerifyReport } from '../verify/index.ts';
 import { runCli } from './verify-servers.ts';
 
@@ -82,6 +83,19 @@ describe('verify against the unmutated mock', () => {
           ]),
         );
         expect(report.checks.find((c) => c.operationId === 'getImageTask' && c.rule === "another key's task refused")?.outcome).toBe('passed');
+        // the later stages of a task, each on a task its earlier stage brought to success
+        const passed = (op: string, rule: string) => report.checks.find((c) => c.operationId === op && c.rule === rule)?.outcome;
+        for (const op of ['createPodcastTextContent', 'createPodcastAudio', 'createStorybookVideo', 'createVoiceClone', 'confirmVoiceClone'])
+          for (const rule of ['lifecycle: terminal status reached', 'lifecycle: transition allowed', 'lifecycle: success carries', 'lifecycle: task read back'])
+            expect(passed(op, rule), `${op}: ${rule}`).toBe('passed');
+        expect(passed('createPodcastAudio', 'lifecycle: media audioUrl: decodes')).toBe('passed');
+        expect(passed('createStorybookVideo', 'lifecycle: media videoUrl: duration')).toBe('passed');
+        expect(passed('createStorybookVideo', 'lifecycle: credits as charged')).toBe('passed');
+        expect(passed('createStorybookVideo', 'forced failure: credits refunded')).toBe('passed');
+        expect(passed('confirmVoiceClone', 'lifecycle: nothing charged')).toBe('passed');
+        // the contains and not rules: refused with the fragment's code (hand-picked rules of documents 1 and 2)
+        expect(passed('createVideoTask', 'body rule: contains video.content.last-frame-needs-first')).toBe('passed');
+        expect(passed('createPlatformVoiceTask', 'body rule: not gen-audio.voices-or-image')).toBe('passed');
       }
     }
     expect(new Set(counts).size).toBe(1);
@@ -100,6 +114,9 @@ describe('verify against the unmutated mock', () => {
         outcome: 'skipped',
         reason: 'safe mode creates nothing',
       });
+      // a clone is free: safe mode follows it, and sends no confirmation (it takes one of the plan's)
+      expect(report.checks.find((c) => c.operationId === 'createVoiceClone' && c.rule === 'lifecycle: nothing charged')?.outcome).toBe('passed');
+      expect(report.checks.find((c) => c.operationId === 'confirmVoiceClone' && c.rule === 'lifecycle')?.outcome).toBe('skipped');
       counts.push(report.checks.length);
     }
     expect(new Set(counts).size).toBe(1);
@@ -161,31 +178,56 @@ describe('OpenAPI links', () => {
   it('every create with a lifecycle links to its read, and the link followed on the mock reads the task created', async () => {
     mock.reset(1);
     const doc = loadPackageDocument();
-    const creates = operationsOf(doc).filter((o) => o.lifecycle);
-    expect(creates.length).toBeGreaterThanOrEqual(7);
-    for (const op of creates) {
+    const ops = operationsOf(doc);
+    const creates = ops.filter((o) => o.lifecycle);
+    // video, family5, image, platform voice, seed audio, music, lyrics, extraction, podcasts (one-shot, script, audio),
+    // page decks (episode, video), flow speech (two), voice cloning (clone, confirmation)
+    expect(creates.length).toBeGreaterThanOrEqual(17);
+    const send = async (op: SpecOperation, path: string, body: Record<string, unknown>) => {
+      const lc = op.lifecycle!;
+      let payload: string | FormData = JSON.stringify(body);
+      const headers: Record<string, string> = { authorization: `Bearer ${KEY}` };
+      if (lc.exampleFiles) {
+        payload = new FormData();
+        for (const [k, v] of Object.entries(body)) payload.append(k, String(v));
+        for (const [k, f] of Object.entries(lc.exampleFiles)) payload.append(k, new File([toneWav(f.seconds) as BlobPart], f.filename, { type: 'audio/wav' }));
+      } else headers['content-type'] = 'application/json';
+      const a = await fetch(mockUrl + path, { method: 'POST', headers, body: payload });
+      return { status: a.status, json: (await a.json()) as Record<string, unknown> };
+    };
+    /** A task of `op` (and of its earlier stage first), brought to its success on the mock's clock; the link's id and the read's answer. */
+    const follow = async (op: SpecOperation): Promise<{ id: string; status: number }> => {
+      const lc = op.lifecycle!;
+      const read = ops.find((o) => o.operationId === lc.pollOperationId)!;
       const response = (
         doc.paths[op.path][op.method] as unknown as {
           responses: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }>;
         }
       ).responses[op.successStatus];
-      const link = response.links?.[op.lifecycle!.pollOperationId];
-      expect(link?.operationId, op.operationId).toBe(op.lifecycle!.pollOperationId);
-      // follow it: the runtime expression $response.body#/data/<field> read from a real create answer
+      const link = response.links?.[lc.pollOperationId];
+      expect(link?.operationId, op.operationId).toBe(lc.pollOperationId);
+      const earlier = lc.continues && (await follow(ops.find((o) => o.operationId === lc.continues!.operationId)!));
+      const path = earlier && op.pathParams.length ? op.path.replace(/\{\w+\}/, earlier.id) : op.path;
+      const body = { ...lc.example, ...(earlier && lc.continues?.bodyField ? { [lc.continues.bodyField]: earlier.id } : {}) };
+      const created = await send(op, path, body);
+      expect(created.status, op.operationId).toBe(op.successStatus);
+      // follow the link's runtime expression: the create answer's data, or (a later stage) the request's path or body
       const [param, expr] = Object.entries(link!.parameters)[0];
-      const created = await fetch(mockUrl + op.path, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify(op.lifecycle!.example),
-      });
-      const body = (await created.json()) as Record<string, unknown>;
-      const value = expr
-        .replace('$response.body#/', '')
-        .split('/')
-        .reduce<unknown>((at, k) => (at as Record<string, unknown>)[k], body);
-      const read = operationsOf(doc).find((o) => o.operationId === link!.operationId)!;
+      const value = expr.startsWith('$request.path.')
+        ? earlier!.id
+        : expr.startsWith('$request.body#/')
+          ? body[expr.slice('$request.body#/'.length)]
+          : expr
+              .replace('$response.body#/', '')
+              .split('/')
+              .reduce<unknown>((at, k) => (at as Record<string, unknown>)[k], created.json);
+      if (lc.continues) expect(value, op.operationId).toBe(earlier!.id);
+      mock.advance(lc.timeoutMs);
       const answer = await fetch(mockUrl + read.path.replace(`{${param}}`, String(value)), { headers: { authorization: `Bearer ${KEY}` } });
-      expect(answer.status, op.operationId).toBe(200);
-    }
+      const task = ((await answer.json()) as { data?: Record<string, unknown> }).data ?? {};
+      expect(task[lc.statusField], op.operationId).toBe(lc.success);
+      return { id: String(value), status: answer.status };
+    };
+    for (const op of creates) expect((await follow(op)).status, op.operationId).toBe(200);
   });
 });

@@ -61,12 +61,18 @@ export class Credits {
   }
 
   /**
-   * Before a charged create of `op` costing `cost` credits (undefined: not
-   * known beforehand): the reason not to send it, or undefined to send it.
-   * Reads the balance.
+   * Before a create costing `cost` credits (undefined: not known
+   * beforehand): the reason not to send it, or undefined to send it. Reads
+   * the balance. A create the contract does not charge (`charged` false) is
+   * sent in either mode, the budget aside, until something stops creating.
    */
-  async admit(run: Run, cost: number | undefined): Promise<string | undefined> {
+  async admit(run: Run, cost: number | undefined, charged = true): Promise<string | undefined> {
     const { mode, budget } = run.s;
+    if (!charged) {
+      if (this.stopCreating) return this.stopCreating;
+      await this.read(run, 'before a free create');
+      return undefined;
+    }
     if (mode === 'safe') return 'safe mode creates nothing';
     if (this.stopCreating) return this.stopCreating;
     if (cost === undefined && !run.s.options.allowUnpriced)

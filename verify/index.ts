@@ -23,7 +23,7 @@
 import { createControlClient } from '../mock/web/controls.ts';
 import { Credits } from './credits.ts';
 import { loadPackageDocument, operationsOf, validatorsOf, type SpecOperation } from './document.ts';
-import { lifecycle, oneShot } from './lifecycles.ts';
+import { lifecycle, oneShot, type Followed } from './lifecycles.ts';
 import { isPaginated, pagination } from './pages.ts';
 import { coverage, groupCauses, summarize, uniqueNames } from './report.ts';
 import { access, bodyRules, declaredBodies, isEstimate, otherKey, reads } from './requests.ts';
@@ -77,6 +77,49 @@ function checkNames(kind: string, given: string[] | undefined, known: string[]):
       `unknown ${kind} "${name}"${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(', ')}?` : ''} (the document has ${known.length})`,
     );
   }
+}
+
+/** With --mock: the operations whose task the mock can be forced to fail (its control API's `listOperations`), read once. */
+async function forcible(shared: RunShared): Promise<Set<string>> {
+  if (shared.forcible) return shared.forcible;
+  try {
+    const { items } = (await shared.control!.listOperations({})) as { items: { operationId: string; outcomes?: string[] }[] };
+    shared.forcible = new Set(items.filter((o) => o.outcomes?.includes('failed')).map((o) => o.operationId));
+  } catch {
+    // an older mock without the list: try every lifecycle (one that cannot be forced answers its Prefer error)
+    shared.forcible = new Set(shared.all.map((o) => o.operationId));
+  }
+  return shared.forcible;
+}
+
+/**
+ * One task of `op` through its lifecycle; a later stage (`continues`) first gets a task of its earlier stage brought
+ * to success (the one this run already followed, unless `forceFailure`: a fresh one, as a finished stage may not
+ * start again). The successful tasks are kept in `succeeded` by create operation.
+ */
+async function follow(run: Run, credits: Credits, op: SpecOperation, forceFailure: boolean, succeeded: Map<string, Followed>): Promise<Followed | undefined> {
+  const lc = op.lifecycle!;
+  let prior: Followed | undefined;
+  if (lc.continues) {
+    const earlier = run.s.byId.get(lc.continues.operationId);
+    if (!earlier?.lifecycle)
+      return void run.record(op, forceFailure ? 'forced failure' : 'lifecycle', {
+        violation: 'lifecycle',
+        evidence: { request: '', answer: '', detail: `the earlier stage ${lc.continues.operationId} has no x-lifecycle in the document` },
+      });
+    prior = forceFailure ? undefined : succeeded.get(earlier.operationId);
+    if (!prior) {
+      run.progress(`a task of ${earlier.operationId} for ${op.operationId}`);
+      prior = await follow(run, credits, earlier, false, succeeded);
+    }
+    if (!prior?.succeeded)
+      return void run.record(op, forceFailure ? 'forced failure' : 'lifecycle', {
+        skip: `no task of the earlier stage ${earlier.operationId} succeeded`,
+      });
+  }
+  const task = await lifecycle(run, credits, op, lc, forceFailure, prior);
+  if (task?.succeeded && !forceFailure) succeeded.set(op.operationId, task);
+  return task;
 }
 
 /**
@@ -140,6 +183,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const declared = declaredBodies(all);
   const tags = [...new Set(selected.map((o) => o.tag))];
   const done = new Set<string>();
+  const succeeded = new Map<string, Followed>();
   try {
     await credits.start();
     for (const tag of tags) {
@@ -157,16 +201,18 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       if (accessOp) await access(run, accessOp);
       for (const op of ops.filter((o) => o.lifecycle)) {
         const lc = op.lifecycle!;
-        if (mode !== 'full') {
-          run.record(op, 'lifecycle', { skip: 'safe mode creates nothing' });
+        // safe mode: only a first stage the contract does not charge (a later stage acts on a created task)
+        if (mode !== 'full' && (op.charges || lc.continues)) {
+          run.record(op, 'lifecycle', { skip: op.charges ? 'safe mode creates nothing' : 'safe mode sends no later stage of a task' });
           continue;
         }
-        const id = await lifecycle(run, credits, op, lc, false);
-        if (options.mock) await lifecycle(run, credits, op, lc, true);
-        else run.record(op, 'forced failure', { skip: 'a failure can be forced only on the mock (--mock)' });
+        const task = await follow(run, credits, op, false, succeeded);
+        if (!options.mock) run.record(op, 'forced failure', { skip: 'a failure can be forced only on the mock (--mock)' });
+        else if (!(await forcible(shared)).has(op.operationId)) run.record(op, 'forced failure', { skip: 'this operation cannot be forced to fail' });
+        else await follow(run, credits, op, true, succeeded);
         const poll = shared.byId.get(lc.pollOperationId);
-        if (poll && options.secondApiKey) {
-          if (id) await otherKey(run, poll, id);
+        if (poll && options.secondApiKey && !lc.continues) {
+          if (task) await otherKey(run, poll, task.id);
           else run.record(poll, "another key's task refused", { skip: 'no task was created' });
         }
       }

@@ -5,7 +5,11 @@
  * moved instead of waiting with --mock) through allowed moves only to a
  * terminal status that stays put, the task read back being the one created;
  * a success carries its fields and whole media (verify/media.ts); the
- * balance moves by what the task says it cost, a forced failure is refunded.
+ * balance moves by what the task says it cost, a forced failure is refunded,
+ * an operation the contract does not charge leaves it alone. A later stage
+ * of a task (`continues`: the podcast's audio, a page deck's video, a
+ * clone's confirmation) is sent for a task its earlier stage brought to
+ * success, and polled on that task.
  */
 import type { LifecycleDef } from '../schemas/registry-types.ts';
 import type { Answer } from './answers.ts';
@@ -27,8 +31,62 @@ export async function estimateCost(run: Run, lc: LifecycleDef): Promise<number |
   return typeof c === 'number' && Number.isFinite(c) && c >= 0 ? Math.ceil(c / (lc.estimate.unitsPerCredit ?? 1)) : undefined;
 }
 
-/** One task of `op` through `lc`, the balance around it; returns the task id (undefined when none was created). */
-export async function lifecycle(run: Run, credits: Credits, op: SpecOperation, lc: LifecycleDef, forceFailure: boolean): Promise<string | undefined> {
+/**
+ * A WAV file (PCM, 8 kHz, 16-bit mono) of a steady 220 Hz tone lasting `seconds`: the reference recording of a
+ * multipart create (`exampleFiles` of x-lifecycle).
+ */
+export function toneWav(seconds: number): Uint8Array {
+  const rate = 8000;
+  const samples = Math.round(seconds * rate);
+  const bytes = new Uint8Array(44 + samples * 2);
+  const v = new DataView(bytes.buffer);
+  const ascii = (at: number, text: string) => [...text].forEach((c, i) => v.setUint8(at + i, c.charCodeAt(0)));
+  ascii(0, 'RIFF');
+  v.setUint32(4, 36 + samples * 2, true);
+  ascii(8, 'WAVEfmt ');
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 2, true);
+  v.setUint16(32, 2, true);
+  v.setUint16(34, 16, true);
+  ascii(36, 'data');
+  v.setUint32(40, samples * 2, true);
+  for (let i = 0; i < samples; i++) v.setInt16(44 + i * 2, Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / rate)), true);
+  return bytes;
+}
+
+/** A task the run followed: its id, its last read, whether it reached its success. */
+export interface Followed {
+  id: string;
+  task: Record<string, unknown>;
+  succeeded: boolean;
+}
+
+/** The request that creates `lc`'s task (or its later stage, for the task `prior`): path, then a JSON body or a form. */
+function createRequest(op: SpecOperation, lc: LifecycleDef, prior: Followed | undefined): { path: string; body?: unknown; form?: FormData } {
+  const path = prior && op.pathParams.length ? fill(op, prior.id) : op.path;
+  const fields: Record<string, unknown> = { ...lc.example, ...(prior && lc.continues?.bodyField ? { [lc.continues.bodyField]: prior.id } : {}) };
+  if (!lc.exampleFiles) return { path, body: fields };
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  for (const [name, f] of Object.entries(lc.exampleFiles)) form.append(name, new File([toneWav(f.seconds) as BlobPart], f.filename, { type: 'audio/wav' }));
+  return { path, form };
+}
+
+/**
+ * One task of `op` through `lc`, the balance around it; `prior`: for a later stage (`continues`), the earlier
+ * stage's successful task it is sent for. Returns the task followed (undefined when none was created).
+ */
+export async function lifecycle(
+  run: Run,
+  credits: Credits,
+  op: SpecOperation,
+  lc: LifecycleDef,
+  forceFailure: boolean,
+  prior?: Followed,
+): Promise<Followed | undefined> {
   const label = forceFailure ? 'forced failure' : 'lifecycle';
   const poll = run.s.byId.get(lc.pollOperationId);
   if (!poll)
@@ -37,11 +95,12 @@ export async function lifecycle(run: Run, credits: Credits, op: SpecOperation, l
       evidence: { request: '', answer: '', detail: `poll operation ${lc.pollOperationId} is not in the document` },
     });
   const cost = await estimateCost(run, lc);
-  const refused = await credits.admit(run, cost);
+  const refused = await credits.admit(run, cost, op.charges);
   if (refused) return void run.record(op, label, { skip: refused });
   const before = credits.last;
-  run.progress(`${label} of ${op.operationId}${cost !== undefined ? ` (estimated ${cost} credits)` : ''}`);
-  const created = await run.call(op, op.path, { body: lc.example, headers: forceFailure ? { Prefer: 'outcome=failed' } : {} }, `${label}: create`);
+  run.progress(`${label} of ${op.operationId}${prior ? ` for ${prior.id}` : ''}${cost !== undefined ? ` (estimated ${cost} credits)` : ''}`);
+  const { path: createPath, ...send } = createRequest(op, lc, prior);
+  const created = await run.call(op, createPath, { ...send, headers: forceFailure ? { Prefer: 'outcome=failed' } : {} }, `${label}: create`);
   const code = (created.json as { code?: number } | undefined)?.code;
   if (forceFailure && created.status === 400 && /INVALID_PREFER/.test(op.codeNames.get(code ?? -1) ?? ''))
     return void run.record(op, label, { skip: 'this operation cannot be forced to fail' });
@@ -52,9 +111,13 @@ export async function lifecycle(run: Run, credits: Credits, op: SpecOperation, l
       run.fail(created, 'valid request accepted', `the declared example body answered HTTP ${created.status}`),
     );
   run.record(op, `${label}: valid request accepted`, null);
-  const id = dataOf(created)?.[lc.idField];
+  const answeredId = dataOf(created)?.[lc.idField];
+  // a later stage names the earlier stage's task (its answer may leave the id out, but may not name another)
+  const id = prior && answeredId === undefined ? prior.id : answeredId;
   if (typeof id !== 'string') return void run.record(op, `${label}: task id`, run.fail(created, 'task id', `no ${lc.idField} in the answer's data`));
-  let last = dataOf(created)?.[lc.statusField] as string | undefined;
+  if (prior && id !== prior.id)
+    return void run.record(op, `${label}: task id`, run.fail(created, 'task id', `sent for ${lc.idField} ${prior.id}, the answer names ${id}`));
+  let last = (dataOf(created)?.[lc.statusField] ?? prior?.task[lc.statusField]) as string | undefined;
   const path = fill(poll, id);
   let waited = lc.firstPollMs;
   await run.pass(lc.firstPollMs);
@@ -110,7 +173,8 @@ export async function lifecycle(run: Run, credits: Credits, op: SpecOperation, l
     reached ? null : run.fail(answer, 'terminal status reached', `still ${last} after ${waited} ms (terminal: ${lc.terminal.join(', ')})`),
   );
   run.record(op, `${label}: transition allowed`, badMove);
-  if (!reached) return id;
+  const followed: Followed = { id, task: task ?? {}, succeeded: reached && terminal === lc.success };
+  if (!reached) return followed;
   if (forceFailure)
     run.record(
       op,
@@ -123,17 +187,31 @@ export async function lifecycle(run: Run, credits: Credits, op: SpecOperation, l
     for (const m of lc.media ?? []) if (!missing.includes(m.urlField.split(/[.[]/)[0])) await checkMedia(run, op, finalTask, m, label);
   } else run.record(op, 'lifecycle: succeeded', run.fail(again, 'task succeeds', `the task ended ${terminal}`));
   const after = before === undefined ? undefined : await credits.read(run, `after the ${label} of ${op.operationId}`);
-  if (before === undefined || after === undefined) return void run.record(op, `${label}: credits`, { skip: 'the balance could not be read' });
+  if (before === undefined || after === undefined) {
+    run.record(op, `${label}: credits`, { skip: 'the balance could not be read' });
+    return followed;
+  }
   const delta = before - after;
   const evidence = (detail: string) => ({ request: `${label} of ${id}`, answer: `balance ${before} -> ${after}`, detail });
-  if (terminal !== lc.success)
+  if (!op.charges)
+    run.record(
+      op,
+      `${label}: nothing charged`,
+      delta !== 0
+        ? { violation: 'free operation charges nothing', evidence: evidence(`an operation the contract does not charge took ${delta} credits`) }
+        : null,
+    );
+  else if (terminal !== lc.success)
     run.record(
       op,
       `${label}: credits refunded`,
       delta !== 0 ? { violation: 'failure refunded', evidence: evidence(`a failed task kept ${delta} credits`) } : null,
     );
   else {
-    const charged = lc.chargedField ? finalTask[lc.chargedField] : cost;
+    // a later stage's field counts the earlier stages too: its charge is the increase
+    const priorCharge = prior && lc.chargedField ? prior.task[lc.chargedField] : undefined;
+    const total = lc.chargedField ? finalTask[lc.chargedField] : cost;
+    const charged = typeof total === 'number' && typeof priorCharge === 'number' ? total - priorCharge : total;
     if (typeof charged !== 'number') run.record(op, `${label}: credits as charged`, { skip: 'neither the task nor an estimate says what it cost' });
     else
       run.record(
@@ -148,7 +226,7 @@ export async function lifecycle(run: Run, credits: Credits, op: SpecOperation, l
       });
     else if (cost !== undefined) run.record(op, `${label}: credits within the estimate`, null);
   }
-  return id;
+  return followed;
 }
 
 /** Full mode: a charged operation without a lifecycle, sent once with a body built from its schema: accepted, its answer checked. */

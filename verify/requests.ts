@@ -3,7 +3,8 @@
  * (docs/guides/verify.md, "What it checks" 2 and 5): reads (a list accepted,
  * an unknown id refused, on every operation with a path parameter), the body
  * rules (a valid body accepted by an estimate; one body per rule broken, each
- * refused with a validation code), multipart parts left out, and the 401s of
+ * refused with a validation code; the contains and not rules, verify/negations.ts,
+ * with their own code), multipart parts left out, and the 401s of
  * a missing and a malformed key. A charged operation that accepts a body the
  * contract refuses may have created a task: nothing more that could create is
  * sent after it (verify/credits.ts).
@@ -11,6 +12,7 @@
 import type { Credits } from './credits.ts';
 import type { SpecOperation } from './document.ts';
 import { fill } from './lifecycles.ts';
+import { brokenNegations } from './negations.ts';
 import { brokenBodies, brokenForms, sampleValue } from './rules.ts';
 import { codeOf, type Run } from './run.ts';
 
@@ -22,7 +24,8 @@ export function declaredBodies(all: SpecOperation[]): Map<string, Record<string,
   const out = new Map<string, Record<string, unknown>>();
   for (const op of all) {
     if (!op.lifecycle) continue;
-    out.set(op.operationId, op.lifecycle.example);
+    // a later stage's example lacks the id it is sent with; a multipart example lacks its files
+    if (!op.lifecycle.continues && !op.lifecycle.exampleFiles) out.set(op.operationId, op.lifecycle.example);
     if (op.lifecycle.estimate) out.set(op.lifecycle.estimate.operationId, op.lifecycle.estimate.body);
   }
   return out;
@@ -71,6 +74,19 @@ export async function bodyRules(run: Run, credits: Credits, op: SpecOperation, d
   await run.pool(brokenBodies(run.s.doc, op.jsonBody, body, run.s.seed), async (broken, r) => {
     await refused(r, credits, op, `body rule: ${broken.rule}`, { body: broken.body }, broken.anyDeclaredCode);
   });
+  // the contains and not rules: bodies found by search, each refused with its fragment's code
+  const negated = brokenNegations(run.s.doc, run.s.validate, bodyPointer(op), body);
+  await run.pool(negated, async (broken, r) => {
+    await refused(r, credits, op, `body rule: ${broken.rule}`, { body: broken.body }, broken.code === undefined, broken.code);
+  });
+}
+
+/** The JSON pointer of `op`'s JSON body schema in the document (its component, or where the operation holds it). */
+function bodyPointer(op: SpecOperation): string {
+  const ref = op.jsonBody?.$ref;
+  if (ref?.startsWith('#/')) return ref.slice(1);
+  const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+  return `/paths/${esc(op.path)}/${op.method}/requestBody/content/application~1json/schema`;
 }
 
 /** One request the contract refuses: sent (unless nothing that could create may be sent) and judged. */
@@ -81,6 +97,7 @@ async function refused(
   rule: string,
   send: { body?: unknown; form?: FormData },
   anyDeclaredCode = false,
+  expectCode?: number,
 ): Promise<void> {
   if (op.charges && credits.stopCreating) return void run.record(op, rule, { skip: credits.stopCreating });
   const a = await run.call(op, op.path, send, rule);
@@ -95,7 +112,14 @@ async function refused(
     if (op.charges && a.status < 300) await credits.accepted(run, op);
   } else if (a.status >= 500 || typeof code !== 'number')
     run.record(op, rule, run.fail(a, 'refused with a validation code', `refused with HTTP ${a.status}, not a 4xx envelope`, `refused with HTTP ${a.status}`));
+  else if (expectCode !== undefined && code !== expectCode && ![402, 429].includes(a.status))
+    run.record(
+      op,
+      rule,
+      run.fail(a, "refused with the rule's code", `refused with code ${code}, not the rule's declared code ${expectCode}`, `refused with code ${code}`),
+    );
   else if (
+    expectCode === undefined &&
     op.validationCodes.length &&
     !op.validationCodes.includes(code) &&
     ![402, 429].includes(a.status) &&

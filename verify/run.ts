@@ -32,6 +32,8 @@ export interface RunShared {
   byId: Map<string, SpecOperation>;
   send: (r: Request) => Promise<Response>;
   control?: ReturnType<typeof createControlClient>;
+  /** With --mock: the operations whose task can be forced to fail (read once from the control API). */
+  forcible?: Set<string>;
   limits: ExchangeLimits;
   runAbort: AbortController;
   deadline: number;

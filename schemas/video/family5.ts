@@ -67,11 +67,12 @@ export const Family5Options = z
       .object({ speakerId: z.string().min(1), content: z.string().min(1) })
       .optional()
       .meta({ description: 'lip_sync: text-to-speech audio source' }),
-    soundEffectSwitch: z.boolean().optional(),
-    soundEffectContent: z.string().optional(),
-    lipSyncTtsSwitch: z.boolean().optional(),
-    lipSyncTtsSpeakerId: z.string().optional(),
-    lipSyncTtsContent: z.string().optional(),
+    // document 1, "Video: family5 create", the options table: optional, for any capability
+    soundEffectSwitch: z.boolean().optional().meta({ description: 'enable generated sound effects' }),
+    soundEffectContent: z.string().optional().meta({ description: 'sound-effect description' }),
+    lipSyncTtsSwitch: z.boolean().optional().meta({ description: 'enable TTS-driven lip sync' }),
+    lipSyncTtsSpeakerId: z.string().optional().meta({ description: 'lip sync: the speaker id of the TTS voice' }),
+    lipSyncTtsContent: z.string().optional().meta({ description: 'lip sync: the spoken text' }),
     brandSticker: z
       .object({ imageUrl: Url, position: z.enum(['up', 'down', 'left', 'right', 'upper_left', 'lower_left', 'upper_right', 'lower_right']) })
       .optional()
@@ -84,8 +85,13 @@ export const Family5Options = z
   .openapi('Family5Options');
 
 const family5Base = z.object({
-  capability: z.enum(family5Capabilities),
-  model: z.enum(family5Models).default('family5'),
+  capability: z
+    .enum(family5Capabilities)
+    .meta({ description: `one of the nine: ${family5Capabilities.join(', ')}; each has its own required input (see the operation)` }),
+  model: z
+    .enum(family5Models)
+    .default('family5')
+    .meta({ description: `the version: ${family5Models.join(', ')} (default family5)` }),
   language: z.enum(['en', 'zh']).default('en').meta({ description: 'en (international region) or zh (China region)' }),
   prompt: z
     .string()
@@ -106,10 +112,22 @@ const family5Base = z.object({
     .optional()
     .meta({ default: 5, description: 'seconds 1-60, default 5; agent accepts only 20, 30, 60 (default 30)' }),
   sourceTaskId: z.string().min(1).optional().meta({ description: 'a prior succeeded family5 task of the caller (restyle, lip_sync source video)' }),
-  images: z.array(Family5Asset).max(family5Limits.images).default([]),
-  videos: z.array(Family5Asset).max(family5Limits.videos).default([]),
-  audios: z.array(Family5Asset).max(family5Limits.audios).default([]),
-  pixverse: Family5Options.default({}),
+  images: z
+    .array(Family5Asset)
+    .max(family5Limits.images)
+    .default([])
+    .meta({ description: `up to ${family5Limits.images} items { url, duration (0-180 s, optional) }` }),
+  videos: z
+    .array(Family5Asset)
+    .max(family5Limits.videos)
+    .default([])
+    .meta({ description: `up to ${family5Limits.videos} items, the same shape as images` }),
+  audios: z
+    .array(Family5Asset)
+    .max(family5Limits.audios)
+    .default([])
+    .meta({ description: `up to ${family5Limits.audios} item, the same shape as images` }),
+  pixverse: Family5Options.default({}).meta({ description: 'the capability-specific options (the options object is sent under the field name pixverse)' }),
 });
 type Family5Base = z.infer<typeof family5Base>;
 
@@ -367,8 +385,13 @@ export const family5StateRules: StateRule[] = [
 ];
 
 const estimateFamily5Base = z.object({
-  capability: z.enum(family5Capabilities),
-  model: z.enum(family5Models).default('family5'),
+  capability: z
+    .enum(family5Capabilities)
+    .meta({ description: `one of the nine: ${family5Capabilities.join(', ')}; each has its own required input (see the operation)` }),
+  model: z
+    .enum(family5Models)
+    .default('family5')
+    .meta({ description: `the version: ${family5Models.join(', ')} (default family5)` }),
   language: z.enum(['en', 'zh']).default('en'),
   duration: z.number().int().min(1).max(60).optional().meta({ default: 5, description: 'default 5; 1-60; agent 20, 30 or 60 (default 30)' }),
   quality: z.enum(family5Qualities).optional().meta({ default: '720p', description: 'default 720p; multi_transition 360p' }),
