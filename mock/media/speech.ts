@@ -17,7 +17,6 @@
  * samples, 46 ms) shifts the words that much later in the file.
  * Standard JavaScript only.
  */
-import { Mp3Encoder } from '@breezystack/lamejs';
 import { hash32 } from '../engine/rng.ts';
 
 /** The mock's audio rate, Hz (24 kHz mono, as every rendered file). */
@@ -114,6 +113,8 @@ export async function encodeSpeechMp3(pcm: Int16Array, frames: number): Promise<
   if (!Number.isInteger(frames) || frames < 5) throw new RangeError(`speech mp3: frames must be an integer >= 5, got ${frames}`);
   const input = new Int16Array(frames * SPEECH_FRAME - 2 * SPEECH_FRAME);
   input.set(pcm.subarray(0, input.length));
+  // loaded on first use: a browser (which has no speech engine) never fetches it
+  const { Mp3Encoder } = await import('@breezystack/lamejs');
   const enc = new Mp3Encoder(1, SPEECH_RATE, 48);
   const parts: Uint8Array[] = [];
   for (let at = 0; at < input.length; at += ENCODE_STEP) {
