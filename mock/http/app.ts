@@ -62,7 +62,7 @@ export interface MockOptions extends EngineOptions {
    * this machine's names (localhost, 127.0.0.1, [::1]) and the --public-url host (--allowed-host).
    */
   allowedHosts?: readonly string[];
-  /** The speech engine (mock/http/espeak.ts: eSpeak NG); none: speech stays tones (docs/guides/media.md, "Speech"). */
+  /** The speech engine (mock/http/espeak.ts: eSpeak NG); none: speech stays tones (docs/guides/media.md, "Speech: words or tones"). */
   speech?: SpeechSynth;
   /** Where a speech problem is told (a piece that fell back to tones; the CLI logs it). */
   onSpeechProblem?: (problem: string) => void;

@@ -2,7 +2,7 @@
  * The eSpeak NG speech engine (a `SpeechSynth`, mock/media/speech.ts) for the
  * Node transports: each piece of text is spoken by the `espeak-ng` program,
  * run as a separate process (GPL-3.0, called, never linked or shipped: see
- * docs/guides/media.md, "Speech"), its WAV read from standard output.
+ * docs/guides/media.md, "Speech: words or tones"), its WAV read from standard output.
  *
  * Bounds: at most `concurrency` (2) processes at once, the others queued;
  * each killed after `timeoutMs` (10 s) and then rejected, so the caller keeps
