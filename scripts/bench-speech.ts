@@ -14,8 +14,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createEspeakSynth, espeakVersion } from '../mock/http/espeak.ts';
-import { createMock } from '../mock/index.ts';
 import { median } from './bench-util.ts';
 
 const KEY = 'mg_bench_secret1';
@@ -28,6 +26,8 @@ export interface SpeechRow {
   createColdMs: number;
   createCachedMs: number;
   mp3FirstMs: number;
+  /** CPU time of this process for the first GET (user + system; the encode), steadier than wall time on a loaded machine. */
+  mp3FirstCpuMs: number;
   mp3CachedMs: number;
   bytes: number;
 }
@@ -62,6 +62,9 @@ function scriptOf(chars: number): { speakerId: string; content: string }[] {
 }
 
 async function measure(version: string, chars: number): Promise<SpeechRow> {
+  // loaded here, not at the top: bench.ts imports this module for its report's format only
+  const { createEspeakSynth } = await import('../mock/http/espeak.ts');
+  const { createMock } = await import('../mock/index.ts');
   const scripts = scriptOf(chars);
   const total = scripts.reduce((n, s) => n + s.content.length, 0);
   const mock = createMock({ seed: 1, clock: 'manual', speech: createEspeakSynth(version) });
@@ -78,8 +81,10 @@ async function measure(version: string, chars: number): Promise<SpeechRow> {
     };
     const get = async (url: string) => {
       const t = performance.now();
+      const cpu = process.cpuUsage();
       const bytes = (await (await mock.fetch(url.replace(/^https?:\/\/[^/]+/, 'http://bench'))).arrayBuffer()).byteLength;
-      return { ms: performance.now() - t, bytes };
+      const used = process.cpuUsage(cpu);
+      return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000, bytes };
     };
     const cold = await create();
     const first = await get(cold.audioUrl);
@@ -94,6 +99,7 @@ async function measure(version: string, chars: number): Promise<SpeechRow> {
       createColdMs: round(cold.ms),
       createCachedMs: round(median(again)),
       mp3FirstMs: round(first.ms),
+      mp3FirstCpuMs: round(first.cpuMs),
       mp3CachedMs: round(median(later)),
       bytes: first.bytes,
     };
@@ -104,6 +110,7 @@ async function measure(version: string, chars: number): Promise<SpeechRow> {
 
 /** Runs the measurements (none without espeak-ng). */
 export async function speechReport(): Promise<SpeechReport> {
+  const { espeakVersion } = await import('../mock/http/espeak.ts');
   const version = espeakVersion();
   if (!version) return { engine: null, rows: [] };
   return { engine: `espeak-ng ${version}`, rows: [await measure(version, 170), await measure(version, 1_000)] };
@@ -114,11 +121,11 @@ export function formatSpeechReport(s: SpeechReport): string[] {
   if (!s.engine) return ['== Speech in words: espeak-ng not installed (speech is tones; apt-get install espeak-ng) =='];
   const out = [
     `== Speech in words (${s.engine}; ms; create = POST /v1/speech, mp3 = GET of its MP3) ==`,
-    `${'what'.padEnd(34)} ${'audio'.padStart(7)} ${'create cold'.padStart(12)} ${'cached'.padStart(7)} ${'mp3 first'.padStart(10)} ${'cached'.padStart(7)}  size`,
+    `${'what'.padEnd(34)} ${'audio'.padStart(7)} ${'create cold'.padStart(12)} ${'cached'.padStart(7)} ${'mp3 first'.padStart(10)} ${'(cpu)'.padStart(7)} ${'cached'.padStart(7)}  size`,
   ];
   for (const r of s.rows)
     out.push(
-      `${r.what.padEnd(34)} ${`${r.audioSeconds} s`.padStart(7)} ${String(r.createColdMs).padStart(12)} ${String(r.createCachedMs).padStart(7)} ${String(r.mp3FirstMs).padStart(10)} ${String(r.mp3CachedMs).padStart(7)}  ${(r.bytes / 1e3).toFixed(1)} KB`,
+      `${r.what.padEnd(34)} ${`${r.audioSeconds} s`.padStart(7)} ${String(r.createColdMs).padStart(12)} ${String(r.createCachedMs).padStart(7)} ${String(r.mp3FirstMs).padStart(10)} ${String(r.mp3FirstCpuMs).padStart(7)} ${String(r.mp3CachedMs).padStart(7)}  ${(r.bytes / 1e3).toFixed(1)} KB`,
     );
   const per100 = s.rows.map((r) => `${((r.audioSeconds / r.chars) * 100).toFixed(1)} s`).join(', ');
   out.push(`seconds of speech per 100 characters: ${per100}`);
