@@ -13,6 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { speechDurationMs } from '../schemas/speech.ts';
 import type { SpeechSynth } from '../mock/media/speech.ts';
+import { chooseSpeech, wavSamples } from '../mock/http/espeak.ts';
 import { flowSpeechBody } from './factories.ts';
 import { useMocks } from './helpers.ts';
 
@@ -86,5 +87,27 @@ describe('an injected speech engine', () => {
     const scripts = [{ speakerId: 'en_ava', content: 'Hello there, how are you today?' }];
     const r = await m.call('POST', '/v1/speech', { body: { scripts, speed: 1 } });
     expect((r.json.data as { audioDuration: number }).audioDuration).toBe(Math.max(5, Math.round(speechDurationMs(scripts[0].content, 1) / 24)) * 24);
+  });
+});
+
+describe('choosing the engine (--speech) and reading its WAV', () => {
+  it('tones: no engine; auto without the program: tones, and the line says how to get it; espeak without it: refused', () => {
+    expect(chooseSpeech('tones')).toEqual({ line: 'speech:   tones (--speech tones)' });
+    const auto = chooseSpeech('auto', { command: '/nonexistent/espeak-ng' });
+    expect(auto.synth).toBeUndefined();
+    expect(auto.line).toMatch(/tones \(espeak-ng not found; .*apt-get install espeak-ng, brew install espeak-ng\)/);
+    expect(() => chooseSpeech('espeak', { command: '/nonexistent/espeak-ng' })).toThrow(/--speech espeak: .* cannot be run/);
+  });
+
+  it("a piped WAV's samples run to the end of the file (its size fields are placeholders)", () => {
+    // RIFF, "fmt " of 16 bytes (PCM, mono, 22,050 Hz, 16-bit), "data" with a placeholder size, then three samples
+    const head = [
+      0x52, 0x49, 0x46, 0x46, 0xff, 0xff, 0xff, 0x7f, 0x57, 0x41, 0x56, 0x45, 0x66, 0x6d, 0x74, 0x20, 16, 0, 0, 0, 1, 0, 1, 0, 0x22, 0x56, 0, 0, 0x44, 0xac, 0,
+      0, 2, 0, 16, 0,
+    ];
+    const data = [0x64, 0x61, 0x74, 0x61, 0x00, 0xf0, 0xff, 0x7f, 0x01, 0x00, 0xff, 0xff, 0x00, 0x80];
+    const pcm = wavSamples(new Uint8Array([...head, ...data]));
+    expect(pcm.sampleRate).toBe(22_050);
+    expect([...pcm.samples]).toEqual([1, -1, -32768]);
   });
 });
