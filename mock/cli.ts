@@ -19,6 +19,7 @@ import { plans } from '../schemas/plans.ts';
 import { DEFAULT_SHARED_VIDEO_MODEL, DEFAULT_VIDEO_DURATION, videoPhases } from '../schemas/video.ts';
 import { createMockServer } from './http/app.ts';
 import { DEFAULT_CAPACITY } from './http/capacity.ts';
+import { chooseSpeech, speechModes } from './http/espeak.ts';
 import { loadState, readStateFile, stateLocationProblem, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { loadAudioLoops } from './media/audio.ts';
@@ -140,6 +141,11 @@ const program = new EnvCommand()
     'memory for rendered media (videos, audio, images) of the whole process, sessions included; least recently used first out',
     int('media-cache-mb', 1, 65536),
     256,
+  )
+  .addOption(
+    new Option('--speech <mode>', 'speech in words with espeak-ng (espeak), tones (tones), or words when espeak-ng is installed (auto)')
+      .choices(speechModes)
+      .default('auto'),
   )
   .option(
     '--state <file>',
@@ -282,6 +288,7 @@ const o = program.opts<{
   maxStreams: number;
   maxStateMb: number;
   quiet: boolean;
+  speech: (typeof speechModes)[number];
 }>();
 
 if (!/^[A-Za-z0-9]+$/.test(o.keyPrefix)) program.error('error: --key-prefix must be letters and digits');
@@ -324,7 +331,17 @@ const LOOPBACK = ['127.0.0.1', '::1', 'localhost'].includes(o.host) || /^127\./.
 const generatedToken = o.controlToken === undefined && !LOOPBACK && !o.unsafeOpenControl;
 const controlToken = o.controlToken ?? (generatedToken ? randomBytes(18).toString('base64url') : undefined);
 const displayHost = ALL_INTERFACES || o.host === '127.0.0.1' ? 'localhost' : o.host;
+const speech = (() => {
+  try {
+    return chooseSpeech(o.speech);
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+})();
 const mock = createMockServer({
+  speech: speech.synth,
+  onSpeechProblem: (problem) => console.error(problem),
   seed: o.seed,
   clock: o.clock,
   speed: o.speed,
@@ -406,6 +423,7 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
           : '/__mock OPEN to anyone who can reach this port (--unsafe-open-control)'
     }`,
   );
+  console.log(`  ${speech.line}`);
   if (o.state) console.log(`  state:    ${saved ? `loaded ${o.state}` : `${o.state} (new)`}, saved at shutdown and on POST /__mock/state/save`);
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);
   console.log(

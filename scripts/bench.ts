@@ -6,7 +6,8 @@
  * parsing the POST body (scripts/bench-node.ts, the machine's ceiling for any
  * Node server); cold start of the mock and of Prism; 100,000 stored tasks
  * (scripts/bench-store.ts); media render times, cached media and the API
- * beside media load (scripts/bench-media.ts). Prints the figures and one PASS/MISS line per
+ * beside media load (scripts/bench-media.ts); speech in words with espeak-ng
+ * (scripts/bench-speech.ts). Prints the figures and one PASS/MISS line per
  * target; it asserts nothing (exit code 0 unless the bench itself breaks).
  *
  *   npm run bench [-- --duration 4 --rounds 3 --runs 5 --tasks 100000 --quick]
@@ -40,6 +41,7 @@ import { expressPath } from '../mock/http/router.ts';
 import type { BareFixtures } from './bench-bare.ts';
 import type { StoreReport } from './bench-store.ts';
 import { formatMediaReport, type MediaReport } from './bench-media.ts';
+import { formatSpeechReport, type SpeechReport } from './bench-speech.ts';
 import { freePort, median } from './bench-util.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -393,6 +395,13 @@ async function main() {
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as MediaReport) : reject(new Error(`bench-media exited ${code}`))));
   });
+  log('speech: espeak-ng renders and MP3 encodes...');
+  const speech = await new Promise<SpeechReport>((resolve, reject) => {
+    const child = spawn(NODE, ['--import', 'tsx', 'scripts/bench-speech.ts', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as SpeechReport) : reject(new Error(`bench-speech exited ${code}`))));
+  });
 
   // ------------------------------------------------------------ report
   const agg = (s: ServerName, route: Route, c: number) => {
@@ -490,6 +499,8 @@ async function main() {
 
   p('');
   for (const l of formatMediaReport(media)) p(l);
+  p('');
+  for (const l of formatSpeechReport(speech)) p(l);
 
   // ------------------------------------------------------------ targets
   p('');

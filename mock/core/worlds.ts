@@ -9,6 +9,8 @@
  * fetch handlers (MSW, in-process) both keep their worlds here, so the control
  * operations on sessions answer the same everywhere.
  */
+import type { SpeechSynth } from '../media/speech.ts';
+import { setSpeechSynth } from '../services/spoken.ts';
 import { MAX_SESSIONS, SESSION_NAME, type SessionInfo } from '../../schemas/control.ts';
 import { DEFAULT_LIMITS, Engine, type EngineLimits, type EngineOptions } from '../engine/engine.ts';
 import { composeServices, defaultServices, prepareEngine, type AnyService, type ServiceSet } from '../services/index.ts';
@@ -43,6 +45,10 @@ export interface WorldsOptions {
   onMockBug?: (where: string, problem: string) => void;
   /** Most sessions kept besides the default world (default MAX_SESSIONS); beyond, the least recently used is dropped. */
   maxSessions?: number;
+  /** The speech engine every world speaks with (mock/media/speech.ts; the Node transports pass eSpeak NG's); none: tones. */
+  speech?: SpeechSynth;
+  /** Where a speech problem is told (a piece that fell back to tones); default: nowhere. */
+  onSpeechProblem?: (problem: string) => void;
 }
 
 /** The least a session keeps of each bound, however many sessions share the budget (assumed: what a CI worker's test file needs). */
@@ -137,6 +143,7 @@ export function createWorlds(opts: WorldsOptions) {
     engine.onBug = opts.onMockBug;
     const bug = (where: string, problem: string) => engine.reportBug(where, problem);
     prepareEngine(engine, services);
+    setSpeechSynth(engine, opts.speech, opts.onSpeechProblem);
     const runnerOpts = opts.runner({ name, prefix, engine });
     return {
       name,

@@ -5,6 +5,7 @@
  * and methods, malformed or oversized bodies, requests the HTTP parser
  * refuses: never a 500 page, never a stack trace.
  */
+import type { SpeechSynth } from '../media/speech.ts';
 import type { IncomingMessage, Server } from 'node:http';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -61,6 +62,10 @@ export interface MockOptions extends EngineOptions {
    * this machine's names (localhost, 127.0.0.1, [::1]) and the --public-url host (--allowed-host).
    */
   allowedHosts?: readonly string[];
+  /** The speech engine (mock/http/espeak.ts: eSpeak NG); none: speech stays tones (docs/guides/media.md, "Speech: words or tones"). */
+  speech?: SpeechSynth;
+  /** Where a speech problem is told (a piece that fell back to tones; the CLI logs it). */
+  onSpeechProblem?: (problem: string) => void;
   /** Check the Host of control and sign-in requests against the names above (default true; the CLI turns it off bound beyond loopback unless --allowed-host is given). */
   checkHost?: boolean;
 }
@@ -125,6 +130,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     mediaCacheBytes: opts.mediaCacheBytes,
     maxSessions: opts.maxSessions,
     onMockBug: opts.onMockBug,
+    speech: opts.speech,
+    onSpeechProblem: opts.onSpeechProblem,
     control: { origins: opts.controlOrigins, token: opts.controlToken },
     runner: ({ name, engine }) => ({
       strict: opts.strict ?? false,

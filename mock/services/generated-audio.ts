@@ -39,6 +39,9 @@ import { colourFor, rgbHex } from '../media/colour.ts';
 import { labelledImage } from '../media/renderers.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
+import { dialogueFile, dialogueMs, spokenDialogue } from './spoken-tts.ts';
+import { speechSynthOf, type LineSpeech } from './spoken.ts';
+import { voiceKey } from '../media/speech.ts';
 import { TaskKit, taskRecordSchema, type Task } from './tasks.ts';
 
 /** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
@@ -55,6 +58,8 @@ export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
   creditCharged: number;
   creditRefunded: number;
   errorMessage?: string;
+  /** Present when the text was spoken in words by the world's speech engine: each line's sentences and lengths (mock/services/spoken.ts). */
+  speech?: LineSpeech[];
 }
 
 /** The renderer's format of each audioConfig.format. */
@@ -118,14 +123,19 @@ function makeService(name: GeneratedAudioServiceName) {
     };
   }
 
-  const create: Handler<'createPlatformVoiceTask'> = ({ body }, ctx) => {
-    const { engine, account, now, forcing } = ctx;
+  const create: Handler<'createPlatformVoiceTask'> = async ({ body }, ctx) => {
+    const { engine, forcing } = ctx;
     // speaker entries must name voices this account can use (built-in or its own cloned ones)
-    const known = new Set(voicesOf(engine, account.apiKey).map((v) => v.speakerId));
+    const catalogue = voicesOf(engine, ctx.account.apiKey);
+    const known = new Set(catalogue.map((v) => v.speakerId));
     body.voices?.forEach((v, i) => {
       if (v.type === 'speaker' && v.id !== undefined && !known.has(v.id))
         throw new ApiError('GEN_AUDIO_SPEAKER_NOT_FOUND', `voices[${i}].id: no speaker ${JSON.stringify(v.id)}; GET /v1/speakers/list lists them`);
     });
+    const speed = 1 + (body.audioConfig?.speechRate ?? 0) / 100;
+    // the dialogue in words when the world has a speech engine; the account and the clock are read after this await
+    const speech = await spokenDialogue(engine, `${s.idPrefix}-${hash32(body.text).toString(36)}`, body.text, body.voices, catalogue, speed);
+    const { account, now } = ctx;
     const running = OPEN.reduce((n, st) => n + kit.store(engine).pageNewestFirst(account.apiKey, 1, 1, st).total, 0);
     // a per-user limit like the rate limits: off with them (--no-rate-limit)
     if (engine.limiter.enabled && running >= GENERATED_AUDIO_CONCURRENCY)
@@ -135,10 +145,10 @@ function makeService(name: GeneratedAudioServiceName) {
       );
     const format = body.audioConfig?.format ?? 'mp3';
     const text = spokenText(body.text);
-    const speed = 1 + (body.audioConfig?.speechRate ?? 0) / 100;
     const hint = body.durationHint;
     const limits = generatedAudioLimits.durationHint;
-    const targetMs = hint !== undefined ? hint * 1000 : Math.min(limits.max * 1000, Math.max(limits.min * 1000, speechDurationMs(text, speed)));
+    const spokenMs = speech ? dialogueMs(speech) : speechDurationMs(text, speed);
+    const targetMs = hint !== undefined ? hint * 1000 : Math.min(limits.max * 1000, Math.max(limits.min * 1000, spokenMs));
     const durationMs = decodedMs(format, targetMs, hint !== undefined);
     const reserved = generatedAudioPrice(hint ?? limits.max, s.creditsPerMinute);
     const id = kit.nextId(ctx);
@@ -151,6 +161,7 @@ function makeService(name: GeneratedAudioServiceName) {
       format,
       durationMs,
       variant: hash32(engine.seed, id, 'voice') % AUDIO_TIMBRES,
+      ...(speech ? { speech } : {}),
       reserved,
       creditCharged: 0,
       creditRefunded: 0,
@@ -197,8 +208,11 @@ function makeService(name: GeneratedAudioServiceName) {
         const format = rendered[r.format];
         return {
           contentType: audioFileTypes[format].contentType,
-          key: `generated audio ${format} ${r.durationMs} ${r.variant}`,
-          render: () => renderAudio({ format, durationMs: r.durationMs, variant: r.variant }),
+          key: `generated audio ${format} ${r.durationMs} ${r.variant}${r.speech ? ` ${r.speech[0].synth} ${hash32(r.text).toString(36)} ${r.speech.map((l) => voiceKey(l.voice)).join('/')}` : ''}`,
+          render: () =>
+            r.speech && speechSynthOf(engine)?.id === r.speech[0].synth
+              ? dialogueFile(engine, r.speech, format, r.durationMs, r.variant)
+              : renderAudio({ format, durationMs: r.durationMs, variant: r.variant }),
           owner: r.owner,
         };
       },
@@ -230,6 +244,7 @@ function makeService(name: GeneratedAudioServiceName) {
     creditCharged: z.number(),
     creditRefunded: z.number(),
     errorMessage: z.string().optional(),
+    speech: z.array(z.looseObject({})).optional(),
   });
   return { create, get, list, media, kit, records: { [area]: record } };
 }

@@ -19,7 +19,10 @@ import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
 import type { MediaAsset, MediaRoute, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { cutText } from '../../schemas/text.ts';
-import { distinctVariants, voiceOf } from './voices.ts';
+import { distinctVariants, voiceOf, type Voice } from './voices.ts';
+import { hash32 } from '../engine/rng.ts';
+import { encodeSpeechMp3, voiceKey } from '../media/speech.ts';
+import { pieceTimes, speakText, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
 
 /** Length of one MP3 frame, ms (576 samples at 24 kHz: exactly 24 ms). */
 export const MP3_FRAME_MS = (audioFrameSamples.mp3 * 1000) / 24_000;
@@ -30,6 +33,8 @@ export interface SpokenLine {
   variant: number;
   text: string;
   frames: number;
+  /** Present when the line was spoken in words by the world's speech engine: its sentences and their lengths (mock/services/spoken.ts). */
+  speech?: LineSpeech;
 }
 
 /** A line's MP3 frames: `speechDurationMs` to the nearest 24 ms frame (at least 5). */
@@ -52,12 +57,40 @@ export function spokenLines(ctx: ServiceContext, scripts: { speakerId: string; c
   }));
 }
 
+/**
+ * `lines` spoken in words when the world has a speech engine: each line
+ * rendered in its speaker's voice (`who(i)`: language and gender), its frames
+ * then the rendered length; without an engine (or for a line it fails on),
+ * the line as it was (the speaking-rate model, tones).
+ */
+export async function speakLines(
+  engine: Engine,
+  lines: readonly SpokenLine[],
+  who: (i: number) => Pick<Voice, 'language' | 'gender'>,
+  speed: number,
+): Promise<SpokenLine[]> {
+  if (!speechSynthOf(engine)) return [...lines];
+  return Promise.all(
+    lines.map(async (l, i) => {
+      const speech = await speakText(engine, l.text, { speakerId: l.speakerId, timbre: l.variant, ...who(i) }, speed);
+      return speech ? { ...l, speech, frames: spokenFrames(speech) } : l;
+    }),
+  );
+}
+
 /** Total duration of `lines`, ms (whole MP3 frames of 24 ms: an integer). */
 export const durationOf = (lines: readonly SpokenLine[]) => lines.reduce((n, l) => n + l.frames, 0) * MP3_FRAME_MS;
 
-/** The MP3 of `lines`: each line's frames in its variant, back to back. */
-export function linesMp3(lines: readonly SpokenLine[]): Uint8Array {
-  return concatBytes(lines.map((l) => audioFrames('mp3', l.variant, 0, l.frames)));
+/** True when `l` is spoken in words by `engine`'s speech engine (the one that measured it). */
+const spokenBy = (engine: Engine, l: SpokenLine): l is SpokenLine & { speech: LineSpeech } =>
+  l.speech !== undefined && speechSynthOf(engine)?.id === l.speech.synth;
+
+/** The MP3 of `lines`: each line's frames back to back, a spoken line encoded from its words (exactly its frames), any other its variant's tones. */
+export async function linesMp3(engine: Engine, lines: readonly SpokenLine[]): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (const l of lines)
+    parts.push(spokenBy(engine, l) ? await encodeSpeechMp3(await spokenPcm(engine, l.speech, l.frames), l.frames) : audioFrames('mp3', l.variant, 0, l.frames));
+  return concatBytes(parts);
 }
 
 /** Cues of `lines` over their audio: one per line (`perLine`), or each line cut into sentence cues within its time. */
@@ -67,14 +100,16 @@ export function linesCues(lines: readonly SpokenLine[], perLine: boolean): Cue[]
   for (const l of lines) {
     const ms = l.frames * MP3_FRAME_MS;
     if (perLine) cues.push({ startMs, endMs: startMs + ms, text: l.text.replace(/\s+/g, ' ').trim() || '…' });
+    else if (l.speech) for (const c of pieceTimes(l.speech, ms)) cues.push({ startMs: startMs + c.startMs, endMs: startMs + c.endMs, text: c.text });
     else for (const c of cuesForText(l.text, ms)) cues.push({ startMs: startMs + c.startMs, endMs: startMs + c.endMs, text: c.text });
     startMs += ms;
   }
   return cues;
 }
 
-/** What names the audio of `lines`: each line's variant and frames. */
-export const linesKey = (lines: readonly SpokenLine[]) => lines.map((l) => `${l.variant}x${l.frames}`).join(',');
+/** What names the audio of `lines`: each line's variant and frames, and for a spoken line its engine, voice and a hash of its words. */
+export const linesKey = (lines: readonly SpokenLine[]) =>
+  lines.map((l) => `${l.variant}x${l.frames}${l.speech ? ` ${l.speech.synth} ${voiceKey(l.speech.voice)} ${hash32(l.text).toString(36)}` : ''}`).join(',');
 
 /** The HLS rendition of `lines`: the same audio, each line in its voice. */
 export function linesHls(lines: readonly SpokenLine[]) {
@@ -87,12 +122,12 @@ export function linesHls(lines: readonly SpokenLine[]) {
   return hlsAudio(durationOf(lines), lines[0].variant, { voices });
 }
 
-/** A hosted MP3 of `lines`, named by its frames and variants. */
-export function mp3Asset(lines: readonly SpokenLine[]): MediaAsset {
+/** A hosted MP3 of `lines` on `engine` (its speech engine speaks them), named by its frames, variants and words. */
+export function mp3Asset(engine: Engine, lines: readonly SpokenLine[]): MediaAsset {
   return {
     contentType: audioFileTypes.mp3.contentType,
     key: `speech mp3 ${linesKey(lines)}`,
-    render: () => linesMp3(lines),
+    render: () => linesMp3(engine, lines),
   };
 }
 
@@ -186,7 +221,7 @@ export function episodeMediaRoutes(
       path: at('audio.mp3'),
       resolve(engine, p) {
         const r = find.audio(engine, p.episodeId);
-        return r ? { ...mp3Asset(r.lines), owner: r.owner } : undefined;
+        return r ? { ...mp3Asset(engine, r.lines), owner: r.owner } : undefined;
       },
     },
     {

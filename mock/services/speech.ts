@@ -49,7 +49,20 @@ import { renderAudio, streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
-import { durationOf, episodeMediaRoutes, fakeArticle, lineFrames, mp3Asset, outlineOf, spokenLines, srtAsset, titleOf, type SpokenLine } from './narration.ts';
+import {
+  durationOf,
+  episodeMediaRoutes,
+  fakeArticle,
+  lineFrames,
+  mp3Asset,
+  outlineOf,
+  speakLines,
+  spokenLines,
+  srtAsset,
+  titleOf,
+  type SpokenLine,
+} from './narration.ts';
+import { spokenTts } from './spoken-tts.ts';
 
 // ---------------------------------------------------------------------------
 // Money
@@ -198,14 +211,24 @@ function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
 // ---------------------------------------------------------------------------
 
 /** POST /v1/tts and POST /v1/audio/speech: the audio, streamed. Errors: 35002 (voice), 35004 (credits). */
-const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
+const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
   const voice = voiceOf(ctx, body.voice, 'voice');
   const chars = charCount(body.input);
+  // spoken in words when the world has a speech engine (mp3, wav, pcm), measured before the charge
+  const spoken = await spokenTts(ctx.engine, body, voice);
   const id = ctx.engine.nextId('tts', ctx.account.apiKey, 'tts');
   chargeNow(ctx, id, speechCredits(chars), `tts ${chars} characters, ${body.response_format}`);
+  if (spoken) return { contentType: ttsContentType(body.response_format), body: spoken };
   const durationMs = speechDurationMs(body.input, body.speed);
   return { contentType: ttsContentType(body.response_format), body: streamAudio({ format: body.response_format, durationMs, variant: voice.variant }) };
 };
+
+/** The lines of a script, each in its speaker's voice: spoken in words when the world has a speech engine (errors: as `spokenLines`). */
+async function spokenScript(ctx: ServiceContext, scripts: { speakerId: string; content: string }[], speed: number): Promise<SpokenLine[]> {
+  const lines = spokenLines(ctx, scripts, speed);
+  const voices = lines.map((l) => voiceOf(ctx, l.speakerId, 'scripts'));
+  return speakLines(ctx.engine, lines, (i) => voices[i], speed);
+}
 
 /** The saved records of the area's stores: checked before a saved state is loaded. */
 const speechRecordSchema = taskRecordSchema(['success'], { lines: z.array(z.looseObject({})), credits: z.number() });
@@ -220,8 +243,8 @@ const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
   failCode: z.number().optional(),
 });
 
-const createSpeechScript: Handler<'createSpeechScript'> = ({ body }, ctx) => {
-  const lines = spokenLines(ctx, body.scripts, body.speed);
+const createSpeechScript: Handler<'createSpeechScript'> = async ({ body }, ctx) => {
+  const lines = await spokenScript(ctx, body.scripts, body.speed);
   const chars = lines.reduce((n, l) => n + charCount(l.text), 0);
   const credits = speechCredits(chars);
   const id = scriptKit.nextId(ctx);
@@ -236,7 +259,7 @@ const createSpeechScript: Handler<'createSpeechScript'> = ({ body }, ctx) => {
   };
 };
 
-const createFlowSpeechEpisode: Handler<'createFlowSpeechEpisode'> = ({ body }: { body: FlowSpeechRequest }, ctx) => {
+const createFlowSpeechEpisode: Handler<'createFlowSpeechEpisode'> = async ({ body }: { body: FlowSpeechRequest }, ctx) => {
   const source = body.sources[0];
   const voice = voiceOf(ctx, body.speakers[0].speakerId, 'speakers[0].speakerId');
   let text: string;
@@ -249,12 +272,13 @@ const createFlowSpeechEpisode: Handler<'createFlowSpeechEpisode'> = ({ body }: {
     text = fakeArticle(ctx.engine.seed, source.uri ?? source.content!, language);
   }
   if (text.trim() === '') text = source.content!; // smart cleaning left nothing: read it as written
-  const lines: SpokenLine[] = [{ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, body.speed) }];
+  const said: SpokenLine[] = [{ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, body.speed) }];
+  const lines = await speakLines(ctx.engine, said, () => ({ language, gender: voice.gender }), body.speed);
   return createEpisode(ctx, 'narration', language, lines);
 };
 
-const createFlowSpeechTtsEpisode: Handler<'createFlowSpeechTtsEpisode'> = ({ body }, ctx) => {
-  const lines = spokenLines(ctx, body.scripts, body.speed);
+const createFlowSpeechTtsEpisode: Handler<'createFlowSpeechTtsEpisode'> = async ({ body }, ctx) => {
+  const lines = await spokenScript(ctx, body.scripts, body.speed);
   return createEpisode(ctx, 'script', body.language ?? inferLanguage(lines.map((l) => l.text).join(' ')), lines);
 };
 
@@ -315,7 +339,7 @@ export const speechService: Service<
       path: scriptMedia('{taskId}', audioFileTypes.mp3.extension),
       resolve(engine, p) {
         const r = scriptKit.find(engine, p.taskId);
-        return r ? { ...mp3Asset(r.lines), owner: r.owner } : undefined;
+        return r ? { ...mp3Asset(engine, r.lines), owner: r.owner } : undefined;
       },
     },
     {

@@ -44,7 +44,7 @@ import type { Rgb } from '../media/types.ts';
 import { labelledImage, renderVideo } from '../media/renderers.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, type SpokenLine } from './narration.ts';
+import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, speakLines, titleOf, type SpokenLine } from './narration.ts';
 import { voiceOf } from './voices.ts';
 import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
@@ -285,12 +285,15 @@ const storybookVideoRecordSchema = taskRecordSchema(episodeStatuses, {
   failReason: z.string().optional(),
 });
 
-const createStorybookEpisode: Handler<'createStorybookEpisode'> = ({ body }, ctx) => {
+const createStorybookEpisode: Handler<'createStorybookEpisode'> = async ({ body }, ctx) => {
   const { engine, now, forcing } = ctx;
   const voice = body.skipAudio ? undefined : voiceOf(ctx, body.speakers![0].speakerId, 'speakers[0].speakerId', 'STORYBOOK_SPEAKER_NOT_FOUND');
   const id = deckKit.nextId(ctx);
   const { title, pages } = writeDeck(engine.seed, id, body.sources[0], body.mode, storybookWritingLanguage(body.language));
-  const lines = voice ? pages.map((text) => ({ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, 1) })) : undefined;
+  const said = voice ? pages.map((text) => ({ speakerId: voice.speakerId, variant: voice.variant, text, frames: lineFrames(text, 1) })) : undefined;
+  // spoken in words when the world has a speech engine (each page's narration measured from its audio)
+  const lines =
+    said && voice ? await speakLines(engine, said, () => ({ language: storybookWritingLanguage(body.language), gender: voice.gender }), 1) : undefined;
   const narrated = lines ? lines.reduce((n, l) => n + [...l.text].length, 0) : 0;
   const price = storybookCredits(body.mode, pages.length, narrated);
   deckKit.reserve(ctx, id, price, 'STORYBOOK_INSUFFICIENT_CREDITS', `page deck ${body.mode}, ${pages.length} pages`);
@@ -392,7 +395,7 @@ export const storybookService: Service<'createStorybookEpisode' | 'getStorybookE
       path: mediaOf('{episodeId}', 'narration.mp3'),
       resolve(engine, p) {
         const r = doneDeck(engine, p.episodeId);
-        return r?.lines ? { ...mp3Asset(r.lines), owner: r.owner } : undefined;
+        return r?.lines ? { ...mp3Asset(engine, r.lines), owner: r.owner } : undefined;
       },
     },
     {

@@ -19,8 +19,8 @@ import { charCount, inferLanguage, SPEECH_MAX_CHARS } from '../../../schemas/spe
 import { ApiError } from '../../engine/api-error.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { Handler, Service, ServiceContext } from '../context.ts';
-import { durationOf, episodeMediaRoutes, lineFrames, type SpokenLine } from '../narration.ts';
-import { distinctVariants, voiceOf } from '../voices.ts';
+import { durationOf, episodeMediaRoutes, lineFrames, speakLines, type SpokenLine } from '../narration.ts';
+import { distinctVariants, voiceOf, voicesOf } from '../voices.ts';
 import { taskRecordSchema } from '../tasks.ts';
 import { type PodcastRecord, textAt, shown, countShown, kit, mediaBase, mediaOf } from './record.ts';
 import { writeEpisode } from './writer.ts';
@@ -92,8 +92,21 @@ const lineView = (r: PodcastRecord, l: { slot: number; content: string }) => ({
 // ---------------------------------------------------------------------------
 
 /** The rendered lines of `r`'s script. */
-const spoken = (r: PodcastRecord): SpokenLine[] =>
+const spoken = (r: Pick<PodcastRecord, 'slots' | 'lines' | 'speed'>): SpokenLine[] =>
   r.lines.map((l) => ({ speakerId: r.slots[l.slot].speakerId, variant: r.slots[l.slot].variant, text: l.content, frames: lineFrames(l.content, r.speed) }));
+
+/**
+ * The rendered lines of `lines` in `r`'s voices, spoken in words when the
+ * world has a speech engine (each speaker's language and gender from its
+ * voice; a voice gone since: the script's language, female).
+ */
+async function said(engine: Engine, r: Pick<PodcastRecord, 'owner' | 'slots' | 'speed' | 'language'>, lines: PodcastRecord['lines']): Promise<SpokenLine[]> {
+  const voices = voicesOf(engine, r.owner);
+  const who = lines.map(
+    (l) => voices.find((v) => v.speakerId === r.slots[l.slot].speakerId) ?? { language: podcastWritingLanguage(r.language), gender: 'female' as const },
+  );
+  return speakLines(engine, spoken({ ...r, lines }), (i) => who[i], r.speed);
+}
 
 /** Script characters (code points) of `r`. */
 const scriptChars = (r: Pick<PodcastRecord, 'lines'>) => r.lines.reduce((n, l) => n + charCount(l.content), 0);
@@ -108,7 +121,7 @@ function forcedFailure(ctx: ServiceContext, fallback: ErrorName): string | undef
  * `languageMustMatch`, 37002 for a speaker of another language), writes it,
  * reserves its price (37004 when short, nothing taken) and starts it.
  */
-function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastRecord['flow']): string {
+async function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastRecord['flow']): Promise<string> {
   const { engine, now } = ctx;
   const voices = body.speakers.map((s, i) => voiceOf(ctx, s.speakerId, `speakers[${i}].speakerId`, 'PODCAST_SPEAKER_NOT_FOUND'));
   if (flow === 'two-stage')
@@ -134,6 +147,8 @@ function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastR
   const sourcesAt = now + plan.sourcesMs;
   const outlineAt = written.outline.map((_, i) => sourcesAt + (i + 1) * plan.outlineItemMs);
   const linesAt = written.lines.map((_, i) => outlineAt[outlineAt.length - 1] + (i + 1) * plan.lineMs);
+  // the one-shot audio in words, rendered before anything is stored (the account is read after this await)
+  const rendering = flow === 'one-shot' ? await said(engine, { owner: ctx.account.apiKey, slots, speed: body.speed, language }, written.lines) : undefined;
   const audioCredits = podcastAudioCredits(scriptChars(written));
   const credits = flow === 'one-shot' ? plan.scriptCredits + audioCredits : plan.scriptCredits;
 
@@ -160,7 +175,7 @@ function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastR
   if (ctx.forcing.outcome === 'stuck') r.haltAt = now;
   // a forced failure comes halfway through the script: the lines before it are shown, then the stage fails
   if (failWith) r.haltAt = linesAt[Math.floor(linesAt.length / 2)];
-  if (flow === 'one-shot') r.rendering = spoken(r);
+  if (rendering) r.rendering = rendering;
   kit.action(engine, r, now + podcastAudioSchedule.timeoutMs + 1, 'timeout:1');
   kit.run(
     engine,
@@ -274,12 +289,12 @@ const podcastRecordSchema = taskRecordSchema(episodeStatuses, {
   audio: z.array(z.looseObject({})).optional(),
 });
 
-const createPodcastEpisode: Handler<'createPodcastEpisode'> = ({ body }, ctx) => {
-  return { episodeId: createEpisode(ctx, body, 'one-shot') };
+const createPodcastEpisode: Handler<'createPodcastEpisode'> = async ({ body }, ctx) => {
+  return { episodeId: await createEpisode(ctx, body, 'one-shot') };
 };
 
-const createPodcastTextContent: Handler<'createPodcastTextContent'> = ({ body }, ctx) => {
-  const episodeId = createEpisode(ctx, body, 'two-stage');
+const createPodcastTextContent: Handler<'createPodcastTextContent'> = async ({ body }, ctx) => {
+  const episodeId = await createEpisode(ctx, body, 'two-stage');
   return { episodeId, message: 'writing the script; poll the episode until contentStatus is text-success, then POST its /audio' };
 };
 
@@ -287,13 +302,21 @@ const getPodcastEpisode: Handler<'getPodcastEpisode'> = ({ params }, ctx) => {
   return presentEpisode(kit.own(ctx, params.episodeId, notFound), ctx);
 };
 
-const createPodcastAudio: Handler<'createPodcastAudio'> = ({ params, body }, ctx) => {
-  const { engine, now } = ctx;
-  const r = kit.own(ctx, params.episodeId, notFound);
-  const refusal = audioRefusal(r);
-  if (refusal) throw new ApiError('PODCAST_AUDIO_NOT_ALLOWED', refusal);
-  if (body.scripts) checkEdit(r, body.scripts);
-  const edited = body.scripts ? r.lines.map((l, i) => ({ slot: l.slot, content: body.scripts![i].content })) : r.lines;
+const createPodcastAudio: Handler<'createPodcastAudio'> = async ({ params, body }, ctx) => {
+  const { engine } = ctx;
+  const check = () => {
+    const r = kit.own(ctx, params.episodeId, notFound);
+    const refusal = audioRefusal(r);
+    if (refusal) throw new ApiError('PODCAST_AUDIO_NOT_ALLOWED', refusal);
+    if (body.scripts) checkEdit(r, body.scripts);
+    const edited = body.scripts ? r.lines.map((l, i) => ({ slot: l.slot, content: body.scripts![i].content })) : r.lines;
+    return { r, edited };
+  };
+  const before = check();
+  const rendering = await said(engine, before.r, before.edited);
+  // checked again after the words were rendered: a reset, a delete or another request may have come between
+  const { r, edited } = check();
+  const { now } = ctx;
   const audioCredits = podcastAudioCredits(scriptChars({ lines: edited }));
   kit.reserve(ctx, r.id, audioCredits, 'PODCAST_INSUFFICIENT_CREDITS', `podcast audio, ${edited.length} lines`);
   const contentStatus = r.contentStatus!;
@@ -301,7 +324,7 @@ const createPodcastAudio: Handler<'createPodcastAudio'> = ({ params, body }, ctx
   r.audioCredits = audioCredits;
   r.stage += 1;
   r.audio = undefined;
-  r.rendering = spoken(r);
+  r.rendering = edited === before.edited || JSON.stringify(edited) === JSON.stringify(before.edited) ? rendering : spoken(r);
   r.completedTime = undefined;
   r.failReason = undefined;
   r.failCode = 0;

@@ -1,0 +1,120 @@
+/**
+ * Speech that says its words (document 2, speech sections; document 3,
+ * "Page-deck episode"): when the host injects a speech engine
+ * (`SpeechSynth`, mock/media/speech.ts: eSpeak NG in the Node transports), a
+ * spoken line is rendered sentence by sentence, each sentence measured by its
+ * samples, and the line's duration, `audioDuration` and the subtitle cues
+ * come from those counts. Without an engine (the browser, a machine without
+ * eSpeak NG) lines keep the speaking-rate model and their tones
+ * (`decisions/0012-speech-audio.md`).
+ *
+ * The engine is the world's, set once by the composition (`prepareEngine`
+ * with `{speech}`), never a global. A piece the engine fails to render (a
+ * crash, a time-out) falls back to tones for its line, with a note through
+ * the engine's `onSpeechProblem` hook; never an error to the client.
+ * Standard JavaScript only.
+ */
+import type { Engine } from '../engine/engine.ts';
+import { framesFor, resample, SPEECH_FRAME, SPEECH_RATE, speechPieces, speechVoice, type SpeechSynth, type SpeechVoice } from '../media/speech.ts';
+
+/** What a line spoken by the engine keeps: the engine's id, the voice, and each sentence with its length in 24 kHz samples. */
+export interface LineSpeech {
+  synth: string;
+  voice: SpeechVoice;
+  pieces: { text: string; samples: number }[];
+}
+
+/** Longest text spoken in words, characters (longer texts keep their tones: bounds the engine's and the MP3 encoder's work per request). */
+export const SPEECH_WORDS_MAX_CHARS = 5_000;
+
+interface SpeechSlot {
+  synth?: SpeechSynth;
+  onProblem?: (problem: string) => void;
+}
+
+const slotOf = (engine: Engine) => engine.registry<SpeechSlot>('speech', () => ({}));
+
+/** Gives `engine` its speech engine (undefined: tones) and where its problems are told (a log). Called by the composition. */
+export function setSpeechSynth(engine: Engine, synth: SpeechSynth | undefined, onProblem?: (problem: string) => void): void {
+  const slot = slotOf(engine);
+  slot.synth = synth;
+  slot.onProblem = onProblem;
+}
+
+/** The engine's speech engine, or undefined (tones). */
+export const speechSynthOf = (engine: Engine): SpeechSynth | undefined => slotOf(engine).synth;
+
+/** Tells the host a speech problem (the piece then keeps its tones). */
+function problem(engine: Engine, text: string): void {
+  slotOf(engine).onProblem?.(text);
+}
+
+/** A speaker as the engine needs it. */
+export interface Speaker {
+  speakerId: string;
+  language: string;
+  gender: string;
+  /** Its timbre within the script (distinct speakers: distinct timbres). */
+  timbre: number;
+}
+
+/**
+ * Renders `text` in `speaker`'s voice at `speed`, a sentence at a time, and
+ * measures each sentence; undefined when there is no engine, the text is
+ * over `SPEECH_WORDS_MAX_CHARS`, or a sentence fails (told to the host).
+ */
+export async function speakText(engine: Engine, text: string, speaker: Speaker, speed: number): Promise<LineSpeech | undefined> {
+  const synth = speechSynthOf(engine);
+  if (!synth || [...text].length > SPEECH_WORDS_MAX_CHARS) return undefined;
+  const voice = speechVoice(speaker.speakerId, speaker.language, speaker.gender, speaker.timbre, speed);
+  try {
+    const pieces = await Promise.all(speechPieces(text).map(async (t) => ({ text: t, samples: resample(await synth.render(t, voice)).length })));
+    return { synth: synth.id, voice, pieces };
+  } catch (e) {
+    problem(engine, `speech: ${synth.id} failed (${e instanceof Error ? e.message : String(e)}); tones for "${text.slice(0, 40)}"`);
+    return undefined;
+  }
+}
+
+/** MP3 frames of a spoken line: its samples to whole 24 ms frames (at least 5). */
+export const spokenFrames = (s: LineSpeech) => framesFor(s.pieces.reduce((n, p) => n + p.samples, 0));
+
+/**
+ * The samples (24 kHz) of a spoken line, `frames * 576` of them: each
+ * sentence rendered again (the engine caches its renders) and cut or padded
+ * to its measured length; a sentence the engine fails on now is silence of
+ * that length (told to the host), so the file keeps its declared duration.
+ */
+export async function spokenPcm(engine: Engine, s: LineSpeech, frames: number): Promise<Int16Array> {
+  const out = new Int16Array(frames * SPEECH_FRAME);
+  const synth = speechSynthOf(engine);
+  let at = 0;
+  const rendered = await Promise.all(
+    s.pieces.map(async (p) => {
+      if (!synth || synth.id !== s.synth) return undefined;
+      try {
+        return resample(await synth.render(p.text, s.voice));
+      } catch (e) {
+        problem(engine, `speech: ${synth.id} failed again (${e instanceof Error ? e.message : String(e)}); silence for "${p.text.slice(0, 40)}"`);
+        return undefined;
+      }
+    }),
+  );
+  s.pieces.forEach((p, i) => {
+    const pcm = rendered[i];
+    if (pcm) out.set(pcm.subarray(0, Math.min(p.samples, out.length - at)), at);
+    at += p.samples;
+  });
+  return out;
+}
+
+/** Where each sentence of a spoken line starts and ends within the line, ms from the line's start (the last ends at `lineMs`). */
+export function pieceTimes(s: LineSpeech, lineMs: number): { text: string; startMs: number; endMs: number }[] {
+  let at = 0;
+  return s.pieces.map((p, i) => {
+    const startMs = Math.round((at * 1000) / SPEECH_RATE);
+    at += p.samples;
+    const endMs = i === s.pieces.length - 1 ? lineMs : Math.round((at * 1000) / SPEECH_RATE);
+    return { text: p.text, startMs, endMs };
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * Speech in words, judged by its timing (docs/guides/media.md, "Speech"): a
+ * mock given the eSpeak NG engine (mock/http/espeak.ts) speaks the scripts,
+ * and Debian's ffmpeg (an independent decoder) decodes each file to 24 kHz
+ * 16-bit samples. Where the samples carry energy above silence (10 ms windows
+ * whose mean absolute level is over SILENCE) must agree with the answers:
+ * every subtitle cue holds speech, and mostly speech; the audio is quiet where
+ * one line ends and the next begins; a sentence's speech starts near its cue's
+ * start; a longer text lasts proportionally longer; the decoded length is the
+ * answer's `audioDuration`; two mocks render byte-identical files; ffmpeg
+ * decodes every speech file (TTS mp3, wav, pcm; /v1/speech; flow speech;
+ * podcasts; page-deck narration; generated audio) with no error.
+ *
+ * Pocketsphinx cannot transcribe eSpeak NG's voice, so the words themselves
+ * are not checked; the timings are (the issue that asked for speech says so).
+ * Skipped where espeak-ng or ffmpeg is missing, except in CI (CI=true), where
+ * `.ci/run` installs both. Seed: document 2, "POST /v1/tts and POST
+ * /v1/audio/speech", "POST /v1/speech", "Podcast episode", "Generated-audio
+ * task"; document 3, "Page-deck episode".
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEspeakSynth, espeakVersion } from '../mock/http/espeak.ts';
+import { flowSpeechBody, podcastBody, storybookBody } from './factories.ts';
+import { startMock, type TestMock } from './helpers.ts';
+
+const version = espeakVersion();
+const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
+const ready = version !== undefined && hasFfmpeg;
+
+describe('espeak-ng and ffmpeg are installed in CI', () => {
+  it.runIf(process.env.CI === 'true')('espeak-ng and ffmpeg run (.ci/run installs them)', () => {
+    expect(version).toBeDefined();
+    expect(hasFfmpeg).toBe(true);
+  });
+});
+
+const run = promisify(execFile);
+const RATE = 24_000;
+const WINDOW = 240; // 10 ms
+/** Mean absolute sample level above which a 10 ms window carries speech (about -50 dBFS; eSpeak NG's pauses decode near 0). */
+const SILENCE = 100;
+
+let dir: string;
+let files = 0;
+
+/** Decodes `bytes` with ffmpeg to 24 kHz mono s16le; `errors` is what ffmpeg printed at level error (empty when clean). */
+async function decode(bytes: Uint8Array, inputArgs: string[] = []): Promise<{ samples: Int16Array; errors: string }> {
+  const file = join(dir, `f${files++}`);
+  writeFileSync(file, bytes);
+  const { stdout, stderr } = await run('ffmpeg', ['-v', 'error', ...inputArgs, '-i', file, '-f', 's16le', '-ac', '1', '-ar', String(RATE), 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const b = stdout;
+  return { samples: new Int16Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length - (b.length % 2))), errors: stderr.toString() };
+}
+
+/** True for each 10 ms window of `samples` that carries speech. */
+function loudWindows(samples: Int16Array): boolean[] {
+  const out: boolean[] = [];
+  for (let at = 0; at + WINDOW <= samples.length; at += WINDOW) {
+    let sum = 0;
+    for (let i = at; i < at + WINDOW; i++) sum += Math.abs(samples[i]);
+    out.push(sum / WINDOW > SILENCE);
+  }
+  return out;
+}
+
+/** Share of the windows from `startMs` to `endMs` that carry speech. */
+function loudShare(loud: boolean[], startMs: number, endMs: number): number {
+  const a = Math.floor(startMs / 10);
+  const b = Math.min(loud.length, Math.ceil(endMs / 10));
+  let n = 0;
+  for (let i = a; i < b; i++) if (loud[i]) n++;
+  return n / Math.max(1, b - a);
+}
+
+/** Cues of an SRT (start, end in ms, text): parsed here, independently of the mock's writer. */
+function parseSrt(text: string): { startMs: number; endMs: number; text: string }[] {
+  const ms = (t: string) => {
+    const [h, m, s] = t.replace(',', '.').split(':');
+    return Math.round((Number(h) * 3600 + Number(m) * 60 + Number(s)) * 1000);
+  };
+  return text
+    .trim()
+    .split(/\r?\n\r?\n/)
+    .map((block) => {
+      const lines = block.split(/\r?\n/);
+      const [a, b] = lines[1].split(' --> ');
+      return { startMs: ms(a), endMs: ms(b), text: lines.slice(2).join(' ') };
+    });
+}
+
+async function bytesOf(url: string): Promise<Uint8Array> {
+  const r = await fetch(url);
+  expect(r.status).toBe(200);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+const LINES = [
+  { speakerId: 'en_ava', content: 'Good morning, and welcome to the show.' },
+  { speakerId: 'en_noah', content: 'Thanks for having me. Today we talk about mock servers and why frontend teams love them.' },
+  { speakerId: 'en_ava', content: 'Let us start.' },
+];
+
+describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
+  let mock: TestMock;
+  const figures: string[] = [];
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'speech-timing-'));
+    mock = await startMock({ speech: createEspeakSynth(version!) });
+  });
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+    console.log(`speech timing (espeak-ng ${version}):\n  ${figures.join('\n  ')}`);
+  });
+
+  it('POST /v1/speech: the MP3 decodes cleanly to audioDuration; each line cue is mostly speech; the audio is quiet where one line gives way to the next', async () => {
+    const r = await mock.call('POST', '/v1/speech', { body: { scripts: LINES, speed: 1 } });
+    expect(r.status).toBe(200);
+    const { audioUrl, audioDuration, subtitlesUrl } = r.json.data as { audioUrl: string; audioDuration: number; subtitlesUrl: string };
+    const { samples, errors } = await decode(await bytesOf(audioUrl));
+    expect(errors).toBe('');
+    expect(Math.abs((samples.length * 1000) / RATE - audioDuration)).toBeLessThanOrEqual(24);
+    const cues = parseSrt(new TextDecoder().decode(await bytesOf(subtitlesUrl)));
+    expect(cues.map((c) => c.text)).toEqual(LINES.map((l) => l.content));
+    const loud = loudWindows(samples);
+    const shares = cues.map((c) => loudShare(loud, c.startMs, c.endMs));
+    for (const s of shares) expect(s).toBeGreaterThan(0.5);
+    // the 150 ms around each line's end (its pause, shifted by the MP3 encoder's 46 ms delay) are mostly quiet
+    const gaps = cues.slice(0, -1).map((c) => loudShare(loud, c.endMs - 100, c.endMs + 50));
+    for (const g of gaps) expect(g).toBeLessThan(0.34);
+    // outside the cues there is no speech: the audio ends with the last cue
+    expect(loudShare(loud, cues.at(-1)!.endMs + 60, (samples.length * 1000) / RATE)).toBe(0);
+    figures.push(
+      `/v1/speech: speech share inside cues ${shares.map((s) => s.toFixed(2)).join(', ')}; at line changes ${gaps.map((g) => g.toFixed(2)).join(', ')}`,
+    );
+  });
+
+  it('flow speech: each sentence cue starts where its speech starts (within 150 ms) and holds speech', async () => {
+    const text = 'Mock servers let frontend teams work early. They keep their state between requests. A demo can run without a backend at all.';
+    const r = await mock.call('POST', '/v1/flow-speech/episodes', { body: flowSpeechBody({ sources: [{ type: 'text', content: text }] }) });
+    expect(r.status).toBe(200);
+    const id = (r.json.data as { episodeId: string }).episodeId;
+    await mock.advance(3_600_000);
+    const ep = (await mock.call('GET', `/v1/flow-speech/episodes/${id}`)).json.data as { audioUrl: string; subtitlesUrl: string };
+    const { samples, errors } = await decode(await bytesOf(ep.audioUrl));
+    expect(errors).toBe('');
+    const cues = parseSrt(new TextDecoder().decode(await bytesOf(ep.subtitlesUrl)));
+    expect(cues).toHaveLength(3);
+    const loud = loudWindows(samples);
+    const onsets = cues.map((c) => {
+      const first = loud.findIndex((l, i) => l && i * 10 >= c.startMs);
+      return first * 10 - c.startMs;
+    });
+    for (const o of onsets) {
+      expect(o).toBeGreaterThanOrEqual(0);
+      expect(o).toBeLessThanOrEqual(150);
+    }
+    for (const c of cues) expect(loudShare(loud, c.startMs, c.endMs)).toBeGreaterThan(0.5);
+    figures.push(`flow speech: speech onset after each sentence cue's start ${onsets.join(', ')} ms`);
+  });
+
+  it('a longer text takes proportionally longer (TTS wav, the samples ffmpeg decodes)', async () => {
+    const sentence = 'The quick brown fox jumps over the lazy dog near the quiet river bank. ';
+    const short = sentence.repeat(2).trim();
+    const long = sentence.repeat(8).trim();
+    const seconds = async (input: string) => {
+      const r = await fetch(`${mock.base}/v1/tts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
+        body: JSON.stringify({ input, voice: 'en_ava', response_format: 'wav', speed: 1 }),
+      });
+      expect(r.status).toBe(200);
+      const { samples, errors } = await decode(new Uint8Array(await r.arrayBuffer()));
+      expect(errors).toBe('');
+      const loud = loudWindows(samples);
+      expect(loudShare(loud, 0, (samples.length * 1000) / RATE)).toBeGreaterThan(0.5);
+      return samples.length / RATE;
+    };
+    const a = await seconds(short);
+    const b = await seconds(long);
+    const ratio = b / a;
+    expect(ratio).toBeGreaterThan(3.4);
+    expect(ratio).toBeLessThan(4.6);
+    figures.push(
+      `TTS wav: ${short.length} characters ${a.toFixed(2)} s, ${long.length} characters ${b.toFixed(2)} s (x${ratio.toFixed(2)} for x4 the text); ${((b / long.length) * 100).toFixed(2)} s per 100 characters`,
+    );
+  });
+
+  it('two mocks render byte-identical speech (same seed, same espeak-ng)', async () => {
+    const other = await startMock({ speech: createEspeakSynth(version!) });
+    try {
+      const urls = async (m: TestMock) => {
+        const r = await m.call('POST', '/v1/speech', { body: { scripts: LINES, speed: 1.25 } });
+        return (r.json.data as { audioUrl: string }).audioUrl;
+      };
+      const a = await bytesOf(await urls(mock));
+      const b = await bytesOf(await urls(other));
+      expect(sha(a)).toBe(sha(b));
+      figures.push(`byte-identical across two mocks: yes (${a.length} bytes, sha256 ${sha(a).slice(0, 12)})`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('ffmpeg decodes every speech file with no error: TTS mp3, wav, pcm; a podcast; a page deck narration; generated audio mp3 and wav', async () => {
+    const tts = async (format: string) => {
+      const r = await fetch(`${mock.base}/v1/tts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
+        body: JSON.stringify({ input: 'Speech in words. Decoded by ffmpeg.', voice: 'en_noah', response_format: format, speed: 1 }),
+      });
+      expect(r.status).toBe(200);
+      return new Uint8Array(await r.arrayBuffer());
+    };
+    const inputs: { name: string; bytes: Uint8Array; args?: string[] }[] = [
+      { name: 'tts mp3', bytes: await tts('mp3') },
+      { name: 'tts wav', bytes: await tts('wav') },
+      { name: 'tts pcm', bytes: await tts('pcm'), args: ['-f', 's16le', '-ar', '24000', '-ac', '1'] },
+    ];
+    const pod = await mock.call('POST', '/v1/podcast/episodes', { body: podcastBody() });
+    expect(pod.status).toBe(200);
+    const deck = await mock.call('POST', '/v1/storybook/episodes', { body: storybookBody() });
+    expect(deck.status).toBe(200);
+    const gen = await Promise.all(
+      ['mp3', 'wav'].map((format) =>
+        mock.call('POST', '/v1/platform-voice/generate', {
+          body: {
+            text: '@音频1 Hello, this is the first voice.\n@音频2 And this is the second one.',
+            voices: [
+              { type: 'speaker', id: 'en_ava' },
+              { type: 'speaker', id: 'en_noah' },
+            ],
+            audioConfig: { format },
+          },
+        }),
+      ),
+    );
+    for (const g of gen) expect(g.status).toBe(202);
+    await mock.advance(3 * 3_600_000);
+    const podData = (await mock.call('GET', `/v1/podcast/episodes/${(pod.json.data as { episodeId: string }).episodeId}`)).json.data as Record<string, unknown>;
+    const deckData = (await mock.call('GET', `/v1/storybook/episodes/${(deck.json.data as { episodeId: string }).episodeId}`)).json.data as Record<
+      string,
+      unknown
+    >;
+    const audioUrlOf = (d: Record<string, unknown>): string => JSON.stringify(d).match(/"(http[^"]+\.mp3)"/)![1];
+    inputs.push({ name: 'podcast mp3', bytes: await bytesOf(audioUrlOf(podData)) });
+    inputs.push({ name: 'page deck narration', bytes: await bytesOf(audioUrlOf(deckData)) });
+    for (const g of gen) {
+      const id = (g.json.data as { taskId: string }).taskId;
+      const t = (await mock.call('GET', `/v1/platform-voice/tasks/${id}`)).json.data as Record<string, unknown>;
+      const url = JSON.stringify(t).match(/"(http[^"]+\.(mp3|wav))"/)![1];
+      inputs.push({ name: `generated audio ${url.slice(-3)}`, bytes: await bytesOf(url) });
+    }
+    for (const input of inputs) {
+      const { samples, errors } = await decode(input.bytes, input.args);
+      expect({ name: input.name, errors }).toEqual({ name: input.name, errors: '' });
+      expect(loudShare(loudWindows(samples), 0, (samples.length * 1000) / RATE), input.name).toBeGreaterThan(0.3);
+    }
+    figures.push(`decoded with 0 ffmpeg errors: ${inputs.map((i) => i.name).join(', ')}`);
+  });
+});
