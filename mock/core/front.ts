@@ -23,6 +23,7 @@ import { errorAnswer, type Answer } from './answer.ts';
 import { controlGuardError, originAllowed, pageOriginOf } from './guard.ts';
 import type { RouteMatch, RouteTable } from './routes.ts';
 import { sessionOf, type World, type Worlds } from './worlds.ts';
+import type { JournalEntry } from '../../schemas/control.ts';
 
 /**
  * What a request is: an operation of the API (or a path of the API's with another method); hosted media
@@ -132,8 +133,9 @@ export function journalRequest(
   operationId: string | undefined,
   keyId: string | null | undefined,
   body: { body: unknown; bodyTruncated?: boolean } | undefined,
+  proxy?: JournalEntry['proxy'],
 ): void {
-  world.engine.journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body });
+  world.engine.journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body, ...(proxy ? { proxy } : {}) });
 }
 
 /**

@@ -19,7 +19,7 @@ import { encodedAudio, renderAudio } from '../media/audio.ts';
 import { renderMidi } from '../media/midi.ts';
 import { colourFor, labelledImage } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
-import type { ControlHandlers } from './context.ts';
+import type { ControlHandlers, ControlHost } from './context.ts';
 import { forcingApplies } from './forcing.ts';
 import { authorize, createUser, listLoginSessions, listUsers } from './oauth.ts';
 import { loadState, stateOf } from './saved-state.ts';
@@ -246,6 +246,8 @@ const handlers: ControlHandlers = {
       throw e;
     }
   },
+  getProxyReport: (_input, { host }) => proxyOf(host).report(),
+  clearProxyReport: (_input, { host }) => proxyOf(host).clear(),
   listSessions: (_input, { host }) => ({ items: host.sessions?.list() ?? [] }),
   deleteSession: ({ params }, { host }) => ({ name: params.name, existed: host.sessions?.drop(params.name) ?? false }),
   streamEvents: ({ query }, { engine }) => activitySource(engine, query),
@@ -255,3 +257,10 @@ const handlers: ControlHandlers = {
 
 /** The control service: the handlers of every control operation. */
 export const controlService = { handlers, control: true } as const;
+
+/** The proxy of the host; a mock started without --upstream has none (10008, saying how to start one). */
+function proxyOf(host: ControlHost): NonNullable<ControlHost['proxy']> {
+  if (!host.proxy)
+    throw new ApiError('CONTROL_INVALID_REQUEST', 'no upstream: start the mock with --upstream URL to forward API requests and check the answers');
+  return host.proxy;
+}
