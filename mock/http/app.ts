@@ -188,7 +188,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
-  const ui = createUiRouter({ tokenRequired: !!opts.controlToken });
+  const ui = createUiRouter({ tokenRequired: !!opts.controlToken, upstream: !!proxy });
   const dispatch = createOperationDispatcher({ publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, capacity });
   /**
    * Everything up to the operations, in one middleware (each layer of Express's router is paid on every request, so
