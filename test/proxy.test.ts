@@ -7,13 +7,13 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMock, type InProcessMock } from '../mock/index.ts';
 import { createMockServer } from '../mock/http/app.ts';
 import { createProxy, type Proxy, type ProxyExchange } from '../mock/http/proxy/forward.ts';
 import { proxyJUnit } from '../mock/http/proxy/report.ts';
 import type { ProxyReport } from '../schemas/control.ts';
-import { editJson, hostile, mutatingProxy, silent, type Exchange, type Listening, type Mutation, type Reply } from './verify-servers.ts';
+import { editJson, hostile, mutatingProxy, silent, type Exchange, type Listening, type Mutation } from './verify-servers.ts';
 
 const KEY = 'mg_proxy1_secret1';
 const auth = { authorization: `Bearer ${KEY}` };
@@ -310,7 +310,11 @@ describe('an upstream that does not answer', () => {
       const direct = await fetch(`${drift.url}/v1/images/generation/tasks/img_doesnotexist`, { headers: auth });
       expect(r.status).toBe(direct.status);
       expect(await r.text()).toBe(await direct.text());
-      expect(p.report().fallbacks).toBe(0);
+      expect(p.report()).toMatchObject({ fallbacks: 0, checked: 1, violationCount: 0 });
+      // the answer was finished (its journal entry is written when it is)
+      await vi.waitFor(() => expect(f.mock.engine.journal.list().map((e) => [e.status, e.proxy?.fallback])).toEqual([[r.status, false]]), {
+        timeout: 20_000,
+      });
     } finally {
       await closeServer(f.server);
     }

@@ -335,13 +335,13 @@ export function createProxy(opts: ProxyOptions): Proxy {
         const first = await readAll(up, 64 * 1024);
         if (status === 501 || !declared404(operationId, headers, first))
           return fallBack(`the upstream answered ${status} for this route: answered by the mock`);
-        return finish(status, headers, responseHeaders, [first], first.length, up);
+        return finish(status, headers, responseHeaders, [first], up);
       }
-      finish(status, headers, responseHeaders, [], 0, up);
+      finish(status, headers, responseHeaders, [], up);
     }
 
     /** Writes the head and the body already read (`parts`), streams the rest of `up`, then checks what passed. */
-    function finish(status: number, headers: Headers, responseHeaders: Record<string, string>, parts: Buffer[], size: number, up: IncomingMessage): void {
+    function finish(status: number, headers: Headers, responseHeaders: Record<string, string>, parts: Buffer[], up: IncomingMessage): void {
       const listed = connectionListed(up.headers.connection);
       for (let i = 0; i < up.rawHeaders.length; i += 2) {
         const k = up.rawHeaders[i].toLowerCase();
@@ -353,7 +353,8 @@ export function createProxy(opts: ProxyOptions): Proxy {
       applyCors(res);
       res.writeHead(status);
       const stream = (headers.get('content-type') ?? '').startsWith('text/event-stream');
-      let kept = size;
+      // what was read before (a 404's body, judged first) is written and kept below, like the rest
+      let kept = 0;
       let over = false;
       let heldBody = 0;
       const keep = (c: Buffer) => {
@@ -380,15 +381,14 @@ export function createProxy(opts: ProxyOptions): Proxy {
       });
       up.on('error', () => res.destroy());
       up.on('aborted', () => res.destroy());
-      up.on('end', () => {
+      const ended = () => {
         const body = stream ? undefined : concat(parts, kept);
-        let found: Violation[] = [];
         let note: string | undefined;
         if (over) {
           tally.notChecked++;
           note = `not checked: the body passed the check cap (${cap} bytes) or the proxy's buffers; status and headers checked`;
         }
-        found = judge(status, headers, body, over) ?? [];
+        const found = judge(status, headers, body, over) ?? [];
         const site = { session, method: req.method, path, operationId, status };
         const rows = tally.checkedAnswer(site, found);
         for (const r of rows) opts.onViolation?.(r);
@@ -417,7 +417,13 @@ export function createProxy(opts: ProxyOptions): Proxy {
         heldBody = 0;
         parts.length = 0;
         res.end();
-      });
+      };
+      // a body read whole before (a 404 judged first) has ended already; one read in part was paused
+      if (up.readableEnded) ended();
+      else {
+        up.on('end', ended);
+        up.resume();
+      }
     }
   }
 
