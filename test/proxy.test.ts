@@ -24,10 +24,12 @@ let drift: Listening & { use(m: Mutation | undefined): void };
 let proxy: Proxy;
 let front: { url: string; server: Server };
 const exchanges: ProxyExchange[] = [];
+/** Faults the proxied mocks found in themselves (strict mode: a control answer off its schema is one). */
+const bugs: string[] = [];
 
 /** A mock with `p` in front (its own world answers fallbacks), listening on a free port. */
 async function proxied(p: Proxy): Promise<{ url: string; server: Server; mock: ReturnType<typeof createMockServer> }> {
-  const mock = createMockServer({ clock: 'manual', proxy: p });
+  const mock = createMockServer({ clock: 'manual', strict: true, proxy: p, onMockBug: (id, problem) => bugs.push(`${id}: ${problem}`) });
   const server = mock.app.listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, mock };
@@ -41,6 +43,7 @@ beforeAll(async () => {
   front = await proxied(proxy);
 });
 afterAll(async () => {
+  expect(bugs).toEqual([]);
   await closeServer(front.server);
   await drift.close();
   await upstream.close();
@@ -246,12 +249,15 @@ describe('each drift is caught under its rule', () => {
   });
 
   it('a violation is in the journal entry of its request, with the rule', async () => {
+    const reads = async () => ((await (await fetch(`${front.url}/__mock/requests?operationId=getSubscription`)).json()) as { items: any[] }).items;
+    const before = (await reads()).length;
     proxy.clear();
     drift.use(drifts[0].mutation());
     await drifts[0].run();
     drift.use(undefined);
-    const journal = (await (await fetch(`${front.url}/__mock/requests?operationId=getSubscription`)).json()) as { items: any[] };
-    const last = journal.items.at(-1);
+    // the entry is written when the answer has closed
+    await vi.waitFor(async () => expect((await reads()).length).toBe(before + 1), { timeout: 20_000 });
+    const last = (await reads()).at(-1);
     expect(last.proxy.violations[0].rule).toBe('response schema');
     const served = (await (await fetch(`${front.url}/__mock/proxy/report`)).json()) as ProxyReport;
     expect(served.byRule).toEqual([{ rule: 'response schema', count: 1 }]);
@@ -275,11 +281,14 @@ describe('an upstream that does not answer', () => {
       });
       expect(created.status).toBe(202);
       expect(((await created.json()) as { code: number }).code).toBe(0);
-      const journal = f.mock.engine.journal.list();
-      expect(journal.map((e) => [e.operationId, e.proxy?.fallback])).toEqual([
-        ['getSubscription', true],
-        ['createImageTask', true],
-      ]);
+      await vi.waitFor(
+        () =>
+          expect(f.mock.engine.journal.list().map((e) => [e.operationId, e.proxy?.fallback])).toEqual([
+            ['getSubscription', true],
+            ['createImageTask', true],
+          ]),
+        { timeout: 20_000 },
+      );
       expect(p.report()).toMatchObject({ fallbacks: 2, checked: 0, upstreamErrors: 0 });
     } finally {
       await closeServer(f.server);
@@ -335,7 +344,7 @@ describe('an upstream that does not answer', () => {
       const r2 = await fetch(`${f2.url}/v1/user/subscription`, { headers: auth });
       expect([r2.status, ((await r2.json()) as { code: number }).code]).toEqual([504, 10022]);
       expect(p.report().upstreamErrors).toBe(1);
-      expect(f.mock.engine.journal.list()[0].proxy?.note).toMatch(/ECONNREFUSED/);
+      await vi.waitFor(() => expect(f.mock.engine.journal.list()[0]?.proxy?.note).toMatch(/ECONNREFUSED/), { timeout: 20_000 });
     } finally {
       await closeServer(f.server);
       await closeServer(f2.server);
