@@ -264,6 +264,33 @@ describe('each drift is caught under its rule', () => {
   });
 });
 
+describe('bodies over the check cap', () => {
+  it('pass through whole, both ways; the answer is counted as not checked and the journal says why', async () => {
+    const p = createProxy({ upstream: drift.url, checkCapBytes: 64 });
+    const f = await proxied(p);
+    try {
+      const body = JSON.stringify({ ...(createOf('createImageTask').lc.example as object), prompt: 'a red kite over a beach, '.repeat(20) });
+      expect(body.length).toBeGreaterThan(64);
+      const created = await fetch(`${f.url}/v1/images/generation/async`, { method: 'POST', headers: json, body });
+      expect(created.status).toBe(202);
+      const id = ((await created.json()) as { data: { taskId: string } }).data.taskId;
+      // the upstream got the whole body (its journal has the whole prompt)
+      expect((upstream.requests().findLast((e) => e.operationId === 'createImageTask')?.body as { prompt: string }).prompt).toBe(JSON.parse(body).prompt);
+      const direct = await fetch(`${drift.url}/v1/images/generation/tasks/${id}`, { headers: auth });
+      const via = await fetch(`${f.url}/v1/images/generation/tasks/${id}`, { headers: auth });
+      const bytes = Buffer.from(await via.arrayBuffer());
+      expect(bytes).toEqual(Buffer.from(await direct.arrayBuffer()));
+      expect(JSON.parse(bytes.toString()).data.taskId).toBe(id);
+      expect(p.report()).toMatchObject({ checked: 2, notChecked: 2, violationCount: 0 });
+      await vi.waitFor(() => expect(f.mock.engine.journal.list().at(-1)?.proxy?.note).toMatch(/^not checked: the body passed the check cap/), {
+        timeout: 20_000,
+      });
+    } finally {
+      await closeServer(f.server);
+    }
+  });
+});
+
 describe('an upstream that does not answer', () => {
   it('--fallback mock: refused connections, 404 for the route and 501 are answered by the mock, marked in the journal and counted', async () => {
     const gone = await hostile(() => {});

@@ -4,7 +4,7 @@
  * .xml) every 5 s when it changed and at shutdown.
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { createProxy, type Proxy } from './forward.ts';
+import { createProxy, type Proxy, type ProxyOptions } from './forward.ts';
 import { proxyJUnit } from './report.ts';
 
 /** What the command gives the proxy. */
@@ -14,6 +14,8 @@ export interface ProxyCliOptions {
   timeoutMs: number;
   checkReport?: string;
   quiet: boolean;
+  /** Called for each exchange (a recorder: see ProxyExchange). */
+  onExchange?: ProxyOptions['onExchange'];
 }
 
 /** Writes the report of `proxy` to `file`: JUnit XML when its name ends in .xml, else JSON (through a temporary file, renamed). */
@@ -31,6 +33,7 @@ export function startProxy(o: ProxyCliOptions): { proxy: Proxy; banner: string; 
     upstream: o.upstream,
     fallback: o.fallback,
     timeoutMs: o.timeoutMs,
+    onExchange: o.onExchange,
     onViolation: o.quiet ? undefined : (v) => console.error(`CONTRACT ${v.method} ${v.path} -> ${v.status}: ${v.rule}: ${v.detail}`),
   });
   let written = -1;

@@ -23,6 +23,7 @@ import type { ProxyReport } from '../../../schemas/control.ts';
 import { applyCors } from '../cors.ts';
 import { sendError } from '../respond.ts';
 import type { ResponseLocals } from '../locals.ts';
+import { clip } from '../../../verify/answers.ts';
 import { ContractChecker, type Violation } from './check.ts';
 import type { ProxyExchange } from './exchange.ts';
 import { ProxyTally } from './report.ts';
@@ -392,7 +393,9 @@ export function createProxy(opts: ProxyOptions): Proxy {
         const site = { session, method: req.method, path, operationId, status };
         const rows = tally.checkedAnswer(site, found);
         for (const r of rows) opts.onViolation?.(r);
-        d.proxy = { fallback: false, violations: found.slice(0, 10), ...(note ? { note } : {}) };
+        // the journal keeps a few, each cut (its bytes are bounded like a body's); the report has them whole
+        const violations = found.slice(0, 10).map((v) => ({ ...v, detail: clip(v.detail, 500) }));
+        d.proxy = { fallback: false, violations, ...(note ? { note } : {}) };
         const code = body && /json/.test(headers.get('content-type') ?? '') ? envelopeCode(body) : null;
         d.envelopeCode = code;
         if (operationId) d.operationId = operationId;
