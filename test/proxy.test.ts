@@ -275,7 +275,14 @@ describe('bodies over the check cap', () => {
       expect(created.status).toBe(202);
       const id = ((await created.json()) as { data: { taskId: string } }).data.taskId;
       // the upstream got the whole body (its journal has the whole prompt)
-      expect((upstream.requests().findLast((e) => e.operationId === 'createImageTask')?.body as { prompt: string }).prompt).toBe(JSON.parse(body).prompt);
+      expect(
+        (
+          upstream
+            .requests()
+            .filter((e) => e.operationId === 'createImageTask')
+            .at(-1)?.body as { prompt: string }
+        ).prompt,
+      ).toBe(JSON.parse(body).prompt);
       const direct = await fetch(`${drift.url}/v1/images/generation/tasks/${id}`, { headers: auth });
       const via = await fetch(`${f.url}/v1/images/generation/tasks/${id}`, { headers: auth });
       const bytes = Buffer.from(await via.arrayBuffer());
