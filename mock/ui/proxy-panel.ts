@@ -28,9 +28,9 @@ export function ProxyPanel(p: { ctx: Ctx; tick: number; onError: (e: unknown) =>
   return html`<section class="wide" aria-labelledby="proxy-h">
     <h2 id="proxy-h">Upstream contract checks</h2>
     <p data-testid="proxy-counts">
-      ${report.upstream}: ${report.forwarded} forwarded, ${report.checked} checked,
-      <strong class=${report.violationCount ? 'bad' : ''}>${report.violationCount} violation(s)</strong>, ${report.fallbacks} answered by the
-      mock${report.notChecked ? `, ${report.notChecked} not checked (too large)` : ''}
+      ${`${report.upstream}: ${report.forwarded} forwarded, ${report.checked} checked, `}<strong class=${report.violationCount ? 'bad' : ''}
+        >${report.violationCount} violation(s)</strong
+      >${`, ${report.fallbacks} answered by the mock${report.notChecked ? `, ${report.notChecked} not checked (too large)` : ''}`}
     </p>
     <table>
       <caption>

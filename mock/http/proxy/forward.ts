@@ -233,7 +233,11 @@ export function createProxy(opts: ProxyOptions): Proxy {
     const path = d.path;
     const q = req.url.indexOf('?');
     const query = q < 0 ? '' : req.url.slice(q + 1);
-    if (!reserve(0) || buffered >= maxBuffered) {
+    // the body's share of the buffers is reserved before a byte is read: its Content-Length, or the cap when chunked
+    const declared = Number(req.headers['content-length'] ?? (req.headers['transfer-encoding'] !== undefined ? cap : 0));
+    let held = Math.min(Number.isFinite(declared) && declared > 0 ? declared : 0, cap + 64 * 1024);
+    if (!reserve(held)) {
+      held = 0;
       res.setHeader('Connection', 'close');
       return sendError(
         res,
@@ -245,17 +249,8 @@ export function createProxy(opts: ProxyOptions): Proxy {
     try {
       read = await readRequest(req);
     } catch {
+      buffered -= held;
       return sendError(res, 'MALFORMED_REQUEST', 'the request body could not be read (the connection failed while it arrived)');
-    }
-    let held = Math.min(read.size, cap + 64 * 1024);
-    if (!reserve(held)) {
-      held = 0;
-      res.setHeader('Connection', 'close');
-      return sendError(
-        res,
-        'SERVER_BUSY',
-        `the proxy holds ${Math.round(maxBuffered / 1024 / 1024)} MiB of bodies in flight, the most it keeps at once; retry later`,
-      );
     }
     const releaseRequest = () => {
       buffered -= held;
