@@ -298,6 +298,25 @@ describe('bodies over the check cap', () => {
   });
 });
 
+describe('the buffers of all requests together', () => {
+  it('a body beyond what the proxy may hold at once answers 503 (10019) with Retry-After, before a byte is read or forwarded', async () => {
+    const p = createProxy({ upstream: drift.url, maxBufferedBytes: 50 });
+    const f = await proxied(p);
+    try {
+      const before = drift.requests;
+      const r = await fetch(`${f.url}/v1/images/generation/async`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(createOf('createImageTask').lc.example),
+      });
+      expect([r.status, ((await r.json()) as { code: number }).code, r.headers.get('retry-after')]).toEqual([503, 10019, '1']);
+      expect(drift.requests).toBe(before);
+    } finally {
+      await closeServer(f.server);
+    }
+  });
+});
+
 describe('an upstream that does not answer', () => {
   it('--fallback mock: refused connections, 404 for the route and 501 are answered by the mock, marked in the journal and counted', async () => {
     const gone = await hostile(() => {});
