@@ -1,5 +1,5 @@
 /**
- * The proxy guide's walkthrough (docs/guides/proxy.md), run as pasted (test/walkthrough.ts reads its blocks, steps
+ * The proxy guide's walkthrough (docs/guides/proxy.md: its proxy, fallback and drift sections), run as pasted (test/walkthrough.ts reads its blocks, steps
  * and annotated outputs), as test/guides.test.ts runs the others: against a mock of this process on a free port
  * standing in for the upstream (`localhost:4010` replaced by its address), with the shell variables of the video
  * walkthrough (AUTH, json), in a temporary folder laid out as a project that installed the package
@@ -16,7 +16,15 @@ import { createMock } from '../mock/index.ts';
 import { claimedOutputs, outputMatches, scriptOf, walkthroughSteps } from './walkthrough.ts';
 
 const root = new URL('..', import.meta.url).pathname;
-const guide = readFileSync(join(root, 'docs/guides/proxy.md'), 'utf8');
+/**
+ * The sections of the guide this test runs: the proxy, the fallback, the drift checks (the record and replay
+ * sections of the same guide have their walkthrough run by test/record-replay-cli.test.ts).
+ */
+const SECTIONS = ['The proxy', 'Fallback to the mock', 'Drift checks in development and in CI'];
+const guide = readFileSync(join(root, 'docs/guides/proxy.md'), 'utf8')
+  .split(/^(?=## )/m)
+  .filter((part) => SECTIONS.some((h) => part.startsWith(`## ${h}\n`)))
+  .join('');
 const preamble = readFileSync(join(root, 'docs/guides/video.md'), 'utf8')
   .split('\n')
   .filter((l) => /^(AUTH=|json\(\) )/.test(l))
@@ -26,6 +34,7 @@ const hasJq = () => new Promise<boolean>((resolve) => execFile('bash', ['-c', 'c
 it('docs/guides/proxy.md: the walkthrough runs as pasted, its outputs as shown', async () => {
   if (!(await hasJq())) return void console.warn('[proxy guide skipped] no jq');
   const steps = walkthroughSteps(guide);
+  expect(guide.match(/^## /gm)).toHaveLength(SECTIONS.length);
   expect(steps.filter((s) => /mediagen-mock .*--upstream/.test(s.command)).length).toBe(2);
   const upstream = createMock({ seed: 1 });
   const base = await upstream.listen();
