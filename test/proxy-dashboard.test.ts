@@ -4,7 +4,9 @@
  * of a mock without an upstream does not ask for the panel (test/dashboard.test.ts holds that page to no console
  * error).
  */
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, type InProcessMock } from '../mock/index.ts';
 import { createMockServer } from '../mock/http/app.ts';
@@ -15,6 +17,7 @@ import { CHROMIUM, openChromium, type TestBrowser } from './browser.ts';
 import { editJson, mutatingProxy, type Listening, type Mutation } from './verify-servers.ts';
 
 const KEY = 'mg_proxyui_secret1';
+const root = new URL('..', import.meta.url).pathname;
 
 it('the shell says whether the mock has an upstream', () => {
   expect(uiShell(false, true)).toContain('data-upstream="true"');
@@ -28,7 +31,10 @@ describe.skipIf(!CHROMIUM)('the proxy panel in headless Chromium', () => {
   let base: string;
   let browser: TestBrowser;
   beforeAll(async () => {
-    await buildUi();
+    // built only when older than the page's sources (`npm test` bundles first): another file's page may be loading it
+    const built = join(root, 'dist/ui/app.js');
+    const newest = Math.max(...readdirSync(join(root, 'mock/ui')).map((f) => statSync(join(root, 'mock/ui', f)).mtimeMs));
+    if (!existsSync(built) || statSync(built).mtimeMs < newest) await buildUi();
     upstream = createMock({ seed: 2 });
     drift = await mutatingProxy(await upstream.listen());
     server = createMockServer({ clock: 'manual', proxy: createProxy({ upstream: drift.url }) }).app.listen(0, '127.0.0.1');
