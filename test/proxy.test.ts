@@ -324,11 +324,18 @@ describe('an upstream that does not answer', () => {
     const gone = await hostile(() => {});
     const port = new URL(gone.url).port;
     await gone.close();
-    const p = createProxy({ upstream: `http://127.0.0.1:${port}`, fallback: 'mock' });
+    const seen: ProxyExchange[] = [];
+    const p = createProxy({ upstream: `http://127.0.0.1:${port}`, fallback: 'mock', onExchange: (x) => seen.push(x) });
     const f = await proxied(p);
     try {
       const r = await fetch(`${f.url}/v1/user/subscription`, { headers: auth });
       expect(r.status).toBe(200);
+      const text = await r.text();
+      // the hook saw the mock's answer, marked as the fallback's
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 20_000 });
+      expect(seen[0]).toMatchObject({ operationId: 'getSubscription', status: 200, fromFallback: true });
+      expect(seen[0].responseHeaders['content-type']).toMatch(/^application\/json/);
+      expect(Buffer.from(seen[0].responseBody).toString()).toBe(text);
       const created = await fetch(`${f.url}/v1/images/generation/async`, {
         method: 'POST',
         headers: json,

@@ -528,9 +528,18 @@ function captureFallback(res: Response, done: (status: number, headers: Record<s
     take(a[0], a[1]);
     return end(...a);
   };
+  // the whole-answer writer passes its headers to writeHead as a flat list (never set one by one): kept from there too
+  const given: Record<string, string> = {};
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => Response;
+  (res as unknown as { writeHead: (...a: unknown[]) => Response }).writeHead = (...a: unknown[]) => {
+    const h = a.find((x, i) => i > 0 && x !== null && typeof x === 'object');
+    if (Array.isArray(h)) for (let i = 0; i + 1 < h.length; i += 2) given[String(h[i]).toLowerCase()] = String(h[i + 1]);
+    else if (h) for (const [k, v] of Object.entries(h)) given[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+    return writeHead(...a);
+  };
   res.once('finish', () => {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.getHeaders())) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-    done(res.statusCode, headers, Buffer.concat(parts, n).subarray(0, DEFAULT_CHECK_CAP));
+    done(res.statusCode, { ...headers, ...given }, Buffer.concat(parts, n).subarray(0, DEFAULT_CHECK_CAP));
   });
 }
