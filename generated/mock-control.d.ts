@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * Recent requests
-         * @description The journal of recent API requests: each with its operation, key, request body, HTTP status, envelope code and response body (each body cut beyond 4,096 characters; a response that is not JSON, such as audio, described by its media type and size) (control and media requests are not journaled). Filters narrow it, like a verify of WireMock: operationId, keyId, status, since; limit keeps the most recent N.
+         * @description The journal of recent API requests: each with its operation, key, request body (cut beyond 4,096 characters), HTTP status and envelope code (control and media requests are not journaled). Filters narrow it, like a verify of WireMock: operationId, keyId, status, since; limit keeps the most recent N.
          */
         get: operations["listRequests"];
         put?: never;
@@ -464,6 +464,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/proxy/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proxy's contract violations
+         * @description With --upstream URL the mock forwards API requests to that server and checks each answer against the contract with the checks of mediagen-verify (status and envelope code declared, body valid against the document, Content-Type, Retry-After, the moves between the statuses of a task, the Content-Type of its media). This report counts what was forwarded, checked and answered by the fallback, and lists the most recent violations with their request and rule (docs/guides/proxy.md). Without --upstream it answers 10008.
+         */
+        get: operations["getProxyReport"];
+        put?: never;
+        post?: never;
+        /**
+         * Clear the proxy's report
+         * @description Sets the proxy's counts to zero and forgets its violations (the tasks it follows are kept); answers the report as it was. Without --upstream it answers 10008.
+         */
+        delete: operations["clearProxyReport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/authorize": {
         parameters: {
             query?: never;
@@ -642,7 +666,7 @@ export interface components {
                         forcing: {
                             code?: number;
                             /** @enum {string} */
-                            error?: "UNAUTHORIZED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "INVALID_PREFER" | "CONTROL_INVALID_REQUEST" | "MALFORMED_MULTIPART" | "CONTROL_FORBIDDEN" | "RANGE_NOT_SATISFIABLE" | "CONTROL_NOT_FOUND" | "HEADERS_TOO_LARGE" | "MALFORMED_REQUEST" | "MEDIA_EXPIRED" | "REQUEST_TIMEOUT" | "HOST_FORBIDDEN" | "SERVER_BUSY" | "SESSION_NOT_FOUND" | "STATE_SAVE_FAILED" | "MOCK_INTERNAL_ERROR" | "VIDEO_INVALID_PARAMETERS" | "VIDEO_UNSUPPORTED_COMBINATION" | "VIDEO_MISSING_MEDIA_DURATION" | "VIDEO_INSUFFICIENT_CREDITS" | "VIDEO_TASK_FORBIDDEN" | "VIDEO_TASK_NOT_FOUND" | "VIDEO_TASK_NOT_FINISHED" | "VIDEO_GENERATION_FAILED" | "VIDEO_CONTENT_REJECTED" | "VIDEO_RATE_LIMITED" | "F5_TASK_NOT_FOUND" | "F5_INSUFFICIENT_CREDITS" | "F5_PROVIDER_ERROR" | "F5_INVALID_PARAMETERS" | "F5_TASK_FORBIDDEN" | "F5_AUDIO_NEEDS_VISUAL" | "F5_PROVIDER_THROTTLED" | "F5_CONTENT_REJECTED" | "RATE_LIMITED" | "SPEECH_INVALID_PARAMETERS" | "SPEECH_SPEAKER_NOT_FOUND" | "SPEECH_INSUFFICIENT_CREDITS" | "SPEECH_EPISODE_NOT_FOUND" | "SPEECH_GENERATION_FAILED" | "SPEECH_CONTENT_REJECTED" | "SPEECH_SOURCE_UNREADABLE" | "SPEECH_TIMED_OUT" | "GEN_AUDIO_TASK_NOT_FOUND" | "GEN_AUDIO_SPEAKER_NOT_FOUND" | "GEN_AUDIO_UNAVAILABLE" | "GEN_AUDIO_INVALID_PARAMETERS" | "GEN_AUDIO_TOO_MANY_VOICES" | "GEN_AUDIO_INSUFFICIENT_CREDITS" | "GEN_AUDIO_RATE_LIMITED" | "GEN_AUDIO_TIMED_OUT" | "GEN_AUDIO_CONCURRENCY_LIMIT" | "VOICE_CLONE_INVALID_PARAMETERS" | "NEED_UPGRADE" | "NEED_CREDIT" | "SPEAKER_LIMIT_REACHED" | "ALREADY_CONFIRMED" | "AUDIO_DURATION_INVALID" | "NO_VALID_SPEECH" | "TASK_FAILED" | "VOICE_CLONE_TASK_NOT_FOUND" | "VOICE_CLONE_TASK_EXPIRED" | "VOICE_CLONE_TASK_NOT_COMPLETED" | "VOICE_CLONE_SPEAKER_NOT_FOUND" | "VOICE_CLONE_UNSUPPORTED_AUDIO" | "VOICE_CLONE_FILES_TOO_LARGE" | "VOICE_CLONE_RATE_LIMITED" | "VOICE_CLONE_CONFIRM_IN_FLIGHT" | "VOICE_CLONE_UNAVAILABLE" | "PODCAST_INVALID_PARAMETERS" | "SPEAKER_LANGUAGE_MISMATCH" | "PODCAST_SPEAKER_NOT_FOUND" | "PODCAST_INSUFFICIENT_CREDITS" | "PODCAST_EPISODE_NOT_FOUND" | "PODCAST_AUDIO_NOT_ALLOWED" | "PODCAST_GENERATION_FAILED" | "PODCAST_CONTENT_REJECTED" | "PODCAST_SOURCE_UNREADABLE" | "PODCAST_TIMED_OUT" | "STORYBOOK_INVALID_PARAMETERS" | "STORYBOOK_SPEAKER_NOT_FOUND" | "STORYBOOK_INSUFFICIENT_CREDITS" | "STORYBOOK_EPISODE_NOT_FOUND" | "STORYBOOK_VIDEO_NOT_ALLOWED" | "STORYBOOK_GENERATION_FAILED" | "STORYBOOK_CONTENT_REJECTED" | "STORYBOOK_SOURCE_UNREADABLE" | "STORYBOOK_TIMED_OUT" | "STORYBOOK_VIDEO_FAILED" | "EXTRACTION_INVALID_PARAMETERS" | "EXTRACTION_TASK_NOT_FOUND" | "EXTRACTION_INSUFFICIENT_CREDITS" | "EXTRACTION_PAGE_UNREACHABLE" | "EXTRACTION_UNSUPPORTED_CONTENT" | "EXTRACTION_TIMED_OUT" | "IMAGE_INVALID_PARAMETERS" | "IMAGE_UNSUPPORTED_SIZE" | "IMAGE_TOO_MANY_REFERENCE_IMAGES" | "IMAGE_INSUFFICIENT_CREDITS" | "IMAGE_SUBSCRIPTION_REQUIRED" | "IMAGE_TASK_NOT_FOUND" | "IMAGE_GENERATION_FAILED" | "IMAGE_UNSUPPORTED_RATIO" | "IMAGE_RATE_LIMITED" | "IMAGE_FREE_RELAX_BUSY" | "IMAGE_FREE_RELAX_TIMEOUT" | "IMAGE_B_UNSUPPORTED_RATIO" | "LYRICS_INVALID_PARAMETERS" | "LYRICS_TASK_NOT_FOUND" | "LYRICS_INSUFFICIENT_CREDITS" | "LYRICS_PROVIDER_REJECTED" | "LYRICS_GENERATION_FAILED" | "LYRICS_TIMED_OUT" | "LYRICS_RATE_LIMITED" | "MUSIC_ANALYSIS_INVALID_PARAMETERS" | "MUSIC_ANALYSIS_UNSUPPORTED_AUDIO" | "MUSIC_ANALYSIS_AUDIO_DURATION_INVALID" | "MUSIC_ANALYSIS_FILE_TOO_LARGE" | "MUSIC_ANALYSIS_SOURCE_NOT_FOUND" | "MUSIC_ANALYSIS_SOURCE_FORBIDDEN" | "MUSIC_ANALYSIS_INSUFFICIENT_CREDITS" | "MUSIC_ANALYSIS_FAILED" | "MUSIC_INVALID_PARAMETERS" | "MUSIC_TASK_NOT_FOUND" | "MUSIC_INSUFFICIENT_CREDITS" | "MUSIC_UNSUPPORTED_FILE" | "MUSIC_FILE_TOO_LARGE" | "MUSIC_PROVIDER_UNSUPPORTED" | "MUSIC_MODEL_UNSUPPORTED" | "MUSIC_SOURCE_FORBIDDEN" | "MUSIC_SOURCE_NOT_FOUND" | "MUSIC_TASK_NOT_READY" | "MUSIC_GENERATION_FAILED" | "MUSIC_PROVIDER_REJECTED" | "MUSIC_TIMED_OUT" | "MUSIC_AUDIO_URL_EXPIRED" | "MUSIC_AUDIO_URL_INVALID_SIGNATURE" | "OAUTH_INVALID_PARAMETERS" | "OAUTH_SESSION_NOT_FOUND" | "OAUTH_INVALID_CODE" | "OAUTH_INVALID_REFRESH_TOKEN";
+                            error?: "UNAUTHORIZED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "INVALID_PREFER" | "CONTROL_INVALID_REQUEST" | "MALFORMED_MULTIPART" | "CONTROL_FORBIDDEN" | "RANGE_NOT_SATISFIABLE" | "CONTROL_NOT_FOUND" | "HEADERS_TOO_LARGE" | "MALFORMED_REQUEST" | "MEDIA_EXPIRED" | "REQUEST_TIMEOUT" | "HOST_FORBIDDEN" | "SERVER_BUSY" | "SESSION_NOT_FOUND" | "STATE_SAVE_FAILED" | "UPSTREAM_UNREACHABLE" | "UPSTREAM_TIMEOUT" | "MOCK_INTERNAL_ERROR" | "VIDEO_INVALID_PARAMETERS" | "VIDEO_UNSUPPORTED_COMBINATION" | "VIDEO_MISSING_MEDIA_DURATION" | "VIDEO_INSUFFICIENT_CREDITS" | "VIDEO_TASK_FORBIDDEN" | "VIDEO_TASK_NOT_FOUND" | "VIDEO_TASK_NOT_FINISHED" | "VIDEO_GENERATION_FAILED" | "VIDEO_CONTENT_REJECTED" | "VIDEO_RATE_LIMITED" | "F5_TASK_NOT_FOUND" | "F5_INSUFFICIENT_CREDITS" | "F5_PROVIDER_ERROR" | "F5_INVALID_PARAMETERS" | "F5_TASK_FORBIDDEN" | "F5_AUDIO_NEEDS_VISUAL" | "F5_PROVIDER_THROTTLED" | "F5_CONTENT_REJECTED" | "RATE_LIMITED" | "SPEECH_INVALID_PARAMETERS" | "SPEECH_SPEAKER_NOT_FOUND" | "SPEECH_INSUFFICIENT_CREDITS" | "SPEECH_EPISODE_NOT_FOUND" | "SPEECH_GENERATION_FAILED" | "SPEECH_CONTENT_REJECTED" | "SPEECH_SOURCE_UNREADABLE" | "SPEECH_TIMED_OUT" | "GEN_AUDIO_TASK_NOT_FOUND" | "GEN_AUDIO_SPEAKER_NOT_FOUND" | "GEN_AUDIO_UNAVAILABLE" | "GEN_AUDIO_INVALID_PARAMETERS" | "GEN_AUDIO_TOO_MANY_VOICES" | "GEN_AUDIO_INSUFFICIENT_CREDITS" | "GEN_AUDIO_RATE_LIMITED" | "GEN_AUDIO_TIMED_OUT" | "GEN_AUDIO_CONCURRENCY_LIMIT" | "VOICE_CLONE_INVALID_PARAMETERS" | "NEED_UPGRADE" | "NEED_CREDIT" | "SPEAKER_LIMIT_REACHED" | "ALREADY_CONFIRMED" | "AUDIO_DURATION_INVALID" | "NO_VALID_SPEECH" | "TASK_FAILED" | "VOICE_CLONE_TASK_NOT_FOUND" | "VOICE_CLONE_TASK_EXPIRED" | "VOICE_CLONE_TASK_NOT_COMPLETED" | "VOICE_CLONE_SPEAKER_NOT_FOUND" | "VOICE_CLONE_UNSUPPORTED_AUDIO" | "VOICE_CLONE_FILES_TOO_LARGE" | "VOICE_CLONE_RATE_LIMITED" | "VOICE_CLONE_CONFIRM_IN_FLIGHT" | "VOICE_CLONE_UNAVAILABLE" | "PODCAST_INVALID_PARAMETERS" | "SPEAKER_LANGUAGE_MISMATCH" | "PODCAST_SPEAKER_NOT_FOUND" | "PODCAST_INSUFFICIENT_CREDITS" | "PODCAST_EPISODE_NOT_FOUND" | "PODCAST_AUDIO_NOT_ALLOWED" | "PODCAST_GENERATION_FAILED" | "PODCAST_CONTENT_REJECTED" | "PODCAST_SOURCE_UNREADABLE" | "PODCAST_TIMED_OUT" | "STORYBOOK_INVALID_PARAMETERS" | "STORYBOOK_SPEAKER_NOT_FOUND" | "STORYBOOK_INSUFFICIENT_CREDITS" | "STORYBOOK_EPISODE_NOT_FOUND" | "STORYBOOK_VIDEO_NOT_ALLOWED" | "STORYBOOK_GENERATION_FAILED" | "STORYBOOK_CONTENT_REJECTED" | "STORYBOOK_SOURCE_UNREADABLE" | "STORYBOOK_TIMED_OUT" | "STORYBOOK_VIDEO_FAILED" | "EXTRACTION_INVALID_PARAMETERS" | "EXTRACTION_TASK_NOT_FOUND" | "EXTRACTION_INSUFFICIENT_CREDITS" | "EXTRACTION_PAGE_UNREACHABLE" | "EXTRACTION_UNSUPPORTED_CONTENT" | "EXTRACTION_TIMED_OUT" | "IMAGE_INVALID_PARAMETERS" | "IMAGE_UNSUPPORTED_SIZE" | "IMAGE_TOO_MANY_REFERENCE_IMAGES" | "IMAGE_INSUFFICIENT_CREDITS" | "IMAGE_SUBSCRIPTION_REQUIRED" | "IMAGE_TASK_NOT_FOUND" | "IMAGE_GENERATION_FAILED" | "IMAGE_UNSUPPORTED_RATIO" | "IMAGE_RATE_LIMITED" | "IMAGE_FREE_RELAX_BUSY" | "IMAGE_FREE_RELAX_TIMEOUT" | "IMAGE_B_UNSUPPORTED_RATIO" | "LYRICS_INVALID_PARAMETERS" | "LYRICS_TASK_NOT_FOUND" | "LYRICS_INSUFFICIENT_CREDITS" | "LYRICS_PROVIDER_REJECTED" | "LYRICS_GENERATION_FAILED" | "LYRICS_TIMED_OUT" | "LYRICS_RATE_LIMITED" | "MUSIC_ANALYSIS_INVALID_PARAMETERS" | "MUSIC_ANALYSIS_UNSUPPORTED_AUDIO" | "MUSIC_ANALYSIS_AUDIO_DURATION_INVALID" | "MUSIC_ANALYSIS_FILE_TOO_LARGE" | "MUSIC_ANALYSIS_SOURCE_NOT_FOUND" | "MUSIC_ANALYSIS_SOURCE_FORBIDDEN" | "MUSIC_ANALYSIS_INSUFFICIENT_CREDITS" | "MUSIC_ANALYSIS_FAILED" | "MUSIC_INVALID_PARAMETERS" | "MUSIC_TASK_NOT_FOUND" | "MUSIC_INSUFFICIENT_CREDITS" | "MUSIC_UNSUPPORTED_FILE" | "MUSIC_FILE_TOO_LARGE" | "MUSIC_PROVIDER_UNSUPPORTED" | "MUSIC_MODEL_UNSUPPORTED" | "MUSIC_SOURCE_FORBIDDEN" | "MUSIC_SOURCE_NOT_FOUND" | "MUSIC_TASK_NOT_READY" | "MUSIC_GENERATION_FAILED" | "MUSIC_PROVIDER_REJECTED" | "MUSIC_TIMED_OUT" | "MUSIC_AUDIO_URL_EXPIRED" | "MUSIC_AUDIO_URL_INVALID_SIGNATURE" | "OAUTH_INVALID_PARAMETERS" | "OAUTH_SESSION_NOT_FOUND" | "OAUTH_INVALID_CODE" | "OAUTH_INVALID_REFRESH_TOKEN";
                             /** @enum {string} */
                             outcome?: "failed" | "stuck" | "partial";
                             delayMs?: number;
@@ -666,12 +690,19 @@ export interface components {
                         body?: unknown;
                         /** @description true when body was cut */
                         bodyTruncated?: boolean;
-                        /** @description the JSON body of the response as the client received it (the envelope, or the raw JSON of a raw operation); cut to its first 4096 characters of JSON text (then a string, with responseBodyTruncated) beyond that; absent for a response without a JSON body (see responseMedia) */
-                        responseBody?: unknown;
-                        /** @description true when responseBody was cut */
-                        responseBodyTruncated?: boolean;
-                        /** @description a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance */
-                        responseMedia?: string;
+                        /** @description with --upstream: the request was forwarded to the upstream; its answer checked against the contract (docs/guides/proxy.md) */
+                        proxy?: {
+                            /** @description true: the mock answered, as the upstream did not (--fallback mock) */
+                            fallback: boolean;
+                            /** @description the contract rules the upstream answer broke (at most 10 listed; GET /__mock/proxy/report has them all) */
+                            violations: {
+                                rule: string;
+                                cause: string;
+                                detail: string;
+                            }[];
+                            /** @description why the answer was not checked whole, or why the mock answered */
+                            note?: string;
+                        };
                     }[];
                     seq: number;
                 };
@@ -719,6 +750,55 @@ export interface components {
             requests: number;
             /** @description path prefix that selects the session without the header: /sessions/{name} */
             baseUrl: string;
+        };
+        MockProxyReport: {
+            /** @description the base URL requests are forwarded to (--upstream) */
+            upstream: string;
+            /**
+             * @description mock: operations the upstream does not answer are answered by the mock (--fallback mock)
+             * @enum {string}
+             */
+            fallback: "off" | "mock";
+            /** @description requests forwarded to the upstream (API operations and media) */
+            forwarded: number;
+            /** @description answers checked against the contract */
+            checked: number;
+            /** @description answers passed on without a check of their body: over the check cap (8 MiB), or cut off before their end */
+            notChecked: number;
+            /** @description requests the mock answered because the upstream did not (unreachable, 404 for the route, 501, no answer in time) */
+            fallbacks: number;
+            /** @description requests answered 502 or 504 because the upstream could not be reached or did not answer in time (no fallback) */
+            upstreamErrors: number;
+            /** @description violations found since the start (or the last clear), the unlisted ones included */
+            violationCount: number;
+            /** @description violations per contract rule, most first */
+            byRule: {
+                rule: string;
+                count: number;
+            }[];
+            /** @description the most recent violations, oldest first (at most 500) */
+            violations: components["schemas"]["MockProxyViolation"][];
+        };
+        MockProxyViolation: {
+            /** @description order of the violation in this run, from 1 */
+            seq: number;
+            /** @description wall-clock time the answer was checked, ISO 8601 */
+            at: string;
+            /** @description the session (X-Mock-Session) the request belonged to; null: the default world */
+            session: string | null;
+            method: string;
+            /** @description the request path, without the query */
+            path: string;
+            /** @description the operation the request matched; null for a media request */
+            operationId: string | null;
+            /** @description HTTP status the upstream answered */
+            status: number;
+            /** @description the contract rule broken, named as mediagen-verify names it: status declared, error code declared, error envelope, response schema, content type, Retry-After, transition allowed, media content type */
+            rule: string;
+            /** @description what failures of one root cause share, e.g. "response schema: /data/status enum" */
+            cause: string;
+            /** @description what was seen and what the document declares */
+            detail: string;
         };
         /**
          * @example {
@@ -2163,12 +2243,19 @@ export interface operations {
                             body?: unknown;
                             /** @description true when body was cut */
                             bodyTruncated?: boolean;
-                            /** @description the JSON body of the response as the client received it (the envelope, or the raw JSON of a raw operation); cut to its first 4096 characters of JSON text (then a string, with responseBodyTruncated) beyond that; absent for a response without a JSON body (see responseMedia) */
-                            responseBody?: unknown;
-                            /** @description true when responseBody was cut */
-                            responseBodyTruncated?: boolean;
-                            /** @description a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance */
-                            responseMedia?: string;
+                            /** @description with --upstream: the request was forwarded to the upstream; its answer checked against the contract (docs/guides/proxy.md) */
+                            proxy?: {
+                                /** @description true: the mock answered, as the upstream did not (--fallback mock) */
+                                fallback: boolean;
+                                /** @description the contract rules the upstream answer broke (at most 10 listed; GET /__mock/proxy/report has them all) */
+                                violations: {
+                                    rule: string;
+                                    cause: string;
+                                    detail: string;
+                                }[];
+                                /** @description why the answer was not checked whole, or why the mock answered */
+                                note?: string;
+                            };
                         }[];
                     };
                 };
@@ -2994,6 +3081,124 @@ export interface operations {
             };
             /** @description - `10004` no operation at this path */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getProxyReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MockProxyReport"];
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10013` the request line and headers together are larger than the server reads (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    clearProxyReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MockProxyReport"];
+                };
+            };
+            /**
+             * @description - `10014` the request cannot be parsed as HTTP (for example a byte HTTP does not allow in the path or a header)
+             *     - `10008` a control-API request (/__mock) that does not match its schema
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10012` a control-API request (/__mock) from a web page of another origin, or without the control token the mock requires */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

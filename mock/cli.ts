@@ -87,6 +87,12 @@ function allowedHost(v: string, previous: string[] = []): string[] {
   return [...previous, ...hosts];
 }
 
+function upstreamUrl(v: string): string {
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(v) || !URL.canParse(v))
+    throw new InvalidArgumentError('upstream must be an http(s) URL, e.g. https://staging.example.com');
+  return v.replace(/\/+$/, '');
+}
+
 function speed(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('speed must be a positive number');
@@ -215,6 +221,29 @@ const program = new EnvCommand()
     int('max-streams', 1, 1_000_000),
     DEFAULT_CAPACITY.maxStreams,
   )
+  .option(
+    '--upstream <url>',
+    "forward API and media requests to this server (staging, production, another mock) with the callers' credentials, pass its answers back and check each against the contract (docs/guides/proxy.md)",
+    upstreamUrl,
+  )
+  .addOption(
+    envOption(
+      '--fallback <mode>',
+      'with --upstream: mock answers what the upstream does not (unreachable, no answer in time, 404 for the route, 501); off: 502 or 504',
+    )
+      .choices(['off', 'mock'])
+      .default('off'),
+  )
+  .option(
+    '--upstream-timeout <s>',
+    'with --upstream: seconds the upstream may stay silent before the request is given up',
+    int('upstream-timeout', 1, 3600),
+    30,
+  )
+  .option(
+    '--check-report <file>',
+    'with --upstream: write the contract violations found to this file every 5 s when they change and at shutdown (JSON; JUnit XML when the name ends in .xml)',
+  )
   .option('--ready-file <path>', 'when listening, write the base URL (e.g. http://127.0.0.1:4010) to this file; removed at shutdown')
   .option('--quiet', 'no request log', false)
   .version(packageVersion(), '-v, --version', 'print the version and exit')
@@ -231,6 +260,8 @@ Examples:
   mediagen-mock --clock manual --seed 7 --strict  for tests: time moves only with POST /__mock/clock/advance
   mediagen-mock --port 0 --ready-file .mock-url   a free port; its base URL is written to .mock-url when ready
   mediagen-mock --host 0.0.0.0                    reachable from the LAN (the control API then needs a token)
+  mediagen-mock --upstream https://staging.example.com --fallback mock --check-report drift.xml
+                                                  in front of another server: its answers checked (docs/guides/proxy.md)
 
 When it is ready it prints a line "mediagen-mock ready <base URL>" (scripts can wait for it, or for GET /__mock/health).
 
@@ -252,6 +283,7 @@ Control API (spec/mock-control.openapi.yaml):
   GET  /__mock/users, POST /__mock/users, GET /__mock/oauth/sessions, POST /__mock/oauth/sessions/{id}/authorize
   GET  /__mock/sessions, DELETE /__mock/sessions/{name}   (X-Mock-Session: <name> selects an isolated world)
   GET  /__mock/samples/{kind}, POST /__mock/uploads, GET /__mock/bugs
+  GET|DELETE /__mock/proxy/report    with --upstream: the upstream's answers that broke the contract
 `,
   );
 
@@ -278,6 +310,10 @@ const o = program.opts<{
   journalSize: number;
   journalMb: number;
   readyFile?: string;
+  upstream?: string;
+  fallback: 'off' | 'mock';
+  upstreamTimeout: number;
+  checkReport?: string;
   activitySize: number;
   maxTasksPerKey: number;
   maxTasks: number;
@@ -322,6 +358,22 @@ if (stateProblem) {
 for (const origin of o.controlOrigin ?? [])
   if (!/^https?:\/\/[^\s/]+$/.test(origin))
     program.error(`error: --control-origin ${origin}: an origin is scheme://host[:port], e.g. http://192.168.1.20:5173`);
+
+for (const [flag, given] of [
+  ['--check-report', o.checkReport],
+  ['--fallback mock', o.fallback === 'mock' ? 'mock' : undefined],
+] as const)
+  if (given !== undefined && !o.upstream) program.error(`error: ${flag} needs --upstream <url>`);
+// the proxy (and the verifier's checks it loads) only when asked for: a plain mock starts without them
+const proxy = o.upstream
+  ? (await import('./http/proxy/cli.ts')).startProxy({
+      upstream: o.upstream,
+      fallback: o.fallback,
+      timeoutMs: o.upstreamTimeout * 1000,
+      checkReport: o.checkReport,
+      quiet: o.quiet,
+    })
+  : undefined;
 
 const ALL_INTERFACES = o.host === '0.0.0.0' || o.host === '::';
 /** Running in a container (Docker writes /.dockerenv, podman /run/.containerenv). */
@@ -377,6 +429,7 @@ const mock = createMockServer({
   },
   logger: o.quiet ? undefined : morgan(':method :url :status :res[content-length] - :response-time ms'),
   onMockBug: (id, problem) => console.error(`MOCK BUG in ${id}: ${problem}`),
+  proxy: proxy?.proxy,
 });
 const { app, engine } = mock;
 if (saved)
@@ -424,6 +477,7 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
     }`,
   );
   console.log(`  ${speech.line}`);
+  if (proxy) console.log(`  upstream: ${proxy.banner}`);
   if (o.state) console.log(`  state:    ${saved ? `loaded ${o.state}` : `${o.state} (new)`}, saved at shutdown and on POST /__mock/state/save`);
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);
   console.log(
@@ -465,6 +519,7 @@ async function shutdown(signal: string) {
     }
   }
   if (o.readyFile) rmSync(o.readyFile, { force: true });
+  if (proxy) proxy.stop();
   if (!o.quiet) console.log(`stopped after ${engine.journal.total} API requests`);
   process.exit(process.exitCode ?? 0);
 }

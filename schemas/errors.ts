@@ -16,7 +16,7 @@ import { assumed, fromSeed, type Provenance } from './provenance.ts';
 /** One catalogued error. `failure` marks codes that can also be a failed task's reason. */
 export interface CatalogError {
   code: number;
-  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 503 | 507;
+  httpStatus: 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 416 | 429 | 431 | 500 | 502 | 503 | 504 | 507;
   meaning: string;
   provenance: Provenance;
   /** True when a task that was accepted can later fail with this code (forced with `Prefer: outcome=failed, error=<code>`). */
@@ -165,6 +165,20 @@ export const errorCatalog = {
     provenance: assumed(
       "mock-only: the state file is the mock's own; 507 Insufficient Storage (RFC 4918) as the server could not store what the request asked it to",
     ),
+  },
+  UPSTREAM_UNREACHABLE: {
+    code: 10021,
+    httpStatus: 502,
+    meaning:
+      'the mock forwards to an upstream (--upstream) that could not be reached (connection refused, no such host, connection reset before an answer), and no fallback answers for it (--fallback mock)',
+    provenance: assumed("mock-only: the proxy is the mock's own; 502 Bad Gateway as RFC 9110 section 15.6.3 says of a gateway"),
+  },
+  UPSTREAM_TIMEOUT: {
+    code: 10022,
+    httpStatus: 504,
+    meaning:
+      'the mock forwards to an upstream (--upstream) that sent nothing for --upstream-timeout seconds (30 by default), and no fallback answers for it (--fallback mock)',
+    provenance: assumed("mock-only: the proxy is the mock's own; 504 Gateway Timeout as RFC 9110 section 15.6.5 says of a gateway"),
   },
   MOCK_INTERNAL_ERROR: {
     code: 10500,

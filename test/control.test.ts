@@ -504,6 +504,8 @@ describe('spec/mock-control.openapi.yaml', () => {
     'GET /__mock/scenarios',
     'DELETE /__mock/scenarios/{id}',
     'GET /__mock/operations',
+    'GET /__mock/proxy/report',
+    'DELETE /__mock/proxy/report',
   ].sort();
   const doc = parseYaml(readFileSync(new URL('../spec/mock-control.openapi.yaml', import.meta.url), 'utf8'));
   const methods = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -550,6 +552,16 @@ describe('spec/mock-control.openapi.yaml', () => {
         const s = await m.call('POST', '/v1/oauth/login-sessions', { key: null, body: { callbackPort: 5000 } });
         return (await m.call('POST', `/__mock/oauth/sessions/${s.json.data.sessionId}/authorize`, { key: null, body: { newUserName: 'New' } })).status;
       },
+      // served without --upstream too: it says how to start a proxy (10008); test/proxy.test.ts reads a real report
+      ...Object.fromEntries(
+        ['GET', 'DELETE'].map((method) => [
+          `${method} /__mock/proxy/report`,
+          async () => {
+            const r = await m.call(method, '/__mock/proxy/report', { key: null });
+            return r.status === 400 && r.json.code === 10008 ? 200 : r.status;
+          },
+        ]),
+      ),
       'PUT /__mock/state': async () =>
         (await m.call('PUT', '/__mock/state', { key: null, body: (await m.call('GET', '/__mock/state', { key: null })).json })).status,
     };

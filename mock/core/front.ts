@@ -25,6 +25,7 @@ import { errorAnswer, type Answer } from './answer.ts';
 import { controlGuardError, originAllowed, pageOriginOf } from './guard.ts';
 import type { RouteMatch, RouteTable } from './routes.ts';
 import { sessionOf, type World, type Worlds } from './worlds.ts';
+import type { JournalEntry } from '../../schemas/control.ts';
 
 /**
  * What a request is: an operation of the API (or a path of the API's with another method); hosted media
@@ -170,11 +171,12 @@ export function journalRequest(
   keyId: string | null | undefined,
   body: { body: unknown; bodyTruncated?: boolean } | undefined,
   answer?: Answer,
+  proxy?: JournalEntry['proxy'],
 ): void {
   const journal = world.engine.journal;
   // a journal that keeps nothing costs no parse
   const response = answer && journal.capacity > 0 ? journalResponse(answer) : undefined;
-  journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body, ...response });
+  journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body, ...response, ...(proxy ? { proxy } : {}) });
 }
 
 /**

@@ -25,6 +25,7 @@ export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './router.ts';
 import { saveStateFile } from './state-file.ts';
 import { ResponseLocals } from './locals.ts';
+import type { Proxy } from './proxy/forward.ts';
 
 export interface MockOptions extends EngineOptions {
   /** Validate every response against its declared schema (on in tests and with --strict). */
@@ -68,6 +69,11 @@ export interface MockOptions extends EngineOptions {
   onSpeechProblem?: (problem: string) => void;
   /** Check the Host of control and sign-in requests against the names above (default true; the CLI turns it off bound beyond loopback unless --allowed-host is given). */
   checkHost?: boolean;
+  /**
+   * Forward API and media requests to an upstream and check its answers (--upstream; mock/http/proxy/forward.ts,
+   * docs/guides/proxy.md): the control API, the documents and the dashboard stay the mock's.
+   */
+  proxy?: Proxy;
 }
 
 export interface Mock {
@@ -113,6 +119,7 @@ function protocolOf(req: IncomingMessage): string {
 /** Creates a mock instance: its worlds (the default one and the isolated sessions) and the Express app. */
 export function createMockServer(opts: MockOptions = {}): Mock {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const proxy = opts.proxy;
   const latency = opts.latency;
   const allowedHosts = [...(opts.publicUrl ? [new URL(opts.publicUrl).host] : []), ...(opts.allowedHosts ?? [])].map((h) => h.toLowerCase());
   /** True when `host` (a Host header) names this mock: this machine, the --public-url host, an --allowed-host; always without the check. */
@@ -137,7 +144,10 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       strict: opts.strict ?? false,
       latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
       // the --state file is the default world's
-      host: name === null && opts.stateFile ? { saveState: (e: Engine) => saveStateFile(opts.stateFile!, e) } : {},
+      host: {
+        ...(name === null && opts.stateFile ? { saveState: (e: Engine) => saveStateFile(opts.stateFile!, e) } : {}),
+        ...(opts.proxy ? { proxy: opts.proxy } : {}),
+      },
     }),
   });
   const enter = createFront(worlds, { hostAllowed, cors: true });
@@ -171,7 +181,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     }
     if (l.journaled && this.writableFinished) {
       l.journaled = false;
-      journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody, l.answer);
+      journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody, l.answer, l.proxy);
     }
   }
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so
@@ -185,7 +195,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
-  const ui = createUiRouter({ tokenRequired: !!opts.controlToken });
+  const ui = createUiRouter({ tokenRequired: !!opts.controlToken, upstream: !!proxy });
   const dispatch = createOperationDispatcher({ publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, capacity });
   /**
    * Everything up to the operations, in one middleware (each layer of Express's router is paid on every request, so
@@ -210,18 +220,26 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     if (d.route) {
       // an event stream stays open until its source is done: it does not hold a shutdown up
       if (d.route.op.response.kind === 'event-stream') res.on('streaming', uncount);
+      // with --upstream an API operation is the upstream's (the mock's own answer is the fallback)
+      if (proxy && !d.route.op.control) return proxy.operation(req, res, (r) => dispatch(r, res, next));
       return dispatch(req, res, next);
     }
     switch (d.kind) {
       case 'preflight':
         return preflight(req, res, next);
       case 'media':
-        return void d.world!.media(req.method, d.path, req.url, req.headers).then((a) => (a ? writeWhole(res, a) : below(req, res, next)), next);
+        if (proxy) return proxy.media(req, res, path, (r) => void serveMedia(r, res, next));
+        return serveMedia(req, res, next);
       case 'dashboard':
         return serveUi(req, res, next);
       default:
         return below(req, res, next);
     }
+  };
+  /** Hosted media of the request's world; a path no declaration resolves goes on to the layers below. */
+  const serveMedia: RequestHandler = (req, res, next) => {
+    const d = res.locals as ResponseLocals;
+    void d.world!.media(req.method, d.path, req.url, req.headers).then((a) => (a ? writeWhole(res, a) : below(req, res, next)), next);
   };
   /** The dashboard's pages; what they do not serve goes on to the layers below (a function of its own: `front` makes no closure, so it allocates no context per request). */
   const serveUi: RequestHandler = (req, res, next) => {

@@ -9,6 +9,7 @@
  */
 import type { Answer } from '../core/answer.ts';
 import { Decision } from '../core/front.ts';
+import type { ProxyMark } from './proxy/forward.ts';
 
 export class ResponseLocals extends Decision {
   /** The API operation answered (the journal's operationId; none for a control operation). */
@@ -27,4 +28,6 @@ export class ResponseLocals extends Decision {
   bodyReserved = 0;
   /** Counted in flight (until the response closes or turns into an event stream). */
   counted = false;
+  /** What the proxy (--upstream) adds to the journal entry: a fallback, the violations found. */
+  proxy: ProxyMark | undefined = undefined;
 }

@@ -34,8 +34,11 @@ const CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-/** The HTML shell: the bundle's script and style, relative to /__mock/ui/; `tokenRequired` tells the page to ask for the control token first. */
-export function uiShell(tokenRequired: boolean): string {
+/**
+ * The HTML shell: the bundle's script and style, relative to /__mock/ui/; `tokenRequired` tells the page to ask for
+ * the control token first; `upstream` that the mock forwards to an upstream (--upstream: the page shows its checks).
+ */
+export function uiShell(tokenRequired: boolean, upstream = false): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -46,7 +49,7 @@ export function uiShell(tokenRequired: boolean): string {
 <link rel="stylesheet" href="style.css">
 </head>
 <body>
-<div id="app" data-token-required="${tokenRequired}"></div>
+<div id="app" data-token-required="${tokenRequired}"${upstream ? ' data-upstream="true"' : ''}></div>
 <noscript>The dashboard needs JavaScript.</noscript>
 <script type="module" src="app.js"></script>
 </body>
@@ -54,10 +57,10 @@ export function uiShell(tokenRequired: boolean): string {
 `;
 }
 
-/** The router of /__mock/ui and its assets. `tokenRequired`: the mock was started with a control token. */
-export function createUiRouter(opts: { tokenRequired: boolean }): Router {
+/** The router of /__mock/ui and its assets. `tokenRequired`: the mock was started with a control token; `upstream`: with --upstream. */
+export function createUiRouter(opts: { tokenRequired: boolean; upstream?: boolean }): Router {
   const router = express.Router();
-  const shell = uiShell(opts.tokenRequired);
+  const shell = uiShell(opts.tokenRequired, opts.upstream);
   const missing = (res: Response) =>
     void res.status(404).type('text/plain').send('the dashboard is not built in this installation: run `npm run bundle` (it writes dist/ui/)');
   router.get(['/__mock/ui', '/__mock/ui/'], (req: Request, res: Response) => {

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
-import type { ControlOperationId, ControlOperations, SessionInfo } from '../../schemas/control.ts';
+import type { ControlOperationId, ControlOperations, ProxyReport, SessionInfo } from '../../schemas/control.ts';
 import type { Operations, OperationId } from '../../schemas/operations.ts';
 import type { OperationDef, OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
@@ -63,6 +63,8 @@ export interface ControlHost {
   saveState?: (engine: Engine) => { file: string; bytes: number };
   /** The host's isolated sessions (GET and DELETE /__mock/sessions). */
   sessions?: { list(): z.infer<typeof SessionInfo>[]; drop(name: string): boolean };
+  /** The proxy of a mock started with --upstream: its report of the upstream's answers (GET and DELETE /__mock/proxy/report). */
+  proxy?: { report(): ProxyReport; clear(): ProxyReport };
 }
 
 /** What a control handler receives besides its parsed input. */

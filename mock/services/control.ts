@@ -18,7 +18,7 @@ import type { Engine } from '../engine/engine.ts';
 import { encodedAudio, renderAudio } from '../media/audio.ts';
 import { colourFor } from '../media/colour.ts';
 import { labelledImage, renderMidi, renderVideo } from '../media/renderers.ts';
-import type { ControlHandlers } from './context.ts';
+import type { ControlHandlers, ControlHost } from './context.ts';
 import { forcingApplies } from './forcing.ts';
 import { authorize, createUser, listLoginSessions, listUsers } from './oauth.ts';
 import { loadState, stateOf } from './saved-state.ts';
@@ -245,6 +245,8 @@ const handlers: ControlHandlers = {
       throw e;
     }
   },
+  getProxyReport: (_input, { host }) => proxyOf(host).report(),
+  clearProxyReport: (_input, { host }) => proxyOf(host).clear(),
   listSessions: (_input, { host }) => ({ items: host.sessions?.list() ?? [] }),
   deleteSession: ({ params }, { host }) => ({ name: params.name, existed: host.sessions?.drop(params.name) ?? false }),
   streamEvents: ({ query }, { engine }) => activitySource(engine, query),
@@ -254,3 +256,10 @@ const handlers: ControlHandlers = {
 
 /** The control service: the handlers of every control operation. */
 export const controlService = { handlers, control: true } as const;
+
+/** The proxy of the host; a mock started without --upstream has none (10008, saying how to start one). */
+function proxyOf(host: ControlHost): NonNullable<ControlHost['proxy']> {
+  if (!host.proxy)
+    throw new ApiError('CONTROL_INVALID_REQUEST', 'no upstream: start the mock with --upstream URL to forward API requests and check the answers');
+  return host.proxy;
+}

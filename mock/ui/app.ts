@@ -13,6 +13,7 @@ import { html, items, useControl, type OperationSummary, type Run, type TaskView
 import { ForcingPanel } from './forcing-panel.ts';
 import { JournalPanel } from './journal-panel.ts';
 import { OAuthPanel, SessionsPanel, sessionUrl } from './sessions-panel.ts';
+import { ProxyPanel } from './proxy-panel.ts';
 import { TasksPanel } from './tasks-panel.ts';
 
 function TokenForm(p: { refused: boolean; onToken: (t: string) => void }) {
@@ -35,7 +36,7 @@ function TokenForm(p: { refused: boolean; onToken: (t: string) => void }) {
   </main>`;
 }
 
-function App(p: { tokenRequired: boolean }) {
+function App(p: { tokenRequired: boolean; upstream: boolean }) {
   const [ctx, setCtx] = useState<Ctx>(initialCtx);
   const [askToken, setAskToken] = useState<'no' | 'ask' | 'refused'>(p.tokenRequired && !ctx.token ? 'ask' : 'no');
   const [tick, setTick] = useState(0);
@@ -174,10 +175,11 @@ function App(p: { tokenRequired: boolean }) {
       <${TasksPanel} tasks=${tasks} live=${live} ctx=${ctx} paths=${paths} onKey=${selectKey} />
       <${ForcingPanel} ...${common} ops=${ops} />
       <${AccountsPanel} ...${common} keys=${keys} selected=${selectedKey} select=${selectKey} />
+      ${p.upstream && html`<${ProxyPanel} ctx=${ctx} tick=${tick} onError=${onError} />`}
       <${JournalPanel} ctx=${ctx} tick=${tick} onError=${onError} ops=${ops} />
       <${OAuthPanel} ctx=${ctx} tick=${tick} onError=${onError} onKey=${selectKey} />
     </main>`;
 }
 
 const root = document.getElementById('app');
-if (root) render(html`<${App} tokenRequired=${root.dataset.tokenRequired === 'true'} />`, root);
+if (root) render(html`<${App} tokenRequired=${root.dataset.tokenRequired === 'true'} upstream=${root.dataset.upstream === 'true'} />`, root);

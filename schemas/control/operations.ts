@@ -42,6 +42,7 @@ import {
   UploadForm,
   UploadReport,
 } from './schemas.ts';
+import { ProxyReport } from './proxy.ts';
 import {
   MockState,
   StateLoaded,
@@ -393,6 +394,24 @@ export const controlOperations = defineControlOperations({
     description: 'Drops the session and everything in it; its next request creates it afresh. existed is false when there was no such session.',
     params: SessionParams,
     response: ok(SessionDropped),
+  },
+  getProxyReport: {
+    method: 'get',
+    path: '/__mock/proxy/report',
+    summary: "The proxy's contract violations",
+    description:
+      'With --upstream URL the mock forwards API requests to that server and checks each answer against the contract with the checks of mediagen-verify (status and envelope code declared, body valid against the document, Content-Type, Retry-After, the moves between the statuses of a task, the Content-Type of its media). This report counts what was forwarded, checked and answered by the fallback, and lists the most recent violations with their request and rule (docs/guides/proxy.md). Without --upstream it answers 10008.',
+    response: ok(ProxyReport),
+    errors: ['CONTROL_INVALID_REQUEST'],
+  },
+  clearProxyReport: {
+    method: 'delete',
+    path: '/__mock/proxy/report',
+    summary: "Clear the proxy's report",
+    description:
+      "Sets the proxy's counts to zero and forgets its violations (the tasks it follows are kept); answers the report as it was. Without --upstream it answers 10008.",
+    response: ok(ProxyReport),
+    errors: ['CONTROL_INVALID_REQUEST'],
   },
 });
 

@@ -200,6 +200,16 @@ export const JournalEntry = z.strictObject({
     description:
       'a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance',
   }),
+  proxy: z
+    .strictObject({
+      fallback: z.boolean().meta({ description: 'true: the mock answered, as the upstream did not (--fallback mock)' }),
+      violations: z
+        .array(z.strictObject({ rule: z.string(), cause: z.string(), detail: z.string() }))
+        .meta({ description: 'the contract rules the upstream answer broke (at most 10 listed; GET /__mock/proxy/report has them all)' }),
+      note: z.string().optional().meta({ description: 'why the answer was not checked whole, or why the mock answered' }),
+    })
+    .optional()
+    .meta({ description: 'with --upstream: the request was forwarded to the upstream; its answer checked against the contract (docs/guides/proxy.md)' }),
 });
 export type JournalEntry = z.infer<typeof JournalEntry>;
 export const Journal = z.strictObject({ items: z.array(JournalEntry).meta({ description: 'most recent last; at most the last 500 requests' }) });
