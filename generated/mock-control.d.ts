@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * Recent requests
-         * @description The journal of recent API requests: each with its operation, key, request body (cut beyond 4,096 characters), HTTP status and envelope code (control and media requests are not journaled). Filters narrow it, like a verify of WireMock: operationId, keyId, status, since; limit keeps the most recent N.
+         * @description The journal of recent API requests: each with its operation, key, request body, HTTP status, envelope code and response body (each body cut beyond 4,096 characters; a response that is not JSON, such as audio, described by its media type and size) (control and media requests are not journaled). Filters narrow it, like a verify of WireMock: operationId, keyId, status, since; limit keeps the most recent N.
          */
         get: operations["listRequests"];
         put?: never;
@@ -690,6 +690,12 @@ export interface components {
                         body?: unknown;
                         /** @description true when body was cut */
                         bodyTruncated?: boolean;
+                        /** @description the JSON body of the response as the client received it (the envelope, or the raw JSON of a raw operation); cut to its first 4096 characters of JSON text (then a string, with responseBodyTruncated) beyond that; absent for a response without a JSON body (see responseMedia) */
+                        responseBody?: unknown;
+                        /** @description true when responseBody was cut */
+                        responseBodyTruncated?: boolean;
+                        /** @description a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance */
+                        responseMedia?: string;
                         /** @description with --upstream: the request was forwarded to the upstream; its answer checked against the contract (docs/guides/proxy.md) */
                         proxy?: {
                             /** @description true: the mock answered, as the upstream did not (--fallback mock) */
@@ -2243,6 +2249,12 @@ export interface operations {
                             body?: unknown;
                             /** @description true when body was cut */
                             bodyTruncated?: boolean;
+                            /** @description the JSON body of the response as the client received it (the envelope, or the raw JSON of a raw operation); cut to its first 4096 characters of JSON text (then a string, with responseBodyTruncated) beyond that; absent for a response without a JSON body (see responseMedia) */
+                            responseBody?: unknown;
+                            /** @description true when responseBody was cut */
+                            responseBodyTruncated?: boolean;
+                            /** @description a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance */
+                            responseMedia?: string;
                             /** @description with --upstream: the request was forwarded to the upstream; its answer checked against the contract (docs/guides/proxy.md) */
                             proxy?: {
                                 /** @description true: the mock answered, as the upstream did not (--fallback mock) */
