@@ -12,6 +12,7 @@ import { parse as parseUrl } from 'node:url';
 import { createFront, journalRequest, noRoute, type RequestReader } from '../core/front.ts';
 import { Capacity } from './capacity.ts';
 import { createWorlds, type World, type Worlds } from '../core/worlds.ts';
+import type { OperationOptions } from '../core/operation.ts';
 import type { Engine, EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
 import { createDocsRouter } from './docs.ts';
@@ -61,6 +62,8 @@ export interface MockOptions extends EngineOptions {
    * this machine's names (localhost, 127.0.0.1, [::1]) and the --public-url host (--allowed-host).
    */
   allowedHosts?: readonly string[];
+  /** Answers API requests of the default world in place of their handlers (a replayed recording: mock/http/recording/replay.ts). */
+  intercept?: OperationOptions['intercept'];
   /** Check the Host of control and sign-in requests against the names above (default true; the CLI turns it off bound beyond loopback unless --allowed-host is given). */
   checkHost?: boolean;
 }
@@ -131,6 +134,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       latency: latency === undefined ? undefined : (seq) => (typeof latency === 'number' ? latency : engine.rng.int(latency[0], latency[1], 'latency', seq)),
       // the --state file is the default world's
       host: name === null && opts.stateFile ? { saveState: (e: Engine) => saveStateFile(opts.stateFile!, e) } : {},
+      // a replayed recording is the default world's
+      ...(name === null && opts.intercept ? { intercept: opts.intercept } : {}),
     }),
   });
   const enter = createFront(worlds, { hostAllowed, cors: true });
