@@ -7,11 +7,10 @@
  * itself to test the two together.
  */
 import { operations } from '../schemas/operations.ts';
-import type { OperationDef } from '../schemas/registry-types.ts';
 import { createRouteTable } from '../mock/core/routes.ts';
 import type { ProxyExchange } from '../mock/http/proxy/exchange.ts';
 
-const routes = createRouteTable(operations as Record<string, OperationDef>);
+const routes = createRouteTable(operations);
 
 /** What a client sees of one answer. */
 export interface Seen {

@@ -476,7 +476,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     const answer = opts.intercept?.({
       operationId: id,
       apiKey,
-      params: input.params as Record<string, unknown>,
+      params: input.params,
       query: (sent!.query ?? {}) as Record<string, unknown>,
       body: sent!.body,
       origin: req.origin,

@@ -61,9 +61,9 @@ export interface RecordingSummary {
 
 export interface Recorder {
   /** Takes one exchange in (synchronously; the media it points to are fetched in the background). */
-  observe(exchange: ProxyExchange): void;
+  observe: (exchange: ProxyExchange) => void;
   /** Waits for the media being fetched, writes the file; resolves with what it holds. Later exchanges are ignored. */
-  close(): Promise<RecordingSummary>;
+  close: () => Promise<RecordingSummary>;
 }
 
 /** How tasks are read, from the registry's lifecycles: per create operation, and the one lifecycle of each tag. */
@@ -231,7 +231,7 @@ export function createRecorder(o: RecorderOptions): Recorder {
   }
 
   return {
-    observe(x) {
+    observe: (x) => {
       if (closed) return;
       if (exchanges.length >= maxExchanges) {
         dropped++;
@@ -266,7 +266,7 @@ export function createRecorder(o: RecorderOptions): Recorder {
       if (x.status < 300 && data && typeof data === 'object' && !Array.isArray(data)) followTask(x, seq, req.owner, data as Record<string, unknown>);
     },
 
-    async close() {
+    close: async () => {
       closed = true;
       while (pending.size) await Promise.all(pending);
       const doc: Recording = {

@@ -19,6 +19,7 @@ export const KEPT_RESPONSE_HEADERS = ['content-type', 'retry-after', 'location',
 
 /** An API key of the service's form: `mg_<keyId>_<secret>` (any key with the `mg_` prefix). */
 const API_KEY = /\bmg_[A-Za-z0-9_-]+/g;
+const HAS_API_KEY = /\bmg_[A-Za-z0-9_-]+/;
 /** Query parameters that sign or authorize a URL: their values are redacted. */
 const SIGNING_PARAM =
   /^(sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|token|access_token|expires|x-amz-expires|key|api_key|apikey|policy|key-pair-id|hmac|hash)$/i;
@@ -124,6 +125,7 @@ export class Redactor {
         if (key) owner = this.ownerOf(key);
       } else if (n === 'cookie' || n === 'set-cookie') this.count('cookie header');
       else if (kept.includes(n)) out[n] = this.text(value);
+      else if (HAS_API_KEY.test(value)) this.count('API key (mg_...) in a body, query or header'); // a header left out (X-Api-Key) that held one
     }
     return { headers: out, owner };
   }

@@ -42,7 +42,7 @@ interface Instance {
 
 /** What `createReplay` gives the mock: its intercept, its media route (as a service), the owners' keys; `load` starts the recorded tasks. */
 export interface Replay {
-  intercept(call: InterceptedCall): Answer | undefined;
+  intercept: (call: InterceptedCall) => Answer | undefined;
   /** A service hosting `/media/replay/{file}` (compose it with the default services). */
   service: AnyService;
   /** Starts every recorded task at engine time `now`. Returns how many. */
@@ -171,7 +171,7 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
       for (const t of rec.tasks) start(t, t.owner ? ownerKey.get(t.owner)! : null, now);
       return rec.tasks.length;
     },
-    intercept(call) {
+    intercept: (call) => {
       const op = (operations as Record<string, OperationDef>)[call.operationId];
       if (!op) return undefined;
       for (const v of Object.values(call.params)) {
@@ -179,7 +179,9 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
         if (!inst || inst.owner !== call.apiKey) continue;
         return call.operationId === inst.task.pollOperationId ? readOf(inst, call.now, call.origin) : otherOf(inst, call.operationId, call.origin);
       }
-      const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(call.params[name] ?? '')));
+      const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+        encodeURIComponent(typeof call.params[name] === 'string' ? call.params[name] : JSON.stringify(call.params[name] ?? '')),
+      );
       const k = matchKey(call.operationId, path, call.query, call.body);
       const list = byRequest.get(k);
       if (!list) return undefined;
