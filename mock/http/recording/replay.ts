@@ -14,7 +14,8 @@
  * points to the mock's own `/media/replay/<sha256>.<ext>`, which serves the
  * recorded bytes through the mock's media router. Everything else is the
  * mock's own answer: replay is `OperationOptions.intercept` of the default
- * world's runner (mock/core/operation.ts) plus a media route.
+ * world's runner (mock/core/operation.ts) plus a media route
+ * (decisions/0029-record-and-replay.md).
  */
 import { createHash } from 'node:crypto';
 import { operations } from '../../../schemas/operations.ts';
