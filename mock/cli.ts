@@ -445,7 +445,7 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   if (o.state) console.log(`  state:    ${saved ? `loaded ${o.state}` : `${o.state} (new)`}, saved at shutdown and on POST /__mock/state/save`);
   if (replay && recording)
     console.log(
-      `  replay:   ${o.replay}: ${replayedTasks} tasks, ${recording.exchanges.length} recorded answers, ${recording.media.filter((m) => m.sha256).length} media files; ${replay.owners.map((x) => `recorded ${x.ref} -> ${x.key}`).join(', ') || 'no keys'}`,
+      `  replay:   ${o.replay}: ${replayedTasks} task${replayedTasks === 1 ? '' : 's'}, ${recording.exchanges.length} recorded answers, ${recording.media.filter((m) => m.sha256).length} media files; ${replay.owners.map((x) => `recorded ${x.ref} -> ${x.key}`).join(', ') || 'no keys'}`,
     );
   if (o.record) console.log(`  record:   ${o.record}, written at shutdown (what passes through to ${o.upstream})`);
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);

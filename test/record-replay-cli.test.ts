@@ -88,9 +88,12 @@ describe('mediagen-mock --record and --replay', () => {
     const r = await run(['--replay', file]);
     try {
       expect(r.base, r.out()).toBeDefined();
-      expect(r.out()).toContain(`replay:   ${file}: 1 tasks`);
-      expect(r.out()).toContain('recorded key-1 -> mg_replay1_recorded');
-      const task = readRecordingFile(file).tasks[0];
+      const rec = readRecordingFile(file);
+      // one task, its create and its reads, the video, its cover and the provider's copy (the same bytes as the video)
+      expect(rec.media.filter((m) => m.sha256)).toHaveLength(3);
+      expect(new Set(rec.media.map((m) => m.sha256)).size).toBe(2);
+      expect(r.out()).toContain(`replay:   ${file}: 1 task, ${rec.exchanges.length} recorded answers, 3 media files; recorded key-1 -> mg_replay1_recorded`);
+      const task = rec.tasks[0];
       const res = await fetch(r.base + pathOf('getVideoTask', { taskId: task.taskId }), { headers: { authorization: 'Bearer mg_replay1_recorded' } });
       expect(((await res.json()) as { data: { status: string } }).data.status).toBe(task.statuses[0].status);
     } finally {
