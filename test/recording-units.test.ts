@@ -166,5 +166,8 @@ describe('a replay', () => {
     // another key's read, and a body that was not recorded, are the mock's to answer
     expect(read(7_000, 'mg_other_secret1')).toBeUndefined();
     expect(replay.intercept({ ...call, body: { content: [{ type: 'text', text: 'a cat' }] } })).toBeUndefined();
+    // an upload is the mock's: its files are not walked (a replay records none)
+    const upload = { fields: { name: 'me' }, files: { audio: [{ filename: 'a.wav', mimeType: 'audio/wav', bytes: new Uint8Array(8 * 1024 * 1024) }] } };
+    expect(replay.intercept({ ...call, operationId: 'createVoiceClone', body: upload })).toBeUndefined();
   });
 });

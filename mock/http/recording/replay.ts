@@ -180,6 +180,8 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
         if (!inst || inst.owner !== call.apiKey) continue;
         return call.operationId === inst.task.pollOperationId ? readOf(inst, call.now, call.origin) : otherOf(inst, call.operationId, call.origin);
       }
+      // an upload is never recorded (only its size and hash): nothing to match, and its files are not walked
+      if (op.request.body?.kind === 'multipart') return undefined;
       const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
         encodeURIComponent(typeof call.params[name] === 'string' ? call.params[name] : JSON.stringify(call.params[name] ?? '')),
       );
