@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readRecordingFile } from '../mock/http/recording/format.ts';
 import { createRecorder } from '../mock/http/recording/recorder.ts';
 import { Redactor, canonicalJson } from '../mock/http/recording/redact.ts';
-import { createReplay } from '../mock/http/recording/replay.ts';
+import { createReplay, MAX_REPLAYED_TASKS } from '../mock/http/recording/replay.ts';
 import type { ProxyExchange } from '../mock/http/proxy/exchange.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mg-recording-units-'));
@@ -166,6 +166,9 @@ describe('a replay', () => {
     // another key's read, and a body that was not recorded, are the mock's to answer
     expect(read(7_000, 'mg_other_secret1')).toBeUndefined();
     expect(replay.intercept({ ...call, body: { content: [{ type: 'text', text: 'a cat' }] } })).toBeUndefined();
+    // however many creates clients send, at most MAX_REPLAYED_TASKS are kept: the first started goes first
+    for (let i = 0; i < MAX_REPLAYED_TASKS; i++) replay.intercept(call);
+    expect(read(7_000)).toBeUndefined();
     // an upload is the mock's: its files are not walked (a replay records none)
     const upload = { fields: { name: 'me' }, files: { audio: [{ filename: 'a.wav', mimeType: 'audio/wav', bytes: new Uint8Array(8 * 1024 * 1024) }] } };
     expect(replay.intercept({ ...call, operationId: 'createVoiceClone', body: upload })).toBeUndefined();

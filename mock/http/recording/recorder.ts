@@ -88,6 +88,15 @@ function lifecycleIndex() {
   };
 }
 
+/** A path segment decoded (as it is when it is not valid percent-encoding). */
+function decodeSafe(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 const isJson = (contentType: string | undefined) => !!contentType && /\bjson\b/i.test(contentType);
 const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -203,8 +212,9 @@ export function createRecorder(o: RecorderOptions): Recorder {
   function followTask(x: ProxyExchange, seq: number, owner: string | null, data: Record<string, unknown>): void {
     const op = (operations as Record<string, OperationDef>)[x.operationId];
     // a read of a task: the status it shows, if new
-    for (const t of tasks.values()) {
-      if (t.pollOperationId !== x.operationId || !x.path.split('/').includes(encodeURIComponent(t.taskId))) continue;
+    for (const segment of x.path.split('/')) {
+      const t = tasks.get(decodeSafe(segment));
+      if (!t || t.pollOperationId !== x.operationId) continue;
       const status = data[t.statusField];
       if (typeof status === 'string' && t.statuses[t.statuses.length - 1].status !== status)
         t.statuses.push({ status, atMs: Math.max(0, Math.round(x.startedAtMs - t.startedAtMs)), seq });

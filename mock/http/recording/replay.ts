@@ -27,6 +27,9 @@ import type { AnyService } from '../../services/index.ts';
 import type { RecordedExchange, RecordedTask, Recording } from './format.ts';
 import { canonicalJson, Redactor } from './redact.ts';
 
+/** Replayed tasks kept at once (assumed, like the stores' bounds); beyond, the one started first is dropped. */
+export const MAX_REPLAYED_TASKS = 10_000;
+
 /** The mock key of a recorded owner reference (`key-2` -> `mg_replay2_recorded`). */
 export function replayKeyOf(ref: string, keyPrefix = 'mg'): string {
   return `${keyPrefix}_replay${ref.replace(/^key-/, '')}_recorded`;
@@ -128,6 +131,8 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
     const ids: [string, string][] = [task.taskId, ...task.otherIds].map((id) => [id, taken ? freshId(id, n) : id]);
     const inst: Instance = { id: ids[0][1], task, ids, owner, startAt: now };
     instances.set(inst.id, inst);
+    // bounded whatever clients send: beyond, the task started first goes (a Map keeps the order of insertion)
+    if (instances.size > MAX_REPLAYED_TASKS) instances.delete(instances.keys().next().value!);
     return inst;
   }
 
