@@ -22,9 +22,13 @@ import { DEFAULT_CAPACITY } from './http/capacity.ts';
 import { chooseSpeech, speechModes } from './http/espeak.ts';
 import { loadState, readStateFile, stateLocationProblem, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
+import { readRecordingFile, type Recording } from './http/recording/format.ts';
+import { createRecorder } from './http/recording/recorder.ts';
+import { createReplay } from './http/recording/replay.ts';
 import { loadAudioLoops } from './media/audio.ts';
 import { preloadRenderers } from './media/renderers.ts';
 import { loadFake } from './services/fake.ts';
+import { defaultServices } from './services/index.ts';
 
 /** The version of the package (package.json is one directory up from both mock/cli.ts and dist/cli.js). */
 function packageVersion(): string {
@@ -157,6 +161,14 @@ const program = new EnvCommand()
     '--state <file>',
     'start from the state saved in this file (when it exists) and save the state there at a clean shutdown and on POST /__mock/state/save',
   )
+  .option(
+    '--record <file>',
+    'with --upstream: record what passes through (requests, answers, task statuses, the media they point to; keys, Authorization, cookies and URL signatures redacted) into this file, written at shutdown',
+  )
+  .option(
+    '--replay <file>',
+    "load a recording into the default world: its tasks (owned by the keys printed at start) move through their recorded statuses on the mock's clock, a request like a recorded one gets its recorded answer, its media are served by the mock",
+  )
   .option('--control-token <token>', 'require Authorization: Bearer <token> on the control API (/__mock); generated when listening beyond this machine')
   .option('--control-origin <origin...>', 'web origins besides this machine allowed to call the control API from a browser, e.g. http://192.168.1.20:5173')
   .option(
@@ -262,6 +274,8 @@ Examples:
   mediagen-mock --host 0.0.0.0                    reachable from the LAN (the control API then needs a token)
   mediagen-mock --upstream https://staging.example.com --fallback mock --check-report drift.xml
                                                   in front of another server: its answers checked (docs/guides/proxy.md)
+  mediagen-mock --upstream https://staging.example.com --record session.json   record a session through the proxy
+  mediagen-mock --clock manual --replay session.json                          replay it offline
 
 When it is ready it prints a line "mediagen-mock ready <base URL>" (scripts can wait for it, or for GET /__mock/health).
 
@@ -303,6 +317,8 @@ const o = program.opts<{
   publicUrl?: string;
   mediaCacheMb: number;
   state?: string;
+  record?: string;
+  replay?: string;
   controlToken?: string;
   controlOrigin?: string[];
   allowedHost?: string[];
@@ -355,6 +371,22 @@ if (stateProblem) {
   console.error(`mediagen-mock: --state ${o.state}: ${stateProblem}`);
   process.exit(1);
 }
+// A recording is made of what the proxy forwards: without an upstream there is nothing to record.
+if (o.record && !o.upstream)
+  program.error('error: --record needs --upstream <url>: it records what the proxy forwards to that server (to serve a recording, use --replay)');
+const recordProblem = o.record ? stateLocationProblem(o.record) : undefined;
+if (recordProblem) program.error(`error: --record ${o.record}: ${recordProblem}`);
+const recorder = o.record ? createRecorder({ file: o.record, upstream: o.upstream }) : undefined;
+// ... and a recording to replay is read and checked before anything starts: a file the mock cannot use stops it here
+let recording: Recording | undefined;
+if (o.replay)
+  try {
+    recording = readRecordingFile(o.replay);
+  } catch (e) {
+    console.error(`mediagen-mock: --replay ${(e as Error).message}\n  record it again, or start without --replay`);
+    process.exit(1);
+  }
+const replay = recording ? createReplay(recording, { keyPrefix: o.keyPrefix }) : undefined;
 for (const origin of o.controlOrigin ?? [])
   if (!/^https?:\/\/[^\s/]+$/.test(origin))
     program.error(`error: --control-origin ${origin}: an origin is scheme://host[:port], e.g. http://192.168.1.20:5173`);
@@ -372,6 +404,7 @@ const proxy = o.upstream
       timeoutMs: o.upstreamTimeout * 1000,
       checkReport: o.checkReport,
       quiet: o.quiet,
+      ...(recorder ? { onExchange: recorder.observe } : {}),
     })
   : undefined;
 
@@ -411,6 +444,7 @@ const mock = createMockServer({
   maxStreams: o.maxStreams,
   maxStateBytes: o.maxStateMb * 1024 * 1024,
   stateFile: o.state,
+  ...(replay ? { services: [...defaultServices, replay.service], intercept: replay.intercept } : {}),
   controlToken,
   controlOrigins: o.controlOrigin,
   allowedHosts: o.allowedHost,
@@ -439,6 +473,7 @@ if (saved)
     console.error(`mediagen-mock: --state ${o.state}: ${(e as Error).message}\n  the file is left as it is; fix it, move it away, or start without --state`);
     process.exit(1);
   }
+const replayedTasks = replay?.load(engine.clock.now());
 
 // Express 5 calls the listen callback with the error too (port in use, bad host): report it and exit.
 const server = app.listen(o.port, o.host, (err?: Error) => {
@@ -479,6 +514,11 @@ const server = app.listen(o.port, o.host, (err?: Error) => {
   console.log(`  ${speech.line}`);
   if (proxy) console.log(`  upstream: ${proxy.banner}`);
   if (o.state) console.log(`  state:    ${saved ? `loaded ${o.state}` : `${o.state} (new)`}, saved at shutdown and on POST /__mock/state/save`);
+  if (replay && recording)
+    console.log(
+      `  replay:   ${o.replay}: ${replayedTasks} task${replayedTasks === 1 ? '' : 's'}, ${recording.exchanges.length} recorded answers, ${recording.media.filter((m) => m.sha256).length} media files; ${replay.owners.map((x) => `recorded ${x.ref} -> ${x.key}`).join(', ') || 'no keys'}`,
+    );
+  if (o.record) console.log(`  record:   ${o.record}, written at shutdown (what passes through to ${o.upstream})`);
   console.log(`  API key:  ${key}   (any ${o.keyPrefix}_<keyId>_<secret> key works; each key is its own account)`);
   console.log(
     `  clock:    ${o.clock}${o.clock === 'real' ? ` x${o.speed}` : ''}, seed ${o.seed}, rate limits ${o.rateLimit ? 'on' : 'OFF'}${o.strict ? ', strict' : ''}`,
@@ -515,6 +555,18 @@ async function shutdown(signal: string) {
       if (!o.quiet) console.log(`state: saved ${o.state} (${bytes} bytes)`);
     } catch (e) {
       console.error(`mediagen-mock: could not save the state to ${o.state} at shutdown: ${(e as Error).message}`);
+      process.exitCode = 1;
+    }
+  }
+  if (recorder) {
+    try {
+      const r = await recorder.close();
+      if (!o.quiet)
+        console.log(
+          `record: wrote ${r.file} (${r.bytes} bytes: ${r.exchanges} exchanges, ${r.tasks} tasks, ${r.mediaStored} media files${r.mediaNotStored ? `, ${r.mediaNotStored} not stored` : ''}; redacted ${r.redactions.map((x) => `${x.what} x${x.count}`).join(', ') || 'nothing'})`,
+        );
+    } catch (e) {
+      console.error(`mediagen-mock: could not write the recording ${o.record} at shutdown: ${(e as Error).message}`);
       process.exitCode = 1;
     }
   }

@@ -42,7 +42,11 @@ const RUNS: string[][] = [
   ['control-api'],
 ];
 /** Guides whose walkthrough another test runs as pasted. */
-const RUN_ELSEWHERE: Record<string, string> = { ci: 'test/ci-recipe.test.ts', container: 'npm run test:container', proxy: 'test/proxy-guide.test.ts' };
+const RUN_ELSEWHERE: Record<string, string> = {
+  ci: 'test/ci-recipe.test.ts',
+  container: 'npm run test:container',
+  proxy: 'test/proxy-guide.test.ts and test/record-replay-cli.test.ts',
+};
 
 /** BASE, AUTH and json() as the video walkthrough defines them (the other guides use them). */
 const preamble = read('video')

@@ -67,6 +67,28 @@ export interface OperationOptions {
   onMockBug?: (operationId: string, problem: string) => void;
   /** What the host offers the control operations (a state file, sessions). */
   host?: ControlHost;
+  /**
+   * Answers an API request in place of its handler when it returns an Answer (a recording replayed:
+   * mock/http/recording/replay.ts); runs after auth, forcing, the rate limit and validation. Undefined: the handler answers.
+   */
+  intercept?: (call: InterceptedCall) => Answer | undefined;
+}
+
+/** An API request as `OperationOptions.intercept` sees it: validated, with its body and query as the client sent them. */
+export interface InterceptedCall {
+  operationId: string;
+  /** The caller's API key (null for an operation without auth). */
+  apiKey: string | null;
+  /** Path parameters, validated. */
+  params: Record<string, unknown>;
+  /** Query parameters as sent (the `__` forcing ones left out). */
+  query: Record<string, unknown>;
+  /** The body as sent (parsed JSON; multipart fields and files), before validation. */
+  body: unknown;
+  /** `proto://host[:port]` media URLs are built on. */
+  origin: string;
+  /** The engine's time at the handler. */
+  now: number;
 }
 
 /** A request as the transport read it. */
@@ -357,11 +379,12 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   const host: ControlHost = opts.host ?? {};
 
   /** The parsed body, path and query of a request to `op` (its validation error naming the field and the rule). */
-  async function inputOf(plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined) {
+  async function inputOf(plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, sent?: { body?: unknown; query?: unknown }) {
     const op = plan.op;
     let body: unknown;
     if (op.request.body) {
       const raw = await req.readBody();
+      if (sent) sent.body = raw;
       if (trace && raw !== undefined && !op.control) Object.assign(trace, journalBody(raw));
       const value = raw === undefined && op.request.bodyOptional ? {} : raw;
       body = op.request.bodyCheckedByHandler ? value : parseOrThrow(op, op.request.body.schema, value, 'body');
@@ -374,6 +397,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
         break;
       }
     const query = parseOrThrow(op, plan.query, rawQuery, 'query');
+    if (sent) sent.query = rawQuery;
     return { body, params, query };
   }
 
@@ -447,12 +471,23 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       }
     }
 
-    const input = await inputOf(plan, req, trace);
+    const sent: { body?: unknown; query?: unknown } | undefined = opts.intercept ? {} : undefined;
+    const input = await inputOf(plan, req, trace, sent);
     // the body may have streamed for a while: the account is read at use time, never kept from before
     const ctx = new ApiContext(engine, engine.tick(), forcing, id as OperationId, req.origin, fromOwnPage(req), liveAccount);
     liveAccount();
+    const answer = opts.intercept?.({
+      operationId: id,
+      apiKey,
+      params: input.params,
+      query: (sent!.query ?? {}) as Record<string, unknown>,
+      body: sent!.body,
+      origin: req.origin,
+      now: ctx.now,
+    });
+    if (answer) return { out: undefined, message: undefined, answer };
     const out = await plan.handler(input, ctx as never);
-    return { out, message: ctx.message };
+    return { out, message: ctx.message, answer: undefined };
   }
 
   /** Answers one request to operation `id`; fills `trace` (operationId, keyId, body) for the journal. Never throws. */
@@ -471,7 +506,14 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       let out: unknown;
       let message: string | undefined;
       if (op.control) out = await runControl(plan, req);
-      else ({ out, message } = await runApi(id, plan, req, trace, seq));
+      else {
+        const r = await runApi(id, plan, req, trace, seq);
+        if (r.answer) {
+          engine.changed();
+          return r.answer;
+        }
+        ({ out, message } = r);
+      }
       engine.changed();
 
       if (response.kind === 'binary') {

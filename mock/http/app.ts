@@ -13,6 +13,7 @@ import { parse as parseUrl } from 'node:url';
 import { createFront, journalRequest, noRoute, type RequestReader } from '../core/front.ts';
 import { Capacity } from './capacity.ts';
 import { createWorlds, type World, type Worlds } from '../core/worlds.ts';
+import type { OperationOptions } from '../core/operation.ts';
 import type { Engine, EngineOptions } from '../engine/engine.ts';
 import type { AnyService } from '../services/index.ts';
 import { createDocsRouter } from './docs.ts';
@@ -67,6 +68,8 @@ export interface MockOptions extends EngineOptions {
   speech?: SpeechSynth;
   /** Where a speech problem is told (a piece that fell back to tones; the CLI logs it). */
   onSpeechProblem?: (problem: string) => void;
+  /** Answers API requests of the default world in place of their handlers (a replayed recording: mock/http/recording/replay.ts). */
+  intercept?: OperationOptions['intercept'];
   /** Check the Host of control and sign-in requests against the names above (default true; the CLI turns it off bound beyond loopback unless --allowed-host is given). */
   checkHost?: boolean;
   /**
@@ -148,6 +151,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
         ...(name === null && opts.stateFile ? { saveState: (e: Engine) => saveStateFile(opts.stateFile!, e) } : {}),
         ...(opts.proxy ? { proxy: opts.proxy } : {}),
       },
+      // a replayed recording is the default world's
+      ...(name === null && opts.intercept ? { intercept: opts.intercept } : {}),
     }),
   });
   const enter = createFront(worlds, { hostAllowed, cors: true });
