@@ -28,6 +28,7 @@ import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDire
 import { loadFake } from '../services/fake.ts';
 import { loadAudioLoops } from '../media/audio.ts';
 import { parseOrThrow } from './validate.ts';
+import { parseJsonInSlices } from './json-slices.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
 /** True once faker and the audio loops are loaded (then a request awaits nothing for them). */
@@ -210,7 +211,8 @@ const UTF8 = new TextDecoder();
  * A JSON request body of `op` from its bytes; undefined when empty.
  * Errors: UNSUPPORTED_MEDIA_TYPE (not a JSON media type; a control operation
  * takes JSON under any Content-Type, as `curl -d` sends it), MALFORMED_JSON, PAYLOAD_TOO_LARGE
- * (above 1 MiB, more than one object or array per 16 bytes: refused before it is parsed).
+ * (above 1 MiB, more than one object or array per 16 bytes: refused before it is parsed). Above 1 MiB the
+ * value is a Promise: parsed in slices on later turns of the event loop (mock/core/json-slices.ts).
  */
 export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string | undefined, op?: Pick<OperationDef, 'control'>): unknown {
   if (!bytes || bytes.length === 0) return undefined;
@@ -222,10 +224,16 @@ export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string
       'PAYLOAD_TOO_LARGE',
       `request body holds ${containers} objects and arrays in ${bytes.length} bytes, more than one per ${BYTES_PER_CONTAINER} bytes: not read (its parsed form would take many times its size in memory)`,
     );
+  const malformed = (e: unknown) => new ApiError('MALFORMED_JSON', `request body is not valid JSON: ${(e as Error).message}`);
+  // a large body (a state document) is parsed a slice at a time: the requests that arrive meanwhile are answered
+  if (bytes.length > DENSE_JSON_FROM)
+    return parseJsonInSlices(UTF8.decode(bytes)).catch((e: unknown) => {
+      throw malformed(e);
+    });
   try {
     return JSON.parse(UTF8.decode(bytes));
   } catch (e) {
-    throw new ApiError('MALFORMED_JSON', `request body is not valid JSON: ${(e as Error).message}`);
+    throw malformed(e);
   }
 }
 
