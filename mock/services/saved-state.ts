@@ -13,7 +13,7 @@
  * or another, is answered meanwhile; the CLI runs it at once. The document is
  * checked in its parts: its skeleton (every field but the long lists) against
  * `MockState`, then the long lists element by element against their elements'
- * schemas, then the rules across records (`stateConsistency`), then the
+ * schemas, then the rules across records (`stateConsistencySteps`), then the
  * engine's own checks and the invariants; the checks build nothing (the
  * document is loaded as it was parsed, the schemas of a state transform
  * nothing). Until the last step the engine is untouched: requests meanwhile
@@ -21,7 +21,7 @@
  * Standard JavaScript only.
  */
 import type { z } from 'zod';
-import { EngineState, MockState, STATE_FORMAT, STATE_VERSION, stateConsistency } from '../../schemas/control.ts';
+import { EngineState, MockState, STATE_FORMAT, STATE_VERSION, stateConsistencySteps } from '../../schemas/control.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { runAtOnce, runInTurns } from './next-turn.ts';
@@ -152,7 +152,8 @@ function* documentSteps(value: unknown): Generator<void, MockState, void> {
     }
   if (problems.length) throw refusal(problems);
   const doc = value as MockState;
-  stateConsistency(doc.state, (path, message) => problems.push(`state.${path.join('.')}: ${message}`));
+  yield;
+  yield* stateConsistencySteps(doc.state, (path, message) => problems.push(`state.${path.join('.')}: ${message}`));
   if (problems.length) throw refusal(problems);
   return doc;
 }

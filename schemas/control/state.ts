@@ -25,41 +25,51 @@ const SafeInt = Int.min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 /** A stored task record: the fields every task has; the rest is its area's own. */
 const StateTaskRecord = z.looseObject({ id: z.string().min(1), owner: z.string().min(1), status: z.string().min(1), createdAt: SafeInt, updatedAt: SafeInt });
 
+/** The part of a state the rules across records read. */
+interface StateRecords {
+  accounts: {
+    accounts: readonly { apiKey: string; credits: number; ledger: readonly { amount: number }[] }[];
+    holds: readonly (readonly [string, { apiKey: string }])[];
+  };
+  stores: Record<string, { entries: readonly { id: string; owner: string; record: { id: string; owner: string } }[] }>;
+}
+
 /**
  * The rules of a saved state across its records (the refinement of
- * `EngineState`, also run on its own by a load checked in slices,
- * mock/services/saved-state.ts): every ledger sums to its account's credits,
- * every hold is of an account there, no task id is stored twice, and each
- * store entry's id and owner are its record's. Calls `bad` with the path and
- * the message of each problem.
+ * `EngineState`): every ledger sums to its account's credits, every hold is
+ * of an account there, no task id is stored twice, and each store entry's id
+ * and owner are its record's. Calls `bad` with the path and the message of
+ * each problem. A generator that yields every few thousand records, for a
+ * load checked in slices (mock/services/saved-state.ts); `stateConsistency`
+ * runs it at once.
  */
-export function stateConsistency(
-  st: {
-    accounts: {
-      accounts: readonly { apiKey: string; credits: number; ledger: readonly { amount: number }[] }[];
-      holds: readonly (readonly [string, { apiKey: string }])[];
-    };
-    stores: Record<string, { entries: readonly { id: string; owner: string; record: { id: string; owner: string } }[] }>;
-  },
-  bad: (path: (string | number)[], message: string) => void,
-): void {
+export function* stateConsistencySteps(st: StateRecords, bad: (path: (string | number)[], message: string) => void): Generator<void, void, void> {
+  const SLICE = 5000;
   const keys = new Set<string>();
-  st.accounts.accounts.forEach((a, i) => {
+  for (const [i, a] of st.accounts.accounts.entries()) {
     keys.add(a.apiKey);
     let sum = 0;
     for (const e of a.ledger) sum += e.amount;
     if (sum !== a.credits) bad(['accounts', 'accounts', i], `the ledger of ${a.apiKey} sums to ${sum}, not to its credits ${a.credits}`);
-  });
-  st.accounts.holds.forEach(([taskId, h], i) => {
+    if (i % SLICE === SLICE - 1) yield;
+  }
+  for (const [i, [taskId, h]] of st.accounts.holds.entries()) {
     if (!keys.has(h.apiKey)) bad(['accounts', 'holds', i], `the hold of ${taskId} belongs to ${h.apiKey}, which has no account`);
-  });
+    if (i % SLICE === SLICE - 1) yield;
+  }
   const ids = new Set<string>();
   for (const [name, store] of Object.entries(st.stores))
-    store.entries.forEach((e, i) => {
+    for (const [i, e] of store.entries.entries()) {
       if (ids.has(e.id)) bad(['stores', name, 'entries', i], `task id ${e.id} is stored twice`);
       ids.add(e.id);
       if (e.record.id !== e.id || e.record.owner !== e.owner) bad(['stores', name, 'entries', i], `entry ${e.id} does not match its record`);
-    });
+      if (i % SLICE === SLICE - 1) yield;
+    }
+}
+
+/** stateConsistencySteps run at once. */
+export function stateConsistency(st: StateRecords, bad: (path: (string | number)[], message: string) => void): void {
+  for (const _ of stateConsistencySteps(st, bad));
 }
 
 /** The engine's state (seed, clock, schedule, accounts, stores, counters, windows, scenarios, journal, activity). */
