@@ -151,7 +151,7 @@ function http(port: number, method: string, path: string, headers: Record<string
 }
 
 /** Polls every 2 ms until `path` answers 200; resolves with ms since `t0`. */
-async function firstAnswer(child: ChildProcess, port: number, path: string, t0: number, timeoutMs = 30_000): Promise<number> {
+async function firstAnswer(child: ChildProcess, port: number, path: string, t0: number, timeoutMs = 120_000): Promise<number> {
   for (;;) {
     if (!children.has(child)) throw new Error('server exited before answering');
     try {
