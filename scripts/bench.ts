@@ -9,11 +9,11 @@
  * beside media load (scripts/bench-media.ts). Prints the figures and one PASS/MISS line per
  * target; it asserts nothing (exit code 0 unless the bench itself breaks).
  *
- *   npm run bench [-- --duration 4 --rounds 3 --runs 5 --tasks 100000 --quick --only cold,http,store,media]
+ *   npm run bench [-- --duration 4 --rounds 3 --runs 5 --tasks 100000 --quick --only cold,http,store,media --no-prism]
  *
  * `--only` runs the sections named (default all): cold start, throughput (the
  * four servers), the stored tasks, media; the report and the targets are those
- * of the sections run.
+ * of the sections run. `--no-prism` leaves Prism out (its columns read NaN).
  *
  * Method:
  * - each server is its own child process (stdout to /dev/null, so no pipe is
@@ -55,6 +55,7 @@ const { values: argv } = parseArgs({
     tasks: { type: 'string', default: '100000' },
     quick: { type: 'boolean', default: false },
     only: { type: 'string', default: 'cold,http,store,media' },
+    'no-prism': { type: 'boolean', default: false },
   },
 });
 const DURATION = argv.quick ? 2 : Number(argv.duration);
@@ -64,6 +65,7 @@ const TASKS = Number(argv.tasks);
 const SECTIONS = new Set(argv.only.split(',').map((x) => x.trim()));
 for (const x of SECTIONS) if (!['cold', 'http', 'store', 'media'].includes(x)) throw new Error(`--only ${x}: the sections are cold, http, store and media`);
 const run = (section: string) => SECTIONS.has(section);
+const PRISM = !argv['no-prism'];
 const CONNECTIONS = [10, 100];
 const KEY = 'mg_bench_secret1';
 const AUTH = { authorization: `Bearer ${KEY}` };
@@ -205,13 +207,14 @@ async function coldStart(): Promise<{ name: string; note: string; ms: number[]; 
     },
     { name: 'mock: npm start', note: 'includes npm start-up', cmd: 'npm', args: (p) => ['start', '--silent', '--', ...mockFlags(p)], target: false },
   ];
-  variants.push({
-    name: 'prism mock spec/openapi.yaml',
-    note: 'static mode, default logging',
-    cmd: NODE,
-    args: (p) => [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(p)],
-    target: false,
-  });
+  if (PRISM)
+    variants.push({
+      name: 'prism mock spec/openapi.yaml',
+      note: 'static mode, default logging',
+      cmd: NODE,
+      args: (p) => [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(p)],
+      target: false,
+    });
 
   // One warm-up start of each (fills tsx's transform cache and the OS file cache), then interleaved runs.
   const out = variants.map((v) => ({ name: v.name, note: v.note, ms: [] as number[], target: v.target }));
@@ -259,9 +262,9 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
   // the installed command's code (`npm run bench` bundles it first): what users run
   const mock = spawnServer(NODE, ['dist/cli.js', '--port', String(mockPort), '--clock', 'manual', '--no-rate-limit', '--quiet', '--accounts', accountsFile]);
   const prismPort = await freePort();
-  const prism = spawnServer(NODE, [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(prismPort)]);
+  const prism = PRISM ? spawnServer(NODE, [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(prismPort)]) : undefined;
   await firstAnswer(mock, mockPort, '/v1/user/subscription', performance.now());
-  await firstAnswer(prism, prismPort, '/v1/user/subscription', performance.now());
+  if (prism) await firstAnswer(prism, prismPort, '/v1/user/subscription', performance.now());
 
   // Capture the mock's answers: a create (the POST fixture) and a GET of the created task.
   const jsonHeaders = { ...AUTH, 'content-type': 'application/json' };
@@ -317,7 +320,7 @@ async function startServers(): Promise<{ servers: Target[]; routes: Route[]; bod
   return {
     servers: [
       { name: 'mock', port: mockPort, child: mock },
-      { name: 'prism', port: prismPort, child: prism },
+      ...(prism ? [{ name: 'prism' as const, port: prismPort, child: prism }] : []),
       { name: 'bare', port: barePort, child: bare },
       { name: 'node', port: nodePort, child: bareNode },
     ],
@@ -565,7 +568,11 @@ async function main() {
     line(mock <= 2 * node, `mock p99 <= 2x bare node:http's at 100 connections, ${route.method}`, `${mock} ms, ${fmt(mock / node, 2)}x (node:http ${node} ms)`);
   }
   for (const c of cold.filter((c) => c.target))
-    line(median(c.ms) < 400, `cold start < 400 ms, ${c.name}`, `median ${fmt(median(c.ms))} ms (Prism ${fmt(median(cold[cold.length - 1].ms))} ms)`);
+    line(
+      median(c.ms) < 400,
+      `cold start < 400 ms, ${c.name}`,
+      `median ${fmt(median(c.ms))} ms${PRISM ? ` (Prism ${fmt(median(cold[cold.length - 1].ms))} ms)` : ''}`,
+    );
   if (store)
     for (const [what, pages] of [
       ['unfiltered', store.pages.filter((pg) => !pg.query.includes('status='))],
