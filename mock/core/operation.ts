@@ -29,6 +29,7 @@ import { loadFake } from '../services/fake.ts';
 import { loadAudioLoops } from '../media/audio.ts';
 import { loadRenderers } from '../media/renderers.ts';
 import { parseOrThrow } from './validate.ts';
+import { LARGE_JSON_FROM, parseLargeJson } from './json-slices.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
 /** True once faker, the audio loops and the renderers are loaded (then a request awaits nothing for them). */
@@ -235,44 +236,20 @@ const UTF8 = new TextDecoder();
  * A JSON request body of `op` from its bytes; undefined when empty.
  * Errors: UNSUPPORTED_MEDIA_TYPE (not a JSON media type; a control operation
  * takes JSON under any Content-Type, as `curl -d` sends it), MALFORMED_JSON, PAYLOAD_TOO_LARGE
- * (above 1 MiB, more than one object or array per 16 bytes: refused before it is parsed).
+ * (above 1 MiB, more than one object or array per 16 bytes: refused before it is parsed). Above 1 MiB the
+ * value is a Promise: checked and parsed in slices on later turns of the event loop (mock/core/json-slices.ts).
  */
 export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string | undefined, op?: Pick<OperationDef, 'control'>): unknown {
   if (!bytes || bytes.length === 0) return undefined;
   if (!op?.control && !isJsonType(contentType))
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType || '(none)'} is not accepted; send application/json`);
-  const containers = bytes.length > DENSE_JSON_FROM ? containersIn(bytes) : 0;
-  if (containers > bytes.length / BYTES_PER_CONTAINER)
-    throw new ApiError(
-      'PAYLOAD_TOO_LARGE',
-      `request body holds ${containers} objects and arrays in ${bytes.length} bytes, more than one per ${BYTES_PER_CONTAINER} bytes: not read (its parsed form would take many times its size in memory)`,
-    );
+  // a large body (a state document) is checked and parsed a slice at a time: the requests that arrive meanwhile are answered
+  if (bytes.length > LARGE_JSON_FROM) return parseLargeJson(bytes);
   try {
     return JSON.parse(UTF8.decode(bytes));
   } catch (e) {
     throw new ApiError('MALFORMED_JSON', `request body is not valid JSON: ${(e as Error).message}`);
   }
-}
-
-/**
- * Bodies above this many bytes are checked for their density of objects and arrays before JSON.parse: 64 MB of
- * `{},{},...` parse into some 20 million objects, about 1.5 GB and a minute of blocked event loop.
- */
-const DENSE_JSON_FROM = 1024 * 1024;
-/**
- * The least bytes per object or array a large JSON body has on average (assumed): a state document has about 85, its
- * densest parts (counters, rate windows) about 25; a bound of 16 keeps a body's parsed form within a few times its size.
- */
-const BYTES_PER_CONTAINER = 16;
-
-/** An upper bound of the objects and arrays in JSON text `bytes`: its `{` and `[` bytes (those inside strings too). */
-function containersIn(bytes: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b === 0x7b || b === 0x5b) n++;
-  }
-  return n;
 }
 
 /** True for `application/x-www-form-urlencoded` (parameters allowed). */

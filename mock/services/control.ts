@@ -21,7 +21,7 @@ import { labelledImage, renderMidi, renderVideo } from '../media/renderers.ts';
 import type { ControlHandlers, ControlHost } from './context.ts';
 import { forcingApplies } from './forcing.ts';
 import { authorize, createUser, listLoginSessions, listUsers } from './oauth.ts';
-import { loadState, stateOf } from './saved-state.ts';
+import { loadStateInTurns, stateOf } from './saved-state.ts';
 
 type Query<K extends keyof ControlOperations> = z.output<NonNullable<ControlOperations[K]['request']['query']>>;
 
@@ -218,7 +218,8 @@ const handlers: ControlHandlers = {
   listOperations: (_input, { operations }) => ({ items: operationSummaries(operations) }),
   listBugs: (_input, { engine }) => ({ items: [...engine.bugs] }),
   getState: (_input, { engine }) => stateOf(engine),
-  putState: ({ body }, { engine }) => loadState(engine, body),
+  // checked in slices on later turns (other requests answered meanwhile); the body was parsed for this request: taken without a copy
+  putState: ({ body }, { engine }) => loadStateInTurns(engine, body, true),
   saveState(_input, { engine, now, host }) {
     if (!host.saveState)
       throw new ApiError(

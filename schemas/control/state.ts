@@ -25,6 +25,53 @@ const SafeInt = Int.min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 /** A stored task record: the fields every task has; the rest is its area's own. */
 const StateTaskRecord = z.looseObject({ id: z.string().min(1), owner: z.string().min(1), status: z.string().min(1), createdAt: SafeInt, updatedAt: SafeInt });
 
+/** The part of a state the rules across records read. */
+interface StateRecords {
+  accounts: {
+    accounts: readonly { apiKey: string; credits: number; ledger: readonly { amount: number }[] }[];
+    holds: readonly (readonly [string, { apiKey: string }])[];
+  };
+  stores: Record<string, { entries: readonly { id: string; owner: string; record: { id: string; owner: string } }[] }>;
+}
+
+/**
+ * The rules of a saved state across its records (the refinement of
+ * `EngineState`): every ledger sums to its account's credits, every hold is
+ * of an account there, no task id is stored twice, and each store entry's id
+ * and owner are its record's. Calls `bad` with the path and the message of
+ * each problem. A generator that yields every few thousand records, for a
+ * load checked in slices (mock/services/saved-state.ts); `stateConsistency`
+ * runs it at once.
+ */
+export function* stateConsistencySteps(st: StateRecords, bad: (path: (string | number)[], message: string) => void): Generator<void, void, void> {
+  const SLICE = 5000;
+  const keys = new Set<string>();
+  for (const [i, a] of st.accounts.accounts.entries()) {
+    keys.add(a.apiKey);
+    let sum = 0;
+    for (const e of a.ledger) sum += e.amount;
+    if (sum !== a.credits) bad(['accounts', 'accounts', i], `the ledger of ${a.apiKey} sums to ${sum}, not to its credits ${a.credits}`);
+    if (i % SLICE === SLICE - 1) yield;
+  }
+  for (const [i, [taskId, h]] of st.accounts.holds.entries()) {
+    if (!keys.has(h.apiKey)) bad(['accounts', 'holds', i], `the hold of ${taskId} belongs to ${h.apiKey}, which has no account`);
+    if (i % SLICE === SLICE - 1) yield;
+  }
+  const ids = new Set<string>();
+  for (const [name, store] of Object.entries(st.stores))
+    for (const [i, e] of store.entries.entries()) {
+      if (ids.has(e.id)) bad(['stores', name, 'entries', i], `task id ${e.id} is stored twice`);
+      ids.add(e.id);
+      if (e.record.id !== e.id || e.record.owner !== e.owner) bad(['stores', name, 'entries', i], `entry ${e.id} does not match its record`);
+      if (i % SLICE === SLICE - 1) yield;
+    }
+}
+
+/** stateConsistencySteps run at once. */
+export function stateConsistency(st: StateRecords, bad: (path: (string | number)[], message: string) => void): void {
+  for (const _ of stateConsistencySteps(st, bad));
+}
+
 /** The engine's state (seed, clock, schedule, accounts, stores, counters, windows, scenarios, journal, activity). */
 export const EngineState = z
   .strictObject({
@@ -70,25 +117,7 @@ export const EngineState = z
     activity: z.strictObject({ entries: z.array(TaskActivityEvent), seq: Int.min(0) }),
     singletons: z.array(z.tuple([z.string(), z.unknown()])),
   })
-  .superRefine((st, ctx) => {
-    const bad = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    const keys = new Set<string>();
-    st.accounts.accounts.forEach((a, i) => {
-      keys.add(a.apiKey);
-      const sum = a.ledger.reduce((n, e) => n + e.amount, 0);
-      if (sum !== a.credits) bad(['accounts', 'accounts', i], `the ledger of ${a.apiKey} sums to ${sum}, not to its credits ${a.credits}`);
-    });
-    st.accounts.holds.forEach(([taskId, h], i) => {
-      if (!keys.has(h.apiKey)) bad(['accounts', 'holds', i], `the hold of ${taskId} belongs to ${h.apiKey}, which has no account`);
-    });
-    const ids = new Set<string>();
-    for (const [name, store] of Object.entries(st.stores))
-      store.entries.forEach((e, i) => {
-        if (ids.has(e.id)) bad(['stores', name, 'entries', i], `task id ${e.id} is stored twice`);
-        ids.add(e.id);
-        if (e.record.id !== e.id || e.record.owner !== e.owner) bad(['stores', name, 'entries', i], `entry ${e.id} does not match its record`);
-      });
-  })
+  .superRefine((st, ctx) => stateConsistency(st, (path, message) => ctx.addIssue({ code: 'custom', path, message })))
   .meta({ description: "the engine's whole state; task records are their areas' own" });
 
 /** A state file (and the body of GET and PUT /__mock/state). */
