@@ -14,7 +14,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
 import { createMock, defaultServices } from '../mock/index.ts';
+import { createMockServer } from '../mock/http/app.ts';
+import { createProxy } from '../mock/http/proxy/forward.ts';
 import { readRecordingFile } from '../mock/http/recording/format.ts';
 import { createRecorder, type RecordingSummary } from '../mock/http/recording/recorder.ts';
 import { createReplay } from '../mock/http/recording/replay.ts';
@@ -190,5 +193,49 @@ describe('a session recorded through the proxy and replayed offline', () => {
     expect(() => readRecordingFile(bad)).toThrow(`${bad}: blobs.${hash}: the bytes stored under this sha256 do not have it`);
     writeFileSync(bad, '{"format":"mediagen-recording",');
     expect(() => readRecordingFile(bad)).toThrow(`${bad} is not JSON`);
+  });
+});
+
+describe('the same session through the proxy itself (--upstream with --record), replayed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mg-recording-proxy-'));
+  const file = join(dir, 'session.json');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('records what the proxy forwards, and the replay gives the same statuses, codes and media bytes', async () => {
+    const upstream = createMock({ seed: 1, strict: true });
+    const base = await upstream.listen();
+    const recorder = createRecorder({ file, upstream: base });
+    // the proxy stamps each exchange with the upstream's (manual) clock, as it stamps a real upstream's with the wall clock
+    const proxy = createProxy({ upstream: base, onExchange: recorder.observe, now: () => upstream.now() });
+    const front = createMockServer({ clock: 'manual', strict: true, proxy });
+    const server = front.app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    let recorded: string[];
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      recorded = await session(clientOf(url, KEY), async (ms) => void upstream.advance(ms));
+      expect(proxy.report().violationCount).toBe(0);
+    } finally {
+      await new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())));
+      await upstream.close();
+    }
+    const summary = await recorder.close();
+    expect(summary.exchanges).toBeGreaterThanOrEqual(20);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/\bmg_/);
+
+    const replay = createReplay(readRecordingFile(file));
+    const mock = createMock({ seed: 99, strict: true, services: [...defaultServices, replay.service], intercept: replay.intercept });
+    replay.load(mock.now());
+    const replayBase = await mock.listen();
+    try {
+      const replayed = await session(clientOf(replayBase, replay.owners[0].key), async (ms) => void mock.advance(ms));
+      console.log(
+        `[record-replay, through the proxy] ${summary.bytes} bytes, ${summary.exchanges} exchanges; ${replayed.filter((l, i) => l === recorded[i]).length} of ${recorded.length} observations equal after replay`,
+      );
+      expect(replayed).toEqual(recorded);
+      for (const a of ['video', 'image', 'music', 'podcast']) expect(recorded.some((l) => l.startsWith(`${a} poll`) && / success$/.test(l))).toBe(true);
+    } finally {
+      await mock.close();
+    }
   });
 });

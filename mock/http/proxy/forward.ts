@@ -49,6 +49,8 @@ export interface ProxyOptions {
   checker?: ContractChecker;
   /** Called for each exchange with the upstream (and each fallback answer), once the answer's body has passed. */
   onExchange?: (x: ProxyExchange) => void;
+  /** The time an exchange is stamped with, ms since the epoch (default: the wall clock; a test with a manual upstream passes the upstream's clock). */
+  now?: () => number;
   /** Called for each violation found (the CLI prints them). */
   onViolation?: (v: ProxyReport['violations'][number]) => void;
 }
@@ -152,6 +154,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
   const fallbackOn = opts.fallback === 'mock';
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const now = opts.now ?? Date.now;
   const cap = opts.checkCapBytes ?? DEFAULT_CHECK_CAP;
   const maxBuffered = opts.maxBufferedBytes ?? 256 * 1024 * 1024;
   const checker = opts.checker ?? new ContractChecker();
@@ -228,7 +231,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     fallback: (req: Request) => void,
   ): Promise<void> {
     const d = res.locals as ResponseLocals;
-    const startedAtMs = Date.now();
+    const startedAtMs = now();
     const session = d.world?.name ?? null;
     const path = d.path;
     const q = req.url.indexOf('?');
@@ -276,7 +279,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
             responseHeaders,
             responseBody,
             startedAtMs,
-            endedAtMs: Date.now(),
+            endedAtMs: now(),
             ...(session !== null ? { session } : {}),
             fromFallback: true,
           }),
@@ -407,7 +410,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
           responseHeaders,
           responseBody: body ?? new Uint8Array(),
           startedAtMs,
-          endedAtMs: Date.now(),
+          endedAtMs: now(),
           ...(session !== null ? { session } : {}),
           fromFallback: false,
         });
