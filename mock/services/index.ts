@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { controlOperations } from '../../schemas/control.ts';
 import { operations as apiOperations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 import type { CredentialResolver, KitRef, MediaRoute } from './context.ts';
 import { controlService } from './control.ts';
 import { registerHostedMedia } from './hosted-media.ts';
@@ -136,9 +136,12 @@ export function composeServices(services: readonly AnyService[] = defaultService
   };
 }
 
+/** The set composed onto an engine (by `prepareEngine`). */
+const composedServices = createSlot<{ set?: ServiceSet }>('composed services', () => ({}));
+
 /** The services composed onto `engine` (by `prepareEngine`). Throws for an engine no set was composed onto. */
 export function servicesOf(engine: Engine): ServiceSet {
-  const set = engine.registry<{ set?: ServiceSet }>('services', () => ({})).set;
+  const set = engine.slot(composedServices).set;
   if (!set) throw new Error('engine: no services composed onto it (prepareEngine)');
   return set;
 }
@@ -152,7 +155,7 @@ export function servicesOf(engine: Engine): ServiceSet {
  * Returns the set.
  */
 export function prepareEngine(engine: Engine, set: ServiceSet = composeServices()): ServiceSet {
-  engine.registry<{ set?: ServiceSet }>('services', () => ({})).set = set;
+  engine.slot(composedServices).set = set;
   TaskKit.install(engine, set.kits as readonly TaskKit<Task>[]);
   voiceSourcesOf(engine).push(...set.voices);
   registerHostedMedia(engine, set.media);

@@ -25,7 +25,7 @@
 import { z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
 import { ApiError } from '../engine/api-error.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
 
 /** One step of a lifecycle: after `afterMs` (virtual ms since the previous move) the task moves to `status`. */
@@ -149,9 +149,12 @@ const TaskEventArgs = z.discriminatedUnion('type', [
 ]);
 type TaskEventArgs = z.infer<typeof TaskEventArgs>;
 
+/** The task kits installed on an engine, by area (see `TaskKit.install`). */
+const taskKits = createSlot('task kits by area', () => new Map<string, TaskKit<Task>>());
+
 /** The task kits of the services composed onto `engine`, by area: scheduled events name their kit by area. */
 function kitsOf(engine: Engine): Map<string, TaskKit<Task>> {
-  return engine.registry('task-kits', () => new Map<string, TaskKit<Task>>());
+  return engine.slot(taskKits);
 }
 
 /**
