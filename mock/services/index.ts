@@ -3,7 +3,7 @@
  * "Adding an area"): `defaultServices` lists every area's service and the
  * control service; `composeServices` joins a list into a `ServiceSet` (the
  * operations it serves with their handlers, media routes, credentials, task
- * kits, voice sources and singleton schemas), refusing a handler twice or an
+ * kits, contributions to slots, account extensions and singleton schemas), refusing a handler twice or an
  * operation without one; `prepareEngine` wires a set onto one engine. Nothing
  * is registered at import time: a test composes its own set (a faulty service,
  * a subset) and gets a mock of just that.
@@ -13,11 +13,11 @@ import { controlOperations } from '../../schemas/control.ts';
 import { operations as apiOperations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 import { createSlot, type Engine } from '../engine/engine.ts';
-import type { CredentialResolver, KitRef, MediaRoute } from './context.ts';
+import type { AccountExtension } from '../engine/accounts.ts';
+import type { Contribution, CredentialResolver, KitRef, MediaRoute } from './context.ts';
 import { controlService } from './control.ts';
 import { registerHostedMedia } from './hosted-media.ts';
 import { TaskKit, type Task } from './tasks.ts';
-import { voiceSourcesOf, type VoiceSource } from './voices.ts';
 import { videoService } from './video.ts';
 import { accountService } from './account.ts';
 import { imageService } from './image.ts';
@@ -42,7 +42,8 @@ export interface AnyService {
   readonly control?: boolean;
   readonly media?: readonly MediaRoute[];
   readonly kits?: readonly KitRef[];
-  readonly voices?: VoiceSource;
+  readonly contributes?: readonly Contribution[];
+  readonly accountExtensions?: readonly AccountExtension<unknown>[];
   readonly state?: Record<string, z.ZodType>;
   /** The schemas of its stores' saved records, by store name (see Service.records). */
   readonly records?: Record<string, z.ZodType>;
@@ -83,7 +84,10 @@ export interface ServiceSet {
   readonly media: readonly MediaRoute[];
   readonly credentials: readonly CredentialResolver[];
   readonly kits: readonly KitRef[];
-  readonly voices: readonly VoiceSource[];
+  /** What the services add to other modules' slots (see Service.contributes). */
+  readonly contributions: readonly Contribution[];
+  /** The areas' parts of every account (see Service.accountExtensions). */
+  readonly accountExtensions: readonly AccountExtension<unknown>[];
   readonly state: Readonly<Record<string, z.ZodType>>;
   /** The saved-record schema of every store, by store name. */
   readonly records: Readonly<Record<string, z.ZodType>>;
@@ -128,7 +132,8 @@ export function composeServices(services: readonly AnyService[] = defaultService
     media: services.flatMap((s) => s.media ?? []),
     credentials: services.flatMap((s) => (s.credentials ? [s.credentials] : [])),
     kits: services.flatMap((s) => s.kits ?? []),
-    voices: services.flatMap((s) => (s.voices ? [s.voices] : [])),
+    contributions: services.flatMap((s) => s.contributes ?? []),
+    accountExtensions: services.flatMap((s) => s.accountExtensions ?? []),
     state: Object.assign({}, ...services.map((s) => s.state ?? {})) as Record<string, z.ZodType>,
     records: Object.assign({}, ...services.map((s) => s.records ?? {})) as Record<string, z.ZodType>,
     accountGone: services.flatMap((s) => (s.onAccountGone ? [s.onAccountGone] : [])),
@@ -148,7 +153,7 @@ export function servicesOf(engine: Engine): ServiceSet {
 
 /**
  * Wires `set` onto `engine` before it serves anything (and before a saved
- * state is loaded): the task kits' event handler, the voice sources, the
+ * state is loaded): the task kits' event handler, the contributions to slots (voice sources), the account extensions, the
  * media routes `resolveHostedMedia` finds, the schemas of the singletons and
  * of the stores' records, the areas that keep an owner's ids alive, what
  * the areas drop when an account goes.
@@ -157,7 +162,8 @@ export function servicesOf(engine: Engine): ServiceSet {
 export function prepareEngine(engine: Engine, set: ServiceSet = composeServices()): ServiceSet {
   engine.slot(composedServices).set = set;
   TaskKit.install(engine, set.kits as readonly TaskKit<Task>[]);
-  voiceSourcesOf(engine).push(...set.voices);
+  for (const c of set.contributions) c.apply(engine);
+  for (const ext of set.accountExtensions) engine.accounts.declare(ext);
   registerHostedMedia(engine, set.media);
   for (const [name, schema] of Object.entries(set.state)) engine.declareState(name, schema);
   for (const [name, schema] of Object.entries(set.records)) engine.declareRecords(name, schema);

@@ -71,7 +71,7 @@ export function loadState(engine: Engine, value: unknown): { seed: number; now: 
       `state: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''} (nothing was loaded)`,
     );
   // the document is Zod's output, made for this load: the engine takes it without a copy
-  engine.restore(doc.state as Parameters<Engine['restore']>[0], true);
+  engine.restore(doc.state, true);
   const st = doc.state;
   return {
     seed: engine.seed,

@@ -1,7 +1,7 @@
 /**
  * Voices (document 2, "Speakers"): the built-in catalogue and the voices the
- * composed services add (a service's `voices` source: the voice-cloning area's
- * confirmed voices). Every area that speaks (speech, generated audio, podcasts,
+ * composed services add to the `voiceSources` slot (the voice-cloning area
+ * contributes its confirmed voices). Every area that speaks (speech, generated audio, podcasts,
  * page decks) finds a caller's voice here, without knowing which area added
  * it. A voice's `variant` is its timbre in rendered audio.
  * Standard JavaScript only.
