@@ -20,7 +20,7 @@ import { envelope, errorEnvelope } from '../schemas/common.ts';
 import { errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/services/forcing.ts';
+import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/core/forcing.ts';
 import { composeServices } from '../mock/services/index.ts';
 import { controlOperations } from '../schemas/control.ts';
 import { inServiceDocument, isMockOnly } from '../scripts/spec.ts';

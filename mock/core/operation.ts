@@ -24,7 +24,7 @@ import type { Forcing } from '../engine/scenarios.ts';
 import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
-import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
+import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from './forcing.ts';
 import { loadFake } from '../services/fake.ts';
 import { loadAudioLoops } from '../media/audio.ts';
 import { parseOrThrow } from './validate.ts';
@@ -378,7 +378,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   async function runControl(plan: Plan, req: OperationRequest): Promise<unknown> {
     engine.tick();
     const input = await inputOf(plan, req, undefined);
-    const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, host, url: (path) => req.origin + path };
+    const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, forcingApplies, host, url: (path) => req.origin + path };
     try {
       return await plan.handler(input, ctx as never);
     } catch (e) {

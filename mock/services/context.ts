@@ -71,6 +71,8 @@ export interface ControlContext {
   now: number;
   /** The API operations this mock serves, by operationId (scenario rules name them). */
   operations: Readonly<Record<string, OperationDef>>;
+  /** True when `forcing` can apply to `op`: the operation declares its code, error or outcome (the request path's rule, mock/core/forcing.ts). */
+  forcingApplies: (forcing: Forcing, op: OperationDef) => boolean;
   /** What the host offers (a state file, sessions). */
   host: ControlHost;
   /** The absolute URL of a path the mock serves, for this request. */

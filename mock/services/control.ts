@@ -27,7 +27,6 @@ import { renderMidi } from '../media/midi.ts';
 import { colourFor, labelledImage } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { ControlHandlers } from './context.ts';
-import { forcingApplies } from './forcing.ts';
 import { loadState, stateOf } from './saved-state.ts';
 import { userDirectories, type UserDirectory } from './user-directory.ts';
 
@@ -207,7 +206,7 @@ const handlers: ControlHandlers = {
     const apiKey = wellFormedKey(engine, params.apiKey);
     return { apiKey, existed: engine.accounts.delete(apiKey) };
   },
-  addScenario({ body: b }, { engine, operations }) {
+  addScenario({ body: b }, { engine, operations, forcingApplies }) {
     const error = b.error === undefined ? undefined : resolveErrorRef(String(b.error));
     if (b.error !== undefined && !error)
       throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);

@@ -74,7 +74,7 @@ interface ScriptRecord extends Task<'success'> {
   credits: number;
 }
 
-const scriptKit = new TaskKit<ScriptRecord>({ area: 'speech', idPrefix: 'sp', noun: 'speech', terminal: ['success'], failStatus: 'success' });
+const scriptKit = new TaskKit<ScriptRecord>({ area: 'speech', idPrefix: 'sp', noun: 'speech', terminal: ['success'] });
 
 const scriptMedia = (id: string, ext: string) => `/media/speech/${id}.${ext}`;
 

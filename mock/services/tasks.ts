@@ -101,8 +101,12 @@ export interface TaskKitConfig<S extends string> {
   noun?: string;
   /** Statuses a task never leaves (success and failure). */
   terminal: readonly S[];
-  /** The status a failed task takes. */
-  failStatus: S;
+  /**
+   * The status a failed task takes. Absent for a kit whose tasks are stored
+   * finished (a synchronous area's records: a speech script, a stem
+   * separation): they never run a lifecycle, so they cannot fail.
+   */
+  failStatus?: S;
 }
 
 const Int = z.number().int();
@@ -286,6 +290,7 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
 
   /** Failure: refunds the hold in full, moves to the failed status and calls the area's `onFail`. Returns the credits refunded. */
   fail(engine: Engine, task: T, at: number, reason: string): number {
+    if (this.config.failStatus === undefined) throw new Error(`${this.config.area}: its tasks are stored finished and cannot fail (${task.id}: ${reason})`);
     const refunded = engine.accounts.release(task.id, at, `refund: ${reason}`);
     this.move(engine, task, this.config.failStatus, at);
     this.hooks.onFail?.(engine, task, reason, refunded, at);
@@ -389,7 +394,7 @@ function runTaskEvent(engine: Engine, args: TaskEventArgs, at: number): void {
       } catch {
         // the area's failure hook is broken too: at least the money and the status are right
         engine.accounts.release(task.id, at, `refund: ${MOCK_FAULT_REASON}`);
-        if (!kit.isTerminal(task)) kit.move(engine, task, kit.config.failStatus, at);
+        if (!kit.isTerminal(task) && kit.config.failStatus !== undefined) kit.move(engine, task, kit.config.failStatus, at);
       }
     }
     throw e;
