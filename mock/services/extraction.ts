@@ -27,7 +27,7 @@ import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './narration.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText, formatCount } from '../../schemas/text.ts';
 
 /** What an extraction delivers. */
@@ -207,7 +207,7 @@ const createExtraction: Handler<'createExtraction'> = ({ body }: { body: Extract
   });
   const { minMs, maxMs } = extractionSchedule;
   const afterMs = minMs + (hash32(engine.seed, url, 'extraction-time') % (maxMs - minMs + 1));
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'EXTRACTION_PAGE_UNREACHABLE') : undefined;
+  const failWith = forcedFailureReason(ctx);
   kit.timeout(engine, r, now + extractionSchedule.timeoutMs, ['processing'], 'EXTRACTION_TIMED_OUT');
   kit.run(
     engine,

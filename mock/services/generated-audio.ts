@@ -38,7 +38,7 @@ import { labelKey, promptStart } from '../media/label.ts';
 import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
-import { TaskKit, taskRecordSchema, type Task } from './tasks.ts';
+import { forcedFailureReason, TaskKit, taskRecordSchema, type Task } from './tasks.ts';
 
 /** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
 export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
@@ -156,7 +156,7 @@ function makeService(name: GeneratedAudioServiceName) {
     });
     const sch = generatedAudioSchedule;
     kit.timeout(engine, r, now + sch.timeoutMs, OPEN, 'timeout');
-    const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'GEN_AUDIO_UNAVAILABLE') : undefined;
+    const failWith = forcedFailureReason(ctx);
     kit.run(
       engine,
       r,

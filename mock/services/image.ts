@@ -40,14 +40,13 @@ import {
 } from '../../schemas/image.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import { defaultAccount } from '../../schemas/plans.ts';
-import { operations } from '../../schemas/operations.ts';
 import { ApiError } from '../engine/api-error.ts';
 import { accountExtension } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
 import { labelKey, promptStart } from '../media/label.ts';
 import { colourFor, labelledImage, rgbHex, toBase64 } from '../media/png.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
 
 /** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
 export interface ImageRecord extends Task<ImageTaskStatus> {
@@ -293,8 +292,8 @@ const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
 const createImageTask: Handler<'createImageTask'> = ({ body }, ctx) => {
   const { engine, now, forcing } = ctx;
   const p = prepare(ctx, body);
-  // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
-  const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as ErrorName & FailureKind) : undefined;
+  // each of the operation's failureReasons is a key of imageFailures
+  const failWith = forcedFailureReason(ctx) as (ErrorName & FailureKind) | undefined;
   const id = kit.nextId(ctx);
   const { freeUsed } = charge(ctx, id, p.r, p.credits);
   const r = kit.create(ctx, id, 'pending', {

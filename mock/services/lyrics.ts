@@ -28,7 +28,7 @@ import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /** A stored lyrics task: the provider that runs it, the prompt, what success brings and the forced variant failure. */
@@ -118,7 +118,7 @@ const create: Handler<'createLyricsTask'> = ({ body }, ctx) => {
     creditCost: 0,
     ...(forcing.outcome === 'partial' ? { failedVariant: 1 } : {}),
   });
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'LYRICS_GENERATION_FAILED') : undefined;
+  const failWith = forcedFailureReason(ctx);
 
   if (provider === 'musicA') {
     // synchronous: the provider answers inside this call

@@ -25,7 +25,6 @@
 import { z } from 'zod';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
-import { operations } from '../../schemas/operations.ts';
 import {
   charCount,
   episodeStatuses,
@@ -47,7 +46,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { renderAudio, streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
 import { durationOf, episodeMediaRoutes, fakeArticle, lineFrames, mp3Asset, outlineOf, spokenLines, srtAsset, titleOf, type SpokenLine } from './narration.ts';
 
@@ -171,8 +170,7 @@ function createEpisode(ctx: ServiceContext, kind: EpisodeRecord['kind'], languag
     credits,
   });
   const afterMs = flowSpeechProcessingMs(durationOf(lines));
-  // The router has checked forcing.error against the operation's failureReasons.
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? operations.createFlowSpeechEpisode.failureReasons[0]) : undefined;
+  const failWith = forcedFailureReason(ctx);
   episodeKit.timeout(engine, r, now + flowSpeechSchedule.timeoutMs + 1, ['pending'], 'SPEECH_TIMED_OUT');
   episodeKit.run(
     engine,

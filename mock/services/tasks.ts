@@ -24,6 +24,8 @@
  */
 import { z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
+import { operations } from '../../schemas/operations.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
 import { createSlot, type Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
@@ -141,6 +143,23 @@ export function taskRecordSchema(statuses: readonly [string, ...string[]], field
 
 /** The reason a task fails when one of its own events throws (a mock bug). */
 export const MOCK_FAULT_REASON = 'MOCK_INTERNAL_ERROR';
+
+/**
+ * The reason a created task fails with when its request forced
+ * `outcome=failed` (docs/architecture.md, "Forcing outcomes"): the forced
+ * `error` when the request named one (the request path checked it against
+ * the operation's failureReasons), else the first reason the operation
+ * declares, its default. Undefined when the request forced no failure.
+ * Every area decides it here.
+ */
+export function forcedFailureReason(ctx: Pick<ServiceContext, 'forcing' | 'operationId'>): ErrorName | undefined {
+  if (ctx.forcing.outcome !== 'failed') return undefined;
+  const op: OperationDef = operations[ctx.operationId];
+  const declared = op.failureReasons;
+  const reason = ctx.forcing.error ?? declared?.[0];
+  if (reason === undefined) throw new Error(`${ctx.operationId}: outcome=failed forced, but the operation declares no failure reason`);
+  return reason;
+}
 
 /** Kind of every event the kit schedules. */
 const EVENT_KIND = 'task';

@@ -16,7 +16,6 @@ import { z } from 'zod';
 import { videoStatuses } from '../../schemas/video.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
-import { operations } from '../../schemas/operations.ts';
 import {
   contentRole,
   effectiveResolution,
@@ -42,7 +41,7 @@ import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { MOCK_FAULT_REASON, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
@@ -130,7 +129,6 @@ interface NewTask {
   prompt: string | null;
   audio: boolean;
   insufficient: ErrorName;
-  failureReasons: readonly ErrorName[];
 }
 
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
@@ -155,7 +153,7 @@ function createTask(ctx: ServiceContext, t: NewTask) {
     audio: t.audio,
   });
   const { generatingMs, uploadingMs } = videoPhases(t.scheduleKey, t.duration);
-  const failWith = ctx.forcing.outcome === 'failed' ? (ctx.forcing.error ?? t.failureReasons[0]) : undefined;
+  const failWith = forcedFailureReason(ctx);
   kit.run(
     engine,
     r,
@@ -260,7 +258,6 @@ const createVideoTask: Handler<'createVideoTask'> = ({ body }, ctx) => {
     prompt: text?.type === 'text' ? text.text : null,
     audio: generateAudio,
     insufficient: 'VIDEO_INSUFFICIENT_CREDITS',
-    failureReasons: operations.createVideoTask.failureReasons,
   });
 };
 
@@ -286,7 +283,6 @@ const createFamily5VideoTask: Handler<'createFamily5VideoTask'> = ({ body }, ctx
     // family5 has no generateAudio: a sound track with sound effects or lip sync (assumed).
     audio: px.soundEffectSwitch === true || px.lipSyncTtsSwitch === true || body.capability === 'lip_sync',
     insufficient: 'F5_INSUFFICIENT_CREDITS',
-    failureReasons: operations.createFamily5VideoTask.failureReasons,
   });
 };
 

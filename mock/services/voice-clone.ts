@@ -40,7 +40,7 @@ import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import { contribute, type Handler, type MediaAsset, type Service, type ServiceContext } from './context.ts';
 import { voiceSources, type VoiceSource } from './voices.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 
 type Gender = (typeof voiceGenders)[number];
 type FailureName = (typeof cloneFailureNames)[number];
@@ -271,7 +271,7 @@ const createVoiceClone: Handler<'createVoiceClone'> = async ({ body }, ctx) => {
   const totalMs = files.reduce((n, f) => n + f.durationMs, 0);
   const natural: FailureName | undefined =
     totalMs < referenceDurationMs.min || totalMs > referenceDurationMs.max ? 'AUDIO_DURATION_INVALID' : silent ? 'NO_VALID_SPEECH' : undefined;
-  const failWith = forcing.outcome === 'failed' ? ((forcing.error as FailureName | undefined) ?? 'TASK_FAILED') : natural;
+  const failWith = (forcedFailureReason(ctx) as FailureName | undefined) ?? natural;
   const id = kit.nextId(ctx);
   const r = kit.create(
     ctx,

@@ -22,7 +22,7 @@ import { hash32 } from '../../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, audioMaxDurationMs } from '../../media/audio.ts';
 import type { ServiceContext } from '../context.ts';
 import { fake } from '../fake.ts';
-import { TaskKit, type Task } from '../tasks.ts';
+import { forcedFailureReason, TaskKit, type Task } from '../tasks.ts';
 import { cutText } from '../../../schemas/text.ts';
 
 /** One planned track: shown from success on. Lengths are whole MP3 frames, so the file decodes to exactly `durationMs`. */
@@ -246,7 +246,7 @@ export function start(ctx: ServiceContext, t: NewTask): { taskId: string; status
   });
   const s = musicSchedule;
   kit.timeout(engine, r, now + s.timeoutMs, ['pending'], TIMED_OUT);
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'MUSIC_GENERATION_FAILED') : undefined;
+  const failWith = forcedFailureReason(ctx);
   const stuck = forcing.outcome === 'stuck' || failWith === TIMED_OUT;
   kit.run(
     engine,
