@@ -27,7 +27,7 @@ import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './narration.ts';
-import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText, formatCount } from '../../schemas/text.ts';
 
 /** What an extraction delivers. */
@@ -51,7 +51,7 @@ const kit = new TaskKit<ExtractionRecord>(
   {
     onFail(_engine, r, reason) {
       r.failReason = reason;
-      r.failCode = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName].code : errorCatalog.EXTRACTION_PAGE_UNREACHABLE.code;
+      r.failCode = (cataloguedReason(reason) ?? errorCatalog.EXTRACTION_PAGE_UNREACHABLE).code;
     },
   },
 );

@@ -38,7 +38,7 @@ import { labelKey, promptStart } from '../media/label.ts';
 import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
-import { forcedFailureReason, TaskKit, taskRecordSchema, type Task } from './tasks.ts';
+import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema, type Task } from './tasks.ts';
 
 /** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
 export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
@@ -86,13 +86,7 @@ function makeService(name: GeneratedAudioServiceName) {
       },
       onFail(_engine, r, reason, refunded) {
         r.creditRefunded = refunded;
-        const known = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as keyof typeof errorCatalog] : undefined;
-        r.errorMessage =
-          reason === 'timeout'
-            ? `${errorCatalog.GEN_AUDIO_TIMED_OUT.code}: generation timed out after 10 minutes`
-            : known
-              ? `${known.code}: ${known.meaning}`
-              : reason;
+        r.errorMessage = reason === 'timeout' ? `${errorCatalog.GEN_AUDIO_TIMED_OUT.code}: generation timed out after 10 minutes` : failureMessage(reason);
       },
     },
   );

@@ -23,7 +23,7 @@
  * ms; subtitles are timed to those lines.
  */
 import { z } from 'zod';
-import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
+import { errorCatalog } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import {
   charCount,
@@ -46,7 +46,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { renderAudio, streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
 import { durationOf, episodeMediaRoutes, fakeArticle, lineFrames, mp3Asset, outlineOf, spokenLines, srtAsset, titleOf, type SpokenLine } from './narration.ts';
 
@@ -102,7 +102,7 @@ const episodeKit = new TaskKit<EpisodeRecord>(
     },
     onFail(_engine, r, reason, _refunded, at) {
       r.completedTime = at;
-      r.failCode = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName].code : errorCatalog.SPEECH_GENERATION_FAILED.code;
+      r.failCode = (cataloguedReason(reason) ?? errorCatalog.SPEECH_GENERATION_FAILED).code;
     },
   },
 );

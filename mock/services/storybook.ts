@@ -45,7 +45,7 @@ import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, titleOf, type SpokenLine } from './narration.ts';
 import { voiceOf } from './voices.ts';
-import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 type Language = StorybookLanguage;
@@ -91,7 +91,7 @@ const deckKit = new TaskKit<DeckRecord>(
     onFail(_engine, r, reason, _refunded, at) {
       r.completedTime = at;
       r.failReason = reason;
-      r.failCode = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName].code : errorCatalog.STORYBOOK_GENERATION_FAILED.code;
+      r.failCode = (cataloguedReason(reason) ?? errorCatalog.STORYBOOK_GENERATION_FAILED).code;
     },
   },
 );

@@ -23,7 +23,7 @@
  * JavaScript only.
  */
 import { z } from 'zod';
-import type { ErrorName } from '../../schemas/errors.ts';
+import { errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
 import { operations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
@@ -159,6 +159,17 @@ export function forcedFailureReason(ctx: Pick<ServiceContext, 'forcing' | 'opera
   const reason = ctx.forcing.error ?? declared?.[0];
   if (reason === undefined) throw new Error(`${ctx.operationId}: outcome=failed forced, but the operation declares no failure reason`);
   return reason;
+}
+
+/** The catalogue entry of failure `reason` when it is a catalogued error's name; undefined for a reason of the area's own (a timeout kind). */
+export function cataloguedReason(reason: string): CatalogError | undefined {
+  return Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName] : undefined;
+}
+
+/** The message of failure `reason` as a task shows it: `<code>: <meaning>` for a catalogued reason, else the reason itself. */
+export function failureMessage(reason: string): string {
+  const known = cataloguedReason(reason);
+  return known ? `${known.code}: ${known.meaning}` : reason;
 }
 
 /** Kind of every event the kit schedules. */

@@ -41,7 +41,7 @@ import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
 import { renderVideo } from '../media/video.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
@@ -68,9 +68,9 @@ const kit = new TaskKit<VideoRecord>(
   {
     // A failure carries its reason's catalog code and meaning; creditCharged is net of the refund (assumed).
     onFail(_engine, r, reason, refunded) {
-      const name = (Object.hasOwn(errorCatalog, reason) ? reason : MOCK_FAULT_REASON) as ErrorName;
-      r.errorCode = errorCatalog[name].code;
-      r.errorMessage = errorCatalog[name].meaning;
+      const known = cataloguedReason(reason) ?? errorCatalog[MOCK_FAULT_REASON];
+      r.errorCode = known.code;
+      r.errorMessage = known.meaning;
       r.creditCharged -= refunded;
     },
   },
