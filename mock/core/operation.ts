@@ -380,7 +380,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     const input = await inputOf(plan, req, undefined);
     const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, forcingApplies, host, url: (path) => req.origin + path };
     try {
-      return await plan.handler(input, ctx as never);
+      if (plan.handler.kind !== 'control') throw new Error(`${plan.op.operationId}: a control operation with an API handler`);
+      return await plan.handler.run(input, ctx);
     } catch (e) {
       // a value the engine refuses (a clock it cannot reach) is the caller's mistake, not a mock bug
       if (e instanceof RangeError) throw new ApiError('CONTROL_INVALID_REQUEST', e.message);
@@ -448,7 +449,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     // the body may have streamed for a while: the account is read at use time, never kept from before
     const ctx = new ApiContext(engine, engine.tick(), forcing, id as OperationId, req.origin, fromOwnPage(req), liveAccount);
     liveAccount();
-    const out = await plan.handler(input, ctx as never);
+    if (plan.handler.kind !== 'api') throw new Error(`${plan.op.operationId}: an API operation with a control handler`);
+    const out = await plan.handler.run(input, ctx);
     return { out, message: ctx.message };
   }
 

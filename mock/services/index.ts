@@ -14,7 +14,7 @@ import { operations as apiOperations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 import { createSlot, type Engine } from '../engine/engine.ts';
 import type { AccountExtension } from '../engine/accounts.ts';
-import type { Contribution, CredentialResolver, KitRef, MediaRoute } from './context.ts';
+import type { Contribution, ControlContext, CredentialResolver, KitRef, MediaRoute, ServiceContext } from './context.ts';
 import { controlService } from './control.ts';
 import { registerHostedMedia } from './hosted-media.ts';
 import { TaskKit, type Task } from './tasks.ts';
@@ -32,8 +32,20 @@ import { musicAnalysisService } from './music-analysis.ts';
 import { musicService } from './music.ts';
 import { oauthService } from './oauth.ts';
 
-/** A handler as the runner calls it (the typed handlers of context.ts, erased). */
-export type AnyHandler = (input: { body: unknown; params: unknown; query: unknown }, ctx: never) => unknown;
+/** The parsed input of a handler, as the runner holds it (typed per operation in context.ts). */
+export interface HandlerInput {
+  body: unknown;
+  params: unknown;
+  query: unknown;
+}
+
+/**
+ * A handler as the runner calls it (the typed handlers of context.ts, their
+ * input erased): an API operation's with a ServiceContext, a control
+ * operation's with a ControlContext, told apart by `kind`.
+ */
+export type AnyHandler =
+  { kind: 'api'; run: (input: HandlerInput, ctx: ServiceContext) => unknown } | { kind: 'control'; run: (input: HandlerInput, ctx: ControlContext) => unknown };
 
 /** A service as composition sees it: handlers by operationId, and what else it declares. */
 export interface AnyService {
@@ -112,7 +124,10 @@ export function composeServices(services: readonly AnyService[] = defaultService
     for (const [id, h] of Object.entries(s.handlers)) {
       if (!Object.hasOwn(registry, id)) throw new Error(`services: a handler for ${id}, which is not a${s.control ? ' control' : 'n API'} operation`);
       if (id in handlers) throw new Error(`services: two handlers for ${id}`);
-      handlers[id] = h as AnyHandler;
+      // the one place a typed handler is erased to the runner's view: its operation's input, its kind's context
+      handlers[id] = s.control
+        ? { kind: 'control', run: h as (input: HandlerInput, ctx: ControlContext) => unknown }
+        : { kind: 'api', run: h as (input: HandlerInput, ctx: ServiceContext) => unknown };
     }
     for (const k of s.kits ?? []) {
       if (areas.has(k.config.area)) throw new Error(`services: two task kits for area ${k.config.area}`);
