@@ -36,6 +36,7 @@ import { hash32 } from '../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, renderAudio } from '../media/audio.ts';
 import { labelKey, promptStart } from '../media/label.ts';
 import { colourFor, labelledImage, rgbHex } from '../media/png.ts';
+import type { OperationId } from '../../schemas/operations.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
 import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema, type Task } from './tasks.ts';
@@ -72,6 +73,12 @@ function decodedMs(format: GeneratedAudioFormat, targetMs: number, atMost: boole
 }
 
 /** The three handlers and the media of the service `name`. */
+/** One handler of an operation both services have (one definition in schemas/generated-audio.ts, so one shape): a handler of each. */
+type HandlerOfBoth<A extends OperationId, B extends OperationId> = (
+  input: Parameters<Handler<A>>[0] | Parameters<Handler<B>>[0],
+  ctx: ServiceContext,
+) => ReturnType<Handler<A>> & ReturnType<Handler<B>>;
+
 function makeService(name: GeneratedAudioServiceName) {
   const s = generatedAudioServices[name];
   const area = `generated-audio-${name}`;
@@ -111,7 +118,7 @@ function makeService(name: GeneratedAudioServiceName) {
     };
   }
 
-  const create: Handler<'createPlatformVoiceTask'> = ({ body }, ctx) => {
+  const create: HandlerOfBoth<'createPlatformVoiceTask', 'createSeedAudioTask'> = ({ body }, ctx) => {
     const { engine, account, now, forcing } = ctx;
     // speaker entries must name voices this account can use (built-in or its own cloned ones)
     const known = new Set(voicesOf(engine, account.apiKey).map((v) => v.speakerId));
@@ -169,9 +176,10 @@ function makeService(name: GeneratedAudioServiceName) {
     return { taskId: id, status: 'pending' as const };
   };
 
-  const get: Handler<'getPlatformVoiceTask'> = ({ params }, ctx) => present(kit.own(ctx, params.taskId, { notFound: 'GEN_AUDIO_TASK_NOT_FOUND' }), ctx);
+  const get: HandlerOfBoth<'getPlatformVoiceTask', 'getSeedAudioTask'> = ({ params }, ctx) =>
+    present(kit.own(ctx, params.taskId, { notFound: 'GEN_AUDIO_TASK_NOT_FOUND' }), ctx);
 
-  const list: Handler<'listPlatformVoiceTasks'> = ({ query }, ctx) => {
+  const list: HandlerOfBoth<'listPlatformVoiceTasks', 'listSeedAudioTasks'> = ({ query }, ctx) => {
     if (query.keyword === undefined || query.keyword.trim() === '') return kit.page(ctx, query, (r) => present(r, ctx));
     const words = query.keyword.toLowerCase().split(/\s+/).filter(Boolean);
     const all = kit.store(ctx.engine).pageNewestFirst(ctx.account.apiKey, 1, Number.MAX_SAFE_INTEGER, query.status).items;
@@ -241,9 +249,9 @@ export const platformVoiceService: Service<'createPlatformVoiceTask' | 'getPlatf
 /** Service P2: seed-audio-1.0 at /v1/seed-audio (the same handlers; its own tasks, model and price). */
 export const seedAudioService: Service<'createSeedAudioTask' | 'getSeedAudioTask' | 'listSeedAudioTasks'> = {
   handlers: {
-    createSeedAudioTask: p2.create as unknown as Handler<'createSeedAudioTask'>,
-    getSeedAudioTask: p2.get as unknown as Handler<'getSeedAudioTask'>,
-    listSeedAudioTasks: p2.list as unknown as Handler<'listSeedAudioTasks'>,
+    createSeedAudioTask: p2.create,
+    getSeedAudioTask: p2.get,
+    listSeedAudioTasks: p2.list,
   },
   records: p2.records,
   media: p2.media,
