@@ -12,6 +12,16 @@ import { DEFAULT_KEY_PREFIX } from './api-key.ts';
 /** Epoch milliseconds (document 1, "Common response envelope": createdAt, updatedAt, completedAt). */
 export const EpochMs = z.number().int().nonnegative().meta({ description: 'Epoch milliseconds', example: 1767225600000 });
 
+/**
+ * The path parameter of an operation on one record (`{taskId}`, `{episodeId}`):
+ * a non-empty id, described and exampled for the spec. Every area's id
+ * parameter is made here, so they stay one schema.
+ */
+export function idParams<K extends string>(name: K, description: string, example: string) {
+  const id = z.string().min(1).meta({ param: { description }, example });
+  return z.object({ [name]: id } as Record<K, typeof id>);
+}
+
 /** An RFC 3986 URI: a scheme, then ASCII characters a URI may hold, anything else percent-encoded. */
 export const RFC3986_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 

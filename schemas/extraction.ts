@@ -10,7 +10,7 @@
  * `extractionTableAssumptions`.
  */
 import { z } from './zod.ts';
-import { EpochMs, uriString } from './common.ts';
+import { EpochMs, idParams, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
@@ -147,12 +147,7 @@ export const ExtractRequest = withRules(
 );
 export type ExtractRequest = z.infer<typeof ExtractRequest>;
 
-export const ExtractionTaskIdParams = z.object({
-  taskId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'the 24-character hex task id' }, example: '5f2b8c9d0e1a2b3c4d5e6f70' }),
-});
+export const ExtractionTaskIdParams = idParams('taskId', 'the 24-character hex task id', '5f2b8c9d0e1a2b3c4d5e6f70');
 
 // ---------------------------------------------------------------------------
 // Responses

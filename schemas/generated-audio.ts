@@ -13,7 +13,7 @@
  */
 import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from './rules.ts';
-import { EpochMs, pageQuery, paginated, uriString } from './common.ts';
+import { EpochMs, idParams, pageQuery, paginated, uriString } from './common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
 import type { LifecycleDef } from './registry-types.ts';
@@ -348,12 +348,7 @@ export function generateRequest(model: string, name: string) {
   );
 }
 
-export const GeneratedAudioTaskParams = z.object({
-  taskId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'task id' }, example: 'pvt_1a2b3c4d5e6f7a8b' }),
-});
+export const GeneratedAudioTaskParams = idParams('taskId', 'task id', 'pvt_1a2b3c4d5e6f7a8b');
 
 /** Query of GET P/tasks (document 2). */
 export const ListGeneratedAudioQuery = z.object({

@@ -11,7 +11,7 @@
  */
 import { z } from './zod.ts';
 import { js, rule, withRules, type BodyRule, type RuleIssue, type StateRule } from './rules.ts';
-import { uriString } from './common.ts';
+import { idParams, uriString } from './common.ts';
 import { errorCatalog } from './errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from './define.ts';
@@ -235,12 +235,7 @@ export const StorybookEpisodeRequest = withRules(
 );
 export type StorybookEpisodeRequest = z.infer<typeof StorybookEpisodeRequest>;
 
-export const StorybookEpisodeIdParams = z.object({
-  episodeId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'episode id' }, example: 'sb_1a2b3c4d5e6f7a8b' }),
-});
+export const StorybookEpisodeIdParams = idParams('episodeId', 'episode id', 'sb_1a2b3c4d5e6f7a8b');
 
 // ---------------------------------------------------------------------------
 // Responses

@@ -11,6 +11,7 @@
  * allowances and the expiry clock are assumed (`voiceCloneTableAssumptions`).
  */
 import { z } from './zod.ts';
+import { idParams } from './common.ts';
 import { js, rule, withRules, type StateRule } from './rules.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from './provenance.ts';
 import { defineOperations, operationsWith, json, multipart, uploadedFile, type Area } from './define.ts';
@@ -158,18 +159,8 @@ export const UpdateVoiceRequest = withRules(
   { example: { name: 'Narrator (warm)' } },
 );
 
-export const CloneTaskParams = z.object({
-  taskId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'clone task id' }, example: 'vct_1a2b3c4d5e6f7a8b' }),
-});
-export const VoiceParams = z.object({
-  speakerId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: "the voice's speakerInnerId (or its id)" }, example: 'vc_1a2b3c4d5e6f7a8b' }),
-});
+export const CloneTaskParams = idParams('taskId', 'clone task id', 'vct_1a2b3c4d5e6f7a8b');
+export const VoiceParams = idParams('speakerId', "the voice's speakerInnerId (or its id)", 'vc_1a2b3c4d5e6f7a8b');
 
 // ---------------------------------------------------------------------------
 // Responses

@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { operations } from '../schemas/operations.ts';
 import { freePort } from './bench-util.ts';
-import { expressPath } from '../mock/http/router.ts';
+import { expressPath } from '../mock/http/dispatcher.ts';
 import type { BareFixtures, BareRoute } from './bench-bare.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

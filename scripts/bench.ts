@@ -41,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { operations } from '../schemas/operations.ts';
-import { expressPath } from '../mock/http/router.ts';
+import { expressPath } from '../mock/http/dispatcher.ts';
 import type { BareFixtures } from './bench-bare.ts';
 import type { StoreReport } from './bench-store.ts';
 import { formatMediaReport, type MediaReport } from './bench-media.ts';

@@ -13,7 +13,7 @@ import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 import { ApiError } from '../mock/engine/api-error.ts';
 import { createMockServer, type MockOptions } from '../mock/http/app.ts';
-import { DEFAULT_BODY_LIMIT } from '../mock/http/router.ts';
+import { DEFAULT_BODY_LIMIT } from '../mock/http/dispatcher.ts';
 import { defaultServices } from '../mock/services/index.ts';
 import { pathOf, videoBody } from './factories.ts';
 import { KEY, sendRequest, startMock, type CallResult, type TestMock } from './helpers.ts';

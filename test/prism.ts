@@ -47,7 +47,7 @@ import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { createMockServer, type MockOptions } from '../mock/http/app.ts';
-import { declaredStatuses, errorForStatus } from '../mock/services/forcing.ts';
+import { declaredStatuses, errorForStatus } from '../mock/core/forcing.ts';
 import { isMockOnly } from '../scripts/spec.ts';
 import { sendRequest, type CallOptions, type CallResult, type TestMock } from './helpers.ts';
 import { ROUTE_HEADER } from './prism-hub.ts';

@@ -20,7 +20,7 @@ import { envelope, errorEnvelope } from '../schemas/common.ts';
 import { errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
-import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/services/forcing.ts';
+import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/core/forcing.ts';
 import { composeServices } from '../mock/services/index.ts';
 import { controlOperations } from '../schemas/control.ts';
 import { inServiceDocument, isMockOnly } from '../scripts/spec.ts';
@@ -343,7 +343,7 @@ describe('registry', () => {
   it('every registry entry has a handler and every handler a registry entry', () => {
     const handlers = composeServices(undefined, { strict: true }).handlers;
     expect(Object.keys(handlers).sort()).toEqual([...operationIds, ...Object.keys(controlOperations)].sort());
-    for (const id of operationIds) expect(typeof handlers[id], id).toBe('function');
+    for (const id of operationIds) expect(typeof handlers[id].run, id).toBe('function');
   });
 
   it('every operation is in spec/openapi.json (the sign-in page in the control document) with every declared status', () => {

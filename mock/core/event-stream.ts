@@ -15,7 +15,7 @@
  */
 import type { z } from 'zod';
 import type { EventStreamSource, StreamEvent } from '../../schemas/registry-types.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 
 export interface EventStreamOptions {
   /** Real ms between heartbeat comments. */
@@ -87,6 +87,9 @@ class Wakers {
   }
 }
 
+/** The wakers of an engine's open streams. */
+const streamWakers = createSlot('event-stream wakers', (engine) => new Wakers(engine));
+
 /**
  * Pumps `source` into `sink` until it is done; returns `close`, to call when
  * the client goes away (idempotent; it stops timers and listeners and closes
@@ -99,7 +102,7 @@ export function pumpEvents(engine: Engine, source: EventStreamSource, opts: Even
   let wake: ReturnType<typeof setTimeout> | undefined;
   let pending = false;
   const heartbeat = setInterval(() => sink.write(': heartbeat\n\n'), opts.heartbeatMs);
-  const wakers = engine.registry('stream-wakers', () => new Wakers(engine));
+  const wakers = engine.slot(streamWakers);
   const unsubscribe = wakers.add(source.topic, () => schedule());
 
   const close = () => {

@@ -24,7 +24,7 @@ import type { Forcing } from '../engine/scenarios.ts';
 import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
 import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
-import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from '../services/forcing.ts';
+import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from './forcing.ts';
 import { loadFake } from '../services/fake.ts';
 import { loadAudioLoops } from '../media/audio.ts';
 import { loadRenderers } from '../media/renderers.ts';
@@ -382,9 +382,10 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   async function runControl(plan: Plan, req: OperationRequest): Promise<unknown> {
     engine.tick();
     const input = await inputOf(plan, req, undefined);
-    const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, host, url: (path) => req.origin + path };
+    const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, forcingApplies, host, url: (path) => req.origin + path };
     try {
-      return await plan.handler(input, ctx as never);
+      if (plan.handler.kind !== 'control') throw new Error(`${plan.op.operationId}: a control operation with an API handler`);
+      return await plan.handler.run(input, ctx);
     } catch (e) {
       // a value the engine refuses (a clock it cannot reach) is the caller's mistake, not a mock bug
       if (e instanceof RangeError) throw new ApiError('CONTROL_INVALID_REQUEST', e.message);
@@ -463,7 +464,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       now: ctx.now,
     });
     if (answer) return { out: undefined, message: undefined, answer };
-    const out = await plan.handler(input, ctx as never);
+    if (plan.handler.kind !== 'api') throw new Error(`${plan.op.operationId}: an API operation with a control handler`);
+    const out = await plan.handler.run(input, ctx);
     return { out, message: ctx.message, answer: undefined };
   }
 

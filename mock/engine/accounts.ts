@@ -6,29 +6,59 @@
  * captured or released at most once (a settled hold is gone, so a second
  * settlement finds nothing).
  */
-import { defaultAccount, defaultVoiceClone, type Plan, type VoiceCloneAllowance } from '../../schemas/plans.ts';
+import { defaultAccount, type Plan } from '../../schemas/plans.ts';
 import type { AccountUpdate, LedgerEntry } from '../../schemas/control.ts';
 
+/**
+ * One area's part of every account (an image area's free generations, the
+ * voice-cloning allowance), kept by the engine without knowing it: a typed
+ * key, made once by its area with `accountExtension`, whose value is read
+ * with `Accounts.extension(account, key)`. The value is plain data, saved
+ * with the account under `field` (the account's field in the control API's
+ * view and in a saved state).
+ */
+export interface AccountExtension<T> {
+  /** The account's field the value is shown and saved under (unique among the extensions). */
+  readonly field: string;
+  /** The value of a new account of `plan`; `preloaded` is the preload's (`--accounts`) own field, when it has one. */
+  init(plan: Plan, preloaded: unknown): T;
+  /** The value once the plan changed to `plan` (default: unchanged). */
+  planChanged?(value: T, plan: Plan): T;
+  /** The value after a control-API update sent `sent` in the field (default: `sent` replaces it). */
+  update?(value: T, sent: unknown): T;
+}
+
+/** A new account extension (see `AccountExtension`). */
+export function accountExtension<T>(def: AccountExtension<T>): AccountExtension<T> {
+  return def;
+}
+
+/** The fields every account has; what else it carries is its areas' (see `AccountExtension`). */
 export interface Account {
   apiKey: string;
   keyId: string;
   credits: number;
   plan: Plan;
   everPaid: boolean;
-  freeUsages: Record<string, number>;
-  /** Voice-clone confirmations and voice slots (the voice-cloning area reads and counts them). */
-  voiceClone: VoiceCloneAllowance;
   ledger: LedgerEntry[];
+  /** The areas' values, by their extension's field. */
+  extensions: Record<string, unknown>;
 }
 
-/** A preloaded account (`--accounts FILE`). */
+/** An account as shown and saved: the fields every account has, each extension's value under its field, the ledger. */
+export type AccountRecord = Omit<Account, 'extensions'> & Record<string, unknown>;
+
+/** A preloaded account (`--accounts FILE`): the fields every account has, and any extension's value under its field. */
 export interface AccountSeed {
   apiKey: string;
   credits?: number;
   plan?: Plan;
   everPaid?: boolean;
-  freeUsages?: Record<string, number>;
+  readonly [field: string]: unknown;
 }
+
+/** The fields of an account that are not an extension's. */
+const coreFields = new Set(['apiKey', 'keyId', 'credits', 'plan', 'everPaid', 'ledger']);
 
 /** How much the accounts keep: accounts at most (least recently used forgotten beyond), ledger entries per account (oldest folded beyond). */
 export interface AccountLimits {
@@ -55,7 +85,7 @@ interface LiveHold extends Hold {
 
 /** The accounts as saved with the state. */
 export interface AccountsSnapshot {
-  accounts: Account[];
+  accounts: AccountRecord[];
   holds: [string, Hold][];
   deleted: string[];
 }
@@ -65,6 +95,8 @@ export class Accounts {
   private holds = new Map<string, LiveHold>();
   /** Keys deleted through the control API: refused (401) until set again. */
   private deleted = new Set<string>();
+  /** The areas' extensions, by field (see `declare`). */
+  private extensions = new Map<string, AccountExtension<unknown>>();
 
   /** Called with a key whose account was forgotten (the bound) or deleted, after it is gone: what else is kept per key may go with it. */
   onForget?: (apiKey: string) => void;
@@ -92,10 +124,10 @@ export class Accounts {
         credits: 0,
         plan: seed?.plan ?? defaultAccount.plan,
         everPaid: seed?.everPaid ?? (seed?.plan ?? defaultAccount.plan) === 'paid',
-        freeUsages: { ...(seed?.freeUsages ?? defaultAccount.freeUsages) },
-        voiceClone: { ...defaultVoiceClone[seed?.plan ?? defaultAccount.plan] },
         ledger: [],
+        extensions: {},
       };
+      for (const ext of this.extensions.values()) acc.extensions[ext.field] = ext.init(acc.plan, seed?.[ext.field]);
       this.accounts.set(apiKey, acc);
       this.entry(acc, at, 'adjust', seed?.credits ?? defaultAccount.credits, null, 'opening balance');
       this.evict(apiKey);
@@ -121,6 +153,43 @@ export class Accounts {
         this.onForget?.(key);
       }
     }
+  }
+
+  /**
+   * Declares an area's extension: every account created from now on carries
+   * its value (made by `init`), a saved account without it gets `init`'s on
+   * load, and `update` and `view` handle its field. Throws for a second
+   * extension of one field, or an extension of a field every account has.
+   */
+  declare(ext: AccountExtension<unknown>): void {
+    const known = this.extensions.get(ext.field);
+    if (known === ext) return;
+    if (known || coreFields.has(ext.field)) throw new Error(`accounts: two extensions of the field ${ext.field}`);
+    this.extensions.set(ext.field, ext);
+    for (const acc of this.accounts.values()) this.extension(acc, ext);
+  }
+
+  /**
+   * The value of extension `ext` on `acc` (made by its `init` when the
+   * account has none yet: an extension not declared on this engine, an
+   * account loaded from a state saved without it). The value is the
+   * account's own: change it in place, or with `setExtension`.
+   */
+  extension<T>(acc: Account, ext: AccountExtension<T>): T {
+    if (!Object.hasOwn(acc.extensions, ext.field))
+      acc.extensions[ext.field] = ext.init(acc.plan, this.preload.find((p) => p.apiKey === acc.apiKey)?.[ext.field]);
+    return acc.extensions[ext.field] as T;
+  }
+
+  /** Replaces the value of extension `ext` on `acc`. */
+  setExtension<T>(acc: Account, ext: AccountExtension<T>, value: T): void {
+    acc.extensions[ext.field] = value;
+  }
+
+  /** `acc` as shown and saved (a copy): the fields every account has, each extension's value under its field, the ledger. */
+  view(acc: Account): AccountRecord {
+    const { extensions, ledger, ...core } = acc;
+    return structuredClone({ ...core, ...extensions, ledger });
   }
 
   /** The account of `apiKey` if it exists; never creates one. */
@@ -170,14 +239,19 @@ export class Accounts {
     const acc = this.get(apiKey, at);
     if (patch.credits !== undefined && patch.credits !== acc.credits) this.entry(acc, at, 'adjust', patch.credits - acc.credits, null, 'set by control API');
     if (patch.plan !== undefined) {
-      // a new plan brings its voice-clone allowance (the confirmations used this period stay)
-      if (patch.plan !== acc.plan) acc.voiceClone = { ...defaultVoiceClone[patch.plan], confirmationsUsed: acc.voiceClone.confirmationsUsed };
+      // a new plan may bring its own values of the extensions (the voice-clone allowance)
+      if (patch.plan !== acc.plan)
+        for (const ext of this.extensions.values()) if (ext.planChanged) acc.extensions[ext.field] = ext.planChanged(this.extension(acc, ext), patch.plan);
       acc.plan = patch.plan;
       if (patch.plan === 'paid') acc.everPaid = true;
     }
     if (patch.everPaid !== undefined) acc.everPaid = patch.everPaid;
-    if (patch.freeUsages !== undefined) acc.freeUsages = { ...patch.freeUsages };
-    if (patch.voiceClone !== undefined) acc.voiceClone = { ...acc.voiceClone, ...patch.voiceClone };
+    const sent: Record<string, unknown> = patch;
+    for (const ext of this.extensions.values()) {
+      const value = sent[ext.field];
+      if (value === undefined) continue;
+      acc.extensions[ext.field] = ext.update ? ext.update(this.extension(acc, ext), value) : structuredClone(value);
+    }
     return acc;
   }
 
@@ -247,7 +321,7 @@ export class Accounts {
   /** Every account, hold and deleted key (for saving the state). */
   dump(): AccountsSnapshot {
     return {
-      accounts: [...this.accounts.values()],
+      accounts: [...this.accounts.values()].map((a) => this.view(a)),
       holds: [...this.holds.entries()].map(([taskId, h]) => [taskId, { apiKey: h.apiKey, amount: h.amount }]),
       deleted: [...this.deleted],
     };
@@ -256,8 +330,13 @@ export class Accounts {
   /** Replaces everything with a saved state. */
   load(saved: AccountsSnapshot): void {
     this.clear();
-    // a state saved before voice cloning existed: the plan's defaults
-    for (const a of saved.accounts) this.accounts.set(a.apiKey, { ...a, voiceClone: a.voiceClone ?? { ...defaultVoiceClone[a.plan] } });
+    for (const a of saved.accounts) {
+      const acc: Account = { apiKey: a.apiKey, keyId: a.keyId, credits: a.credits, plan: a.plan, everPaid: a.everPaid, ledger: a.ledger, extensions: {} };
+      for (const [field, value] of Object.entries(a)) if (!coreFields.has(field)) acc.extensions[field] = value;
+      // a state saved before an extension existed (voice cloning): its value for the account's plan
+      for (const ext of this.extensions.values()) this.extension(acc, ext);
+      this.accounts.set(a.apiKey, acc);
+    }
     for (const [taskId, hold] of saved.holds) {
       const account = this.accounts.get(hold.apiKey);
       if (account) this.holds.set(taskId, { apiKey: hold.apiKey, amount: hold.amount, account });

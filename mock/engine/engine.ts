@@ -18,6 +18,23 @@ import { Scenarios, type ScenarioRule } from './scenarios.ts';
 import { Scheduler, type ScheduledEvent } from './scheduler.ts';
 import { OwnedStore } from './store.ts';
 
+/**
+ * A typed key of per-engine wiring (see `Engine.slot`): made once by the
+ * module that owns the wiring, with `createSlot`; its value on an engine has
+ * type `T`, made by `init` on that engine's first use.
+ */
+export interface Slot<T> {
+  /** What the slot holds, for messages. */
+  readonly description: string;
+  /** The value of a new engine. */
+  init(engine: Engine): T;
+}
+
+/** A new slot key holding a `T` per engine, made by `init` on first use (see `Engine.slot`). */
+export function createSlot<T>(description: string, init: (engine: Engine) => T): Slot<T> {
+  return { description, init };
+}
+
 /** A fault of the mock itself. */
 export interface MockBug {
   /** Virtual time, epoch ms. */
@@ -320,19 +337,20 @@ export class Engine {
     return this.singletons.get(name) as T;
   }
 
-  /** Registries of the layers above, by name (see `registry`): not state, never saved nor reset. */
-  private registries = new Map<string, unknown>();
+  /** The values of the slots of the layers above (see `slot`): not state, never saved nor reset. */
+  private slots = new Map<Slot<unknown>, unknown>();
 
   /**
-   * The per-engine registry `name` of a layer above (the task kits, voice
-   * sources and media routes of the services composed onto this engine),
-   * made by `init` on first use. The engine never reads it: it only keeps
+   * The value of `key` on this engine, made by the key's `init` on first use:
+   * per-engine wiring of a layer above (the task kits, voice sources and
+   * media routes of the services composed onto this engine, a stream's
+   * wakers, a page's signing key). The engine never reads it: it only keeps
    * each world's wiring on the world, instead of in module-level lists.
-   * Unlike `state`, a registry is neither saved nor dropped by a reset.
+   * Unlike `state`, a slot is neither saved nor dropped by a reset.
    */
-  registry<T>(name: string, init: () => T): T {
-    if (!this.registries.has(name)) this.registries.set(name, init());
-    return this.registries.get(name) as T;
+  slot<T>(key: Slot<T>): T {
+    if (!this.slots.has(key)) this.slots.set(key, key.init(this));
+    return this.slots.get(key) as T;
   }
 
   /** A deterministic id for the next entity of `kind` owned by `owner`: depends only on (seed, owner, kind, n). */

@@ -23,7 +23,7 @@ import { sendError, writeWhole } from './respond.ts';
 import { applyCors, EXPOSED_HEADERS } from './cors.ts';
 
 export { EXPOSED_HEADERS } from './cors.ts';
-import { createOperationDispatcher } from './router.ts';
+import { createOperationDispatcher } from './dispatcher.ts';
 import { saveStateFile } from './state-file.ts';
 import { ResponseLocals } from './locals.ts';
 import type { Proxy } from './proxy/forward.ts';

@@ -8,10 +8,9 @@ import type { ErrorName } from '../../schemas/errors.ts';
 import type { ControlOperationId, ControlOperations, ProxyReport, SessionInfo } from '../../schemas/control.ts';
 import type { Operations, OperationId } from '../../schemas/operations.ts';
 import type { OperationDef, OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
-import type { Account } from '../engine/accounts.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Account, AccountExtension } from '../engine/accounts.ts';
+import type { Engine, Slot } from '../engine/engine.ts';
 import type { Forcing } from '../engine/scenarios.ts';
-import type { VoiceSource } from './voices.ts';
 
 export interface ServiceContext {
   engine: Engine;
@@ -74,6 +73,8 @@ export interface ControlContext {
   now: number;
   /** The API operations this mock serves, by operationId (scenario rules name them). */
   operations: Readonly<Record<string, OperationDef>>;
+  /** True when `forcing` can apply to `op`: the operation declares its code, error or outcome (the request path's rule, mock/core/forcing.ts). */
+  forcingApplies: (forcing: Forcing, op: OperationDef) => boolean;
   /** What the host offers (a state file, sessions). */
   host: ControlHost;
   /** The absolute URL of a path the mock serves, for this request. */
@@ -146,9 +147,28 @@ export interface KitRef {
 }
 
 /**
+ * What a service adds to a list kept in a slot of every engine it is composed
+ * onto (`contribute`): the voice-cloning area's voices to the voice sources the
+ * speaking areas read, the OAuth area's users to the control API. The slot is
+ * the reading module's; the contributing area imports it, never the other way.
+ */
+export interface Contribution {
+  /** The slot the value goes to. */
+  readonly slot: Slot<unknown>;
+  /** Adds the value to the slot of `engine` (`prepareEngine` calls it once per engine). */
+  apply(engine: Engine): void;
+}
+
+/** The contribution of `values` to the list in `slot` (see `Contribution`). */
+export function contribute<T>(slot: Slot<T[]>, ...values: T[]): Contribution {
+  return { slot, apply: (engine) => void engine.slot(slot).push(...values) };
+}
+
+/**
  * One area's service: the handlers of its operations, the media it hosts, the
- * task kits whose events it schedules, the voices it adds, and the schemas of
- * the singletons it keeps (`engine.state(name)`). Services are composed onto
+ * task kits whose events it schedules, what it adds to other modules' slots,
+ * its part of every account, and the schemas of the singletons it keeps
+ * (`engine.state(name)`). Services are composed onto
  * an engine by `prepareEngine` (mock/services/index.ts); none registers
  * anything at import time.
  */
@@ -156,8 +176,10 @@ export interface Service<K extends OperationId> {
   handlers: Handlers<K>;
   /** The task kits of the area (their scheduled events are run by area name). */
   kits?: readonly KitRef[];
-  /** Voices the area adds to every speech endpoint and the speaker list. */
-  voices?: VoiceSource;
+  /** What the area adds to lists kept in other modules' slots (see `Contribution`). */
+  contributes?: readonly Contribution[];
+  /** The area's part of every account (see `AccountExtension`): declared on each engine the service is composed onto. */
+  accountExtensions?: readonly AccountExtension<unknown>[];
   media?: readonly MediaRoute[];
   /**
    * The area's stores, by name, with the schema each saved record must pass

@@ -8,7 +8,14 @@
  * the operation says so. Standard JavaScript only.
  */
 import type { z } from 'zod';
-import { type controlOperations, MAX_VIRTUAL_TIME, sampleLimits, type ControlOperations, type TaskActivityEvent } from '../../schemas/control.ts';
+import {
+  type AccountView,
+  type controlOperations,
+  MAX_VIRTUAL_TIME,
+  sampleLimits,
+  type ControlOperations,
+  type TaskActivityEvent,
+} from '../../schemas/control.ts';
 import { errorCatalog, resolveErrorRef } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import type { BinaryBody, EventStreamSource, OperationDef, UploadedFile } from '../../schemas/registry-types.ts';
@@ -19,9 +26,8 @@ import { encodedAudio, renderAudio } from '../media/audio.ts';
 import { colourFor } from '../media/colour.ts';
 import { labelledImage, renderMidi, renderVideo } from '../media/renderers.ts';
 import type { ControlHandlers, ControlHost } from './context.ts';
-import { forcingApplies } from './forcing.ts';
-import { authorize, createUser, listLoginSessions, listUsers } from './oauth.ts';
 import { loadStateInTurns, stateOf } from './saved-state.ts';
+import { userDirectories, type UserDirectory } from './user-directory.ts';
 
 type Query<K extends keyof ControlOperations> = z.output<NonNullable<ControlOperations[K]['request']['query']>>;
 
@@ -39,16 +45,12 @@ function matchingRequests(engine: Engine, q: { operationId?: string; keyId?: str
 }
 
 /** The account with page `q.ledgerPage` of its ledger. */
-function view(a: Account, q: { ledgerPage: number; ledgerPageSize: number }) {
+function view(engine: Engine, a: Account, q: { ledgerPage: number; ledgerPageSize: number }) {
   const from = (q.ledgerPage - 1) * q.ledgerPageSize;
+  // the fields every account has and the areas' extensions (image's freeUsages, voice cloning's voiceClone)
+  const shown = engine.accounts.view(a) as z.output<typeof AccountView>;
   return {
-    apiKey: a.apiKey,
-    keyId: a.keyId,
-    credits: a.credits,
-    plan: a.plan,
-    everPaid: a.everPaid,
-    freeUsages: { ...a.freeUsages },
-    voiceClone: { ...a.voiceClone },
+    ...shown,
     ledger: a.ledger.slice(from, from + q.ledgerPageSize),
     ledgerTotal: a.ledger.length,
     ledgerPage: q.ledgerPage,
@@ -165,6 +167,13 @@ async function inspect(form: Record<string, unknown>) {
   };
 }
 
+/** The users of this mock (the first area that keeps some). Errors: CONTROL_INVALID_REQUEST when no composed area does. */
+function directory(engine: Engine): UserDirectory {
+  const found = engine.slot(userDirectories)[0];
+  if (!found) throw new ApiError('CONTROL_INVALID_REQUEST', 'no area of this mock keeps users who sign in (it serves no OAuth operations)');
+  return found;
+}
+
 /** Handlers of the control operations, keyed by operationId. */
 const handlers: ControlHandlers = {
   health: (_input, { engine, now }) => ({ status: 'ok', seed: engine.seed, clock: { now, mode: engine.clock.mode } }),
@@ -189,14 +198,14 @@ const handlers: ControlHandlers = {
     const apiKey = wellFormedKey(engine, params.apiKey);
     if (engine.accounts.isDeleted(apiKey))
       throw new ApiError('CONTROL_NOT_FOUND', `apiKey ${apiKey} was deleted; PUT /__mock/accounts/${apiKey} creates it again`);
-    return view(engine.accounts.get(apiKey, now), query);
+    return view(engine, engine.accounts.get(apiKey, now), query);
   },
-  putAccount: ({ params, query, body }, { engine, now }) => view(engine.accounts.update(wellFormedKey(engine, params.apiKey), body, now), query),
+  putAccount: ({ params, query, body }, { engine, now }) => view(engine, engine.accounts.update(wellFormedKey(engine, params.apiKey), body, now), query),
   deleteAccount({ params }, { engine }) {
     const apiKey = wellFormedKey(engine, params.apiKey);
     return { apiKey, existed: engine.accounts.delete(apiKey) };
   },
-  addScenario({ body: b }, { engine, operations }) {
+  addScenario({ body: b }, { engine, operations, forcingApplies }) {
     const error = b.error === undefined ? undefined : resolveErrorRef(String(b.error));
     if (b.error !== undefined && !error)
       throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);
@@ -233,19 +242,10 @@ const handlers: ControlHandlers = {
     return { items: query.limit === undefined ? items : items.slice(-query.limit) };
   },
   countRequests: ({ query }, { engine }) => ({ count: matchingRequests(engine, query).length }),
-  listUsers: (_input, { engine }) => ({ items: listUsers(engine) }),
-  createUser: ({ body }, { engine, now }) => createUser(engine, body, now),
-  listLoginSessions: (_input, { engine, now }) => ({ items: listLoginSessions(engine, now) }),
-  authorizeLoginSession({ params, body }, { engine, now }) {
-    try {
-      return authorize(engine, params.sessionId, body, now);
-    } catch (e) {
-      // the flow's own codes become the control API's
-      if (e instanceof ApiError && e.error === 'OAUTH_SESSION_NOT_FOUND') throw new ApiError('CONTROL_NOT_FOUND', e.message);
-      if (e instanceof ApiError) throw new ApiError('CONTROL_INVALID_REQUEST', e.message);
-      throw e;
-    }
-  },
+  listUsers: (_input, { engine }) => ({ items: engine.slot(userDirectories)[0]?.list(engine) ?? [] }),
+  createUser: ({ body }, { engine, now }) => directory(engine).create(engine, body, now),
+  listLoginSessions: (_input, { engine, now }) => ({ items: engine.slot(userDirectories)[0]?.loginSessions(engine, now) ?? [] }),
+  authorizeLoginSession: ({ params, body }, { engine, now }) => directory(engine).authorize(engine, params.sessionId, body, now),
   getProxyReport: (_input, { host }) => proxyOf(host).report(),
   clearProxyReport: (_input, { host }) => proxyOf(host).clear(),
   listSessions: (_input, { host }) => ({ items: host.sessions?.list() ?? [] }),

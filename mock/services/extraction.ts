@@ -27,7 +27,7 @@ import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './narration.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText, formatCount } from '../../schemas/text.ts';
 
 /** What an extraction delivers. */
@@ -51,7 +51,7 @@ const kit = new TaskKit<ExtractionRecord>(
   {
     onFail(_engine, r, reason) {
       r.failReason = reason;
-      r.failCode = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName].code : errorCatalog.EXTRACTION_PAGE_UNREACHABLE.code;
+      r.failCode = (cataloguedReason(reason) ?? errorCatalog.EXTRACTION_PAGE_UNREACHABLE).code;
     },
   },
 );
@@ -207,7 +207,7 @@ const createExtraction: Handler<'createExtraction'> = ({ body }: { body: Extract
   });
   const { minMs, maxMs } = extractionSchedule;
   const afterMs = minMs + (hash32(engine.seed, url, 'extraction-time') % (maxMs - minMs + 1));
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'EXTRACTION_PAGE_UNREACHABLE') : undefined;
+  const failWith = forcedFailureReason(ctx);
   kit.timeout(engine, r, now + extractionSchedule.timeoutMs, ['processing'], 'EXTRACTION_TIMED_OUT');
   kit.run(
     engine,

@@ -37,12 +37,13 @@ import { audioFrameCount, audioFrameSamples, renderAudio } from '../media/audio.
 import { labelKey, promptStart } from '../media/label-text.ts';
 import { colourFor, rgbHex } from '../media/colour.ts';
 import { labelledImage } from '../media/renderers.ts';
+import type { OperationId } from '../../schemas/operations.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
 import { dialogueFile, dialogueMs, spokenDialogue } from './spoken-tts.ts';
 import { speechSynthOf, type LineSpeech } from './spoken.ts';
 import { voiceKey } from '../media/speech.ts';
-import { TaskKit, taskRecordSchema, type Task } from './tasks.ts';
+import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema, type Task } from './tasks.ts';
 
 /** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
 export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
@@ -78,6 +79,12 @@ function decodedMs(format: GeneratedAudioFormat, targetMs: number, atMost: boole
 }
 
 /** The three handlers and the media of the service `name`. */
+/** One handler of an operation both services have (one definition in schemas/generated-audio.ts, so one shape): a handler of each. */
+type HandlerOfBoth<A extends OperationId, B extends OperationId> = (
+  input: Parameters<Handler<A>>[0] | Parameters<Handler<B>>[0],
+  ctx: ServiceContext,
+) => ReturnType<Handler<A>> & ReturnType<Handler<B>>;
+
 function makeService(name: GeneratedAudioServiceName) {
   const s = generatedAudioServices[name];
   const area = `generated-audio-${name}`;
@@ -92,13 +99,7 @@ function makeService(name: GeneratedAudioServiceName) {
       },
       onFail(_engine, r, reason, refunded) {
         r.creditRefunded = refunded;
-        const known = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as keyof typeof errorCatalog] : undefined;
-        r.errorMessage =
-          reason === 'timeout'
-            ? `${errorCatalog.GEN_AUDIO_TIMED_OUT.code}: generation timed out after 10 minutes`
-            : known
-              ? `${known.code}: ${known.meaning}`
-              : reason;
+        r.errorMessage = reason === 'timeout' ? `${errorCatalog.GEN_AUDIO_TIMED_OUT.code}: generation timed out after 10 minutes` : failureMessage(reason);
       },
     },
   );
@@ -123,7 +124,7 @@ function makeService(name: GeneratedAudioServiceName) {
     };
   }
 
-  const create: Handler<'createPlatformVoiceTask'> = async ({ body }, ctx) => {
+  const create: HandlerOfBoth<'createPlatformVoiceTask', 'createSeedAudioTask'> = async ({ body }, ctx) => {
     const { engine, forcing } = ctx;
     // speaker entries must name voices this account can use (built-in or its own cloned ones)
     const catalogue = voicesOf(engine, ctx.account.apiKey);
@@ -168,7 +169,7 @@ function makeService(name: GeneratedAudioServiceName) {
     });
     const sch = generatedAudioSchedule;
     kit.timeout(engine, r, now + sch.timeoutMs, OPEN, 'timeout');
-    const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'GEN_AUDIO_UNAVAILABLE') : undefined;
+    const failWith = forcedFailureReason(ctx);
     kit.run(
       engine,
       r,
@@ -187,9 +188,10 @@ function makeService(name: GeneratedAudioServiceName) {
     return { taskId: id, status: 'pending' as const };
   };
 
-  const get: Handler<'getPlatformVoiceTask'> = ({ params }, ctx) => present(kit.own(ctx, params.taskId, { notFound: 'GEN_AUDIO_TASK_NOT_FOUND' }), ctx);
+  const get: HandlerOfBoth<'getPlatformVoiceTask', 'getSeedAudioTask'> = ({ params }, ctx) =>
+    present(kit.own(ctx, params.taskId, { notFound: 'GEN_AUDIO_TASK_NOT_FOUND' }), ctx);
 
-  const list: Handler<'listPlatformVoiceTasks'> = ({ query }, ctx) => {
+  const list: HandlerOfBoth<'listPlatformVoiceTasks', 'listSeedAudioTasks'> = ({ query }, ctx) => {
     if (query.keyword === undefined || query.keyword.trim() === '') return kit.page(ctx, query, (r) => present(r, ctx));
     const words = query.keyword.toLowerCase().split(/\s+/).filter(Boolean);
     const all = kit.store(ctx.engine).pageNewestFirst(ctx.account.apiKey, 1, Number.MAX_SAFE_INTEGER, query.status).items;
@@ -263,9 +265,9 @@ export const platformVoiceService: Service<'createPlatformVoiceTask' | 'getPlatf
 /** Service P2: seed-audio-1.0 at /v1/seed-audio (the same handlers; its own tasks, model and price). */
 export const seedAudioService: Service<'createSeedAudioTask' | 'getSeedAudioTask' | 'listSeedAudioTasks'> = {
   handlers: {
-    createSeedAudioTask: p2.create as unknown as Handler<'createSeedAudioTask'>,
-    getSeedAudioTask: p2.get as unknown as Handler<'getSeedAudioTask'>,
-    listSeedAudioTasks: p2.list as unknown as Handler<'listSeedAudioTasks'>,
+    createSeedAudioTask: p2.create,
+    getSeedAudioTask: p2.get,
+    listSeedAudioTasks: p2.list,
   },
   records: p2.records,
   media: p2.media,

@@ -7,7 +7,7 @@
  * registered per engine by `prepareEngine` (mock/services/index.ts); this module knows no area.
  * Standard JavaScript only.
  */
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 import type { DeniedMedia, ExpiredMedia, MediaAsset, MediaRoute } from './context.ts';
 import { compilePathTemplate } from './path-template.ts';
 
@@ -31,7 +31,8 @@ export function mediaRouteMatcher(routes: readonly MediaRoute[]): (path: string)
 type Matcher = ReturnType<typeof mediaRouteMatcher>;
 
 /** The holder of `engine`'s media matcher (no routes until `registerHostedMedia`). */
-const hostedMedia = (engine: Engine) => engine.registry<{ match: Matcher }>('hosted-media', () => ({ match: () => undefined }));
+const hostedMediaSlot = createSlot<{ match: Matcher }>('hosted media routes', () => ({ match: () => undefined }));
+const hostedMedia = (engine: Engine) => engine.slot(hostedMediaSlot);
 
 /** Makes `routes` what `resolveHostedMedia` finds for `engine` (`prepareEngine` does it with the composed services' routes). */
 export function registerHostedMedia(engine: Engine, routes: readonly MediaRoute[]): void {

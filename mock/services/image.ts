@@ -39,14 +39,15 @@ import {
   type ResolvedImageRequest,
 } from '../../schemas/image.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
-import { operations } from '../../schemas/operations.ts';
+import { defaultAccount } from '../../schemas/plans.ts';
 import { ApiError } from '../engine/api-error.ts';
+import { accountExtension } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
 import { colourFor, rgbHex, toBase64 } from '../media/colour.ts';
 import { labelledImage } from '../media/renderers.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
 
 /** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
 export interface ImageRecord extends Task<ImageTaskStatus> {
@@ -101,6 +102,16 @@ const kit = new TaskKit<ImageRecord>(
 const OPEN: readonly ImageTaskStatus[] = ['pending', 'generating'];
 const laneState = (engine: Engine) => engine.state<LaneState>('image-free-lane', () => ({ inFlight: [], queue: [] }));
 
+/**
+ * The free generations left on an account, by normalised model id (document 1, "Free allowance for image
+ * generation"; the key is assumed): the image area's part of every account, shown and saved as its `freeUsages`,
+ * preloaded from `--accounts`, replaced by a control-API update.
+ */
+const FreeUsagesValue = z.record(z.string(), z.number().int().min(0));
+export const freeUsages = accountExtension<Record<string, number>>({
+  field: 'freeUsages',
+  init: (_plan, preloaded) => ({ ...(preloaded === undefined ? defaultAccount.freeUsages : FreeUsagesValue.parse(preloaded)) }),
+});
 /** Path of the n-th image of a task, hosted by the mock (assumed path). */
 const imagePath = (taskId: string, n: number | string) => `/media/images/${taskId}/${n}.${mediaFileTypes.png.extension}`;
 
@@ -137,9 +148,10 @@ function charge(ctx: ServiceContext, id: string, r: ResolvedImageRequest, credit
       'IMAGE_SUBSCRIPTION_REQUIRED',
       `${r.model} at ${r.imageSize}${r.quality === 'high' ? ' with quality high' : ''} requires a subscription; the account is on plan ${account.plan}`,
     );
-  if (freeAllowanceApplies(account.freeUsages, r.model, r.imageSize)) {
-    account.freeUsages[r.model] -= 1;
-    engine.accounts.reserve(account, id, 0, now, `image ${r.model} ${r.imageSize}: free generation (${account.freeUsages[r.model]} left)`);
+  const free = engine.accounts.extension(account, freeUsages);
+  if (freeAllowanceApplies(free, r.model, r.imageSize)) {
+    free[r.model] -= 1;
+    engine.accounts.reserve(account, id, 0, now, `image ${r.model} ${r.imageSize}: free generation (${free[r.model]} left)`);
     return { freeUsed: true };
   }
   kit.reserve(ctx, id, credits, 'IMAGE_INSUFFICIENT_CREDITS', `image ${r.model} ${r.imageSize}`);
@@ -184,7 +196,10 @@ function afterFail(engine: Engine, r: ImageRecord, at: number, kind: FailureKind
   const f = imageFailures[kind];
   const account = engine.accounts.find(r.owner);
   const rolledBack = r.freeUsed && account !== undefined;
-  if (rolledBack) account.freeUsages[r.model] = (account.freeUsages[r.model] ?? 0) + 1;
+  if (rolledBack) {
+    const free = engine.accounts.extension(account, freeUsages);
+    free[r.model] = (free[r.model] ?? 0) + 1;
+  }
   const reason = kind === 'timeout' ? undefined : errorReason(kind);
   r.completedAt = at;
   r.failure = {
@@ -278,8 +293,8 @@ const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
 const createImageTask: Handler<'createImageTask'> = ({ body }, ctx) => {
   const { engine, now, forcing } = ctx;
   const p = prepare(ctx, body);
-  // The router has checked forcing.error against the operation's failureReasons, each a key of imageFailures.
-  const failWith = forcing.outcome === 'failed' ? ((forcing.error ?? operations.createImageTask.failureReasons[0]) as ErrorName & FailureKind) : undefined;
+  // each of the operation's failureReasons is a key of imageFailures
+  const failWith = forcedFailureReason(ctx) as (ErrorName & FailureKind) | undefined;
   const id = kit.nextId(ctx);
   const { freeUsed } = charge(ctx, id, p.r, p.credits);
   const r = kit.create(ctx, id, 'pending', {
@@ -320,7 +335,7 @@ const estimateImageCredits: Handler<'estimateImageCredits'> = ({ body }, ctx) =>
   if (r.qualityIgnored) warnings.push('quality_ignored_for_image_a_2_lite');
   if (pricing.mode === 'token-estimate' && r.referenceCount > 0) warnings.push('reference_image_input_tokens_not_included');
   const pixels = r.aspectRatio === null ? undefined : imagePixels(r.imageSize, r.aspectRatio);
-  const affordable = freeAllowanceApplies(account.freeUsages, r.model, r.imageSize) || account.credits >= credits;
+  const affordable = freeAllowanceApplies(ctx.engine.accounts.extension(account, freeUsages), r.model, r.imageSize) || account.credits >= credits;
   return {
     model: r.model,
     imageSize: r.imageSize,
@@ -341,6 +356,7 @@ const estimateImageCredits: Handler<'estimateImageCredits'> = ({ body }, ctx) =>
  */
 export const imageService: Service<'generateImage' | 'createImageTask' | 'getImageTask' | 'listImageTasks' | 'estimateImageCredits'> = {
   kits: [kit],
+  accountExtensions: [freeUsages],
   records: { image: imageRecordSchema },
   handlers: {
     generateImage,

@@ -3,7 +3,7 @@
  * "Adding an area"): `defaultServices` lists every area's service and the
  * control service; `composeServices` joins a list into a `ServiceSet` (the
  * operations it serves with their handlers, media routes, credentials, task
- * kits, voice sources and singleton schemas), refusing a handler twice or an
+ * kits, contributions to slots, account extensions and singleton schemas), refusing a handler twice or an
  * operation without one; `prepareEngine` wires a set onto one engine. Nothing
  * is registered at import time: a test composes its own set (a faulty service,
  * a subset) and gets a mock of just that.
@@ -12,12 +12,12 @@ import type { z } from 'zod';
 import { controlOperations } from '../../schemas/control.ts';
 import { operations as apiOperations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import type { Engine } from '../engine/engine.ts';
-import type { CredentialResolver, KitRef, MediaRoute } from './context.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
+import type { AccountExtension } from '../engine/accounts.ts';
+import type { Contribution, ControlContext, CredentialResolver, KitRef, MediaRoute, ServiceContext } from './context.ts';
 import { controlService } from './control.ts';
 import { registerHostedMedia } from './hosted-media.ts';
 import { TaskKit, type Task } from './tasks.ts';
-import { voiceSourcesOf, type VoiceSource } from './voices.ts';
 import { videoService } from './video.ts';
 import { accountService } from './account.ts';
 import { imageService } from './image.ts';
@@ -32,8 +32,20 @@ import { musicAnalysisService } from './music-analysis.ts';
 import { musicService } from './music.ts';
 import { oauthService } from './oauth.ts';
 
-/** A handler as the runner calls it (the typed handlers of context.ts, erased). */
-export type AnyHandler = (input: { body: unknown; params: unknown; query: unknown }, ctx: never) => unknown;
+/** The parsed input of a handler, as the runner holds it (typed per operation in context.ts). */
+export interface HandlerInput {
+  body: unknown;
+  params: unknown;
+  query: unknown;
+}
+
+/**
+ * A handler as the runner calls it (the typed handlers of context.ts, their
+ * input erased): an API operation's with a ServiceContext, a control
+ * operation's with a ControlContext, told apart by `kind`.
+ */
+export type AnyHandler =
+  { kind: 'api'; run: (input: HandlerInput, ctx: ServiceContext) => unknown } | { kind: 'control'; run: (input: HandlerInput, ctx: ControlContext) => unknown };
 
 /** A service as composition sees it: handlers by operationId, and what else it declares. */
 export interface AnyService {
@@ -42,7 +54,8 @@ export interface AnyService {
   readonly control?: boolean;
   readonly media?: readonly MediaRoute[];
   readonly kits?: readonly KitRef[];
-  readonly voices?: VoiceSource;
+  readonly contributes?: readonly Contribution[];
+  readonly accountExtensions?: readonly AccountExtension<unknown>[];
   readonly state?: Record<string, z.ZodType>;
   /** The schemas of its stores' saved records, by store name (see Service.records). */
   readonly records?: Record<string, z.ZodType>;
@@ -83,7 +96,10 @@ export interface ServiceSet {
   readonly media: readonly MediaRoute[];
   readonly credentials: readonly CredentialResolver[];
   readonly kits: readonly KitRef[];
-  readonly voices: readonly VoiceSource[];
+  /** What the services add to other modules' slots (see Service.contributes). */
+  readonly contributions: readonly Contribution[];
+  /** The areas' parts of every account (see Service.accountExtensions). */
+  readonly accountExtensions: readonly AccountExtension<unknown>[];
   readonly state: Readonly<Record<string, z.ZodType>>;
   /** The saved-record schema of every store, by store name. */
   readonly records: Readonly<Record<string, z.ZodType>>;
@@ -108,7 +124,10 @@ export function composeServices(services: readonly AnyService[] = defaultService
     for (const [id, h] of Object.entries(s.handlers)) {
       if (!Object.hasOwn(registry, id)) throw new Error(`services: a handler for ${id}, which is not a${s.control ? ' control' : 'n API'} operation`);
       if (id in handlers) throw new Error(`services: two handlers for ${id}`);
-      handlers[id] = h as AnyHandler;
+      // the one place a typed handler is erased to the runner's view: its operation's input, its kind's context
+      handlers[id] = s.control
+        ? { kind: 'control', run: h as (input: HandlerInput, ctx: ControlContext) => unknown }
+        : { kind: 'api', run: h as (input: HandlerInput, ctx: ServiceContext) => unknown };
     }
     for (const k of s.kits ?? []) {
       if (areas.has(k.config.area)) throw new Error(`services: two task kits for area ${k.config.area}`);
@@ -128,7 +147,8 @@ export function composeServices(services: readonly AnyService[] = defaultService
     media: services.flatMap((s) => s.media ?? []),
     credentials: services.flatMap((s) => (s.credentials ? [s.credentials] : [])),
     kits: services.flatMap((s) => s.kits ?? []),
-    voices: services.flatMap((s) => (s.voices ? [s.voices] : [])),
+    contributions: services.flatMap((s) => s.contributes ?? []),
+    accountExtensions: services.flatMap((s) => s.accountExtensions ?? []),
     state: Object.assign({}, ...services.map((s) => s.state ?? {})) as Record<string, z.ZodType>,
     records: Object.assign({}, ...services.map((s) => s.records ?? {})) as Record<string, z.ZodType>,
     accountGone: services.flatMap((s) => (s.onAccountGone ? [s.onAccountGone] : [])),
@@ -136,25 +156,29 @@ export function composeServices(services: readonly AnyService[] = defaultService
   };
 }
 
+/** The set composed onto an engine (by `prepareEngine`). */
+const composedServices = createSlot<{ set?: ServiceSet }>('composed services', () => ({}));
+
 /** The services composed onto `engine` (by `prepareEngine`). Throws for an engine no set was composed onto. */
 export function servicesOf(engine: Engine): ServiceSet {
-  const set = engine.registry<{ set?: ServiceSet }>('services', () => ({})).set;
+  const set = engine.slot(composedServices).set;
   if (!set) throw new Error('engine: no services composed onto it (prepareEngine)');
   return set;
 }
 
 /**
  * Wires `set` onto `engine` before it serves anything (and before a saved
- * state is loaded): the task kits' event handler, the voice sources, the
+ * state is loaded): the task kits' event handler, the contributions to slots (voice sources), the account extensions, the
  * media routes `resolveHostedMedia` finds, the schemas of the singletons and
  * of the stores' records, the areas that keep an owner's ids alive, what
  * the areas drop when an account goes.
  * Returns the set.
  */
 export function prepareEngine(engine: Engine, set: ServiceSet = composeServices()): ServiceSet {
-  engine.registry<{ set?: ServiceSet }>('services', () => ({})).set = set;
+  engine.slot(composedServices).set = set;
   TaskKit.install(engine, set.kits as readonly TaskKit<Task>[]);
-  voiceSourcesOf(engine).push(...set.voices);
+  for (const c of set.contributions) c.apply(engine);
+  for (const ext of set.accountExtensions) engine.accounts.declare(ext);
   registerHostedMedia(engine, set.media);
   for (const [name, schema] of Object.entries(set.state)) engine.declareState(name, schema);
   for (const [name, schema] of Object.entries(set.records)) engine.declareRecords(name, schema);

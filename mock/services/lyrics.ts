@@ -28,7 +28,7 @@ import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { failureMessage, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /** A stored lyrics task: the provider that runs it, the prompt, what success brings and the forced variant failure. */
@@ -44,12 +44,11 @@ export interface LyricsRecord extends Task<LyricsStatus> {
 
 const TIMED_OUT: ErrorName = 'LYRICS_TIMED_OUT';
 
-/** The errorMessage of a failure reason: `<code>: <meaning>` for a catalogued reason, else the reason itself. */
-function failureMessage(provider: MusicProvider, reason: string): string {
+/** The errorMessage of a failure reason: the timeout's own words, else `failureMessage` (`<code>: <meaning>`). */
+function lyricsFailureMessage(provider: MusicProvider, reason: string): string {
   if (reason === TIMED_OUT)
     return `${errorCatalog.LYRICS_TIMED_OUT.code}: ${provider === 'musicB' ? 'no provider callback within 30 minutes' : 'the musicA provider did not answer in time'}; the credits were refunded`;
-  const known = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName] : undefined;
-  return known ? `${known.code}: ${known.meaning}` : reason;
+  return failureMessage(reason);
 }
 
 const kit = new TaskKit<LyricsRecord>(
@@ -61,7 +60,7 @@ const kit = new TaskKit<LyricsRecord>(
       if (status === 'success') complete(engine, r);
     },
     onFail(_engine, r, reason) {
-      r.errorMessage = failureMessage(r.provider, reason);
+      r.errorMessage = lyricsFailureMessage(r.provider, reason);
     },
   },
 );
@@ -118,7 +117,7 @@ const create: Handler<'createLyricsTask'> = ({ body }, ctx) => {
     creditCost: 0,
     ...(forcing.outcome === 'partial' ? { failedVariant: 1 } : {}),
   });
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'LYRICS_GENERATION_FAILED') : undefined;
+  const failWith = forcedFailureReason(ctx);
 
   if (provider === 'musicA') {
     // synchronous: the provider answers inside this call

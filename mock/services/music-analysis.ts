@@ -282,7 +282,7 @@ interface StemRecord extends Task<'success'> {
   credits: number;
 }
 
-const stemKit = new TaskKit<StemRecord>({ area: 'music-stems', idPrefix: 'mst', noun: 'stem separation', terminal: ['success'], failStatus: 'success' });
+const stemKit = new TaskKit<StemRecord>({ area: 'music-stems', idPrefix: 'mst', noun: 'stem separation', terminal: ['success'] });
 
 const stemPath = (id: string, stem: string) => `/media/music/stems/${id}/${stem}.${audioFileTypes.mp3.extension}`;
 const midiPath = (id: string) => `/media/music/stems/${id}/notes.${mediaFileTypes.midi.extension}`;

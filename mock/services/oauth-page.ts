@@ -12,7 +12,7 @@
  * JavaScript only (Web Crypto).
  */
 import { USER_NAME_MAX_CHARS } from '../../schemas/oauth.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 
 /** A user the page lists. */
 export interface PageUser {
@@ -87,9 +87,12 @@ export function signInErrorPage(message: string): string {
   );
 }
 
+/** The signing key of one engine's form tokens, drawn on first use. */
+const formKeySlot = createSlot<{ key?: Promise<CryptoKey> }>('sign-in form key', () => ({}));
+
 /** The key the form tokens of one engine are signed with: 32 random bytes drawn on first use, kept with the world's wiring (not saved, not reset). */
 function formKey(engine: Engine): Promise<CryptoKey> {
-  const slot = engine.registry<{ key?: Promise<CryptoKey> }>('oauth page form key', () => ({}));
+  const slot = engine.slot(formKeySlot);
   slot.key ??= crypto.subtle.importKey('raw', crypto.getRandomValues(new Uint8Array(32)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return slot.key;
 }

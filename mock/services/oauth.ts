@@ -18,7 +18,8 @@ import { oauthLifetimes, USER_NAME_MAX_CHARS } from '../../schemas/oauth.ts';
 import type { Plan } from '../../schemas/plans.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Service } from './context.ts';
+import { contribute, type Service } from './context.ts';
+import { userDirectories, type UserDirectory } from './user-directory.ts';
 import { fake } from './fake.ts';
 import { cutText } from '../../schemas/text.ts';
 import { authorizePage, formToken, formTokenMatches, signInErrorPage } from './oauth-page.ts';
@@ -302,6 +303,22 @@ function forgetAccount(engine: Engine, apiKey: string): void {
   if (users.size) for (const [id, s] of Object.entries(st.sessions)) if (s.userId !== undefined && users.has(s.userId)) delete st.sessions[id];
 }
 
+/** The users and login sessions as the control API asks for them, its codes for the flow's own (see UserDirectory). */
+const directory: UserDirectory = {
+  list: listUsers,
+  create: createUser,
+  loginSessions: listLoginSessions,
+  authorize(engine, sessionId, body, now) {
+    try {
+      return authorize(engine, sessionId, body, now);
+    } catch (e) {
+      if (e instanceof ApiError && e.error === 'OAUTH_SESSION_NOT_FOUND') throw new ApiError('CONTROL_NOT_FOUND', e.message);
+      if (e instanceof ApiError) throw new ApiError('CONTROL_INVALID_REQUEST', e.message);
+      throw e;
+    }
+  },
+};
+
 const NOT_FROM_THE_PAGE = 'this form was not sent by the sign-in page (its page token is missing or wrong); open the sign-in link again';
 
 export const oauthService: Service<
@@ -397,6 +414,7 @@ export const oauthService: Service<
     },
   },
   state: { oauth: OAuthStateSchema },
+  contributes: [contribute(userDirectories, directory)],
   credentials: resolveAccessToken,
   onAccountGone: forgetAccount,
 };

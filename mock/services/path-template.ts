@@ -3,7 +3,9 @@
  * `/media/videos/{taskId}.mp4`) for every router of the mock: the operations
  * of the registry (the Express server and the fetch handlers, both through
  * mock/core/routes.ts) and the media routes the areas declare
- * (hosted-media.ts). Standard JavaScript only.
+ * (hosted-media.ts). It lives in services/, the lowest layer that matches
+ * paths with it (an area's hosted-media lookup runs inside a handler), so
+ * both import it without an upward import. Standard JavaScript only.
  */
 
 /** A path template compiled to a regular expression. */

@@ -23,9 +23,8 @@
  * ms; subtitles are timed to those lines.
  */
 import { z } from 'zod';
-import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
+import { errorCatalog } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
-import { operations } from '../../schemas/operations.ts';
 import {
   charCount,
   episodeStatuses,
@@ -47,7 +46,7 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { renderAudio, streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
 import {
   durationOf,
@@ -87,7 +86,7 @@ interface ScriptRecord extends Task<'success'> {
   credits: number;
 }
 
-const scriptKit = new TaskKit<ScriptRecord>({ area: 'speech', idPrefix: 'sp', noun: 'speech', terminal: ['success'], failStatus: 'success' });
+const scriptKit = new TaskKit<ScriptRecord>({ area: 'speech', idPrefix: 'sp', noun: 'speech', terminal: ['success'] });
 
 const scriptMedia = (id: string, ext: string) => `/media/speech/${id}.${ext}`;
 
@@ -116,7 +115,7 @@ const episodeKit = new TaskKit<EpisodeRecord>(
     },
     onFail(_engine, r, reason, _refunded, at) {
       r.completedTime = at;
-      r.failCode = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName].code : errorCatalog.SPEECH_GENERATION_FAILED.code;
+      r.failCode = (cataloguedReason(reason) ?? errorCatalog.SPEECH_GENERATION_FAILED).code;
     },
   },
 );
@@ -184,8 +183,7 @@ function createEpisode(ctx: ServiceContext, kind: EpisodeRecord['kind'], languag
     credits,
   });
   const afterMs = flowSpeechProcessingMs(durationOf(lines));
-  // The router has checked forcing.error against the operation's failureReasons.
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? operations.createFlowSpeechEpisode.failureReasons[0]) : undefined;
+  const failWith = forcedFailureReason(ctx);
   episodeKit.timeout(engine, r, now + flowSpeechSchedule.timeoutMs + 1, ['pending'], 'SPEECH_TIMED_OUT');
   episodeKit.run(
     engine,

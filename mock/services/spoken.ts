@@ -14,7 +14,7 @@
  * the engine's `onSpeechProblem` hook; never an error to the client.
  * Standard JavaScript only.
  */
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 import { framesFor, resample, SPEECH_FRAME, SPEECH_RATE, speechPieces, speechVoice, type SpeechSynth, type SpeechVoice } from '../media/speech.ts';
 
 /** What a line spoken by the engine keeps: the engine's id, the voice, and each sentence with its length in 24 kHz samples. */
@@ -32,7 +32,8 @@ interface SpeechSlot {
   onProblem?: (problem: string) => void;
 }
 
-const slotOf = (engine: Engine) => engine.registry<SpeechSlot>('speech', () => ({}));
+const speechSlot = createSlot<SpeechSlot>('speech engine', () => ({}));
+const slotOf = (engine: Engine) => engine.slot(speechSlot);
 
 /** Gives `engine` its speech engine (undefined: tones) and where its problems are told (a log). Called by the composition. */
 export function setSpeechSynth(engine: Engine, synth: SpeechSynth | undefined, onProblem?: (problem: string) => void): void {

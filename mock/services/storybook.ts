@@ -46,7 +46,7 @@ import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, speakLines, titleOf, type SpokenLine } from './narration.ts';
 import { voiceOf } from './voices.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 type Language = StorybookLanguage;
@@ -92,7 +92,7 @@ const deckKit = new TaskKit<DeckRecord>(
     onFail(_engine, r, reason, _refunded, at) {
       r.completedTime = at;
       r.failReason = reason;
-      r.failCode = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName].code : errorCatalog.STORYBOOK_GENERATION_FAILED.code;
+      r.failCode = (cataloguedReason(reason) ?? errorCatalog.STORYBOOK_GENERATION_FAILED).code;
     },
   },
 );
@@ -308,7 +308,7 @@ const createStorybookEpisode: Handler<'createStorybookEpisode'> = async ({ body 
     charged: 0,
   });
   const afterMs = storybookProcessingMs(pages.length, lines ? durationOf(lines) : 0);
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'STORYBOOK_GENERATION_FAILED') : undefined;
+  const failWith = forcedFailureReason(ctx);
   deckKit.timeout(engine, r, now + storybookSchedule.timeoutMs + 1, ['pending'], 'STORYBOOK_TIMED_OUT');
   deckKit.run(
     engine,
@@ -351,13 +351,14 @@ const createStorybookVideo: Handler<'createStorybookVideo'> = ({ params }, ctx) 
   });
   r.videoId = videoId;
   const afterMs = storybookRenderMs(durationMs);
+  const failWith = forcedFailureReason(ctx);
   videoKit.timeout(engine, v, now + storybookSchedule.timeoutMs + 1, ['pending'], 'STORYBOOK_TIMED_OUT');
   videoKit.run(
     engine,
     v,
     {
       steps: [{ status: 'success', afterMs }],
-      ...(forcing.outcome === 'failed' ? { failure: { atStep: 0, reason: forcing.error ?? 'STORYBOOK_VIDEO_FAILED', afterMs: Math.round(afterMs / 2) } } : {}),
+      ...(failWith ? { failure: { atStep: 0, reason: failWith, afterMs: Math.round(afterMs / 2) } } : {}),
       ...(forcing.outcome === 'stuck' ? { stuckBefore: 0 } : {}),
     },
     now,

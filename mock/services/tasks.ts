@@ -23,9 +23,11 @@
  * JavaScript only.
  */
 import { z } from 'zod';
-import type { ErrorName } from '../../schemas/errors.ts';
+import { errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
+import { operations } from '../../schemas/operations.ts';
+import type { OperationDef } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
 
 /** One step of a lifecycle: after `afterMs` (virtual ms since the previous move) the task moves to `status`. */
@@ -101,8 +103,12 @@ export interface TaskKitConfig<S extends string> {
   noun?: string;
   /** Statuses a task never leaves (success and failure). */
   terminal: readonly S[];
-  /** The status a failed task takes. */
-  failStatus: S;
+  /**
+   * The status a failed task takes. Absent for a kit whose tasks are stored
+   * finished (a synchronous area's records: a speech script, a stem
+   * separation): they never run a lifecycle, so they cannot fail.
+   */
+  failStatus?: S;
 }
 
 const Int = z.number().int();
@@ -138,6 +144,34 @@ export function taskRecordSchema(statuses: readonly [string, ...string[]], field
 /** The reason a task fails when one of its own events throws (a mock bug). */
 export const MOCK_FAULT_REASON = 'MOCK_INTERNAL_ERROR';
 
+/**
+ * The reason a created task fails with when its request forced
+ * `outcome=failed` (docs/architecture.md, "Forcing outcomes"): the forced
+ * `error` when the request named one (the request path checked it against
+ * the operation's failureReasons), else the first reason the operation
+ * declares, its default. Undefined when the request forced no failure.
+ * Every area decides it here.
+ */
+export function forcedFailureReason(ctx: Pick<ServiceContext, 'forcing' | 'operationId'>): ErrorName | undefined {
+  if (ctx.forcing.outcome !== 'failed') return undefined;
+  const op: OperationDef = operations[ctx.operationId];
+  const declared = op.failureReasons;
+  const reason = ctx.forcing.error ?? declared?.[0];
+  if (reason === undefined) throw new Error(`${ctx.operationId}: outcome=failed forced, but the operation declares no failure reason`);
+  return reason;
+}
+
+/** The catalogue entry of failure `reason` when it is a catalogued error's name; undefined for a reason of the area's own (a timeout kind). */
+export function cataloguedReason(reason: string): CatalogError | undefined {
+  return Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName] : undefined;
+}
+
+/** The message of failure `reason` as a task shows it: `<code>: <meaning>` for a catalogued reason, else the reason itself. */
+export function failureMessage(reason: string): string {
+  const known = cataloguedReason(reason);
+  return known ? `${known.code}: ${known.meaning}` : reason;
+}
+
 /** Kind of every event the kit schedules. */
 const EVENT_KIND = 'task';
 
@@ -149,9 +183,12 @@ const TaskEventArgs = z.discriminatedUnion('type', [
 ]);
 type TaskEventArgs = z.infer<typeof TaskEventArgs>;
 
+/** The task kits installed on an engine, by area (see `TaskKit.install`). */
+const taskKits = createSlot('task kits by area', () => new Map<string, TaskKit<Task>>());
+
 /** The task kits of the services composed onto `engine`, by area: scheduled events name their kit by area. */
 function kitsOf(engine: Engine): Map<string, TaskKit<Task>> {
-  return engine.registry('task-kits', () => new Map<string, TaskKit<Task>>());
+  return engine.slot(taskKits);
 }
 
 /**
@@ -283,6 +320,7 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
 
   /** Failure: refunds the hold in full, moves to the failed status and calls the area's `onFail`. Returns the credits refunded. */
   fail(engine: Engine, task: T, at: number, reason: string): number {
+    if (this.config.failStatus === undefined) throw new Error(`${this.config.area}: its tasks are stored finished and cannot fail (${task.id}: ${reason})`);
     const refunded = engine.accounts.release(task.id, at, `refund: ${reason}`);
     this.move(engine, task, this.config.failStatus, at);
     this.hooks.onFail?.(engine, task, reason, refunded, at);
@@ -386,7 +424,7 @@ function runTaskEvent(engine: Engine, args: TaskEventArgs, at: number): void {
       } catch {
         // the area's failure hook is broken too: at least the money and the status are right
         engine.accounts.release(task.id, at, `refund: ${MOCK_FAULT_REASON}`);
-        if (!kit.isTerminal(task)) kit.move(engine, task, kit.config.failStatus, at);
+        if (!kit.isTerminal(task) && kit.config.failStatus !== undefined) kit.move(engine, task, kit.config.failStatus, at);
       }
     }
     throw e;

@@ -16,7 +16,6 @@ import { z } from 'zod';
 import { videoStatuses } from '../../schemas/video.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
-import { operations } from '../../schemas/operations.ts';
 import {
   contentRole,
   effectiveResolution,
@@ -42,7 +41,7 @@ import { colourFor, rgbHex } from '../media/colour.ts';
 import { labelledImage, renderVideo } from '../media/renderers.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
@@ -69,9 +68,9 @@ const kit = new TaskKit<VideoRecord>(
   {
     // A failure carries its reason's catalog code and meaning; creditCharged is net of the refund (assumed).
     onFail(_engine, r, reason, refunded) {
-      const name = (Object.hasOwn(errorCatalog, reason) ? reason : MOCK_FAULT_REASON) as ErrorName;
-      r.errorCode = errorCatalog[name].code;
-      r.errorMessage = errorCatalog[name].meaning;
+      const known = cataloguedReason(reason) ?? errorCatalog[MOCK_FAULT_REASON];
+      r.errorCode = known.code;
+      r.errorMessage = known.meaning;
       r.creditCharged -= refunded;
     },
   },
@@ -130,7 +129,6 @@ interface NewTask {
   prompt: string | null;
   audio: boolean;
   insufficient: ErrorName;
-  failureReasons: readonly ErrorName[];
 }
 
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
@@ -155,7 +153,7 @@ function createTask(ctx: ServiceContext, t: NewTask) {
     audio: t.audio,
   });
   const { generatingMs, uploadingMs } = videoPhases(t.scheduleKey, t.duration);
-  const failWith = ctx.forcing.outcome === 'failed' ? (ctx.forcing.error ?? t.failureReasons[0]) : undefined;
+  const failWith = forcedFailureReason(ctx);
   kit.run(
     engine,
     r,
@@ -260,7 +258,6 @@ const createVideoTask: Handler<'createVideoTask'> = ({ body }, ctx) => {
     prompt: text?.type === 'text' ? text.text : null,
     audio: generateAudio,
     insufficient: 'VIDEO_INSUFFICIENT_CREDITS',
-    failureReasons: operations.createVideoTask.failureReasons,
   });
 };
 
@@ -286,7 +283,6 @@ const createFamily5VideoTask: Handler<'createFamily5VideoTask'> = ({ body }, ctx
     // family5 has no generateAudio: a sound track with sound effects or lip sync (assumed).
     audio: px.soundEffectSwitch === true || px.lipSyncTtsSwitch === true || body.capability === 'lip_sync',
     insufficient: 'F5_INSUFFICIENT_CREDITS',
-    failureReasons: operations.createFamily5VideoTask.failureReasons,
   });
 };
 

@@ -32,14 +32,15 @@ import {
 } from '../../schemas/voice-clone.ts';
 import { voiceGenders, voiceLanguages, type VoiceLanguage } from '../../schemas/speech.ts';
 import { ApiError } from '../engine/api-error.ts';
-import type { Account } from '../engine/accounts.ts';
+import { accountExtension } from '../engine/accounts.ts';
+import { defaultVoiceClone, type VoiceCloneAllowance } from '../../schemas/plans.ts';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
-import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
-import type { VoiceSource } from './voices.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { contribute, type Handler, type MediaAsset, type Service, type ServiceContext } from './context.ts';
+import { voiceSources, type VoiceSource } from './voices.ts';
+import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 
 type Gender = (typeof voiceGenders)[number];
 type FailureName = (typeof cloneFailureNames)[number];
@@ -137,7 +138,7 @@ function confirm(ctx: ServiceContext, r: CloneRecord, opts: { name: string; gend
   if (r.status !== 'completed') throw new ApiError('VOICE_CLONE_TASK_NOT_COMPLETED', `taskId ${r.id} is ${r.status}; only a completed task can be confirmed`);
   if (expired(r, now)) throw expiredError(r);
   if (account.plan !== 'paid') throw new ApiError('NEED_UPGRADE', `cloning needs a paid plan; the account is on plan ${account.plan}`);
-  const vc = account.voiceClone;
+  const vc = engine.accounts.extension(account, voiceCloneAllowance);
   const held = voicesOfOwner(engine, account.apiKey).length;
   if (held >= vc.maxSpeakers) throw new ApiError('SPEAKER_LIMIT_REACHED', `the account holds ${held} of ${vc.maxSpeakers} private voices; delete one first`);
   const free = vc.confirmationsUsed < vc.quota;
@@ -204,9 +205,21 @@ function ownVoice(ctx: ServiceContext, id: string): VoiceRecord {
   return v;
 }
 
+/**
+ * The voice-clone allowance of an account (document 2, "Private voice", "Limits"; the defaults assumed): the
+ * voice-cloning area's part of every account, shown and saved as its `voiceClone`. A new plan brings its quota and
+ * voice slots (the confirmations used this period stay); a control-API update sets any of its three numbers.
+ */
+export const voiceCloneAllowance = accountExtension<VoiceCloneAllowance>({
+  field: 'voiceClone',
+  init: (plan) => ({ ...defaultVoiceClone[plan] }),
+  planChanged: (value, plan) => ({ ...defaultVoiceClone[plan], confirmationsUsed: value.confirmationsUsed }),
+  update: (value, sent) => ({ ...value, ...(sent as Partial<VoiceCloneAllowance>) }),
+});
+
 /** The allowance as the list reports it. */
-function allowance(account: Account) {
-  const vc = account.voiceClone;
+function allowance(ctx: ServiceContext) {
+  const vc = ctx.engine.accounts.extension(ctx.account, voiceCloneAllowance);
   return {
     quota: vc.quota,
     remainingConfirmations: Math.max(0, vc.quota - vc.confirmationsUsed),
@@ -258,7 +271,7 @@ const createVoiceClone: Handler<'createVoiceClone'> = async ({ body }, ctx) => {
   const totalMs = files.reduce((n, f) => n + f.durationMs, 0);
   const natural: FailureName | undefined =
     totalMs < referenceDurationMs.min || totalMs > referenceDurationMs.max ? 'AUDIO_DURATION_INVALID' : silent ? 'NO_VALID_SPEECH' : undefined;
-  const failWith = forcing.outcome === 'failed' ? ((forcing.error as FailureName | undefined) ?? 'TASK_FAILED') : natural;
+  const failWith = (forcedFailureReason(ctx) as FailureName | undefined) ?? natural;
   const id = kit.nextId(ctx);
   const r = kit.create(
     ctx,
@@ -315,7 +328,7 @@ const confirmVoiceClone: Handler<'confirmVoiceClone'> = ({ body }, ctx) => {
 };
 
 const listPrivateVoices: Handler<'listPrivateVoices'> = (_input, ctx) => {
-  return { speakers: voicesOfOwner(ctx.engine, ctx.account.apiKey).map((v) => presentVoice(v, ctx, false)), ...allowance(ctx.account) };
+  return { speakers: voicesOfOwner(ctx.engine, ctx.account.apiKey).map((v) => presentVoice(v, ctx, false)), ...allowance(ctx) };
 };
 
 const getPrivateVoice: Handler<'getPrivateVoice'> = ({ params }, ctx) => {
@@ -342,7 +355,8 @@ export const voiceCloneService: Service<
   'createVoiceClone' | 'getVoiceClone' | 'confirmVoiceClone' | 'listPrivateVoices' | 'getPrivateVoice' | 'updatePrivateVoice' | 'deletePrivateVoice'
 > = {
   kits: [kit],
-  voices: confirmedVoices,
+  contributes: [contribute(voiceSources, confirmedVoices)],
+  accountExtensions: [voiceCloneAllowance],
   records: { 'voice-clone': voiceCloneRecordSchema },
   handlers: {
     createVoiceClone,

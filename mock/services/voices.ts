@@ -1,7 +1,7 @@
 /**
  * Voices (document 2, "Speakers"): the built-in catalogue and the voices the
- * composed services add (a service's `voices` source: the voice-cloning area's
- * confirmed voices). Every area that speaks (speech, generated audio, podcasts,
+ * composed services add to the `voiceSources` slot (the voice-cloning area
+ * contributes its confirmed voices). Every area that speaks (speech, generated audio, podcasts,
  * page decks) finds a caller's voice here, without knowing which area added
  * it. A voice's `variant` is its timbre in rendered audio.
  * Standard JavaScript only.
@@ -10,7 +10,7 @@ import type { ErrorName } from '../../schemas/errors.ts';
 import { AUDIO_TIMBRES, audioFileTypes } from '../../schemas/media.ts';
 import { builtInSpeakers, type BuiltInSpeaker } from '../../schemas/speech.ts';
 import { ApiError } from '../engine/api-error.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createSlot, type Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
 
 /** A voice a caller may use: a built-in one, or one a voice source adds (a cloned voice). */
@@ -24,9 +24,12 @@ export interface Voice extends Omit<BuiltInSpeaker, 'language'> {
 /** Voices of the account `owner` beyond the built-in ones (the voice-cloning area adds its confirmed voices). */
 export type VoiceSource = (engine: Engine, owner: string) => readonly Voice[];
 
+/** The voice sources of the services composed onto an engine (set by `prepareEngine`). */
+export const voiceSources = createSlot<VoiceSource[]>('voice sources', () => []);
+
 /** The voice sources of the services composed onto `engine` (set by `prepareEngine`). */
 export function voiceSourcesOf(engine: Engine): VoiceSource[] {
-  return engine.registry<VoiceSource[]>('voice-sources', () => []);
+  return engine.slot(voiceSources);
 }
 
 const demoPath = (speakerId: string) => `/media/speakers/${encodeURIComponent(speakerId)}/demo.${audioFileTypes.mp3.extension}`;

@@ -20,7 +20,7 @@ import {
   type ControlOperations,
   type JournalEntry,
 } from '../../schemas/control.ts';
-import type { Account } from '../engine/accounts.ts';
+import type { AccountRecord } from '../engine/accounts.ts';
 import type { Engine, MockBug } from '../engine/engine.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 
@@ -126,16 +126,14 @@ export interface MockControls {
   /** Drops every account, task, journal entry and scenario; the clock returns to its start; optionally a new seed. */
   reset(seed?: number): void;
   /** A copy of the account of `apiKey` (created on first use, as a request would). */
-  account(apiKey: string): Account;
+  account(apiKey: string): AccountRecord;
   /** Sets credits, plan, free usages or voice-clone quota of `apiKey`; returns the account after. */
-  setAccount(apiKey: string, patch: AccountUpdate): Account;
+  setAccount(apiKey: string, patch: AccountUpdate): AccountRecord;
   /** The API requests journaled, oldest first. */
   requests(): JournalEntry[];
   /** The faults the mock found in itself (strict mismatches, handlers that threw); empty in a healthy run. */
   bugs(): MockBug[];
 }
-
-const copy = (a: Account): Account => structuredClone(a);
 
 /** The shortcuts bound to `engine`. */
 export function controlsOf(engine: Engine): MockControls {
@@ -149,8 +147,8 @@ export function controlsOf(engine: Engine): MockControls {
       return engine.advance(ms);
     },
     reset: (seed) => engine.reset(seed),
-    account: (apiKey) => copy(engine.accounts.get(apiKey, engine.tick())),
-    setAccount: (apiKey, patch) => copy(engine.accounts.update(apiKey, patch, engine.tick())),
+    account: (apiKey) => engine.accounts.view(engine.accounts.get(apiKey, engine.tick())),
+    setAccount: (apiKey, patch) => engine.accounts.view(engine.accounts.update(apiKey, patch, engine.tick())),
     requests: () => engine.journal.list(),
     bugs: () => [...engine.bugs],
   };

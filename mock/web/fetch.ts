@@ -160,7 +160,13 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
     let readBody: () => Promise<unknown> = () => Promise.resolve(undefined);
     if (readsWholeBody(op)) {
       // JSON and form bodies are read before the operation runs, as the server's body parser does: an oversized body is answered first
-      const bytes = new Uint8Array(await request.arrayBuffer());
+      let bytes: Uint8Array;
+      try {
+        bytes = new Uint8Array(await request.arrayBuffer());
+      } catch (e) {
+        // the body's stream failed (the client went away, a stream that errors): the request's fault, not the mock's
+        return errorAnswer('MALFORMED_JSON', `request body could not be read (${(e as Error)?.message ?? String(e)})`);
+      }
       const limit = bodyLimitOf(op);
       if (bytes.byteLength > limit) return bodyTooLarge(limit);
       readBody = () => Promise.resolve(parseWholeBody(bytes, request.headers.get('content-type') ?? undefined, op));
@@ -218,8 +224,12 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
     try {
       a = early ?? (await answer(request, method, d, url, trace));
     } catch (e) {
-      bug('(fetch transport)', (e as Error)?.stack ?? String(e));
-      a = errorAnswer('MALFORMED_JSON', `request body could not be read (${(e as Error)?.message ?? String(e)})`);
+      // a catalogued error answers as itself; anything else is a bug of the mock, answered as one (as the server does)
+      if (e instanceof ApiError) a = errorAnswer(e);
+      else {
+        bug('(fetch transport)', (e as Error)?.stack ?? String(e));
+        a = errorAnswer('MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
+      }
     }
     if (d.journaled)
       journalRequest(

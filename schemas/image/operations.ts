@@ -7,7 +7,7 @@
  * estimate credits".
  */
 import { z } from '../zod.ts';
-import { EpochMs, pageQuery, paginated } from '../common.ts';
+import { EpochMs, idParams, pageQuery, paginated } from '../common.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from '../provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from '../define.ts';
 import type { LifecycleDef } from '../registry-types.ts';
@@ -142,12 +142,7 @@ export const ImageTask = z
   });
 export type ImageTask = z.infer<typeof ImageTask>;
 
-export const ImageTaskIdParams = z.object({
-  taskId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'task id' }, example: 'img_1a2b3c4d5e6f7a8b' }),
-});
+export const ImageTaskIdParams = idParams('taskId', 'task id', 'img_1a2b3c4d5e6f7a8b');
 
 /** Query of GET /v1/images/generation/tasks (document 1, "Image: list tasks"). */
 export const ListImageTasksQuery = z.object({

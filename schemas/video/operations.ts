@@ -5,7 +5,7 @@
  * document 1, "Video task", "Video: get task", "Video: list tasks".
  */
 import { z } from '../zod.ts';
-import { EpochMs, pageQuery, paginated } from '../common.ts';
+import { EpochMs, idParams, pageQuery, paginated } from '../common.ts';
 import type { ErrorName } from '../errors.ts';
 import { assumed, fromSeed, provenanceMeta, type TableAssumption } from '../provenance.ts';
 import { defineOperations, operationsWith, json, type Area } from '../define.ts';
@@ -168,12 +168,7 @@ export const VideoTaskListItem = z
   .openapi('VideoTaskListItem');
 export type VideoTaskListItem = z.infer<typeof VideoTaskListItem>;
 
-export const VideoTaskIdParams = z.object({
-  taskId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'task id' }, example: 'vt_1a2b3c4d5e6f7a8b' }),
-});
+export const VideoTaskIdParams = idParams('taskId', 'task id', 'vt_1a2b3c4d5e6f7a8b');
 
 /** Query of GET /v1/video-generation/tasks (document 1, "Video: list tasks"). */
 export const ListVideoTasksQuery = z.object({

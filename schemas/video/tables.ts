@@ -60,101 +60,62 @@ export interface SharedVideoModel {
 const ALL6: readonly VideoRatio[] = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9'];
 const FIVE: readonly VideoRatio[] = ['16:9', '4:3', '1:1', '3:4', '9:16'];
 
+/**
+ * What most models of the shared endpoint accept (document 1, "Video models" and "Model limits"): each model's row
+ * below states only its family and where it differs from this.
+ */
+const baseModel: Omit<SharedVideoModel, 'family'> = {
+  resolutions: ['480p', '720p', '1080p'],
+  defaultResolution: '720p',
+  duration: { min: 4, max: 15 },
+  ratios: ALL6,
+  maxImages: 9,
+  maxTextLength: 2500,
+  videoInput: { min: 2, max: 15 },
+  lastFrameAlone: false,
+  lastFrame: true,
+  audio: true,
+  audioAlone: false,
+  ignoresAudioAndSeed: false,
+};
+
+/** A model's row: its family, then the base row with the model's own values over it. */
+const model = ({ family, ...own }: Pick<SharedVideoModel, 'family'> & Partial<SharedVideoModel>): SharedVideoModel => ({ family, ...baseModel, ...own });
+
+/** family2's models: longer clips, five ratios, a shorter video input, audio alone. */
+const family2: Partial<SharedVideoModel> = {
+  duration: { min: 2, max: 30 },
+  ratios: FIVE,
+  videoInput: { min: 1, max: 15 },
+  maxInputPlusOutput: 30,
+  audioAlone: true,
+};
+
 /** The six models of the shared endpoint (document 1, "Video models" and "Model limits"). */
 export const sharedVideoModels = {
-  'family1-video-2-fast': {
-    family: 'family1',
-    resolutions: ['480p', '720p'],
-    defaultResolution: '720p',
-    duration: { min: 4, max: 15 },
-    ratios: ALL6,
-    maxImages: 9,
-    maxTextLength: 1500,
-    videoInput: { min: 2, max: 15 },
-    lastFrameAlone: false,
-    lastFrame: true,
-    audio: true,
-    audioAlone: false,
-    ignoresAudioAndSeed: false,
-  },
-  'family1-video-2-pro': {
-    family: 'family1',
-    resolutions: ['480p', '720p', '1080p'],
-    defaultResolution: '720p',
-    duration: { min: 4, max: 15 },
-    ratios: ALL6,
-    maxImages: 9,
-    maxTextLength: 1500,
-    videoInput: { min: 2, max: 15 },
-    lastFrameAlone: false,
-    lastFrame: true,
-    audio: true,
-    audioAlone: false,
-    ignoresAudioAndSeed: false,
-  },
-  'family2-video': {
-    family: 'family2',
-    resolutions: ['480p', '720p', '1080p'],
-    defaultResolution: '720p',
-    duration: { min: 2, max: 30 },
-    ratios: FIVE,
-    maxImages: 9,
-    maxTextLength: 2500,
-    videoInput: { min: 1, max: 15 },
-    maxInputPlusOutput: 30,
-    lastFrameAlone: false,
-    lastFrame: true,
-    audio: true,
-    audioAlone: true,
-    ignoresAudioAndSeed: false,
-  },
-  'family2-video-prime': {
-    family: 'family2',
-    resolutions: ['480p', '720p', '1080p'],
-    defaultResolution: '720p',
-    duration: { min: 2, max: 30 },
-    ratios: FIVE,
-    maxImages: 9,
-    maxTextLength: 2500,
-    videoInput: { min: 1, max: 15 },
-    maxInputPlusOutput: 30,
-    lastFrameAlone: false,
-    lastFrame: true,
-    audio: true,
-    audioAlone: true,
-    ignoresAudioAndSeed: false,
-  },
-  'family3-h3': {
+  'family1-video-2-fast': model({ family: 'family1', resolutions: ['480p', '720p'], maxTextLength: 1500 }),
+  'family1-video-2-pro': model({ family: 'family1', maxTextLength: 1500 }),
+  'family2-video': model({ family: 'family2', ...family2 }),
+  'family2-video-prime': model({ family: 'family2', ...family2 }),
+  'family3-h3': model({
     family: 'family3',
     resolutions: ['768p', '2k'],
     defaultResolution: '768p',
-    duration: { min: 4, max: 15 },
-    ratios: ALL6,
     maxImages: 5,
-    maxTextLength: 2500,
-    videoInput: { min: 2, max: 15 },
     lastFrameAlone: true,
-    lastFrame: true,
-    audio: true,
     audioAlone: true,
     ignoresAudioAndSeed: true,
-  },
-  'family4-video': {
+  }),
+  'family4-video': model({
     family: 'family4',
     resolutions: ['720p', '1080p'],
-    defaultResolution: '720p',
     duration: { min: 3, max: 15 },
     ratios: [...ALL6, '4:5', '5:4'],
-    maxImages: 9,
-    maxTextLength: 2500,
     videoInput: { min: 3, max: 60 },
-    lastFrameAlone: false,
     lastFrame: false,
     audio: false,
-    audioAlone: false,
-    ignoresAudioAndSeed: false,
-  },
-} as const satisfies Record<string, SharedVideoModel>;
+  }),
+} satisfies Record<string, SharedVideoModel>;
 
 export type SharedVideoModelId = keyof typeof sharedVideoModels;
 export const sharedVideoModelIds = Object.keys(sharedVideoModels) as [SharedVideoModelId, ...SharedVideoModelId[]];

@@ -22,7 +22,7 @@ import { hash32 } from '../../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, audioMaxDurationMs } from '../../media/audio.ts';
 import type { ServiceContext } from '../context.ts';
 import { fake } from '../fake.ts';
-import { TaskKit, type Task } from '../tasks.ts';
+import { failureMessage, forcedFailureReason, TaskKit, type Task } from '../tasks.ts';
 import { cutText } from '../../../schemas/text.ts';
 
 /** One planned track: shown from success on. Lengths are whole MP3 frames, so the file decodes to exactly `durationMs`. */
@@ -49,12 +49,11 @@ export interface MusicRecord extends Task<MusicStatus> {
 const TIMED_OUT: ErrorName = 'MUSIC_TIMED_OUT';
 export const ID_PREFIX = 'mus';
 
-/** The errorMessage of a failure reason: `<code>: <meaning>` for a catalogued reason, else the reason itself. */
-function failureMessage(reason: string): string {
+/** The errorMessage of a failure reason: the timeout's own words, else `failureMessage` (`<code>: <meaning>`). */
+function musicFailureMessage(reason: string): string {
   if (reason === TIMED_OUT)
     return `${errorCatalog.MUSIC_TIMED_OUT.code}: no progress for ${musicSchedule.timeoutMs / 60_000} minutes; the credits were refunded`;
-  const known = Object.hasOwn(errorCatalog, reason) ? errorCatalog[reason as ErrorName] : undefined;
-  return known ? `${known.code}: ${known.meaning}` : reason;
+  return failureMessage(reason);
 }
 
 export const kit = new TaskKit<MusicRecord>(
@@ -66,7 +65,7 @@ export const kit = new TaskKit<MusicRecord>(
       if (status === 'success') r.creditCost = r.price;
     },
     onFail(_engine, r, reason) {
-      r.errorMessage = failureMessage(reason);
+      r.errorMessage = musicFailureMessage(reason);
     },
   },
 );
@@ -246,7 +245,7 @@ export function start(ctx: ServiceContext, t: NewTask): { taskId: string; status
   });
   const s = musicSchedule;
   kit.timeout(engine, r, now + s.timeoutMs, ['pending'], TIMED_OUT);
-  const failWith = forcing.outcome === 'failed' ? (forcing.error ?? 'MUSIC_GENERATION_FAILED') : undefined;
+  const failWith = forcedFailureReason(ctx);
   const stuck = forcing.outcome === 'stuck' || failWith === TIMED_OUT;
   kit.run(
     engine,

@@ -21,7 +21,7 @@ import type { Engine } from '../../engine/engine.ts';
 import type { Handler, Service, ServiceContext } from '../context.ts';
 import { durationOf, episodeMediaRoutes, lineFrames, speakLines, type SpokenLine } from '../narration.ts';
 import { distinctVariants, voiceOf, voicesOf } from '../voices.ts';
-import { taskRecordSchema } from '../tasks.ts';
+import { forcedFailureReason, taskRecordSchema } from '../tasks.ts';
 import { type PodcastRecord, textAt, shown, countShown, kit, mediaBase, mediaOf } from './record.ts';
 import { writeEpisode } from './writer.ts';
 import { formatCount } from '../../../schemas/text.ts';
@@ -111,11 +111,6 @@ async function said(engine: Engine, r: Pick<PodcastRecord, 'owner' | 'slots' | '
 /** Script characters (code points) of `r`. */
 const scriptChars = (r: Pick<PodcastRecord, 'lines'>) => r.lines.reduce((n, l) => n + charCount(l.content), 0);
 
-/** The forced failure of a create or an audio call, if any (the router has checked `error` against the operation's reasons). */
-function forcedFailure(ctx: ServiceContext, fallback: ErrorName): string | undefined {
-  return ctx.forcing.outcome === 'failed' ? (ctx.forcing.error ?? fallback) : undefined;
-}
-
 /**
  * Creates an episode of either flow: checks the speakers (37003; with
  * `languageMustMatch`, 37002 for a speaker of another language), writes it,
@@ -171,7 +166,7 @@ async function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: Po
     failCode: 0,
   });
   const textDone = textAt(r) - now;
-  const failWith = forcedFailure(ctx, 'PODCAST_GENERATION_FAILED');
+  const failWith = forcedFailureReason(ctx);
   if (ctx.forcing.outcome === 'stuck') r.haltAt = now;
   // a forced failure comes halfway through the script: the lines before it are shown, then the stage fails
   if (failWith) r.haltAt = linesAt[Math.floor(linesAt.length / 2)];
@@ -329,7 +324,7 @@ const createPodcastAudio: Handler<'createPodcastAudio'> = async ({ params, body 
   r.failReason = undefined;
   r.failCode = 0;
   kit.move(engine, r, 'pending', now);
-  const failWith = forcedFailure(ctx, 'PODCAST_GENERATION_FAILED');
+  const failWith = forcedFailureReason(ctx);
   const renderMs = podcastRenderMs(durationOf(r.rendering));
   kit.action(engine, r, now + podcastAudioSchedule.timeoutMs + 1, `timeout:${r.stage}`);
   kit.run(
