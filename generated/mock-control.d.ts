@@ -694,6 +694,11 @@ export interface components {
                         responseBody?: unknown;
                         /** @description true when responseBody was cut */
                         responseBodyTruncated?: boolean;
+                        /**
+                         * @description true when the response's body (or its description) was let go to keep the journal within its byte budget (--journal-mb): the responses of the oldest entries go first, so the requests stay listed
+                         * @enum {boolean}
+                         */
+                        responseDropped?: true;
                         /** @description a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance */
                         responseMedia?: string;
                         /** @description with --upstream: the request was forwarded to the upstream; its answer checked against the contract (docs/guides/proxy.md) */
@@ -2253,6 +2258,11 @@ export interface operations {
                             responseBody?: unknown;
                             /** @description true when responseBody was cut */
                             responseBodyTruncated?: boolean;
+                            /**
+                             * @description true when the response's body (or its description) was let go to keep the journal within its byte budget (--journal-mb): the responses of the oldest entries go first, so the requests stay listed
+                             * @enum {boolean}
+                             */
+                            responseDropped?: true;
                             /** @description a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance */
                             responseMedia?: string;
                             /** @description with --upstream: the request was forwarded to the upstream; its answer checked against the contract (docs/guides/proxy.md) */

@@ -128,8 +128,9 @@ describe('GET /__mock/events (Server-Sent Events)', () => {
 
   it('real clock: the stream wakes when the next event is due, with no request or advance', async () => {
     const m = await mock({ clock: 'real', wallNow: Date.now, speed: 200 });
-    const id = await createVideo(m);
+    // from before the create: the task's events fall due 60 s of virtual time after it, however long the create takes
     const t0 = performance.now();
+    const id = await createVideo(m);
     const s = await readEventStream(m.base, `/__mock/events?taskId=${id}`, { timeoutMs: 60_000 });
     expect(s.ended).toBe(true);
     expect(s.events.map((e) => e.data.status)).toEqual(['generating', 'uploading', 'success']);

@@ -274,6 +274,27 @@ describe('Ring', () => {
     expect(f.since(2).map((e) => e.status)).toEqual(['c']);
     expect(f.since(3)).toEqual([]);
   });
+
+  it('over its byte budget the journal lets go of the oldest responses before any request', () => {
+    // each response body is a string of 1,000 characters: about 2 KB in the heap; the requests themselves are small
+    const j = new Journal(100, 8_000);
+    const big = 'r'.repeat(1_000);
+    for (const status of [200, 201, 202, 203, 204, 205])
+      j.record({ at: 0, method: 'GET', path: '/x', operationId: null, keyId: null, status, code: null, responseBody: big });
+    // every request is still listed; only the newest responses fit in 8,000 bytes
+    expect(j.list().map((e) => e.status)).toEqual([200, 201, 202, 203, 204, 205]);
+    const kept = j.list().map((e) => (e.responseDropped ? 'dropped' : e.responseBody === big ? 'kept' : 'other'));
+    expect(kept.slice(-1)).toEqual(['kept']);
+    expect(kept.indexOf('kept')).toBeGreaterThan(0);
+    expect(kept.slice(0, kept.indexOf('kept')).every((k) => k === 'dropped')).toBe(true);
+    expect(kept.slice(kept.indexOf('kept')).every((k) => k === 'kept')).toBe(true);
+    expect(j.bytes).toBeLessThanOrEqual(8_000);
+    // once the requests alone exceed the budget, the oldest entries go
+    const tiny = new Journal(100, 600);
+    for (const status of [200, 201, 202, 203, 204, 205]) tiny.record({ at: 0, method: 'GET', path: '/x', operationId: null, keyId: null, status, code: null });
+    expect(tiny.list().length).toBeLessThan(6);
+    expect(tiny.list().at(-1)?.status).toBe(205);
+  });
 });
 
 describe('OwnedStore', () => {
@@ -393,7 +414,7 @@ describe('Accounts and ledgers', () => {
   it('creates an account on first use with an opening entry; preloads apply', () => {
     const acc = make();
     const a = acc.get('mg_a_1', 5);
-    expect(a).toMatchObject({ keyId: 'a', credits: 10_000, plan: 'paid', everPaid: true, freeUsages: {} });
+    expect(a).toMatchObject({ keyId: 'a', credits: 10_000, plan: 'paid', everPaid: true });
     expect(a.ledger).toEqual([{ seq: 1, at: 5, type: 'adjust', amount: 10_000, balance: 10_000, taskId: null, note: expect.any(String) }]);
     expect(acc.get('mg_a_1', 99)).toBe(a);
     const r = acc.get('mg_rich_x', 0);
@@ -458,8 +479,8 @@ describe('Accounts and ledgers', () => {
 
   it('update records a credits change as an adjust entry; the ledger sums to the balance', () => {
     const acc = make();
-    const a = acc.update('mg_a_1', { credits: 40, plan: 'free', everPaid: false, freeUsages: { m: 2 } }, 7);
-    expect(a).toMatchObject({ credits: 40, plan: 'free', everPaid: false, freeUsages: { m: 2 } });
+    const a = acc.update('mg_a_1', { credits: 40, plan: 'free', everPaid: false }, 7);
+    expect(a).toMatchObject({ credits: 40, plan: 'free', everPaid: false });
     expect(a.ledger.at(-1)).toMatchObject({ type: 'adjust', amount: -9_960, balance: 40, at: 7, taskId: null });
     acc.update('mg_a_1', { credits: 40 }, 8);
     expect(a.ledger).toHaveLength(2);

@@ -105,7 +105,8 @@ describe('the journal byte budget', () => {
     expect(j.bytes).toBeLessThanOrEqual(40_000);
     expect(j.list().map((e) => e.seq)).toEqual([27, 28, 29, 30]);
     expect(j.total).toBe(30);
-    // a response body takes its share of the same budget: with one as long again, two entries fit
+    // a response body takes its share of the same budget, and goes first: with one as long as the request (8 KB
+    // each), the newest entry whole (16 KB) and two older requests without their responses (8 KB each) fit in 40 KB
     const both = new Journal(500, 40_000);
     for (let i = 0; i < 30; i++)
       both.record({
@@ -119,7 +120,11 @@ describe('the journal byte budget', () => {
         body: 'b'.repeat(4000) + i,
         responseBody: { text: 'r'.repeat(4000) },
       });
-    expect(both.list().map((e) => e.seq)).toEqual([29, 30]);
+    expect(both.list().map((e) => [e.seq, e.responseDropped ?? false])).toEqual([
+      [28, true],
+      [29, true],
+      [30, false],
+    ]);
     expect(both.bytes).toBeLessThanOrEqual(40_000);
     // a described body (audio) costs its description
     const media = new Journal(500, 40_000);

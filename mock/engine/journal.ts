@@ -1,8 +1,10 @@
 /**
  * The request journal: the most recent API requests, their response status
  * and the bodies of both (cut), bounded twice (docs/architecture.md, "The engine", Bounds): at most `capacity`
- * entries and at most `maxBytes` bytes (as `entryBytes` estimates them);
- * beyond either, the oldest entries go (the newest is always kept).
+ * entries and at most `maxBytes` bytes (as `entryBytes` estimates them).
+ * Beyond the bytes, the response bodies of the oldest entries go first (the
+ * entry stays, marked `responseDropped`), then the oldest entries; beyond the
+ * entries, the oldest go. The newest entry is always kept whole.
  *
  * An entry's bodies (the request's and the response's) are stored as copies made of fresh characters: a cut of a
  * larger string (`slice`, `substring`) and the strings JSON.parse or a form
@@ -92,6 +94,10 @@ export class Journal {
   /** Entries oldest first from `head` (the slots before it are dropped ones, compacted now and then). */
   private items: JournalEntry[] = [];
   private sizes: number[] = [];
+  /** Bytes of each entry's response part (its body or description), 0 once dropped. */
+  private responseSizes: number[] = [];
+  /** Index of the oldest entry whose response may still be kept (every older one's is dropped). */
+  private responseHead = 0;
   private head = 0;
   private seq = 0;
   /** Bytes the kept entries are estimated to cost. */
@@ -121,28 +127,50 @@ export class Journal {
       bodyBytes = c.bytes;
     }
     // the response's body (or its description) takes its share of the same budget, copied the same way
+    let responseBytes = 0;
     if ('responseBody' in raw) {
       const c = copyBody(raw.responseBody);
       entry.responseBody = c.copy;
-      bodyBytes += c.bytes;
+      responseBytes += c.bytes;
     }
     if (raw.responseMedia !== undefined) {
       entry.responseMedia = flatCopy(raw.responseMedia);
-      bodyBytes += stringBytes(raw.responseMedia);
+      responseBytes += stringBytes(raw.responseMedia);
     }
-    const size = entryBytes(entry, bodyBytes);
+    const size = entryBytes(entry, bodyBytes + responseBytes);
     this.items.push(entry);
     this.sizes.push(size);
+    this.responseSizes.push(responseBytes);
     this.kept += size;
-    while (this.length > 1 && (this.length > this.capacity || this.kept > this.maxBytes)) this.dropOldest();
+    while (this.length > 1 && this.length > this.capacity) this.dropOldest();
+    // over the bytes: the oldest responses go before any request (the newest entry's stays)
+    while (this.kept > this.maxBytes && this.responseHead < this.items.length - 1) this.dropResponse(this.responseHead++);
+    while (this.length > 1 && this.kept > this.maxBytes) this.dropOldest();
+  }
+
+  /** Lets go of entry `i`'s response body or description (it stays listed, marked `responseDropped`). */
+  private dropResponse(i: number): void {
+    const bytes = this.responseSizes[i];
+    if (bytes === 0) return;
+    const e = this.items[i];
+    delete e.responseBody;
+    delete e.responseBodyTruncated;
+    delete e.responseMedia;
+    e.responseDropped = true;
+    this.responseSizes[i] = 0;
+    this.sizes[i] -= bytes;
+    this.kept -= bytes;
   }
 
   private dropOldest(): void {
     this.kept -= this.sizes[this.head];
     this.head++;
+    if (this.responseHead < this.head) this.responseHead = this.head;
     if (this.head > 64 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
       this.sizes = this.sizes.slice(this.head);
+      this.responseSizes = this.responseSizes.slice(this.head);
+      this.responseHead -= this.head;
       this.head = 0;
     }
   }
@@ -182,6 +210,8 @@ export class Journal {
   clear(): void {
     this.items = [];
     this.sizes = [];
+    this.responseSizes = [];
+    this.responseHead = 0;
     this.head = 0;
     this.kept = 0;
     this.seq = 0;

@@ -186,7 +186,19 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     }
     if (l.journaled && this.writableFinished) {
       l.journaled = false;
-      journalRequest(worldOf(this), l.journalAt, this.req.method, l.path, this.statusCode, l.envelopeCode, l.operationId, l.keyId, l.journalBody, l.answer, l.proxy);
+      journalRequest(
+        worldOf(this),
+        l.journalAt,
+        this.req.method,
+        l.path,
+        this.statusCode,
+        l.envelopeCode,
+        l.operationId,
+        l.keyId,
+        l.journalBody,
+        l.answer,
+        l.proxy,
+      );
     }
   }
   // CORS for browsers (docs/architecture.md, "The request path"): any origin, reflected (never *, so

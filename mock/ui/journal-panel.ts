@@ -76,7 +76,7 @@ export function JournalPanel(p: { ctx: Ctx; tick: number; onError: (e: unknown) 
               <td class=${j.status >= 400 ? 'bad' : ''}>${j.status}</td>
               <td>${j.code ?? ''}</td>
               <td>${shownBody('body', j.body, j.bodyTruncated)}</td>
-              <td>${j.responseMedia ?? shownBody('response', j.responseBody, j.responseBodyTruncated)}</td>
+              <td>${j.responseDropped ? 'let go (journal budget)' : (j.responseMedia ?? shownBody('response', j.responseBody, j.responseBodyTruncated))}</td>
             </tr>`,
         )}
       </tbody>

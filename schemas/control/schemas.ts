@@ -196,6 +196,10 @@ export const JournalEntry = z.strictObject({
       description: `the JSON body of the response as the client received it (the envelope, or the raw JSON of a raw operation); cut to its first ${JOURNAL_BODY_CHARS} characters of JSON text (then a string, with responseBodyTruncated) beyond that; absent for a response without a JSON body (see responseMedia)`,
     }),
   responseBodyTruncated: z.boolean().optional().meta({ description: 'true when responseBody was cut' }),
+  responseDropped: z.literal(true).optional().meta({
+    description:
+      "true when the response's body (or its description) was let go to keep the journal within its byte budget (--journal-mb): the responses of the oldest entries go first, so the requests stay listed",
+  }),
   responseMedia: z.string().optional().meta({
     description:
       'a response body that is not JSON (audio, an event stream), described instead of kept: its media type and size, e.g. "audio/mpeg, 53,812 bytes", or "audio/mpeg, streamed" when it was sent in chunks of a total not known in advance',
