@@ -117,6 +117,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort, median } from './bench-util.ts';
+import { stream } from '../mock/engine/rng.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEED = 60;
@@ -322,18 +323,6 @@ async function waitHealthy(child: ChildProcess, port: number): Promise<number> {
 
 // ---------------------------------------------------------------- statistics
 
-/** mulberry32: a small seeded generator, so every run draws the same mix. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The `q` quantile (0..1) of ascending `sorted`, nearest rank. */
 function quantile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
@@ -471,7 +460,7 @@ class Recent<T> {
 
 /** The run: its state, counters and the traffic it plans. */
 class Soak {
-  readonly rand = seeded(20260101);
+  readonly rand = stream(20260101);
   readonly keys: string[] = [];
   private nextKeyNo: number;
   readonly openTasks: Record<'video' | 'image', TaskRef[]> = { video: [], image: [] };
