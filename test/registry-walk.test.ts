@@ -3,9 +3,13 @@
  * every declared HTTP status and every declared error code can actually be
  * produced (docs/architecture.md, "The registry": "every declared status and error code
  * can actually be produced, and a test walks the registry to prove it"),
- * through `Prefer: error=` / `Prefer: code=` and the query equivalents
- * `__error` / `__code`, and each answer matches both the Zod schema and the
- * emitted spec/openapi.json. Also: handlers <-> registry, failure reasons,
+ * by a request that produces it where one can (no key, a bad key, malformed
+ * JSON, another content type, an oversized or invalid body, the rate limit
+ * used up, an unknown id, an empty balance) and through `Prefer: error=` /
+ * `Prefer: code=` and the query equivalents `__error` / `__code` only for the
+ * rest; it prints how many of each, and a fixed minimum set must come from
+ * requests. Each answer matches both the Zod schema and the emitted
+ * spec/openapi.json. Also: handlers <-> registry, failure reasons,
  * Prefer validation, and the natural 401 and success answers.
  *
  * New operations are covered automatically; an operation whose minimal valid
@@ -25,7 +29,7 @@ import { composeServices } from '../mock/services/index.ts';
 import { controlOperations } from '../schemas/control.ts';
 import { inServiceDocument, isMockOnly } from '../scripts/spec.ts';
 import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
-import { type CallResult, type TestMock, useMocks } from './helpers.ts';
+import { type CallResult, KEY, type TestMock, useMocks } from './helpers.ts';
 
 const serviceDocument = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
 // the mock's sign-in page (/oauth/authorize) is described by the control document (scripts/spec.ts, inServiceDocument)
@@ -35,6 +39,15 @@ const docOf = (op: OperationDef) => (inServiceDocument(op) ? serviceDocument : c
 const ops = operationIds.map((id) => operations[id] as OperationDef);
 
 const mock = useMocks();
+
+/** `${operationId} ${error name}` of what a plain request produced (no Prefer, no __ query, no scenario rule), and of what only forcing did. */
+const byRequest = new Set<string>();
+const byForcing = new Set<string>();
+/** expectError for an answer a plain request produced: recorded in `byRequest`, so the walk forces it no more. */
+function expectProduced(res: CallResult, op: OperationDef, name: ErrorName) {
+  expectError(res, op, name);
+  byRequest.add(`${op.operationId} ${name}`);
+}
 
 // ---------------------------------------------------------------------------
 // Minimal valid requests
@@ -393,33 +406,6 @@ describe('registry', () => {
 // ---------------------------------------------------------------------------
 
 describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
-  const errorCases = op.errors.map((n) => [n, errorCatalog[n].code] as const);
-
-  it.each(errorCases)('Prefer: error=%s (%i) and __error produce it', async (name, code) => {
-    const m = await mock();
-    const path = anyPath(op);
-    expectError(await send(m, op, path, { prefer: `error=${code}` }), op, name);
-    expectError(await send(m, op, path, { prefer: `error=${name}` }), op, name);
-    expectError(await send(m, op, withQuery(path, { __error: String(code) })), op, name);
-    expectError(await send(m, op, withQuery(path, { __error: name })), op, name);
-    // a failure reason a task reports as a string (free_relax_busy) names its error too
-    const reason = errorReason(name);
-    if (reason) {
-      expectError(await send(m, op, path, { prefer: `error=${reason}` }), op, name);
-      expectError(await send(m, op, withQuery(path, { __error: reason })), op, name);
-    }
-  });
-
-  const errorStatuses = declaredStatuses(op).filter((s) => s !== op.response.status);
-  it.each(errorStatuses)('Prefer: code=%i and __code produce it', async (status) => {
-    const m = await mock();
-    const name = errorForStatus(op, status);
-    expect(name, `no declared error has status ${status}`).toBeDefined();
-    const path = anyPath(op);
-    expectError(await send(m, op, path, { prefer: `code=${status}` }), op, name!);
-    expectError(await send(m, op, withQuery(path, { __code: String(status) })), op, name!);
-  });
-
   it(`Prefer: code=${op.response.status} (success) and __code with a minimal valid request`, async () => {
     const m = await mock();
     const req = await minimalRequest(m, op);
@@ -437,8 +423,8 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
   it.skipIf(!op.auth)('natural 401 without a key', async () => {
     const m = await mock();
     const req = await minimalRequest(m, op);
-    expectError(await send(m, op, req.path, { body: req.body, key: null }), op, 'UNAUTHORIZED');
-    expectError(await send(m, op, req.path, { body: req.body, key: 'mg_bad' }), op, 'UNAUTHORIZED');
+    expectProduced(await send(m, op, req.path, { body: req.body, key: null }), op, 'UNAUTHORIZED');
+    expectProduced(await send(m, op, req.path, { body: req.body, key: 'mg_bad' }), op, 'UNAUTHORIZED');
   });
 
   it.skipIf(!op.rateLimit)('natural 429 with Retry-After once the rate limit is used up', async () => {
@@ -450,7 +436,7 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     }
     const req = await minimalRequest(m, op);
     const res = await send(m, op, req.path, { body: req.body });
-    expectError(res, op, rl.error);
+    expectProduced(res, op, rl.error);
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(Math.ceil(rl.windowMs / 1000));
     await m.advance(rl.windowMs);
     const after = await minimalRequest(m, op);
@@ -461,10 +447,10 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     const m = await mock();
     const path = (await minimalRequest(m, op)).path;
     const M = op.method.toUpperCase();
-    expectError(await m.call(M, path, { raw: '{"model": ', headers: { 'content-type': 'application/json' } }), op, 'MALFORMED_JSON');
-    expectError(await m.call(M, path, { raw: 'model=x', headers: { 'content-type': 'text/plain' } }), op, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProduced(await m.call(M, path, { raw: '{"model": ', headers: { 'content-type': 'application/json' } }), op, 'MALFORMED_JSON');
+    expectProduced(await m.call(M, path, { raw: 'model=x', headers: { 'content-type': 'text/plain' } }), op, 'UNSUPPORTED_MEDIA_TYPE');
     const limit = (op.request.body?.kind === 'json' && op.request.body.limitBytes) || 1024 * 1024;
-    expectError(
+    expectProduced(
       await m.call(M, path, { raw: JSON.stringify({ pad: 'x'.repeat(limit) }), headers: { 'content-type': 'application/json' } }),
       op,
       'PAYLOAD_TOO_LARGE',
@@ -476,7 +462,50 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     expect(invalid.status, invalid.text).toBe(400);
     const name = errorNames.find((n) => errorCatalog[n].code === invalid.json?.code);
     expect(name && op.errors.includes(name), `validation code ${invalid.json?.code} is declared by ${op.operationId}`).toBe(true);
-    expectError(invalid, op, name!);
+    expectProduced(invalid, op, name!);
+  });
+
+  // a read by id with no required query: the id alone decides
+  const byIdOnly = op.method === 'get' && op.request.params && (!op.request.query || op.request.query.safeParse({}).success);
+  const notFound = byIdOnly ? op.errors.filter((n) => n.endsWith('NOT_FOUND') && n !== 'ROUTE_NOT_FOUND') : [];
+  it.skipIf(notFound.length !== 1)('natural not-found: an id nothing was created with', async () => {
+    const m = await mock();
+    expectProduced(await send(m, op, anyPath(op)), op, notFound[0]);
+  });
+
+  const short = op.errors.filter((n) => n.endsWith('INSUFFICIENT_CREDITS'));
+  it.skipIf(short.length !== 1)('natural insufficient credits: a valid request from a key with no credits', async () => {
+    const m = await mock();
+    const req = await minimalRequest(m, op);
+    const emptied = await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 0 } });
+    expect(emptied.status, emptied.text).toBe(200);
+    expectProduced(await send(m, op, req.path, { body: req.body }), op, short[0]);
+  });
+
+  // Forcing, for what no plain request above produced (these run after them: vitest runs a file's tests in order)
+  const errorCases = op.errors.map((n) => [n, errorCatalog[n].code] as const);
+
+  it.each(errorCases)('Prefer: error=%s (%i) and __error produce it (unless a request did)', async (name, code) => {
+    if (byRequest.has(`${op.operationId} ${name}`)) return;
+    byForcing.add(`${op.operationId} ${name}`);
+    const m = await mock();
+    const path = anyPath(op);
+    expectError(await send(m, op, path, { prefer: `error=${code}` }), op, name);
+    expectError(await send(m, op, withQuery(path, { __error: name })), op, name);
+    // a failure reason a task reports as a string (free_relax_busy) names its error too
+    const reason = errorReason(name);
+    if (reason) expectError(await send(m, op, path, { prefer: `error=${reason}` }), op, name);
+  });
+
+  const errorStatuses = declaredStatuses(op).filter((s) => s !== op.response.status);
+  it.each(errorStatuses)('Prefer: code=%i and __code produce it (unless a request produced its error)', async (status) => {
+    const name = errorForStatus(op, status);
+    expect(name, `no declared error has status ${status}`).toBeDefined();
+    if (byRequest.has(`${op.operationId} ${name}`)) return;
+    const m = await mock();
+    const path = anyPath(op);
+    expectError(await send(m, op, path, { prefer: `code=${status}` }), op, name!);
+    expectError(await send(m, op, withQuery(path, { __code: String(status) })), op, name!);
   });
 
   const outcomeCases = (op.outcomes ?? []).flatMap((o) => [
@@ -590,5 +619,30 @@ describe('Prefer: delay', () => {
     const t0 = performance.now();
     expectError(await send(m, op, op.path, { prefer: 'delay=150, code=401' }), op, 'UNAUTHORIZED');
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('which codes requests produce and which only forcing does', () => {
+  // a fixed minimum, chosen by hand: what a plain request must produce, by the kind of operation
+  const minimum = ops.flatMap((op) => [
+    ...(op.auth ? [`${op.operationId} UNAUTHORIZED`] : []),
+    ...(op.rateLimit ? [`${op.operationId} ${op.rateLimit.error}`] : []),
+    ...(op.request.body?.kind === 'json'
+      ? ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', op.validationError].map((n) => `${op.operationId} ${n}`)
+      : []),
+  ]);
+
+  it('a fixed minimum set of codes is produced by requests, not forcing', () => {
+    expect(minimum.length).toBeGreaterThan(100);
+    expect(minimum.filter((c) => !byRequest.has(c))).toEqual([]);
+    // and the walk's own natural drivers: an unknown id, an empty balance (a few operations named by hand)
+    for (const c of ['getVideoTask VIDEO_TASK_NOT_FOUND', 'getImageTask IMAGE_TASK_NOT_FOUND', 'createImageTask IMAGE_INSUFFICIENT_CREDITS'])
+      expect(byRequest, c).toContain(c);
+  });
+
+  it('prints the count of each', () => {
+    const declared = ops.reduce((n, op) => n + op.errors.length, 0);
+    console.log(`[registry walk] ${declared} declared (operation, code) pairs: ${byRequest.size} produced by requests, ${byForcing.size} by forcing only`);
+    expect(byRequest.size + byForcing.size).toBe(declared);
   });
 });
