@@ -14,7 +14,7 @@
  * After every branch the account's ledger must sum to its balance.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { errorCatalog } from '../schemas/errors.ts';
+import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 import { CLONE_EXPIRY_MS, cloneSchedule, CONFIRM_CREDITS, VOICE_NAME_MAX } from '../schemas/voice-clone.ts';
 import { pathOf } from './factories.ts';
