@@ -19,7 +19,7 @@ import { errorCatalog } from '../schemas/errors.ts';
 import { family5Credits, sharedVideoCredits, videoEstimateFromCredits, videoPhases } from '../schemas/video.ts';
 import { family5Body, family5EstimateBody, pathOf, textItem, videoBody, videoEstimateBody } from './factories.ts';
 import { KEY, OTHER_KEY, startMock, type TestMock } from './helpers.ts';
-import { code, U, videoHelpers } from './video-helpers.ts';
+import { code, type CreateOp, type CreateOpts, U, videoHelpers } from './video-helpers.ts';
 
 let mock: TestMock;
 afterEach(async () => {
