@@ -118,7 +118,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['schemas/api-key.ts', 'schemas/errors.ts', 'schemas/provenance.ts', 'schemas/media.ts', 'schemas/plans.ts'],
+    files: ['schemas/api-key.ts', 'schemas/errors.ts', 'schemas/errors/*.ts', 'schemas/provenance.ts', 'schemas/media.ts', 'schemas/plans.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

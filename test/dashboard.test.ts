@@ -5,7 +5,9 @@
  * appears within a second; "Advance 1 min" brings it to success and its image
  * loads; a failure forced from the page's form makes the next create answer
  * that code; opening the page leaves the journal's counts as they were; no
- * console error, nothing requested from another host. The bundle
+ * console error, nothing requested from another host. Each test opens a page
+ * of its own (the first signs in; the others hold the token already) and makes
+ * the tasks, rules and requests it reads, so none depends on another. The bundle
  * is built from mock/ui/ first (scripts/ui-build.mjs), so the page tested is
  * the sources'. Also the page's pure helpers (mock/ui/media.ts). The browser
  * part is skipped with a notice without a system Chromium.
@@ -54,25 +56,50 @@ describe("the dashboard's helpers", () => {
 describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', () => {
   let m: TestMock;
   let browser: TestBrowser;
+  /** The page of the sign-in test; every other test opens its own (openPage). */
   let page: Page;
   const errors: string[] = [];
   const hosts = new Set<string>();
   /** Paths the page loaded that answered 404. */
   const notFound: string[] = [];
   const control = { key: null, headers: { authorization: `Bearer ${TOKEN}` } };
-  const createImage = () => m.call('POST', pathOf('createImageTask'), { body: imageBody() });
+  const createImage = (headers: Record<string, string> = {}) => m.call('POST', pathOf('createImageTask'), { body: imageBody(), headers });
+
+  /** `p` with the run's listeners: console errors, hosts requested, 404s. */
+  function watched(p: Page): Page {
+    // a change of the host's network interfaces (another container starting) makes Chromium fail a load in flight
+    // with ERR_NETWORK_CHANGED: the machine's doing, not the page's
+    p.on('console', (msg) => void (msg.type() === 'error' && !msg.text().includes('net::ERR_NETWORK_CHANGED') && errors.push(msg.text())));
+    p.on('pageerror', (e) => errors.push(e.message));
+    p.on('request', (r) => void (!r.url().startsWith('data:') && hosts.add(new URL(r.url()).host)));
+    p.on('response', (r) => void (r.status() === 404 && notFound.push(new URL(r.url()).pathname)));
+    return p;
+  }
+
+  /** A page of a test's own on the dashboard, holding the token already (the tab's sessionStorage), shown. */
+  async function openPage(): Promise<Page> {
+    const p = watched(await browser.newPage({ viewport: { width: 1400, height: 1000 } }));
+    await p.addInitScript((t) => sessionStorage.setItem('mediagen-mock.control-token', t), TOKEN);
+    await p.goto(`${m.base}/__mock/ui/`);
+    await p.getByRole('button', { name: 'Advance 1 min' }).waitFor({ timeout: 60_000 });
+    return p;
+  }
+
+  /** A task created through the API and brought to success through the control API (an image task takes under 1 min). */
+  async function finishedImage(): Promise<string> {
+    const created = await createImage();
+    expect(created.status, created.text).toBe(202);
+    expect((await m.call('POST', '/__mock/clock/advance', { ...control, body: { ms: 60_000 } })).status).toBe(200);
+    const id = created.json.data.taskId as string;
+    expect((await m.call('GET', pathOf('getImageTask', { taskId: id }))).json.data.status).toBe('success');
+    return id;
+  }
 
   beforeAll(async () => {
     await buildUi();
     m = await startMock({ controlToken: TOKEN });
     browser = await openChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    // a change of the host's network interfaces (another container starting) makes Chromium fail a load in flight
-    // with ERR_NETWORK_CHANGED: the machine's doing, not the page's
-    page.on('console', (msg) => void (msg.type() === 'error' && !msg.text().includes('net::ERR_NETWORK_CHANGED') && errors.push(msg.text())));
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('request', (r) => void (!r.url().startsWith('data:') && hosts.add(new URL(r.url()).host)));
-    page.on('response', (r) => void (r.status() === 404 && notFound.push(new URL(r.url()).pathname)));
+    page = watched(await browser.newPage({ viewport: { width: 1400, height: 1000 } }));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -104,6 +131,7 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
   });
 
   it('a task created through the API appears without a reload; "Advance 1 min" brings it to success and its image loads', async () => {
+    const page = await openPage();
     const created = await createImage();
     expect(created.status, created.text).toBe(202);
     const id = created.json.data.taskId as string;
@@ -128,16 +156,18 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     expect(await row.locator('figure figcaption').first().textContent()).toBe('images[0].url');
     expect((await m.call('GET', '/__mock/scenarios', control)).json.items).toEqual([meant.json]);
     expect((await m.call('DELETE', `/__mock/scenarios/${meant.json.id}`, control)).json.existed).toBe(true);
+    await page.close();
   });
 
   it('opening the page only watches: the journal and its counts are the same before and after the page shows a result', async () => {
     const count = async (q = '') => (await m.call('GET', `/__mock/requests/count${q}`, control)).json.count as number;
+    const id = await finishedImage();
     const before = { all: await count(), reads: await count('?operationId=getImageTask') };
     const fresh = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await fresh.addInitScript((t) => sessionStorage.setItem('mediagen-mock.control-token', t), TOKEN);
     await fresh.goto(`${m.base}/__mock/ui/`);
-    // the finished task of the test above: its result is read and its image shown
-    const img = fresh.locator('section[aria-labelledby="tasks-h"] img').first();
+    // the finished task: its result is read and its image shown
+    const img = fresh.locator(`tr[data-task="${id}"] img`);
     await img.waitFor({ timeout: 60_000 });
     await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: 60_000 }).toBeGreaterThan(0);
     const after = { all: await count(), reads: await count('?operationId=getImageTask') };
@@ -148,6 +178,7 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
   });
 
   it('a failure forced from the page: the next create through the API answers that code, and the journal shows it', async () => {
+    const page = await openPage();
     const form = page.getByRole('form', { name: 'Add a scenario rule' });
     await form.getByLabel('Operation', { exact: true }).selectOption('createImageTask');
     await form.getByLabel('API key', { exact: true }).fill(KEY);
@@ -170,9 +201,15 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
       .getByRole('cell', { name: String(FORCED.code), exact: true })
       .first()
       .waitFor({ timeout: 60_000 });
+    await page.close();
   });
 
   it('accounts: the ledger with its running sum, balance and plan set from the page; the journal filtered by status', async () => {
+    await finishedImage(); // a charge on the ledger
+    // one request of its own with a status no other test makes: a 429 forced through Prefer
+    const limited = await createImage({ prefer: 'code=429' });
+    expect(limited.status, limited.text).toBe(429);
+    const page = await openPage();
     await page.getByLabel('Account', { exact: true }).selectOption(KEY);
     const accounts = page.locator('section[aria-labelledby="accounts-h"]');
     const ledgerRows = accounts.locator('tbody tr');
@@ -189,13 +226,14 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     await expect.poll(() => ledgerRows.last().locator('td').nth(2).textContent()).toBe('adjust');
 
     const journal = page.locator('section[aria-labelledby="journal-h"]');
-    await journal.getByLabel('Status').fill(String(FORCED.httpStatus));
+    await journal.getByLabel('Status').fill('429');
     await expect.poll(() => journal.locator('tbody tr').count()).toBe(1);
-    expect(await journal.locator('tbody tr td').nth(6).textContent()).toBe(String(FORCED.code));
-    await journal.getByLabel('Status').fill('');
+    expect(await journal.locator('tbody tr td').nth(6).textContent()).toBe(String(limited.json.code));
+    await page.close();
   });
 
   it('sessions: the default row filled; open one from the page, at a URL of its own that a reload keeps; its tasks (and only its) appear; switch back; drop it', async () => {
+    const page = await openPage();
     const defaultRow = page.locator('section[aria-labelledby="sessions-h"] tr[data-session=""] td');
     const journaled = (await m.call('GET', '/__mock/requests/count', control)).json.count as number;
     await expect.poll(async () => (await defaultRow.allTextContents()).slice(1, 4)).toEqual(['1', expect.stringMatching(/^2026-01-01 /), String(journaled)]);
@@ -216,9 +254,11 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     expect(new URL(page.url()).pathname).toBe('/__mock/ui/');
     await page.getByRole('button', { name: 'Drop worker-1' }).click();
     await expect.poll(async () => (await m.call('GET', '/__mock/sessions', control)).json.items).toEqual([]);
+    await page.close();
   });
 
   it('advance by a chosen amount, then reset from the page (a new seed); the page follows the new activity feed', async () => {
+    const page = await openPage();
     const now = async () => (await m.call('GET', '/__mock/clock', control)).json.now as number;
     const before = await now();
     await page.getByLabel('Amount', { exact: true }).fill('90');
@@ -232,6 +272,7 @@ describe.skipIf(!CHROMIUM)('the dashboard at /__mock/ui in headless Chromium', (
     await page.getByText('No task yet').waitFor({ timeout: 60_000 });
     const created = await createImage();
     await page.locator(`tr[data-task="${created.json.data.taskId}"]`).waitFor({ timeout: 60_000 });
+    await page.close();
   });
 
   it('logged no console error and requested nothing from another host', () => {

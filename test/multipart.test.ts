@@ -17,7 +17,7 @@ import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import type { UploadedFile } from '../schemas/registry-types.ts';
 import { ApiError } from '../mock/engine/api-error.ts';
 import { coerceFormFields, readMultipart } from '../mock/http/multipart.ts';
-import { sendError, sendJson } from '../mock/http/respond.ts';
+import { sendError } from '../mock/http/respond.ts';
 
 const KB = 1024;
 const Form = z.object({
@@ -52,7 +52,7 @@ beforeAll(async () => {
           first: f.bytes[0] ?? null,
           bytesType: f.bytes.constructor.name,
         });
-        sendJson(res, 200, { ...parsed.data, clips: parsed.data.clips.map(file), cover: parsed.data.cover && file(parsed.data.cover) });
+        res.status(200).json({ ...parsed.data, clips: parsed.data.clips.map(file), cover: parsed.data.cover && file(parsed.data.cover) });
       } catch (e) {
         sendError(res, e instanceof ApiError ? e : new ApiError('MOCK_INTERNAL_ERROR', String(e)));
       }

@@ -88,3 +88,10 @@ export async function load(url: string, init: RequestInit = {}): Promise<{ statu
   }
   return { status: res.status, type: res.headers.get('content-type'), bytes, json };
 }
+
+/** The harness's seed and start time; a musicB body; the provider-only and model refusals. */
+export const SEED = 1; // the harness's seed (useMocks)
+export const T0 = Date.UTC(2026, 0, 1); // the harness's start time
+export const musicB = (over: Body = {}) => ({ provider: 'musicB', prompt: '[Verse]\nRain on the harbor', ...over });
+export const unsupported = (...names: string[]): Failure => fails('MUSIC_PROVIDER_UNSUPPORTED', ...names);
+export const badModel = (...names: string[]): Failure => fails('MUSIC_MODEL_UNSUPPORTED', ...names);

@@ -3,9 +3,13 @@
  * every declared HTTP status and every declared error code can actually be
  * produced (docs/architecture.md, "The registry": "every declared status and error code
  * can actually be produced, and a test walks the registry to prove it"),
- * through `Prefer: error=` / `Prefer: code=` and the query equivalents
- * `__error` / `__code`, and each answer matches both the Zod schema and the
- * emitted spec/openapi.json. Also: handlers <-> registry, failure reasons,
+ * by a request that produces it where one can (no key, a bad key, malformed
+ * JSON, another content type, an oversized or invalid body, the rate limit
+ * used up, an unknown id, an empty balance) and through `Prefer: error=` /
+ * `Prefer: code=` and the query equivalents `__error` / `__code` only for the
+ * rest; it prints how many of each, and a fixed minimum set must come from
+ * requests. Each answer matches both the Zod schema and the emitted
+ * spec/openapi.json. Also: handlers <-> registry, failure reasons,
  * Prefer validation, and the natural 401 and success answers.
  *
  * New operations are covered automatically; an operation whose minimal valid
@@ -13,7 +17,6 @@
  * `setups` below, and the walk fails loudly until it has one.
  */
 import { readFileSync } from 'node:fs';
-import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { envelope, errorEnvelope } from '../schemas/common.ts';
@@ -24,8 +27,8 @@ import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/core/for
 import { composeServices } from '../mock/services/index.ts';
 import { controlOperations } from '../schemas/control.ts';
 import { inServiceDocument, isMockOnly } from '../scripts/spec.ts';
-import { analysisForm, cloneForm, magicFiles, musicForm, musicFormFields, musicSong, pathOf } from './factories.ts';
-import { type CallResult, type TestMock, useMocks } from './helpers.ts';
+import { type CallResult, KEY, type TestMock, useMocks } from './helpers.ts';
+import { anyPath, minimalRequest, withQuery } from './registry-walk-setups.ts';
 
 const serviceDocument = JSON.parse(readFileSync(new URL('../spec/openapi.json', import.meta.url), 'utf8'));
 // the mock's sign-in page (/oauth/authorize) is described by the control document (scripts/spec.ts, inServiceDocument)
@@ -36,185 +39,13 @@ const ops = operationIds.map((id) => operations[id] as OperationDef);
 
 const mock = useMocks();
 
-// ---------------------------------------------------------------------------
-// Minimal valid requests
-// ---------------------------------------------------------------------------
-
-interface Built {
-  path: string;
-  body?: unknown;
-}
-
-/** The `.openapi(..., {example})` of a schema, if any. */
-function exampleOf(schema: unknown): unknown {
-  return (getOpenApiMetadata(schema as never) as { example?: unknown } | undefined)?.example;
-}
-
-/** The example body of an operation, checked against its own schema. */
-function exampleBody(id: string): unknown {
-  const op = operations[id as keyof typeof operations] as OperationDef;
-  const ex = exampleOf(op.request.body?.schema);
-  if (ex === undefined) throw new Error(`${id}: its body schema has no .openapi({example}); add an entry to setups in test/registry-walk.test.ts`);
-  const r = op.request.body!.schema.safeParse(ex);
-  if (!r.success)
-    throw new Error(`${id}: its body example does not parse with its own schema: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return ex;
-}
-
-/** Fills a path template from a record. */
-function fill(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? `unknown-${k}`));
-}
-
-/**
- * Operations whose minimal valid request needs state (a path parameter naming
- * something that must exist) or whose body has no usable example. Keyed by
- * operationId; an operation with path params and no entry fails the walk.
- */
-const setups: Record<string, (m: TestMock, op: OperationDef) => Promise<Built>> = {
-  getVideoTask: createThenGet('createVideoTask', 'taskId'),
-  shareVideoTask: async (m, op) => ({ ...(await createThenGet('createVideoTask', 'taskId')(m, op)), body: exampleBody('shareVideoTask') }),
-  // only a finished task can be deleted: let it finish (an hour of virtual time is more than any video takes)
-  deleteVideoTask: async (m, op) => {
-    const built = await createThenGet('createVideoTask', 'taskId')(m, op);
-    await m.advance(3_600_000);
-    return built;
-  },
-  getImageTask: createThenGet('createImageTask', 'taskId'),
-  // a refresh needs the refresh token of a signed-in session
-  refreshOAuthToken: async (m, op) => {
-    const signedIn = await setups.exchangeOAuthCode(m, operations.exchangeOAuthCode);
-    const tokens = (await m.call('POST', signedIn.path, { key: null, body: signedIn.body })).json.data as { refreshToken: string };
-    return { path: op.path, body: { refreshToken: tokens.refreshToken } };
-  },
-  // a code exists only for a login session authorized (here through the control API, as a test or CI does)
-  exchangeOAuthCode: async (m, op) => {
-    const { sessionId } = (await m.call('POST', pathOf('startLoginSession'), { key: null, body: { callbackPort: 53682 } })).json.data as { sessionId: string };
-    const users = (await m.call('GET', '/__mock/users', { key: null })).json.items as { userId: string }[];
-    const { code } = (await m.call('POST', `/__mock/oauth/sessions/${sessionId}/authorize`, { key: null, body: { userId: users[0].userId } })).json as {
-      code: string;
-    };
-    return { path: op.path, body: { sessionId, code } };
-  },
-  // the sign-in page of a pending login session
-  showAuthorizePage: async (m) => ({ path: withQuery(pathOf('showAuthorizePage'), { sessionId: (await pendingLogin(m)).sessionId }) }),
-  // its form, with the page's token and the first user
-  submitAuthorizePage: async (m, op) => {
-    const { sessionId } = await pendingLogin(m);
-    const html = (await m.call('GET', withQuery(pathOf('showAuthorizePage'), { sessionId }), { key: null })).text;
-    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)![1];
-    return { path: op.path, body: new URLSearchParams({ sessionId, csrf: field('csrf'), userId: field('userId') }) };
-  },
-  getFlowSpeechEpisode: createThenGet('createFlowSpeechEpisode', 'episodeId'),
-  getPodcastEpisode: createThenGet('createPodcastEpisode', 'episodeId'),
-  getStorybookEpisode: createThenGet('createStorybookEpisode', 'episodeId'),
-  getExtraction: createThenGet('createExtraction', 'taskId'),
-  // a video needs a finished deck: let it finish (ten minutes of virtual time is more than any deck takes)
-  createStorybookVideo: async (m, op) => {
-    const built = await createThenGet('createStorybookEpisode', 'episodeId')(m, op);
-    await m.advance(600_000);
-    return built;
-  },
-  // the script of a two-stage episode is ready after a few minutes of virtual time
-  createPodcastAudio: async (m, op) => {
-    const built = await createThenGet('createPodcastTextContent', 'episodeId')(m, op);
-    await m.advance(600_000);
-    return built;
-  },
-  // a stream of a finished script delivers every line and done, then closes
-  streamPodcastText: async (m, op) => {
-    const built = await createThenGet('createPodcastEpisode', 'episodeId')(m, op);
-    await m.advance(600_000);
-    return { path: withQuery(built.path, { event: 'script' }) };
-  },
-  createVoiceClone: async (_m, op) => ({ path: op.path, body: cloneForm() }),
-  // the tasks of earlier requests finish first (the example's 10 s of audio take 5 s), so the per-user concurrency limit never answers
-  createPlatformVoiceTask: async (m, op) => (await m.advance(6_000), { path: op.path, body: exampleBody(op.operationId) }),
-  createSeedAudioTask: async (m, op) => (await m.advance(6_000), { path: op.path, body: exampleBody(op.operationId) }),
-  getPlatformVoiceTask: createThenGet('createPlatformVoiceTask', 'taskId'),
-  getSeedAudioTask: createThenGet('createSeedAudioTask', 'taskId'),
-  getLyricsTask: createThenGet('createLyricsTask', 'taskId'),
-  getVoiceClone: async (m, op) => ({ path: fill(op.path, { taskId: await createClone(m) }) }),
-  confirmVoiceClone: async (m, op) => ({ path: op.path, body: { taskId: await createClone(m, true), name: 'Walk', gender: 'other' } }),
-  getPrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
-  updatePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }), body: exampleBody('updatePrivateVoice') }),
-  deletePrivateVoice: async (m, op) => ({ path: fill(op.path, { speakerId: await confirmedVoice(m) }) }),
-  // multipart: an uploaded 6-second WAV (the schema example names an external audioUrl instead)
-  recognizeMusic: async (_m, op) => ({ path: op.path, body: analysisForm() }),
-  describeMusic: async (_m, op) => ({ path: op.path, body: analysisForm() }),
-  separateMusicStems: async (_m, op) => ({ path: op.path, body: analysisForm({ model: 'audio-separation-2' }) }),
-  getMusicTask: createThenGet('generateMusic', 'taskId'),
-  // the multipart music creates: a form with their source (a text prompt, an image, a public URL, a song of the key's)
-  generateInstrumental: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.instrumental) }),
-  generateSoundtrack: async (_m, op) => ({ path: op.path, body: musicForm(musicFormFields.soundtrack, { image: { bytes: magicFiles.webp } }) }),
-  generateTrack: async (m, op) => ({
-    path: op.path,
-    body: musicForm({ ...musicFormFields.track, providerSongId: (await musicSong(m)).providerSongId }),
-  }),
-  // remix takes platform audio only (document 3): a song of the key's
-  remixMusic: async (m, op) => ({
-    path: op.path,
-    body: musicForm({ ...musicFormFields.remix, providerSongId: (await musicSong(m)).providerSongId }),
-  }),
-  // only a succeeded task can be extended
-  extendMusic: async (m, op) => ({ path: op.path, body: musicForm({ taskId: (await musicSong(m)).taskId }) }),
-};
-
-/** A login session waiting to be authorized. */
-async function pendingLogin(m: TestMock): Promise<{ sessionId: string }> {
-  const r = await m.call('POST', pathOf('startLoginSession'), { key: null, body: { callbackPort: 53682, state: 'walk' } });
-  expect(r.status, `setup startLoginSession: ${r.text}`).toBe(200);
-  return r.json.data as { sessionId: string };
-}
-
-/** A clone task of the harness's key (completed when `complete`: the clock moves past its processing). */
-async function createClone(m: TestMock, complete = false): Promise<string> {
-  const r = await m.call('POST', operations.createVoiceClone.path, { body: cloneForm() });
-  expect(r.status, `setup createVoiceClone: ${r.text}`).toBe(200);
-  if (complete) await m.advance(60_000);
-  return r.json.data.taskId;
-}
-
-/** A confirmed private voice of the harness's key: its speakerInnerId. */
-async function confirmedVoice(m: TestMock): Promise<string> {
-  const taskId = await createClone(m, true);
-  const r = await m.call('POST', operations.confirmVoiceClone.path, { body: { taskId, name: 'Walk', gender: 'other' } });
-  expect(r.status, `setup confirmVoiceClone: ${r.text}`).toBe(200);
-  return r.json.data.speakerId;
-}
-
-/** A setup that creates an entity with `createId`'s example body and fills `param` of the operation's path with the id. */
-function createThenGet(createId: string, param: string) {
-  return async (m: TestMock, op: OperationDef): Promise<Built> => {
-    const create = (operations as Record<string, OperationDef>)[createId];
-    if (!create) throw new Error(`setup of ${op.operationId}: no operation ${createId} in the registry`);
-    const r = await m.call(create.method.toUpperCase(), create.path, { body: exampleBody(createId) });
-    expect(r.status, `setup ${createId}: ${r.text}`).toBe(create.response.status);
-    return { path: fill(op.path, { [param]: r.json.data[param] }) };
-  };
-}
-
-/** A minimal valid request of `op`, from the setups table or the schema examples; throws naming what is missing. */
-async function minimalRequest(m: TestMock, op: OperationDef): Promise<Built> {
-  const setup = setups[op.operationId];
-  if (setup) return setup(m, op);
-  if (op.request.params)
-    throw new Error(`${op.operationId}: has path parameters; add an entry to setups in test/registry-walk.test.ts that creates what they name`);
-  if (op.request.query) {
-    const q = op.request.query.safeParse({});
-    if (!q.success) throw new Error(`${op.operationId}: its query has required parameters; add an entry to setups in test/registry-walk.test.ts`);
-  }
-  return { path: op.path, ...(op.request.body ? { body: exampleBody(op.operationId) } : {}) };
-}
-
-/** Any concrete path of `op` (for forced answers, which precede parameter validation). */
-function anyPath(op: OperationDef): string {
-  const params: Record<string, string> = {};
-  for (const [k, v] of Object.entries(op.request.params?.shape ?? {})) {
-    const ex = (v as { meta?: () => { example?: unknown } | undefined }).meta?.()?.example;
-    params[k] = typeof ex === 'string' ? ex : `x${k}`;
-  }
-  return fill(op.path, params);
+/** `${operationId} ${error name}` of what a plain request produced (no Prefer, no __ query, no scenario rule), and of what only forcing did. */
+const byRequest = new Set<string>();
+const byForcing = new Set<string>();
+/** expectError for an answer a plain request produced: recorded in `byRequest`, so the walk forces it no more. */
+function expectProduced(res: CallResult, op: OperationDef, name: ErrorName) {
+  expectError(res, op, name);
+  byRequest.add(`${op.operationId} ${name}`);
 }
 
 function send(m: TestMock, op: OperationDef, path: string, opts: { prefer?: string; body?: unknown; key?: string | null } = {}): Promise<CallResult> {
@@ -224,8 +55,6 @@ function send(m: TestMock, op: OperationDef, path: string, opts: { prefer?: stri
     headers: opts.prefer ? { prefer: opts.prefer } : {},
   });
 }
-
-const withQuery = (path: string, q: Record<string, string>) => `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams(q)}`;
 
 // ---------------------------------------------------------------------------
 // Assertions
@@ -393,33 +222,6 @@ describe('registry', () => {
 // ---------------------------------------------------------------------------
 
 describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
-  const errorCases = op.errors.map((n) => [n, errorCatalog[n].code] as const);
-
-  it.each(errorCases)('Prefer: error=%s (%i) and __error produce it', async (name, code) => {
-    const m = await mock();
-    const path = anyPath(op);
-    expectError(await send(m, op, path, { prefer: `error=${code}` }), op, name);
-    expectError(await send(m, op, path, { prefer: `error=${name}` }), op, name);
-    expectError(await send(m, op, withQuery(path, { __error: String(code) })), op, name);
-    expectError(await send(m, op, withQuery(path, { __error: name })), op, name);
-    // a failure reason a task reports as a string (free_relax_busy) names its error too
-    const reason = errorReason(name);
-    if (reason) {
-      expectError(await send(m, op, path, { prefer: `error=${reason}` }), op, name);
-      expectError(await send(m, op, withQuery(path, { __error: reason })), op, name);
-    }
-  });
-
-  const errorStatuses = declaredStatuses(op).filter((s) => s !== op.response.status);
-  it.each(errorStatuses)('Prefer: code=%i and __code produce it', async (status) => {
-    const m = await mock();
-    const name = errorForStatus(op, status);
-    expect(name, `no declared error has status ${status}`).toBeDefined();
-    const path = anyPath(op);
-    expectError(await send(m, op, path, { prefer: `code=${status}` }), op, name!);
-    expectError(await send(m, op, withQuery(path, { __code: String(status) })), op, name!);
-  });
-
   it(`Prefer: code=${op.response.status} (success) and __code with a minimal valid request`, async () => {
     const m = await mock();
     const req = await minimalRequest(m, op);
@@ -437,8 +239,8 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
   it.skipIf(!op.auth)('natural 401 without a key', async () => {
     const m = await mock();
     const req = await minimalRequest(m, op);
-    expectError(await send(m, op, req.path, { body: req.body, key: null }), op, 'UNAUTHORIZED');
-    expectError(await send(m, op, req.path, { body: req.body, key: 'mg_bad' }), op, 'UNAUTHORIZED');
+    expectProduced(await send(m, op, req.path, { body: req.body, key: null }), op, 'UNAUTHORIZED');
+    expectProduced(await send(m, op, req.path, { body: req.body, key: 'mg_bad' }), op, 'UNAUTHORIZED');
   });
 
   it.skipIf(!op.rateLimit)('natural 429 with Retry-After once the rate limit is used up', async () => {
@@ -450,7 +252,7 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     }
     const req = await minimalRequest(m, op);
     const res = await send(m, op, req.path, { body: req.body });
-    expectError(res, op, rl.error);
+    expectProduced(res, op, rl.error);
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(Math.ceil(rl.windowMs / 1000));
     await m.advance(rl.windowMs);
     const after = await minimalRequest(m, op);
@@ -461,10 +263,10 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     const m = await mock();
     const path = (await minimalRequest(m, op)).path;
     const M = op.method.toUpperCase();
-    expectError(await m.call(M, path, { raw: '{"model": ', headers: { 'content-type': 'application/json' } }), op, 'MALFORMED_JSON');
-    expectError(await m.call(M, path, { raw: 'model=x', headers: { 'content-type': 'text/plain' } }), op, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProduced(await m.call(M, path, { raw: '{"model": ', headers: { 'content-type': 'application/json' } }), op, 'MALFORMED_JSON');
+    expectProduced(await m.call(M, path, { raw: 'model=x', headers: { 'content-type': 'text/plain' } }), op, 'UNSUPPORTED_MEDIA_TYPE');
     const limit = (op.request.body?.kind === 'json' && op.request.body.limitBytes) || 1024 * 1024;
-    expectError(
+    expectProduced(
       await m.call(M, path, { raw: JSON.stringify({ pad: 'x'.repeat(limit) }), headers: { 'content-type': 'application/json' } }),
       op,
       'PAYLOAD_TOO_LARGE',
@@ -476,7 +278,50 @@ describe.each(ops.map((op) => [op.operationId, op] as const))('%s', (_id, op) =>
     expect(invalid.status, invalid.text).toBe(400);
     const name = errorNames.find((n) => errorCatalog[n].code === invalid.json?.code);
     expect(name && op.errors.includes(name), `validation code ${invalid.json?.code} is declared by ${op.operationId}`).toBe(true);
-    expectError(invalid, op, name!);
+    expectProduced(invalid, op, name!);
+  });
+
+  // a read by id with no required query: the id alone decides
+  const byIdOnly = op.method === 'get' && op.request.params && (!op.request.query || op.request.query.safeParse({}).success);
+  const notFound = byIdOnly ? op.errors.filter((n) => n.endsWith('NOT_FOUND') && n !== 'ROUTE_NOT_FOUND') : [];
+  it.skipIf(notFound.length !== 1)('natural not-found: an id nothing was created with', async () => {
+    const m = await mock();
+    expectProduced(await send(m, op, anyPath(op)), op, notFound[0]);
+  });
+
+  const short = op.errors.filter((n) => n.endsWith('INSUFFICIENT_CREDITS'));
+  it.skipIf(short.length !== 1)('natural insufficient credits: a valid request from a key with no credits', async () => {
+    const m = await mock();
+    const req = await minimalRequest(m, op);
+    const emptied = await m.call('PUT', `/__mock/accounts/${KEY}`, { key: null, body: { credits: 0 } });
+    expect(emptied.status, emptied.text).toBe(200);
+    expectProduced(await send(m, op, req.path, { body: req.body }), op, short[0]);
+  });
+
+  // Forcing, for what no plain request above produced (these run after them: vitest runs a file's tests in order)
+  const errorCases = op.errors.map((n) => [n, errorCatalog[n].code] as const);
+
+  it.each(errorCases)('Prefer: error=%s (%i) and __error produce it (unless a request did)', async (name, code) => {
+    if (byRequest.has(`${op.operationId} ${name}`)) return;
+    byForcing.add(`${op.operationId} ${name}`);
+    const m = await mock();
+    const path = anyPath(op);
+    expectError(await send(m, op, path, { prefer: `error=${code}` }), op, name);
+    expectError(await send(m, op, withQuery(path, { __error: name })), op, name);
+    // a failure reason a task reports as a string (free_relax_busy) names its error too
+    const reason = errorReason(name);
+    if (reason) expectError(await send(m, op, path, { prefer: `error=${reason}` }), op, name);
+  });
+
+  const errorStatuses = declaredStatuses(op).filter((s) => s !== op.response.status);
+  it.each(errorStatuses)('Prefer: code=%i and __code produce it (unless a request produced its error)', async (status) => {
+    const name = errorForStatus(op, status);
+    expect(name, `no declared error has status ${status}`).toBeDefined();
+    if (byRequest.has(`${op.operationId} ${name}`)) return;
+    const m = await mock();
+    const path = anyPath(op);
+    expectError(await send(m, op, path, { prefer: `code=${status}` }), op, name!);
+    expectError(await send(m, op, withQuery(path, { __code: String(status) })), op, name!);
   });
 
   const outcomeCases = (op.outcomes ?? []).flatMap((o) => [
@@ -590,5 +435,30 @@ describe('Prefer: delay', () => {
     const t0 = performance.now();
     expectError(await send(m, op, op.path, { prefer: 'delay=150, code=401' }), op, 'UNAUTHORIZED');
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('which codes requests produce and which only forcing does', () => {
+  // a fixed minimum, chosen by hand: what a plain request must produce, by the kind of operation
+  const minimum = ops.flatMap((op) => [
+    ...(op.auth ? [`${op.operationId} UNAUTHORIZED`] : []),
+    ...(op.rateLimit ? [`${op.operationId} ${op.rateLimit.error}`] : []),
+    ...(op.request.body?.kind === 'json'
+      ? ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', op.validationError].map((n) => `${op.operationId} ${n}`)
+      : []),
+  ]);
+
+  it('a fixed minimum set of codes is produced by requests, not forcing', () => {
+    expect(minimum.length).toBeGreaterThan(100);
+    expect(minimum.filter((c) => !byRequest.has(c))).toEqual([]);
+    // and the walk's own natural drivers: an unknown id, an empty balance (a few operations named by hand)
+    for (const c of ['getVideoTask VIDEO_TASK_NOT_FOUND', 'getImageTask IMAGE_TASK_NOT_FOUND', 'createImageTask IMAGE_INSUFFICIENT_CREDITS'])
+      expect(byRequest, c).toContain(c);
+  });
+
+  it('prints the count of each', () => {
+    const declared = ops.reduce((n, op) => n + op.errors.length, 0);
+    console.log(`[registry walk] ${declared} declared (operation, code) pairs: ${byRequest.size} produced by requests, ${byForcing.size} by forcing only`);
+    expect(byRequest.size + byForcing.size).toBe(declared);
   });
 });

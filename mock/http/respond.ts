@@ -6,21 +6,12 @@
 import type { Request, Response } from 'express';
 import type { BinaryBody } from '../../schemas/registry-types.ts';
 import type { ErrorName } from '../../schemas/errors.ts';
-import { errorAnswer, jsonAnswer, type Answer } from '../core/answer.ts';
+import { errorAnswer, type Answer } from '../core/answer.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { streamsBusy, type Capacity } from './capacity.ts';
 import { streamEvents } from './event-stream.ts';
 import { applyCors, takeCors } from './cors.ts';
-
-/**
- * Sends JSON with `status`, remembering the envelope code for the journal.
- * Written straight to the socket (the same bytes and headers as Express's
- * res.json, without its per-call option lookups: this is the hot path).
- */
-export function sendJson(res: Response, status: number, body: unknown): void {
-  writeWhole(res, jsonAnswer(status, body));
-}
 
 /**
  * Sends the error envelope of a catalogued error, with Retry-After on 429 and 503 (see errorAnswer).

@@ -1,5 +1,7 @@
 /**
- * The media router (mock/http/media.ts) on synthetic routes: what every hosted
+ * Hosted media as production serves it (the server of createMockServer: the
+ * request entry decides a media path, the world's answerer of mock/core/media.ts
+ * answers it) on synthetic routes of a service of its own: what every hosted
  * file gets whatever its area (Content-Type, Content-Length, ETag,
  * Accept-Ranges), Range answered 206 and 416, If-None-Match and If-Range,
  * HEAD, 404 and 405 envelopes, routes that read the query and deny a request
@@ -9,11 +11,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalog } from '../schemas/errors.ts';
-import { Engine } from '../mock/engine/engine.ts';
-import { createMediaRouter, parseRange } from '../mock/http/media.ts';
+import { parseRange } from '../mock/core/media.ts';
+import { createMockServer } from '../mock/http/app.ts';
 import type { MediaRoute } from '../mock/services/context.ts';
 
 const SIZE = 1000;
@@ -71,9 +72,8 @@ let server: Server;
 let base: string;
 const bugs: string[] = [];
 beforeAll(async () => {
-  const app = express();
-  app.use(createMediaRouter(new Engine(), routes, { cacheBytes: 1000, onMockBug: (w, p) => bugs.push(`${w}: ${p}`) }));
-  app.use((_req, res) => void res.status(418).end());
+  // the only service: the synthetic media routes (no operations)
+  const { app } = createMockServer({ services: [{ handlers: {}, media: routes }], mediaCacheBytes: 1000, onMockBug: (w, p) => bugs.push(`${w}: ${p}`) });
   server = await new Promise((r) => {
     const s = app.listen(0, '127.0.0.1', () => r(s));
   });
@@ -156,7 +156,7 @@ describe('headers and body', () => {
 });
 
 describe('errors', () => {
-  it('nothing there: 404 envelope naming the path; another method: 405 with Allow; another path: next router', async () => {
+  it('nothing there: 404 envelope naming the path; another method: 405 with Allow; a path no route declares: the 404 envelope', async () => {
     const r = await get('/media/things/missing1.bin');
     expect(r.status).toBe(404);
     const body = JSON.parse(new TextDecoder().decode(r.bytes));
@@ -165,7 +165,9 @@ describe('errors', () => {
     const post = await get('/media/things/a1.bin', {}, 'POST');
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
-    expect((await get('/media/elsewhere/a.bin')).status).toBe(418);
+    const elsewhere = await get('/media/elsewhere/a.bin');
+    expect(elsewhere.status).toBe(404);
+    expect(JSON.parse(new TextDecoder().decode(elsewhere.bytes)).code).toBe(errorCatalog.ROUTE_NOT_FOUND.code);
   });
 
   it('a render that throws: 500 envelope (10500) and a reported mock bug', async () => {
