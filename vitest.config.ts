@@ -6,7 +6,8 @@ import { interopSuites } from './vitest.interop.config.ts';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // the third-party tools and hostile peers run apart, by `npm run test:interop` (vitest.interop.config.ts)
+    // the third-party tools (Prism, Chromium, code generators) and hostile peers run apart, by
+    // `npm run test:interop` (vitest.interop.config.ts)
     exclude: ['**/node_modules/**', ...interopSuites],
     // limits that only catch a hang: no verdict may depend on how fast a loaded machine is (a file beside two busy
     // cores runs several times slower); speed targets live in `npm run bench`
@@ -22,7 +23,5 @@ export default defineConfig({
     isolate: false,
     // the longest files first, so the two workers share them (test/sequencer.ts)
     sequence: { sequencer: LongestFirstSequencer },
-    // one Prism process per document for the whole run, shared by the contract suites (test/prism.ts, usePrism)
-    globalSetup: ['test/prism-hub.ts'],
   },
 });

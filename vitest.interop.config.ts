@@ -1,5 +1,6 @@
-// `npm run test:interop`: the suites that run real third-party tools or hostile peers against the project, apart
-// from `npm test` for its time budget (about 75 s of CPU on 2 cores); `.ci/run` runs it after `npm test`.
+// `npm run test:interop`: the suites that run real third-party tools (Prism, Chromium, code generators) or hostile
+// peers against the project, apart from `npm test` for its time budget (together about 150 s of CPU on 2 cores);
+// `.ci/run` runs it after `npm test`.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
@@ -15,6 +16,16 @@ export const interopSuites = [
   'test/verify-hostile.test.ts',
   // the bodies breaking the contains and not rules, checked by a validator of their own and refused by the mock (about 10 s)
   'test/verify-negations.test.ts',
+  // Prism 5 (@stoplight/prism-cli) in front of the mock, validating every request and answer against the documents
+  // (one Prism per document, test/prism-hub.ts)
+  'test/*.prism.test.ts',
+  // the system Chromium: the dashboard, MSW's service worker, sessions and CORS as a page meets them
+  'test/dashboard.test.ts',
+  'test/dashboard-journal.test.ts',
+  'test/proxy-dashboard.test.ts',
+  'test/msw-browser.test.ts',
+  'test/sessions-browser.test.ts',
+  'test/cors-browser.test.ts',
 ];
 
 export default defineConfig({
@@ -23,5 +34,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     maxWorkers: Math.max(2, availableParallelism()),
+    // one Prism process per document for the whole run, shared by the contract suites (test/prism.ts, usePrism)
+    globalSetup: ['test/prism-hub.ts'],
   },
 });

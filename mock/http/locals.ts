@@ -9,7 +9,7 @@
  */
 import type { Answer } from '../core/answer.ts';
 import { Decision } from '../core/front.ts';
-import type { ProxyMark } from './proxy/forward.ts';
+import type { ProxyMark } from './proxy/exchange.ts';
 
 export class ResponseLocals extends Decision {
   /** The API operation answered (the journal's operationId; none for a control operation). */

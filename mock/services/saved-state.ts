@@ -240,7 +240,7 @@ function* loadSteps(engine: Engine, value: unknown, owned: boolean): Generator<v
   if (problems.length) throw refusal(problems);
   yield;
   // one synchronous step: nothing is replaced before every check passed, and nothing runs between the old state and the new
-  engine.restore(doc.state as Parameters<Engine['restore']>[0], owned);
+  engine.restore(doc.state, owned);
   const st = doc.state;
   return {
     seed: engine.seed,

@@ -1,3 +1,5 @@
+import type { Violation } from './check.ts';
+
 /** One request forwarded to the upstream and its answer, as the proxy saw it. */
 export interface ProxyExchange {
   operationId: string;
@@ -13,4 +15,14 @@ export interface ProxyExchange {
   endedAtMs: number;
   session?: string;
   fromFallback: boolean;
+}
+
+/** What the proxy adds to a journal entry. */
+export interface ProxyMark {
+  /** The mock answered because the upstream did not. */
+  fallback: boolean;
+  /** The violations of the answer (at most 10 listed). */
+  violations: Violation[];
+  /** Why the answer was not checked whole, or why the mock answered. */
+  note?: string;
 }

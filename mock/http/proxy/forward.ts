@@ -28,7 +28,7 @@ import { ContractChecker, type Violation } from './check.ts';
 import type { ProxyExchange } from './exchange.ts';
 import { ProxyTally } from './report.ts';
 
-export type { ProxyExchange } from './exchange.ts';
+export type { ProxyExchange, ProxyMark } from './exchange.ts';
 
 /** Bytes of a request or an answer the proxy keeps for the check (and for a fallback) by default: 8 MiB. */
 export const DEFAULT_CHECK_CAP = 8 * 1024 * 1024;
@@ -53,16 +53,6 @@ export interface ProxyOptions {
   now?: () => number;
   /** Called for each violation found (the CLI prints them). */
   onViolation?: (v: ProxyReport['violations'][number]) => void;
-}
-
-/** What the proxy adds to a journal entry. */
-export interface ProxyMark {
-  /** The mock answered because the upstream did not. */
-  fallback: boolean;
-  /** The violations of the answer (at most 10 listed). */
-  violations: Violation[];
-  /** Why the answer was not checked whole, or why the mock answered. */
-  note?: string;
 }
 
 /** A forwarding proxy: the Express adapter hands it the requests it forwards (mock/http/app.ts). */
