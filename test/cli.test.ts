@@ -33,7 +33,7 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-/** Starts `mediagen-mock` with `args` on a free port and waits until it answers. */
+/** Starts `mediagen-mock` with `args` on a free port and waits until it answers and has printed its ready line. */
 async function start(args: string[], host = '127.0.0.1', env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--port', String(port), '--host', host, '--clock', 'manual', ...args], {
@@ -50,7 +50,8 @@ async function start(args: string[], host = '127.0.0.1', env: Record<string, str
   for (const t0 = Date.now(); ;) {
     if (child.exitCode !== null) break;
     try {
-      if ((await fetch(`${base}/__mock/health`)).status === 200) break;
+      // answering and done printing its banner (the ready line is its last; health can answer a moment before it)
+      if ((await fetch(`${base}/__mock/health`)).status === 200 && out.includes('mediagen-mock ready')) break;
     } catch {
       /* not yet */
     }
