@@ -8,8 +8,10 @@ import type { EncodedAudio, EncodedAudioPacket } from '../types.ts';
 import { audioFrameSamples, checkSpec, fillCyclic, FLAC_BLOCK, loadAudioLoops, RATE } from './loops.ts';
 import { aacLoop, audioFrameCount, audioFrames, frameLoop, loopRange } from './frames.ts';
 import { pcmLoop, renderPcm, renderWav, sampleCount, wavHeader } from './pcm.ts';
-import { opusLoop, renderOggOpus } from './opus.ts';
-import { flacStream } from './flac.ts';
+
+/** The Ogg Opus and FLAC writers, loaded on first use: a page running the mock (MSW) fetches them only when it asks for such audio. */
+const opusCodec = () => import('./opus.ts');
+const flacCodec = () => import('./flac.ts');
 
 // ---------------------------------------------------------------------------
 // Public API
@@ -35,9 +37,9 @@ export async function renderAudio(spec: { format: AudioFormat; durationMs: numbe
     case 'aac':
       return audioFrames(format, variant, 0, audioFrameCount(format, durationMs));
     case 'opus':
-      return renderOggOpus(durationMs, variant);
+      return (await opusCodec()).renderOggOpus(durationMs, variant);
     case 'flac':
-      return flacStream(durationMs, variant).bytes;
+      return (await flacCodec()).flacStream(durationMs, variant).bytes;
     case 'wav':
       return renderWav(durationMs, variant);
     case 'pcm':
@@ -126,14 +128,14 @@ export async function encodedAudio(codec: 'aac' | 'mp3' | 'opus' | 'flac', durat
     return { codec: `mp4a.40.${objectType}`, ...base, description: new Uint8Array([asc >> 8, asc & 0xff]), packets };
   }
   if (codec === 'opus') {
-    const loop = opusLoop(variant);
+    const loop = (await opusCodec()).opusLoop(variant);
     const count = Math.max(1, Math.round(durationMs / 20));
     const { bytes, start } = loopRange(loop, 0, count);
     for (let k = 0; k < count; k++) packets.push({ data: bytes.subarray(start(k), start(k + 1)), timestamp: k * 0.02, duration: 0.02 });
     return { codec: 'opus', ...base, description: loop.head.slice(), packets };
   }
   if (codec === 'flac') {
-    const { bytes, frames, streamInfo } = flacStream(durationMs, variant);
+    const { bytes, frames, streamInfo } = (await flacCodec()).flacStream(durationMs, variant);
     let sample = 0;
     const total = sampleCount(durationMs);
     for (let k = 0; k + 1 < frames.length; k++) {
