@@ -6,7 +6,7 @@
  */
 import { z } from '../zod.ts';
 import { js, rule, withRules, type BodyRule, type RuleIssue, type StateRule } from '../rules.ts';
-import { pageQuery, uriString } from '../common.ts';
+import { idParams, pageQuery, uriString } from '../common.ts';
 import { uploadedFile } from '../define.ts';
 import { MUSIC_A_DEFAULT_MODEL, MUSIC_B_DEFAULT_MODEL, providerValues } from '../music-providers.ts';
 import {
@@ -308,12 +308,7 @@ export const extendStateRules: StateRule[] = [
   creditsRule,
 ];
 
-export const MusicTaskPathParams = z.object({
-  taskId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'music task id' }, example: 'mus_1a2b3c4d5e6f7a8b' }),
-});
+export const MusicTaskPathParams = idParams('taskId', 'music task id', 'mus_1a2b3c4d5e6f7a8b');
 
 /** Query of GET /v1/music/tasks: page from 1, pageSize 1-100 (default 20), status. */
 export const ListMusicQuery = z.object({

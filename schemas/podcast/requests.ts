@@ -5,7 +5,7 @@
  */
 import { z } from '../zod.ts';
 import { js, rule, withRules, type BodyRule, type RuleIssue, type StateRule } from '../rules.ts';
-import { uriString } from '../common.ts';
+import { idParams, uriString } from '../common.ts';
 import { charCount, SPEECH_MAX_CHARS, SpeakerId, SpeechSpeed, speedRule } from '../speech.ts';
 import { formatCount } from '../text.ts';
 import { LanguageCode, PODCAST_SPEAKERS, podcastLimits, type PodcastMode, podcastModes } from './tables.ts';
@@ -226,12 +226,7 @@ export const PodcastAudioRequest = z
   });
 export type PodcastAudioRequest = z.infer<typeof PodcastAudioRequest>;
 
-export const PodcastEpisodeIdParams = z.object({
-  episodeId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'episode id' }, example: 'pe_1a2b3c4d5e6f7a8b' }),
-});
+export const PodcastEpisodeIdParams = idParams('episodeId', 'episode id', 'pe_1a2b3c4d5e6f7a8b');
 
 /** Which text the stream delivers (document 2: event=script or event=outline). */
 export const textStreamEvents = ['script', 'outline'] as const;

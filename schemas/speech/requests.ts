@@ -7,7 +7,7 @@
  */
 import { z } from '../zod.ts';
 import { js, rule, withRules, type BodyRule, type JsonSchema, type RuleIssue, type StateRule } from '../rules.ts';
-import { uriString } from '../common.ts';
+import { idParams, uriString } from '../common.ts';
 import type { ErrorName } from '../errors.ts';
 import { audioFormats } from '../media.ts';
 import { assumed, provenanceMeta } from '../provenance.ts';
@@ -303,12 +303,7 @@ export const FlowSpeechTtsRequest = withRules(
 );
 export type FlowSpeechTtsRequest = z.infer<typeof FlowSpeechTtsRequest>;
 
-export const EpisodeIdParams = z.object({
-  episodeId: z
-    .string()
-    .min(1)
-    .meta({ param: { description: 'episode id' }, example: 'fs_1a2b3c4d5e6f7a8b' }),
-});
+export const EpisodeIdParams = idParams('episodeId', 'episode id', 'fs_1a2b3c4d5e6f7a8b');
 
 /** Query of GET /v1/speakers/list. */
 export const ListSpeakersQuery = z.object({
