@@ -24,6 +24,8 @@ RUN --mount=type=secret,id=ca,required=false \
 COPY scripts/bundle-container.mjs scripts/ui-build.mjs scripts/
 COPY schemas schemas
 COPY mock mock
+# the proxy (--upstream) checks answers with the verifier's checks
+COPY verify verify
 COPY spec spec
 # /opt/mediagen-mock: the mock and its dependencies in a few JavaScript files, the dashboard's bundle (dist/ui), the
 # documents and the docs renderer.
