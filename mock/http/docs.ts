@@ -120,8 +120,12 @@ function withServer(doc: Record<string, unknown>, origin: string): Record<string
 }
 
 let yaml: Promise<typeof Yaml> | undefined;
-/** The YAML library, loaded with the first document asked for (not at start: about a tenth of the mock's start-up). */
-const loadYaml = () => (yaml ??= import('yaml'));
+/**
+ * The YAML library, loaded with the first document asked for (not at start: about a tenth of the mock's start-up).
+ * Node's loader gives the CommonJS package's named exports; a bundle (esbuild: the container image) may give only
+ * `default`, the module's exports object.
+ */
+const loadYaml = () => (yaml ??= import('yaml').then((m) => (typeof m.parse === 'function' ? m : (m as unknown as { default: typeof Yaml }).default)));
 
 /** The /docs site and the documents, read from spec/ of the package. */
 export function createDocsRouter(opts: { publicUrl?: string } = {}): Router {
