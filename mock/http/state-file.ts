@@ -11,29 +11,19 @@
  * STATE_SAVE_FAILED (10020) and the state stays in memory.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { MockState } from '../../schemas/control.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { parseState, stateOf } from '../services/saved-state.ts';
+import { readJsonFile } from './json-file.ts';
 
 export { loadState, parseState, stateOf } from '../services/saved-state.ts';
 
 /** Reads and parses a state file. Throws an Error whose message says what is wrong with the file (and that nothing was loaded). */
 export function readStateFile(path: string): MockState {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new Error(`cannot read ${path}: ${(e as Error).message}`, { cause: e });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${path} is not JSON: ${(e as Error).message}`, { cause: e });
-  }
+  const value = readJsonFile(path);
   try {
     return parseState(value);
   } catch (e) {

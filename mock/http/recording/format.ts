@@ -13,8 +13,8 @@
  * does for the state file).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readJsonFile } from '../json-file.ts';
 
 export const RECORDING_FORMAT = 'mediagen-recording';
 export const RECORDING_VERSION = 1;
@@ -159,17 +159,5 @@ export function parseRecording(value: unknown, source: string): Recording {
 
 /** Reads and validates a recording file. Throws an Error naming the file and what is wrong with it. */
 export function readRecordingFile(path: string): Recording {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new Error(`cannot read ${path}: ${(e as Error).message}`, { cause: e });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${path} is not JSON: ${(e as Error).message}`, { cause: e });
-  }
-  return parseRecording(value, path);
+  return parseRecording(readJsonFile(path), path);
 }
