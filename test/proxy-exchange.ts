@@ -3,8 +3,9 @@
  * without the proxy: a request sent to an upstream mock with fetch, its answer
  * read whole, both handed as a `ProxyExchange` to `onExchange`. The times are
  * the upstream's clock (a manual clock in tests: the statuses follow it), as
- * the proxy stamps the wall time of a real upstream. Swap this for the proxy
- * itself to test the two together.
+ * the proxy stamps the wall time of a real upstream. The recorder behind the
+ * proxy itself is tested in test/record-replay.test.ts too ("through the
+ * proxy itself").
  */
 import { operations } from '../schemas/operations.ts';
 import { createRouteTable } from '../mock/core/routes.ts';

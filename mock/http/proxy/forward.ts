@@ -253,27 +253,27 @@ export function createProxy(opts: ProxyOptions): Proxy {
     const requestHeaders = flatHeaders(req.rawHeaders);
     const requestBody = read.whole ? read.body : concat(read.parts, read.size).subarray(0, cap);
     const canFallBack = fallbackOn && read.whole;
+    /** The exchange of this request with its answer (the upstream's, or the mock's when `fromFallback`), for `onExchange`. */
+    const exchange = (status: number, responseHeaders: Record<string, string>, responseBody: Uint8Array, fromFallback: boolean): ProxyExchange => ({
+      operationId: operationId ?? '',
+      method: req.method,
+      path,
+      query,
+      requestHeaders,
+      ...(requestBody ? { requestBody } : {}),
+      status,
+      responseHeaders,
+      responseBody,
+      startedAtMs,
+      endedAtMs: now(),
+      ...(session !== null ? { session } : {}),
+      fromFallback,
+    });
     const fallBack = (note: string) => {
       tally.fallbacks++;
       d.proxy = { fallback: true, violations: [], note };
       if (opts.onExchange)
-        captureFallback(res, (status, responseHeaders, responseBody) =>
-          opts.onExchange!({
-            operationId: operationId ?? '',
-            method: req.method,
-            path,
-            query,
-            requestHeaders,
-            ...(requestBody ? { requestBody } : {}),
-            status,
-            responseHeaders,
-            responseBody,
-            startedAtMs,
-            endedAtMs: now(),
-            ...(session !== null ? { session } : {}),
-            fromFallback: true,
-          }),
-        );
+        captureFallback(res, (status, responseHeaders, responseBody) => opts.onExchange!(exchange(status, responseHeaders, responseBody, true)));
       fallback(replayed(req, read.body));
     };
     tally.forwarded++;
@@ -389,21 +389,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
         if (operationId) d.operationId = operationId;
         d.keyId = keyIdOf(req.headers.authorization);
         if (read.body?.length && /json/.test(req.headers['content-type'] ?? '')) d.journalBody = journalBodyOf(read.body);
-        opts.onExchange?.({
-          operationId: operationId ?? '',
-          method: req.method,
-          path,
-          query,
-          requestHeaders,
-          ...(requestBody ? { requestBody } : {}),
-          status,
-          responseHeaders,
-          responseBody: body ?? new Uint8Array(),
-          startedAtMs,
-          endedAtMs: now(),
-          ...(session !== null ? { session } : {}),
-          fromFallback: false,
-        });
+        opts.onExchange?.(exchange(status, responseHeaders, body ?? new Uint8Array(), false));
         buffered -= heldBody;
         heldBody = 0;
         parts.length = 0;
