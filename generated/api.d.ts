@@ -4565,6 +4565,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -4681,6 +4690,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -4783,6 +4801,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10004` no operation at this path */
             404: {
                 headers: {
@@ -4859,6 +4886,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4956,6 +4992,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -5032,6 +5077,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5148,6 +5202,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -5249,6 +5312,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -5325,6 +5397,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5785,6 +5866,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -5918,6 +6008,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -6018,6 +6117,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /**
              * @description - `10004` no operation at this path
              *     - `26006` image task not found (or it belongs to another user)
@@ -6111,6 +6219,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -6192,6 +6309,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6301,6 +6427,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -6396,6 +6531,15 @@ export interface operations {
             };
             /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6513,6 +6657,15 @@ export interface operations {
             };
             /** @description - `35004` insufficient credits for the speech (HTTP 402, as the image endpoints of document 1); nothing charged */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6639,6 +6792,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -6756,6 +6918,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -6838,6 +7009,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6928,6 +7108,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -6996,6 +7185,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7096,6 +7294,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7236,7 +7443,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `36002` NEED_UPGRADE: cloning needs a paid plan (a free-tier confirmation returns it) */
+            /**
+             * @description - `10001` missing, malformed or deleted API key
+             *     - `36002` NEED_UPGRADE: cloning needs a paid plan (a free-tier confirmation returns it)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7381,6 +7591,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -7445,6 +7664,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7538,6 +7766,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7646,6 +7883,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /**
              * @description - `10004` no operation at this path
              *     - `36012` private voice not found (or it belongs to another user)
@@ -7736,6 +7982,7 @@ export interface operations {
              *     - `33002` speaker not found for a speaker entry
              *     - `33005` too many voices (max 3)
              *     - `33006` not enough credits; nothing reserved
+             *     - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status
              *     - `33009` per-user concurrency limit reached
              *     - `33003` generation service unavailable
              */
@@ -7749,6 +7996,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7857,6 +8113,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10004` no operation at this path */
             404: {
                 headers: {
@@ -7949,6 +8214,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -8027,6 +8301,7 @@ export interface operations {
              *     - `33002` speaker not found for a speaker entry
              *     - `33005` too many voices (max 3)
              *     - `33006` not enough credits; nothing reserved
+             *     - `33007` rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status
              *     - `33009` per-user concurrency limit reached
              *     - `33003` generation service unavailable
              */
@@ -8040,6 +8315,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8148,6 +8432,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10004` no operation at this path */
             404: {
                 headers: {
@@ -8233,6 +8526,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8331,6 +8633,15 @@ export interface operations {
             };
             /** @description - `37004` insufficient credits; nothing reserved */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8456,6 +8767,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -8538,6 +8858,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8656,6 +8985,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /**
              * @description - `10004` no operation at this path
              *     - `37005` podcast episode not found (or it belongs to another user)
@@ -8760,6 +9098,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /**
              * @description - `10004` no operation at this path
              *     - `37005` podcast episode not found (or it belongs to another user)
@@ -8853,6 +9200,15 @@ export interface operations {
             };
             /** @description - `38003` insufficient credits for a lyrics request (2 credits); nothing reserved */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8970,6 +9326,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -9034,6 +9399,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9140,7 +9514,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) */
+            /**
+             * @description - `10001` missing, malformed or deleted API key
+             *     - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9254,7 +9631,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) */
+            /**
+             * @description - `10001` missing, malformed or deleted API key
+             *     - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9368,7 +9748,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only) */
+            /**
+             * @description - `10001` missing, malformed or deleted API key
+             *     - `39506` audioUrl names hosted media of another account (as document 3 rules for the audioUrl of /remix: the caller's own audio or public audio only)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9494,6 +9877,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -9576,6 +9968,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9668,6 +10069,15 @@ export interface operations {
             };
             /** @description - `40004` insufficient credits; nothing reserved */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9790,6 +10200,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -9872,6 +10291,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9983,6 +10411,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -10079,6 +10516,15 @@ export interface operations {
             };
             /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10189,6 +10635,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -10286,6 +10741,15 @@ export interface operations {
             };
             /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10406,7 +10870,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified */
+            /**
+             * @description - `10001` missing, malformed or deleted API key
+             *     - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10533,7 +11000,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified */
+            /**
+             * @description - `10001` missing, malformed or deleted API key
+             *     - `39008` a platform audio URL (audioUrl, uploadUrl) that belongs to another account; ownership is verified
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10647,6 +11117,15 @@ export interface operations {
             };
             /** @description - `39003` insufficient credits for the music request (its price by model tier or endpoint); nothing reserved */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10771,6 +11250,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - `10016` the request line and headers, or the whole request, did not arrive in time (60 s for the request line and headers, 300 s for the whole request; checked every 30 s); the connection then closes */
             408: {
                 headers: {
@@ -10835,6 +11323,15 @@ export interface operations {
             };
             /** @description - `10001` missing, malformed or deleted API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - `10001` missing, malformed or deleted API key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

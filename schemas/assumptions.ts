@@ -20,7 +20,8 @@ export const sharedTableAssumptions: TableAssumption[] = [
       'the documents say "prompt", "a URL" or "page address", "24-character hex" and "@音频1, @音频2, ... assign lines to voices in order" without the exact rule; each is written as a JSON Schema fragment or pattern in the request schema',
   },
   {
-    subject: 'a rejected credential (API key or user token) answers HTTP 401 with code 10001; no operation declares a 403 for it',
+    subject:
+      'a rejected credential (API key or user token) answers HTTP 401 with code 10001 in the mock; every operation declares 10001 under both 401 and 403, so a provider answering either conforms',
     reason: 'document 1, "Authentication", allows 401 or 403 without saying which; the security schemes tell a client to treat both as a rejected credential',
   },
   {

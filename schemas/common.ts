@@ -118,7 +118,7 @@ export const bearerApiKeyScheme = {
       `with the fixed prefix "${DEFAULT_KEY_PREFIX}"; keyId and secret are letters and digits. ` +
       'The secret is shown once, at creation; keys are created and deleted in the account dashboard, and a deletion takes effect at once (later requests with the key fail authentication). ' +
       'There is no refresh: a key is valid until rotated or deleted. Keep keys server-side. ' +
-      'A rejected credential answers HTTP 401 or 403: this contract answers 401 with code 10001; treat a 403 without a documented code as a rejected credential too. Sent to {base_url}.',
+      'A rejected credential answers HTTP 401 or 403 with code 10001: every operation declares both statuses (the document allows either). Sent to {base_url}.',
     'x-provenance': `document 1, "Authentication"; assumed: the prefix "${DEFAULT_KEY_PREFIX}" and the characters of keyId and secret (the document says the prefix is fixed but does not show it)`,
   },
 };

@@ -15,12 +15,13 @@ import { operationIds, operations, tags } from '../schemas/operations.ts';
 import { assumed, describeProvenance, fromSeed } from '../schemas/provenance.ts';
 import type { FormBody, JsonBody, MultipartBody, OperationDef, ResponseDef } from '../schemas/registry-types.ts';
 
-/** Groups errors by HTTP status. */
+/** Groups errors by HTTP status (a code the documents allow under several statuses, `alsoHttpStatus`, under each). */
 export function errorsByStatus(op: { errors: readonly ErrorName[] }): Map<number, ErrorName[]> {
   const out = new Map<number, ErrorName[]>();
   for (const name of op.errors) {
-    const status = errorCatalog[name].httpStatus;
-    out.set(status, [...(out.get(status) ?? []), name]);
+    const entry = errorCatalog[name] as CatalogError;
+    // a code the documents allow under more than one status is declared under each (`alsoHttpStatus`)
+    for (const status of [entry.httpStatus, ...(entry.alsoHttpStatus ?? [])]) out.set(status, [...(out.get(status) ?? []), name]);
   }
   return out;
 }
@@ -63,6 +64,7 @@ function catalogExtension(names: readonly ErrorName[]) {
     code: errorCatalog[n].code,
     name: n,
     httpStatus: errorCatalog[n].httpStatus,
+    ...((errorCatalog[n] as CatalogError).alsoHttpStatus ? { alsoHttpStatus: (errorCatalog[n] as CatalogError).alsoHttpStatus } : {}),
     meaning: errorCatalog[n].meaning,
     ...(errorReason(n) ? { failureReason: errorReason(n) } : {}),
     'x-provenance': describeProvenance(errorCatalog[n].provenance),

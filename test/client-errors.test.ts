@@ -22,7 +22,11 @@ for (const item of Object.values(spec.paths as Record<string, Record<string, Op>
       creates.push({
         op: op.operationId,
         body: op['x-lifecycle'].example,
-        codes: Object.entries(op.responses).flatMap(([status, r]) => (r['x-error-codes'] ?? []).map((c) => [c, Number(status)] as [number, number])),
+        // each code under the status the mock answers (a code the documents allow under another status too, e.g.
+        // 10001 under 403, is declared there as well: the mock answers the catalogue's status)
+        codes: Object.entries(op.responses).flatMap(([status, r]) =>
+          (r['x-error-codes'] ?? []).filter((c) => catalog.get(c)?.httpStatus === Number(status)).map((c) => [c, Number(status)] as [number, number]),
+        ),
       });
 /** Codes Prefer cannot force (the transport's own: a request that cannot be parsed, headers too large, a timeout). */
 const transportOnly = new Set([10002, 10003, 10006, 10013, 10014, 10016]);

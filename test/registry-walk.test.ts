@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { envelope, errorEnvelope } from '../schemas/common.ts';
-import { errorCatalog, errorNames, errorReason, type ErrorName } from '../schemas/errors.ts';
+import { errorCatalog, errorNames, errorReason, type CatalogError, type ErrorName } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { declaredStatuses, errorForStatus, MAX_DELAY_MS } from '../mock/core/forcing.ts';
@@ -190,6 +190,8 @@ describe('registry', () => {
         [
           ...new Set([
             ...declaredStatuses({ ...op, errors: op.errors.filter((n) => !isMockOnly(n)) }),
+            // the other statuses the documents allow for a code (10001 under 403 too): declared, never answered by the mock
+            ...op.errors.flatMap((n) => (errorCatalog[n] as CatalogError).alsoHttpStatus ?? []),
             // a web page's other pages (an error page, the form again)
             ...(op.response.kind === 'page' ? Object.keys(op.response.pages ?? {}).map(Number) : []),
           ]),

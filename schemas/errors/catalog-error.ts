@@ -16,4 +16,10 @@ export interface CatalogError {
   retryAfterSeconds?: number;
   /** The string a failed task reports for this error (e.g. `failReason: "free_relax_busy"`); also accepted by `Prefer: error=`. */
   reason?: string;
+  /**
+   * Other HTTP statuses the documents allow for this code (e.g. 403 for a rejected credential, document 1
+   * "Authentication"): the service document declares the code under each of them too, so a client or a checker
+   * accepts a provider's answer with any; the mock answers `httpStatus`.
+   */
+  alsoHttpStatus?: readonly CatalogError['httpStatus'][];
 }

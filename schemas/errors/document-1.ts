@@ -21,7 +21,14 @@ const oauthCodes = assumed(
 
 /** Transport and auth errors: every operation can answer them (numbers assumed: document 1 does not number them). */
 export const transportErrors = {
-  UNAUTHORIZED: { code: 10001, httpStatus: 401, meaning: 'missing, malformed or deleted API key', provenance: transport },
+  UNAUTHORIZED: {
+    code: 10001,
+    httpStatus: 401,
+    // document 1, "Authentication": a rejected credential answers 401 or 403, without saying which; both are declared
+    alsoHttpStatus: [403],
+    meaning: 'missing, malformed or deleted API key',
+    provenance: transport,
+  },
   MALFORMED_JSON: { code: 10002, httpStatus: 400, meaning: 'the request body is not valid JSON', provenance: transport },
   UNSUPPORTED_MEDIA_TYPE: {
     code: 10003,

@@ -70,6 +70,8 @@ export const generatedAudioErrors = {
   GEN_AUDIO_RATE_LIMITED: {
     code: 33007,
     httpStatus: 429,
+    // document 2 lists it among the business errors of HTTP 400: declared under 400 too
+    alsoHttpStatus: [400],
     meaning:
       'rate limited: more than 5 generate requests per minute per user (HTTP 429, Retry-After); listed by document 2 among the business errors of HTTP 400, so branch on the code whatever the status',
     // document 2 both lists 33007 among the codes of business errors (HTTP 400) and says a 429 answers the generate rate
