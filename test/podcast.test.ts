@@ -517,7 +517,9 @@ describe('the text stream', () => {
           await m.advance(textMs('quick') - plan.lines * plan.lineMs);
           for (let i = 0; i < plan.lines; i++) {
             await m.advance(plan.lineMs);
-            await new Promise((r) => setTimeout(r, 30));
+            // wait for this step's line to arrive (the manual clock sends nothing more until the next step), however
+            // slow the machine; a limit only against a hang
+            for (const until = Date.now() + 60_000; received.length < i + 1 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
             seen.push(received.length);
           }
         })();
