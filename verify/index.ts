@@ -21,6 +21,7 @@
  * reported as errors.
  */
 import { createControlClient } from '../mock/web/controls.ts';
+import { cleanUp, deletable, type Made } from './cleanup.ts';
 import { Credits } from './credits.ts';
 import { loadPackageDocument, operationsOf, validatorsOf, type SpecOperation } from './document.ts';
 import { lifecycle, oneShot, type Followed } from './lifecycles.ts';
@@ -97,7 +98,14 @@ async function forcible(shared: RunShared): Promise<Set<string>> {
  * to success (the one this run already followed, unless `forceFailure`: a fresh one, as a finished stage may not
  * start again). The successful tasks are kept in `succeeded` by create operation.
  */
-async function follow(run: Run, credits: Credits, op: SpecOperation, forceFailure: boolean, succeeded: Map<string, Followed>): Promise<Followed | undefined> {
+async function follow(
+  run: Run,
+  credits: Credits,
+  op: SpecOperation,
+  forceFailure: boolean,
+  succeeded: Map<string, Followed>,
+  made: Made[],
+): Promise<Followed | undefined> {
   const lc = op.lifecycle!;
   let prior: Followed | undefined;
   if (lc.continues) {
@@ -110,7 +118,7 @@ async function follow(run: Run, credits: Credits, op: SpecOperation, forceFailur
     prior = forceFailure ? undefined : succeeded.get(earlier.operationId);
     if (!prior) {
       run.progress(`a task of ${earlier.operationId} for ${op.operationId}`);
-      prior = await follow(run, credits, earlier, false, succeeded);
+      prior = await follow(run, credits, earlier, false, succeeded, made);
     }
     if (!prior?.succeeded)
       return void run.record(op, forceFailure ? 'forced failure' : 'lifecycle', {
@@ -119,6 +127,7 @@ async function follow(run: Run, credits: Credits, op: SpecOperation, forceFailur
   }
   const task = await lifecycle(run, credits, op, lc, forceFailure, prior);
   if (task?.succeeded && !forceFailure) succeeded.set(op.operationId, task);
+  made.push(...deletable(run, op, task));
   return task;
 }
 
@@ -184,6 +193,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const tags = [...new Set(selected.map((o) => o.tag))];
   const done = new Set<string>();
   const succeeded = new Map<string, Followed>();
+  const made: Made[] = [];
   try {
     await credits.start();
     for (const tag of tags) {
@@ -206,10 +216,10 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
           run.record(op, 'lifecycle', { skip: op.charges ? 'safe mode creates nothing' : 'safe mode sends no later stage of a task' });
           continue;
         }
-        const task = await follow(run, credits, op, false, succeeded);
+        const task = await follow(run, credits, op, false, succeeded, made);
         if (!options.mock) run.record(op, 'forced failure', { skip: 'a failure can be forced only on the mock (--mock)' });
         else if (!(await forcible(shared)).has(op.operationId)) run.record(op, 'forced failure', { skip: 'this operation cannot be forced to fail' });
-        else await follow(run, credits, op, true, succeeded);
+        else await follow(run, credits, op, true, succeeded, made);
         const poll = shared.byId.get(lc.pollOperationId);
         if (poll && options.secondApiKey && !lc.continues) {
           if (task) await otherKey(run, poll, task.id);
@@ -219,6 +229,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       if (mode === 'full') for (const op of ops.filter((o) => o.charges && !o.lifecycle && o.jsonBody && !o.pathParams.length)) await oneShot(run, credits, op);
       // lists over more than one page, once the area's tasks exist
       for (const op of ops.filter(isPaginated)) await pagination(run, op);
+      // what the area's tasks made, deleted (the body rules of what changes it sent first)
+      await cleanUp(run, made.splice(0), (op, path) => bodyRules(run, credits, op, declared, path));
       await credits.checkpoint(run, `the ${tag} area`);
       const mine = run.checks.slice(before);
       const failed = mine.filter((c) => c.outcome === 'failed').length;

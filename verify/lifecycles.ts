@@ -104,6 +104,11 @@ export async function lifecycle(
   const code = (created.json as { code?: number } | undefined)?.code;
   if (forceFailure && created.status === 400 && /INVALID_PREFER/.test(op.codeNames.get(code ?? -1) ?? ''))
     return void run.record(op, label, { skip: 'this operation cannot be forced to fail' });
+  // the account cannot pay for it now (a quota used, no credits): the contract's answer to the account, not a violation
+  if (created.status === 402 && op.codes.get(402)?.includes(code ?? -1))
+    return void run.record(op, `${label}: valid request accepted`, {
+      skip: `the account cannot pay for it now: HTTP 402 ${op.codeNames.get(code!) ?? code} ${(created.json as { message?: string } | undefined)?.message ?? ''}`.trim(),
+    });
   if (created.status !== op.successStatus)
     return void run.record(
       op,

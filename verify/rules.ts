@@ -4,18 +4,16 @@
  * and, from a valid body, one body per rule the schema carries that breaks
  * that rule alone (a required field missing; an enum, minimum, maximum,
  * minLength, maxLength, minItems or maxItems violated; a wrong type), nested
- * objects and the first item of arrays of objects included, and the
- * conditional fragments under `allOf` (verify/conditions.ts); for multipart
- * bodies, one form per required part left out.
+ * objects and the first item of arrays of objects included (the rule
+ * fragments under `allOf`: verify/negations.ts); for multipart bodies, one
+ * form per required part left out, and a form of any body (`formOf`).
  */
-import { brokenConditions } from './conditions.ts';
 import { resolve, type ApiDocument, type JsonSchema } from './document.ts';
 
-/** A body breaking one rule: the rule's name (`maximum duration`) and the body; `anyDeclaredCode`: a conditional rule, which may be refused with any 4xx code the operation declares (some carry their own code). */
+/** A body breaking one rule of a field's own schema: the rule's name (`maximum duration`) and the body. */
 export interface BrokenBody {
   rule: string;
   body: Record<string, unknown>;
-  anyDeclaredCode?: boolean;
 }
 
 const typeOf = (s: JsonSchema): string | undefined => {
@@ -56,13 +54,13 @@ export function sampleValue(doc: ApiDocument, node: JsonSchema | undefined, dept
 }
 
 /**
- * Bodies breaking each rule of `schema`, each from `base` (a valid body): the
- * rules of every field, nested objects and the first item of arrays of
- * objects included (`imageConfig.aspectRatio`, `voices[0].id`), and the
- * conditional fragments under `allOf` (verify/conditions.ts).
+ * Bodies breaking each rule of `schema`'s fields, each from `base` (a valid
+ * body): the rules of every field, nested objects and the first item of
+ * arrays of objects included (`imageConfig.aspectRatio`, `voices[0].id`).
+ * The rule fragments under `allOf` are broken by verify/negations.ts.
  */
 export function brokenBodies(doc: ApiDocument, schema: JsonSchema, base: Record<string, unknown>, seed = 1): BrokenBody[] {
-  return [...brokenFields(doc, schema, base, seed, '', (v) => v, 0), ...brokenConditions(doc, schema, base).map((b) => ({ ...b, anyDeclaredCode: true }))];
+  return brokenFields(doc, schema, base, seed, '', (v) => v, 0);
 }
 
 /** The rules of the object `value` (at `prefix` of the body), each broken alone; `wrap` puts a changed object back into the whole body. */
@@ -178,4 +176,22 @@ export function brokenForms(doc: ApiDocument, schema: JsonSchema | undefined): B
       },
     })),
   );
+}
+
+/**
+ * `body` as a multipart form of `schema`: a binary part (or each item of an array of them) as a few bytes named
+ * verify.mp3, a text as it is, any other value as JSON text (a number, a boolean: their text).
+ */
+export function formOf(doc: ApiDocument, schema: JsonSchema | undefined, body: Record<string, unknown>): FormData {
+  const s = resolve(doc, schema);
+  const f = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    const p = resolve(doc, s?.properties?.[name]);
+    const binary = p?.format === 'binary' || resolve(doc, p?.items)?.format === 'binary';
+    for (const v of Array.isArray(value) && (binary || typeOf(p ?? {}) === 'array') ? value : [value]) {
+      if (binary) f.append(name, new File([new TextEncoder().encode('verify')], 'verify.mp3', { type: 'audio/mpeg' }));
+      else f.append(name, typeof v === 'string' ? v : JSON.stringify(v));
+    }
+  }
+  return f;
 }

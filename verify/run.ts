@@ -135,7 +135,7 @@ export class Run {
     } else await new Promise((r) => setTimeout(r, Math.max(0, Math.min(ms, this.s.limits.timeoutMs, this.s.deadline - performance.now()))));
   }
 
-  /** Sends and checks without recording: the final answer, and the problems of every answer (a 429 waited out and sent again, three times at most). */
+  /** Sends and checks without recording: the final answer, and the problems of every answer (a 429 waited out and sent again, five times at most, the wait doubling). */
   async probe(
     op: SpecOperation,
     path: string,
@@ -144,13 +144,15 @@ export class Run {
     let a = await this.exchange(op.method, path, opts);
     let ms = a.durationMs;
     const problems: { problem: Problem; answer: Answer }[] = [];
-    for (let i = 0; i < 3 && a.status === 429; i++) {
+    let wait = 0;
+    for (let i = 0; i < 5 && a.status === 429; i++) {
       for (const p of answerProblems(op, a, this.s.validate)) problems.push({ problem: p, answer: a });
       this.s.retries++;
       const ra = Number(a.headers.get('retry-after'));
-      // without a usable Retry-After: a minute on the mock's clock (a whole window), a second of real time
-      const seconds = Number.isFinite(ra) && ra > 0 ? ra : this.s.control ? 60 : 1;
-      await this.pass(seconds * 1000);
+      // without a usable Retry-After: a minute on the mock's clock (a whole window), a second of real time; a 429
+      // again doubles the wait (a Retry-After shorter than the limit's window: 2, 4, ... 32 s cover a minute)
+      wait = Math.max(Number.isFinite(ra) && ra > 0 ? ra : this.s.control ? 60 : 1, wait * 2);
+      await this.pass(wait * 1000);
       a = await this.exchange(op.method, path, opts);
       ms += a.durationMs;
     }
