@@ -15,7 +15,8 @@ import { bodyPointer, declaredBodies, searchBases } from '../verify/requests.ts'
 import { formOf } from '../verify/rules.ts';
 
 const doc = loadPackageDocument();
-const ops = operationsOf(doc).filter((o) => (o.jsonBody ?? o.multipartBody)?.$ref && o.method !== 'get' && !o.pathParams.length);
+// the operations with a body; one on a thing (a voice's update) gets the body on a thing the run made (verify/cleanup.ts)
+const ops = operationsOf(doc).filter((o) => (o.jsonBody ?? o.multipartBody)?.$ref && o.method !== 'get');
 const declared = declaredBodies(operationsOf(doc));
 const validate = validatorsOf(doc);
 const found = new Map<string, { pointer: string; bodies: NegatedBody[]; missed: string[] }>();
@@ -45,6 +46,11 @@ const at = (pointer: string) =>
     .slice(1)
     .reduce<any>((n, k) => n?.[k], doc);
 const compile = (schema: unknown) => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"spec#/components/')));
+const wholes = new Map<string, ReturnType<typeof ajv.compile>>();
+const wholeOf = (pointer: string) => {
+  if (!wholes.has(pointer)) wholes.set(pointer, ajv.compile({ $ref: `spec#${pointer}` }));
+  return wholes.get(pointer)!;
+};
 const same = (e: ErrorObject) => `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
 
 describe('bodies breaking the rule fragments under allOf', () => {
@@ -57,23 +63,20 @@ describe('bodies breaking the rule fragments under allOf', () => {
     expect([...found.values()].flatMap((f) => f.missed)).toEqual([]);
   });
 
-  it('each breaks its fragment, and nothing else of the schema but what repeats it, and expects the fragment code', () => {
+  it('each breaks its fragment, and nothing else of the schema but what the fragment says too, and expects the fragment code', () => {
     for (const b of all) {
       const schema = at(b.pointer);
       const fragment = schema.allOf[b.fragment];
       expect(fragment['x-rule'], `${b.operationId} ${b.rule}`).toBe(b.ruleId);
       expect(b.code).toBe(fragment['x-error-code']);
-      const whole = ajv.compile({ $ref: `spec#${b.pointer}` });
+      const whole = wholeOf(b.pointer);
       expect(whole(b.body), `${b.operationId} ${b.rule}`).toBe(false);
       const alone = compile({ allOf: [fragment] });
       expect(alone(b.body), `${b.operationId} ${b.rule}: the fragment alone`).toBe(false);
-      // the rest of the schema passes, or fails only as the fragment does (a field's own maxLength the fragment repeats)
-      const rest = compile({ ...schema, allOf: (schema.allOf as unknown[]).filter((_, j) => j !== b.fragment) });
-      if (!rest(b.body)) {
-        const mine = new Set((alone.errors ?? []).map(same));
-        const other = (rest.errors ?? []).filter((e) => !mine.has(same(e)));
-        expect(other, `${b.operationId} ${b.rule}`).toEqual([]);
-      }
+      // every error of the whole schema is one the fragment alone gives (a field's own maxLength the fragment repeats too)
+      const mine = new Set((alone.errors ?? []).map(same));
+      const other = (whole.errors ?? []).filter((e) => !mine.has(same(e)));
+      expect(other, `${b.operationId} ${b.rule}`).toEqual([]);
     }
   });
 
@@ -131,7 +134,9 @@ describe('bodies breaking the rule fragments under allOf', () => {
         const headers: Record<string, string> = { authorization: 'Bearer mg_negations_secret1' };
         if (op.jsonBody) headers['content-type'] = 'application/json';
         const body = op.jsonBody ? JSON.stringify(b.body) : formOf(doc, op.multipartBody, b.body);
-        const a = await mock.fetch(op.path, { method: 'POST', headers, body });
+        // an operation on a thing: an id of none (the mock reads the body first; the verifier sends it on one it made)
+        const path = op.path.replace(/\{\w+\}/g, 'verify-missing-1');
+        const a = await mock.fetch(path, { method: op.method.toUpperCase(), headers, body });
         const j = (await a.json()) as { code: number };
         if (a.status !== 400 || j.code !== b.code)
           wrong.push(`${b.operationId} ${b.rule}: ${a.status} ${j.code} (expected 400 ${b.code}) ${JSON.stringify(b.body).slice(0, 300)}`);
