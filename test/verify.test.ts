@@ -122,6 +122,29 @@ describe('verify against the unmutated mock', () => {
     expect(new Set(counts).size).toBe(1);
   }, 120_000);
 
+  it('six full runs in a row on one account pass: each deletes what it made (its video tasks, its confirmed voice)', async () => {
+    mock.reset(1);
+    const key = 'mg_verifysix_secret1';
+    const voices = async () => {
+      const a = await fetch(`${mockUrl}/v1/voice-clone/speakers`, { headers: { authorization: `Bearer ${key}` } });
+      return ((await a.json()) as { data: { speakers: unknown[] } }).data.speakers.length;
+    };
+    for (let run = 1; run <= 6; run++) {
+      const report = await verify({ baseUrl: mockUrl, apiKey: key, mode: 'full', mock: true, allowUnpriced: true, seed: run });
+      expect(failures(report), `run ${run}`).toEqual([]);
+      expect(report.ok, `run ${run}`).toBe(true);
+      const deleted = report.checks.filter((c) => c.rule === 'clean-up: deleted' && c.outcome === 'passed').map((c) => c.operationId);
+      expect(deleted, `run ${run}`).toContain('deleteVideoTask');
+      // the plan's three free confirmations a period: the first three runs confirm (and delete) a voice, the others are told 402
+      if (run <= 3) expect(deleted, `run ${run}`).toContain('deletePrivateVoice');
+      else
+        expect(report.checks.find((c) => c.operationId === 'confirmVoiceClone' && c.rule === 'lifecycle: valid request accepted')?.reason).toMatch(
+          /cannot pay for it now: HTTP 402 NEED_CREDIT/,
+        );
+      expect(await voices(), `run ${run}`).toBe(0);
+    }
+  }, 600_000);
+
   it('the budget is a hard cap on the measured spend: --budget 15 (video estimated above it: not created), --budget 1 creates nothing', async () => {
     mock.reset(1);
     const fresh = mock.account(FRESH).credits;
