@@ -399,6 +399,62 @@ const cases: Case[] = [
     violation: 'body rule enforced',
     rule: /^body rule: contains video\.content\.last-frame-needs-first$/,
   },
+  // rules on array items and rules nested deep in a fragment (bodies found by search, verify/negations.ts)
+  {
+    bug: 'a rule on an array item unenforced (a voice entry with both id and url accepted: the url dropped)',
+    options: { operations: ['createPlatformVoiceTask'] },
+    mutation: () => ({
+      request: (req) =>
+        req.path === '/v1/platform-voice/generate'
+          ? editRequest(req, (b) =>
+              Array.isArray(b.voices) && b.voices.some((v: any) => v?.id !== undefined && v?.url !== undefined)
+                ? { ...b, voices: b.voices.map(({ url: _url, ...v }: any) => (v.id !== undefined ? v : { ...v, url: _url })) }
+                : b,
+            )
+          : req,
+    }),
+    operationId: 'createPlatformVoiceTask',
+    violation: 'body rule enforced',
+    rule: /^body rule: not gen-audio\.voice-id-or-url$/,
+  },
+  {
+    bug: "a rule on sources[].uri unenforced (a url source's ftp uri read as https)",
+    options: { operations: ['createFlowSpeechEpisode'] },
+    mutation: () => ({
+      request: (req) =>
+        req.path === '/v1/flow-speech/episodes'
+          ? editRequest(req, (b) =>
+              Array.isArray(b.sources)
+                ? { ...b, sources: b.sources.map((src: any) => (typeof src?.uri === 'string' ? { ...src, uri: src.uri.replace(/^ftp:/i, 'https:') } : src)) }
+                : b,
+            )
+          : req,
+    }),
+    operationId: 'createFlowSpeechEpisode',
+    violation: 'body rule enforced',
+    rule: /^body rule: pattern flow-speech\.url-uri-http$/,
+  },
+  {
+    bug: 'a rule nested deep in a fragment unenforced (frame and reference roles mixed: the reference items dropped)',
+    options: { operations: ['createVideoTask'] },
+    mutation: () => ({
+      request: (req) =>
+        req.path === '/v1/video-generation/generate'
+          ? editRequest(req, (b) => {
+              const content = Array.isArray(b.content) ? (b.content as { type?: string; role?: string }[]) : [];
+              const frame = (c: { type?: string; role?: string }) => c.role === 'first_frame' || c.role === 'last_frame';
+              const reference = (c: { type?: string; role?: string }) =>
+                c.type === 'video_url' || c.type === 'audio_url' || (c.type === 'image_url' && (!c.role || c.role === 'reference_image'));
+              if (!content.some(frame) || !content.some(reference)) return b;
+              const { inputVideoDuration: _gone, ...rest } = b;
+              return { ...rest, content: content.filter((c) => !reference(c)) };
+            })
+          : req,
+    }),
+    operationId: 'createVideoTask',
+    violation: 'body rule enforced',
+    rule: /^body rule: not video\.content\.roles-not-mixed$/,
+  },
 ];
 
 const table: string[] = [];
