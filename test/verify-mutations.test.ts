@@ -401,14 +401,14 @@ const cases: Case[] = [
   },
   // rules on array items and rules nested deep in a fragment (bodies found by search, verify/negations.ts)
   {
-    bug: 'a rule on an array item unenforced (a voice entry with both id and url accepted: the url dropped)',
+    bug: 'a rule on an array item unenforced (a voice entry with both an id and a url text accepted: the url dropped)',
     options: { operations: ['createPlatformVoiceTask'] },
     mutation: () => ({
       request: (req) =>
         req.path === '/v1/platform-voice/generate'
           ? editRequest(req, (b) =>
-              Array.isArray(b.voices) && b.voices.some((v: any) => v?.id !== undefined && v?.url !== undefined)
-                ? { ...b, voices: b.voices.map(({ url: _url, ...v }: any) => (v.id !== undefined ? v : { ...v, url: _url })) }
+              Array.isArray(b.voices) && b.voices.some((v: any) => v?.id !== undefined && typeof v?.url === 'string')
+                ? { ...b, voices: b.voices.map(({ url: _url, ...v }: any) => (v.id !== undefined && typeof _url === 'string' ? v : { ...v, url: _url })) }
                 : b,
             )
           : req,
@@ -471,7 +471,7 @@ describe('verify against a provider with one bug', () => {
         (x) => x.outcome === 'failed' && x.operationId === c.operationId && x.violation === c.violation && (!c.rule || c.rule.test(x.rule)),
       );
       table.push(`${c.bug} | ${hit ? 'yes' : 'NO'} | ${hit ? `${hit.operationId}: ${hit.rule} (${hit.cause})` : ''}`);
-      const found = report.checks.filter((x) => x.outcome === 'failed').map((x) => `${x.operationId}: ${x.violation}`);
+      const found = report.checks.filter((x) => x.outcome === 'failed').map((x) => `${x.operationId}: ${x.rule}: ${x.violation}`);
       expect(hit, `expected ${c.operationId}: ${c.violation}; found ${found.join(' | ')}`).toBeDefined();
       expect(report.ok).toBe(false);
       expect(hit!.evidence!.request).toBeTruthy();
