@@ -116,7 +116,7 @@ export function formatTable(report: VerifyReport): string {
   }
   const uncovered = report.coverage.filter((c) => c.reason);
   const covered = report.coverage.length - uncovered.length;
-  out.push('', `Coverage: ${covered} of ${report.coverage.length} operations of the document checked; the others:`);
+  out.push('', `Coverage: ${covered} of ${report.coverage.length} operations of the document checked${uncovered.length ? '; the others:' : ''}`);
   const unselected = uncovered.filter((c) => c.reason!.startsWith('not selected'));
   for (const c of uncovered) if (!unselected.includes(c)) out.push(`  ${c.operationId} (${c.tag}): ${c.reason}`);
   if (unselected.length) out.push(`  ${unselected.length} operations ${unselected[0].reason}`);
