@@ -10,11 +10,12 @@ export const interopSuites = [
   'test/generators.test.ts',
   // the docs site and the mock's /docs rendered by Scalar in Chromium
   'test/docs-site.test.ts',
-  // mediagen-verify against the mock over several seeds, a mutating proxy (one provider bug each) and hostile servers
+  // mediagen-verify against the mock over several seeds and six runs in a row on one account, a mutating proxy (one provider
+  // bug each) and hostile servers
   'test/verify.test.ts',
   'test/verify-mutations.test.ts',
   'test/verify-hostile.test.ts',
-  // the bodies breaking the contains and not rules, checked by a validator of their own and refused by the mock (about 10 s)
+  // a body breaking each rule fragment docs/rules.md lists, checked by a validator of its own and refused by the mock (about 15 s)
   'test/verify-negations.test.ts',
   // Prism 5 (@stoplight/prism-cli) in front of the mock, validating every request and answer against the documents
   // (one Prism per document, test/prism-hub.ts)
