@@ -55,16 +55,18 @@ export function dataOf(x: RecordedExchange | undefined): Record<string, unknown>
 }
 
 /**
- * The credits recorded task `t` was charged: the last whole number its answers (its create and the reads of its
- * statuses) show in its lifecycle's charged field (`creditCharged`, `creditCost`, `credits`); 0 when they show none.
+ * The credits recorded task `t` held: the most its answers (its create and every request naming it) show in its
+ * lifecycle's charged field (`creditCharged`, `creditCost`, `credits`: a running task shows its hold, a failed one
+ * may show 0 once refunded); 0 when they show none.
  */
 export function chargeOf(rec: Recording, t: RecordedTask): number {
   const field = lifecycleDefOf(t)?.chargedField;
   if (!field) return 0;
   let charge = 0;
-  for (const seq of [t.createSeq, ...t.statuses.map((s) => s.seq)]) {
-    const v = dataOf(rec.exchanges[seq])?.[field];
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) charge = v;
+  for (const x of rec.exchanges) {
+    if (x.seq !== t.createSeq && !x.path.split('/').includes(encodeURIComponent(t.taskId))) continue;
+    const v = dataOf(x)?.[field];
+    if (typeof v === 'number' && Number.isInteger(v) && v > charge) charge = v;
   }
   return charge;
 }

@@ -31,7 +31,7 @@ import type { Engine } from '../../engine/engine.ts';
 import type { MediaRoute, ServiceContext } from '../../services/context.ts';
 import type { AnyService } from '../../services/index.ts';
 import { replayedTaskOf, setReplayedView, type Task, type TaskKit } from '../../services/tasks.ts';
-import type { RecordedExchange, RecordedTask, Recording } from './format.ts';
+import type { RecordedExchange, Recording } from './format.ts';
 import { canonicalJson, Redactor } from './redact.ts';
 import { chargeOf, dataOf, insufficientErrorOf, kitFor, listItemOf, listItemShape, prefixOf, RECORDING_ENDED, replayedLifecycle } from './replay-world.ts';
 
