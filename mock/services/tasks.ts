@@ -185,7 +185,12 @@ export function taskRecordSchema(statuses: readonly [string, ...string[]], field
       .optional(),
     replayed: ReplayedOfSchema,
   });
-  return z.union([own, replayed]);
+  // the record's own schema by its kind, so a refusal names the field (a union would only say "Invalid input")
+  return z.unknown().superRefine((value, ctx) => {
+    const isReplayed = typeof value === 'object' && value !== null && 'replayed' in value;
+    const r = (isReplayed ? replayed : own).safeParse(value);
+    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  });
 }
 
 /** The reason a task fails when one of its own events throws (a mock bug). */
