@@ -1,8 +1,8 @@
 /**
  * The parts of record and replay on hand-written cases: what the redactor
  * replaces (docs/guides/proxy.md, "What is and is not stored"), the recorder's
- * media caps and fetch-once rule with a fake fetch, and the fresh ids a replay
- * gives a recorded create whose ids are taken.
+ * media caps and fetch-once rule with a fake fetch, and the new ids a replay
+ * gives a recorded create asked again (never a recorded one).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
