@@ -17,9 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MockState } from '../schemas/control.ts';
 import { createMock, defaultServices } from '../mock/index.ts';
-import { readRecordingFile, type Recording } from '../mock/http/recording/format.ts';
+import { readRecordingFile, type RecordedTask, type Recording } from '../mock/http/recording/format.ts';
 import { createRecorder } from '../mock/http/recording/recorder.ts';
 import { createReplay } from '../mock/http/recording/replay.ts';
+import { replayedLifecycle } from '../mock/http/recording/replay-world.ts';
 import { invariantProblems } from '../mock/services/state-invariants.ts';
 import { taskAreasOf } from '../mock/services/tasks.ts';
 import { imageBody, musicBody, pathOf, videoBody } from './factories.ts';
@@ -217,5 +218,77 @@ describe('new ids and recorded ids', () => {
     expect((await call('GET', pathOf('getVideoTask', { taskId: r.json.data.taskId }), KEY)).json.code).toBe(0);
     expect((await call('GET', pathOf('getVideoTask', { taskId: recordedId('createVideoTask', 0) }))).json.code).toBe(0);
     expect(mock.bugs()).toEqual([]);
+  });
+});
+
+describe('the lifecycle a recorded task runs (hand-written status sequences)', () => {
+  const task = (operationId: string, pollOperationId: string, statuses: [string, number][]): RecordedTask => ({
+    taskId: 'x_1',
+    otherIds: [],
+    operationId,
+    createSeq: 0,
+    pollOperationId,
+    statusField: 'status',
+    owner: null,
+    statuses: statuses.map(([status, atMs], seq) => ({ status, atMs, seq })),
+  });
+  it('a success ends it; a failure replaces its last step; a recording that stops early waits for the timeout; one terminal status settles at once', () => {
+    expect(
+      replayedLifecycle(
+        task('createVideoTask', 'getVideoTask', [
+          ['generating', 0],
+          ['uploading', 50_000],
+          ['success', 60_000],
+        ]),
+      ),
+    ).toEqual({
+      initial: 'generating',
+      lifecycle: {
+        steps: [
+          { status: 'uploading', afterMs: 50_000 },
+          { status: 'success', afterMs: 10_000 },
+        ],
+      },
+    });
+    expect(
+      replayedLifecycle(
+        task('createVideoTask', 'getVideoTask', [
+          ['generating', 0],
+          ['failed', 60_000],
+        ]),
+      ),
+    ).toEqual({
+      initial: 'generating',
+      lifecycle: { steps: [{ status: 'success', afterMs: 60_000 }], failure: { atStep: 0, reason: 'failed as recorded', afterMs: 60_000 } },
+    });
+    // the video lifecycle gives up after 30 minutes (x-lifecycle timeoutMs)
+    expect(
+      replayedLifecycle(
+        task('createVideoTask', 'getVideoTask', [
+          ['pending', 0],
+          ['generating', 5_000],
+        ]),
+      ),
+    ).toEqual({
+      initial: 'pending',
+      lifecycle: {
+        steps: [
+          { status: 'generating', afterMs: 5_000 },
+          { status: 'success', afterMs: 0 },
+        ],
+        stuckBefore: 1,
+      },
+      timeoutMs: 1_800_000,
+    });
+    expect(replayedLifecycle(task('createImageTask', 'getImageTask', [['fail', 0]]))).toEqual({ initial: 'fail', settle: 'release' });
+    // a podcast episode's text, then its audio: the audio stage's success ends it too
+    expect(
+      replayedLifecycle(
+        task('createPodcastTextContent', 'getPodcastEpisode', [
+          ['text-success', 0],
+          ['audio-success', 70_000],
+        ]),
+      ),
+    ).toEqual({ initial: 'text-success', lifecycle: { steps: [{ status: 'audio-success', afterMs: 70_000 }] } });
   });
 });

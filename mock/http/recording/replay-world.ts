@@ -94,20 +94,23 @@ export const RECORDED_FAILURE = 'failed as recorded';
  */
 export function replayedLifecycle(t: RecordedTask): { initial: string; lifecycle?: Lifecycle<string>; settle?: 'capture' | 'release'; timeoutMs?: number } {
   const def = lifecycleDefOf(t);
-  const success = def?.success ?? 'success';
-  const terminal = def?.terminal ?? [success];
+  // a task read by one operation may end in another stage's status (a podcast episode's text, then its audio):
+  // the successes and terminal statuses of every lifecycle polled the same way count
+  const stages = Object.values(ops).flatMap((op) => (op.lifecycle?.pollOperationId === t.pollOperationId ? [op.lifecycle] : []));
+  const successes = new Set([def?.success ?? 'success', ...stages.map((l) => l.success)]);
+  const terminal = new Set([...successes, ...(def?.terminal ?? []), ...stages.flatMap((l) => l.terminal)]);
   const [first, ...rest] = t.statuses;
   const last = t.statuses[t.statuses.length - 1];
   const steps = rest.map((s, i) => ({ status: s.status, afterMs: s.atMs - (i === 0 ? first.atMs : rest[i - 1].atMs) }));
-  if (rest.length === 0 && terminal.includes(first.status)) return { initial: first.status, settle: first.status === success ? 'capture' : 'release' };
-  if (last.status === success) return { initial: first.status, lifecycle: { steps } };
-  if (terminal.includes(last.status)) {
+  if (rest.length === 0 && terminal.has(first.status)) return { initial: first.status, settle: successes.has(first.status) ? 'capture' : 'release' };
+  if (successes.has(last.status)) return { initial: first.status, lifecycle: { steps } };
+  if (terminal.has(last.status)) {
     // the kit fails a task instead of entering a step: the failure takes the place of the last recorded status
     const gap = steps.pop()!.afterMs;
-    steps.push({ status: success, afterMs: gap });
+    steps.push({ status: def?.success ?? 'success', afterMs: gap });
     return { initial: first.status, lifecycle: { steps, failure: { atStep: steps.length - 1, reason: RECORDED_FAILURE, afterMs: gap } } };
   }
-  steps.push({ status: success, afterMs: 0 });
+  steps.push({ status: def?.success ?? 'success', afterMs: 0 });
   return { initial: first.status, lifecycle: { steps, stuckBefore: steps.length - 1 }, timeoutMs: def?.timeoutMs ?? DEFAULT_TIMEOUT_MS };
 }
 

@@ -33,7 +33,18 @@ import type { AnyService } from '../../services/index.ts';
 import { replayedTaskOf, setReplayedView, type Task, type TaskKit } from '../../services/tasks.ts';
 import type { RecordedExchange, Recording } from './format.ts';
 import { canonicalJson, Redactor } from './redact.ts';
-import { chargeOf, dataOf, insufficientErrorOf, kitFor, listItemOf, listItemShape, prefixOf, RECORDING_ENDED, replayedLifecycle } from './replay-world.ts';
+import {
+  chargeOf,
+  dataOf,
+  insufficientErrorOf,
+  kitFor,
+  listItemOf,
+  listItemShape,
+  prefixOf,
+  RECORDED_FAILURE,
+  RECORDING_ENDED,
+  replayedLifecycle,
+} from './replay-world.ts';
 
 /** The mock key of a recorded owner reference (`key-2` -> `mg_replay2_recorded`). */
 export function replayKeyOf(ref: string, keyPrefix = 'mg'): string {
@@ -172,10 +183,13 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
   function readOf(task: Task, origin: string): Answer | undefined {
     const t = rec.tasks[task.replayed!.task];
     const read = (seq: number) => rec.exchanges[seq].operationId === t.pollOperationId;
-    const seen = t.statuses.find((s) => s.status === task.status && read(s.seq));
+    // failed as recorded: the kit's failed status stands for the recorded one (a podcast's audio-fail)
+    let status = task.status;
+    if (task.lifecycle?.failure?.reason === RECORDED_FAILURE && !t.statuses.some((s) => s.status === status)) status = t.statuses[t.statuses.length - 1].status;
+    const seen = t.statuses.find((s) => s.status === status && read(s.seq));
     if (seen) return answerOf(rec.exchanges[seen.seq], task.replayed!.ids, origin);
     const first = t.statuses.find((s) => read(s.seq));
-    return first && answerOf(rec.exchanges[first.seq], task.replayed!.ids, origin, { field: t.statusField, value: task.status });
+    return first && answerOf(rec.exchanges[first.seq], task.replayed!.ids, origin, { field: t.statusField, value: status });
   }
 
   /** How a list shows replayed `task`: its read's fields the list's item has (the rest from a recorded list or its create's body). */
