@@ -473,7 +473,7 @@ if (saved)
     console.error(`mediagen-mock: --state ${o.state}: ${(e as Error).message}\n  the file is left as it is; fix it, move it away, or start without --state`);
     process.exit(1);
   }
-const replayedTasks = replay?.load(engine.clock.now());
+const replayedTasks = replay?.load(engine);
 
 // Express 5 calls the listen callback with the error too (port in use, bad host): report it and exit.
 const server = app.listen(o.port, o.host, (err?: Error) => {

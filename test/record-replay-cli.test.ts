@@ -110,7 +110,7 @@ describe('docs/guides/proxy.md, "Replaying offline", run as pasted', () => {
     expect(steps.length).toBeGreaterThan(5);
     const replay = createReplay(readRecordingFile(file));
     const mock = createMock({ seed: 1, services: [...defaultServices, replay.service], intercept: replay.intercept });
-    replay.load(mock.now());
+    replay.load(mock.engine);
     const base = await mock.listen();
     try {
       const preamble = readFileSync(join(ROOT, 'docs/guides/video.md'), 'utf8')

@@ -127,7 +127,7 @@ describe('a session recorded through the proxy and replayed offline', () => {
   it('the replay gives the same statuses, codes and media bytes', async () => {
     const replay = createReplay(readRecordingFile(file));
     const mock = createMock({ seed: 99, strict: true, services: [...defaultServices, replay.service], intercept: replay.intercept });
-    replay.load(mock.now());
+    replay.load(mock.engine);
     const base = await mock.listen();
     try {
       const replayed = await session(clientOf(base, replay.owners[0].key), async (ms) => void mock.advance(ms));
@@ -149,7 +149,7 @@ describe('a session recorded through the proxy and replayed offline', () => {
     const rec = readRecordingFile(file);
     const replay = createReplay(rec);
     const mock = createMock({ seed: 5, services: [...defaultServices, replay.service], intercept: replay.intercept });
-    replay.load(mock.now());
+    replay.load(mock.engine);
     const base = await mock.listen();
     try {
       const video = rec.tasks.find((t) => t.operationId === 'createVideoTask')!;
@@ -225,7 +225,7 @@ describe('the same session through the proxy itself (--upstream with --record), 
 
     const replay = createReplay(readRecordingFile(file));
     const mock = createMock({ seed: 99, strict: true, services: [...defaultServices, replay.service], intercept: replay.intercept });
-    replay.load(mock.now());
+    replay.load(mock.engine);
     const replayBase = await mock.listen();
     try {
       const replayed = await session(clientOf(replayBase, replay.owners[0].key), async (ms) => void mock.advance(ms));

@@ -1,8 +1,8 @@
 /**
  * The parts of record and replay on hand-written cases: what the redactor
  * replaces (docs/guides/proxy.md, "What is and is not stored"), the recorder's
- * media caps and fetch-once rule with a fake fetch, and the fresh ids a replay
- * gives a recorded create whose ids are taken.
+ * media caps and fetch-once rule with a fake fetch, and the new ids a replay
+ * gives a recorded create asked again (never a recorded one).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readRecordingFile } from '../mock/http/recording/format.ts';
 import { createRecorder } from '../mock/http/recording/recorder.ts';
 import { Redactor, canonicalJson } from '../mock/http/recording/redact.ts';
-import { createReplay, MAX_REPLAYED_TASKS } from '../mock/http/recording/replay.ts';
+import { createReplay } from '../mock/http/recording/replay.ts';
+import { createMock, defaultServices } from '../mock/index.ts';
 import type { ProxyExchange } from '../mock/http/proxy/exchange.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mg-recording-units-'));
@@ -133,7 +134,7 @@ describe('the recorder', () => {
 });
 
 describe('a replay', () => {
-  it('starts a recorded create again under fresh ids of the same form when its ids are taken, and maps them in its answers', async () => {
+  it('puts a recorded create again into the world under new ids of the same form, never the recorded ones, and maps them in its answers', async () => {
     const file = join(dir, 'fresh.json');
     const rec = createRecorder({ file, fetchMedia: async () => new Response('x') });
     const body = { content: [{ type: 'text', text: 'a fox' }] };
@@ -142,35 +143,35 @@ describe('a replay', () => {
     rec.observe(exchange('getVideoTask', 'GET', '/v1/video-generation/tasks/vt_1a2b3c4d5e6f7a8b', { ...created, id: created.taskId, status: 'success' }, 5000));
     await rec.close();
     const replay = createReplay(readRecordingFile(file));
-    expect(replay.load(1_000)).toBe(1);
-    const call = {
-      operationId: 'createVideoTask',
-      apiKey: 'mg_me_secret1',
-      params: {},
-      query: {},
-      body: { content: [{ text: 'a fox', type: 'text' }] },
-      origin: 'http://h',
-      now: 2_000,
+    const mock = createMock({ seed: 1, services: [...defaultServices, replay.service], intercept: replay.intercept });
+    expect(replay.load(mock.engine)).toBe(1);
+    const call = async (method: string, path: string, key = 'mg_me_secret1', sent?: unknown) => {
+      const res = await mock.fetch(path, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
+      });
+      return (await res.json()) as { code: number; data: Record<string, string> };
     };
-    const answer = replay.intercept(call)!;
-    const data = JSON.parse((answer.body as { json: string }).json).data as typeof created;
+    mock.advance(2_000);
+    // the same body, keys in another order: the recorded answer
+    const { data } = await call('POST', '/v1/video-generation/generate', undefined, { content: [{ text: 'a fox', type: 'text' }] });
     expect(data.taskId).toMatch(/^vt_[0-9a-f]{16}$/);
     expect(data.taskId).not.toBe(created.taskId);
     expect(data.episodeId).toMatch(/^ep_[0-9a-f]{16}$/);
     expect(data.episodeId).not.toBe(created.episodeId);
-    const read = (now: number, key = 'mg_me_secret1') =>
-      replay.intercept({ operationId: 'getVideoTask', apiKey: key, params: { taskId: data.taskId }, query: {}, body: undefined, origin: 'http://h', now });
-    // the status seen at 5 s is reached 5 s after this create (at 7 s), not before
-    expect(JSON.parse((read(6_999)!.body as { json: string }).json).data).toMatchObject({ taskId: data.taskId, status: 'generating' });
-    expect(JSON.parse((read(7_000)!.body as { json: string }).json).data).toMatchObject({ id: data.taskId, episodeId: data.episodeId, status: 'success' });
-    // another key's read, and a body that was not recorded, are the mock's to answer
-    expect(read(7_000, 'mg_other_secret1')).toBeUndefined();
-    expect(replay.intercept({ ...call, body: { content: [{ type: 'text', text: 'a cat' }] } })).toBeUndefined();
-    // however many creates clients send, at most MAX_REPLAYED_TASKS are kept: the first started goes first
-    for (let i = 0; i < MAX_REPLAYED_TASKS; i++) replay.intercept(call);
-    expect(read(7_000)).toBeUndefined();
-    // an upload is the mock's: its files are not walked (a replay records none)
-    const upload = { fields: { name: 'me' }, files: { audio: [{ filename: 'a.wav', mimeType: 'audio/wav', bytes: new Uint8Array(8 * 1024 * 1024) }] } };
-    expect(replay.intercept({ ...call, operationId: 'createVoiceClone', body: upload })).toBeUndefined();
+    const read = (key?: string) => call('GET', `/v1/video-generation/tasks/${data.taskId}`, key);
+    // the status seen at 5 s is reached 5 s after this create, not before
+    mock.advance(4_999);
+    expect((await read()).data).toMatchObject({ taskId: data.taskId, status: 'generating' });
+    mock.advance(1);
+    expect((await read()).data).toMatchObject({ id: data.taskId, episodeId: data.episodeId, status: 'success' });
+    // another key's read is the mock's: a task it does not have (31006)
+    expect((await read('mg_other_secret1')).code).toBe(31006);
+    // a body that was not recorded is the mock's own create
+    const own = await call('POST', '/v1/video-generation/generate', undefined, { content: [{ type: 'text', text: 'a cat' }] });
+    expect(own.code).toBe(0);
+    expect([created.taskId, data.taskId]).not.toContain(own.data.taskId);
+    expect(mock.bugs()).toEqual([]);
   });
 });

@@ -353,13 +353,31 @@ export class Engine {
     return this.slots.get(key) as T;
   }
 
-  /** A deterministic id for the next entity of `kind` owned by `owner`: depends only on (seed, owner, kind, n). */
+  /** Checks of ids kept outside the engine's counters (`declareTakenIds`): a new id is never one of them. */
+  private idTakers: ((id: string) => boolean)[] = [];
+
+  /**
+   * Declares ids the engine's counters did not give that a new id must never
+   * be (a replayed recording's task ids, mock/http/recording/replay.ts):
+   * `nextId` passes over an id `taken` says is one. Must not create state.
+   */
+  declareTakenIds(taken: (id: string) => boolean): void {
+    if (!this.idTakers.includes(taken)) this.idTakers.push(taken);
+  }
+
+  /**
+   * A deterministic id for the next entity of `kind` owned by `owner`: depends only on (seed, owner, kind, n), the
+   * first n whose id no `declareTakenIds` check claims.
+   */
   nextId(prefix: string, owner: string, kind: string): string {
     let kinds = this.counters.get(owner);
     if (!kinds) this.counters.set(owner, (kinds = new Map<string, number>()));
-    const n = (kinds.get(kind) ?? 0) + 1;
+    let n = kinds.get(kind) ?? 0;
+    let id: string;
+    do id = this.rng.id(prefix, owner, kind, ++n);
+    while (this.idTakers.length > 0 && this.idTakers.some((taken) => taken(id)));
     kinds.set(kind, n);
-    return this.rng.id(prefix, owner, kind, n);
+    return id;
   }
 
   /**

@@ -195,7 +195,7 @@ function makeService(name: GeneratedAudioServiceName) {
     if (query.keyword === undefined || query.keyword.trim() === '') return kit.page(ctx, query, (r) => present(r, ctx));
     const words = query.keyword.toLowerCase().split(/\s+/).filter(Boolean);
     const all = kit.store(ctx.engine).pageNewestFirst(ctx.account.apiKey, 1, Number.MAX_SAFE_INTEGER, query.status).items;
-    const hits = all.filter((r) => words.every((w) => r.text.toLowerCase().includes(w)));
+    const hits = all.filter((r) => !r.replayed && words.every((w) => r.text.toLowerCase().includes(w)));
     const from = (query.page - 1) * query.pageSize;
     return { items: hits.slice(from, from + query.pageSize).map((r) => present(r, ctx)), page: query.page, pageSize: query.pageSize, total: hits.length };
   };

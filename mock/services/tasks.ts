@@ -11,7 +11,13 @@
  *   forced stuck task that never reaches a step;
  * - runs timeouts (the sweep) and named one-off actions;
  * - looks tasks up for their owner, pages them newest first, deletes them;
- * - reports every change of status to the engine's activity feed.
+ * - reports every change of status to the engine's activity feed;
+ * - keeps tasks replayed from a recording (`replayed` set: mock/http/recording/replay.ts,
+ *   decisions/0029-record-and-replay.md) beside the area's own: they are
+ *   stored, paged, counted, evicted, deleted and moved like them, and hold and
+ *   settle their credits the same way, but the area's code never sees one (a
+ *   lookup by id does not find it, except for a delete; the area's hooks are
+ *   not called; a list shows it through the replay's view).
  *
  * Everything a task needs later is data: its lifecycle is saved on its record
  * and every scheduled event is `{kind: 'task', args}`, so the state can be
@@ -65,6 +71,29 @@ export interface Task<S extends string = string> {
   updatedAt: number;
   /** The lifecycle the task runs, when it runs one. */
   lifecycle?: Lifecycle<S>;
+  /** Set on a task replayed from a recording: which recorded task it replays, and its ids as recorded -> as here. */
+  readonly replayed?: ReplayedOf;
+}
+
+/** What a replayed task keeps of its recording (mock/http/recording/replay.ts): the index of its recorded task, its ids mapped. */
+export interface ReplayedOf {
+  task: number;
+  ids: [string, string][];
+}
+
+/** The schema of `ReplayedOf` in a saved record. */
+const ReplayedOfSchema = z.strictObject({ task: z.number().int().min(0), ids: z.array(z.tuple([z.string().min(1), z.string().min(1)])) });
+
+/**
+ * How a list shows a replayed task: the replay's view (set with `setReplayedView`), given the list's request
+ * context and the task. Without one (a saved state with replayed tasks loaded into a mock without the
+ * recording), the kit's own fields.
+ */
+const replayedViews = createSlot<{ view?: (ctx: ServiceContext, task: Task) => unknown }>('replayed task view', () => ({}));
+
+/** Sets how lists show the tasks replayed on `engine` (the replay of a recording does, when it loads). */
+export function setReplayedView(engine: Engine, view: (ctx: ServiceContext, task: Task) => unknown): void {
+  engine.slot(replayedViews).view = view;
 }
 
 /** What an area does when its tasks move. Hooks run inside scheduled events (or the create call). */
@@ -130,7 +159,7 @@ function lifecycleSchema(statuses: readonly [string, ...string[]]) {
  * `fields`, and nothing else (strict).
  */
 export function taskRecordSchema(statuses: readonly [string, ...string[]], fields: z.ZodRawShape) {
-  return z.strictObject({
+  const own = z.strictObject({
     id: z.string().min(1),
     owner: z.string().min(1),
     status: z.enum(statuses),
@@ -138,6 +167,29 @@ export function taskRecordSchema(statuses: readonly [string, ...string[]], field
     updatedAt: SafeInt,
     lifecycle: lifecycleSchema(statuses).optional(),
     ...fields,
+  });
+  // a replayed task has the kit's fields only, its statuses the recording's (decisions/0029-record-and-replay.md)
+  const replayed = z.strictObject({
+    id: z.string().min(1),
+    owner: z.string().min(1),
+    status: z.string().min(1),
+    createdAt: SafeInt,
+    updatedAt: SafeInt,
+    lifecycle: z
+      .strictObject({
+        steps: z.array(z.strictObject({ status: z.string().min(1), afterMs: SafeInt.min(0) })).min(1),
+        charge: Int.min(0).optional(),
+        failure: z.strictObject({ atStep: Int.min(0), reason: z.string().min(1), afterMs: SafeInt.min(0).optional() }).optional(),
+        stuckBefore: Int.min(0).optional(),
+      })
+      .optional(),
+    replayed: ReplayedOfSchema,
+  });
+  // the record's own schema by its kind, so a refusal names the field (a union would only say "Invalid input")
+  return z.unknown().superRefine((value, ctx) => {
+    const isReplayed = typeof value === 'object' && value !== null && 'replayed' in value;
+    const r = (isReplayed ? replayed : own).safeParse(value);
+    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   });
 }
 
@@ -191,6 +243,25 @@ function kitsOf(engine: Engine): Map<string, TaskKit<Task>> {
   return engine.slot(taskKits);
 }
 
+/** The task kit of `area` on `engine`, if a service composed onto it has one. */
+export function taskKitOf(engine: Engine, area: string): TaskKit<Task> | undefined {
+  return kitsOf(engine).get(area);
+}
+
+/** The kits on `engine`, each with its area's id prefix (a replay places a recorded task by its id's form). */
+export function taskKitsOf(engine: Engine): TaskKit<Task>[] {
+  return [...kitsOf(engine).values()];
+}
+
+/** The replayed task `id` of any area on `engine`, with its kit; undefined when no store holds a replayed task by that id. */
+export function replayedTaskOf(engine: Engine, id: string): { kit: TaskKit<Task>; task: Task } | undefined {
+  for (const kit of kitsOf(engine).values()) {
+    const task = kit.store(engine).get(id)?.record;
+    if (task) return task.replayed ? { kit, task } : undefined;
+  }
+  return undefined;
+}
+
 /**
  * The areas whose tasks `engine` runs (the kits installed on it), each with
  * its terminal statuses: what a saved state's tasks are checked against
@@ -231,9 +302,10 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     return engine.store<T>(this.config.area);
   }
 
-  /** The stored task `id` of any owner, or undefined (media routes look tasks up by id alone). */
+  /** The stored task `id` of any owner, or undefined (media routes look tasks up by id alone); a replayed task is not the area's. */
   find(engine: Engine, id: string): T | undefined {
-    return this.store(engine).get(id)?.record;
+    const r = this.store(engine).get(id)?.record;
+    return r?.replayed ? undefined : r;
   }
 
   /** A new task id for the caller: deterministic in (seed, key, area, count). */
@@ -323,7 +395,7 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     if (this.config.failStatus === undefined) throw new Error(`${this.config.area}: its tasks are stored finished and cannot fail (${task.id}: ${reason})`);
     const refunded = engine.accounts.release(task.id, at, `refund: ${reason}`);
     this.move(engine, task, this.config.failStatus, at);
-    this.hooks.onFail?.(engine, task, reason, refunded, at);
+    if (!task.replayed) this.hooks.onFail?.(engine, task, reason, refunded, at);
     return refunded;
   }
 
@@ -334,7 +406,9 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   own(ctx: ServiceContext, id: string, errors: LookupErrors): T {
     const field = errors.field ?? 'taskId';
     const hit = this.store(ctx.engine).get(id);
-    if (!hit) throw new ApiError(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
+    // a replayed task has only the kit's fields: a delete needs no more, any other operation is the replay's
+    if (!hit || (hit.record.replayed && (operations as Record<string, OperationDef>)[ctx.operationId]?.method !== 'delete'))
+      throw new ApiError(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
     if (hit.owner !== ctx.account.apiKey) {
       if (errors.forbidden) throw new ApiError(errors.forbidden, `${field} ${id}: the ${this.config.noun ?? 'task'} belongs to another user`);
       throw new ApiError(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
@@ -345,7 +419,9 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   /** A page of the caller's tasks, newest first, optionally only those in `status`, each shown with `view`. */
   page<I>(ctx: ServiceContext, query: { page: number; pageSize: number; status?: S }, view: (task: T) => I): TaskPage<I> {
     const p = this.store(ctx.engine).pageNewestFirst(ctx.account.apiKey, query.page, query.pageSize, query.status);
-    return { items: p.items.map(view), page: query.page, pageSize: query.pageSize, total: p.total };
+    const replayedView = ctx.engine.slot(replayedViews).view;
+    const show = (t: T): I => (t.replayed ? ((replayedView?.(ctx, t) ?? { id: t.id, status: t.status }) as I) : view(t));
+    return { items: p.items.map(show), page: query.page, pageSize: query.pageSize, total: p.total };
   }
 
   /** Deletes `task`: later lookups do not find it, lists leave it out, its scheduled events do nothing. */
@@ -365,7 +441,7 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     const status = l.steps[i].status;
     if (i === l.steps.length - 1) this.succeed(engine, task, status, at, l.charge);
     else this.move(engine, task, status, at);
-    this.hooks.onEnter?.(engine, task, status, at);
+    if (!task.replayed) this.hooks.onEnter?.(engine, task, status, at);
     this.scheduleStep(engine, task, i + 1, at);
   }
 
@@ -409,14 +485,15 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
 function runTaskEvent(engine: Engine, args: TaskEventArgs, at: number): void {
   const kit = kitsOf(engine).get(args.area);
   if (!kit) throw new Error(`task event for unknown area ${args.area}`);
-  const task = kit.find(engine, args.taskId);
+  // a replayed task moves by its kit's events too
+  const task = kit.store(engine).get(args.taskId)?.record;
   if (!task) return;
   try {
     if (args.type === 'step') {
       if (task.status === args.expect) kit.step(engine, task, args.step, at);
     } else if (args.type === 'timeout') {
       if (args.statuses.includes(task.status)) kit.fail(engine, task, at, args.reason);
-    } else if (task.status === args.expect) kit.hooks.onAction?.(engine, task, args.action, at);
+    } else if (task.status === args.expect && !task.replayed) kit.hooks.onAction?.(engine, task, args.action, at);
   } catch (e) {
     if (!kit.isTerminal(task)) {
       try {

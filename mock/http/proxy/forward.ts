@@ -81,7 +81,7 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-/** Headers of the request the proxy does not forward besides the hop-by-hop ones: the mock's own session header is, forwarding is the mock's business only. */
+/** True for a header of the request the proxy does not forward: a hop-by-hop one, or one its Connection header lists. */
 const hopByHop = (name: string, listed: Set<string>) => HOP_BY_HOP.has(name) || listed.has(name);
 
 /** The header names a Connection header lists (they are hop-by-hop too). */
@@ -193,8 +193,13 @@ export function createProxy(opts: ProxyOptions): Proxy {
     });
   }
 
-  /** The request's headers as forwarded: hop-by-hop ones left out, Host the upstream's, Content-Length the body's. */
-  function forwardHeaders(req: Request, whole: boolean, size: number): OutgoingHttpHeaders {
+  /**
+   * The request's headers as forwarded: hop-by-hop ones left out, Host the upstream's, Content-Length the body's, and
+   * the session of a request in one (`/sessions/<name>` or `X-Mock-Session`) as `X-Mock-Session: <name>`: the path's
+   * prefix is this mock's and is not forwarded, the session goes on in the header, which names it the same way to an
+   * upstream mock and which a real server ignores (decisions/0030-upstream-proxy.md).
+   */
+  function forwardHeaders(req: Request, whole: boolean, size: number, session: string | null): OutgoingHttpHeaders {
     const listed = connectionListed(req.headers.connection);
     const out: OutgoingHttpHeaders = {};
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -204,6 +209,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
       out[k] = prev === undefined ? req.rawHeaders[i + 1] : [...(Array.isArray(prev) ? prev : [String(prev)]), req.rawHeaders[i + 1]];
     }
     out.host = base.host;
+    if (session !== null) out['x-mock-session'] = session;
     if (whole && (size > 0 || req.headers['content-length'] !== undefined)) out['content-length'] = String(size);
     else if (!whole && req.headers['content-length'] !== undefined) out['content-length'] = req.headers['content-length'];
     return out;
@@ -283,7 +289,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
       port: base.port || undefined,
       method: req.method,
       path: prefix + req.url,
-      headers: forwardHeaders(req, read.whole, read.size),
+      headers: forwardHeaders(req, read.whole, read.size, session),
     });
     let answered = false;
     upReq.setTimeout(timeoutMs, () =>

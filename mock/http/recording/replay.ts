@@ -1,56 +1,66 @@
 /**
  * A recording replayed in the mock's default world (`--replay FILE`,
- * docs/guides/proxy.md, "Replaying offline"). At load every recorded task is
- * started again at the engine's time, with its recorded id, owned by the key
- * its recorded (redacted) owner maps to (`<prefix>_replay<n>_recorded` for
- * `key-<n>`, printed at start). A task moves through its recorded statuses at
- * their recorded offsets on the engine's clock (virtual time: a manual clock
- * moves only when advanced); a read by its owner answers the first recorded
- * read of its status at that moment, a delete removes it. A request whose
- * operation, path, query and body (canonical JSON, keys and signatures
+ * docs/guides/proxy.md, "Replaying offline"; decisions/0029-record-and-replay.md).
+ * `load(engine)` puts every recorded task into the world at the engine's time:
+ * a task of the area that keeps its kind (mock/services/tasks.ts, a task
+ * with `replayed` set), with its recorded id, owned by the key its recorded
+ * (redacted) owner maps to (`<prefix>_replay<n>_recorded` for `key-<n>`,
+ * printed at start), holding the credits its answers say it was charged. It
+ * moves through its recorded statuses at their recorded offsets on the
+ * engine's clock through its kit's events (activity events, the hold captured
+ * at success and refunded at a failure), is listed, counted and paged by the
+ * area's list like any task, and deleted by the area's delete; a read by its
+ * owner answers the first recorded read of the status it is in. A request
+ * whose operation, path, query and body (canonical JSON, keys and signatures
  * redacted) match a recorded one gets that recorded answer; a recorded create
- * starts the task again, under fresh ids when its recorded ids are taken (the
- * ids rewritten throughout its answers). Every media URL of a replayed answer
- * points to the mock's own `/media/replay/<sha256>.<ext>`, which serves the
- * recorded bytes through the mock's media router. Everything else is the
- * mock's own answer: replay is `OperationOptions.intercept` of the default
- * world's runner (mock/core/operation.ts) plus a media route
- * (decisions/0029-record-and-replay.md).
+ * puts its task into the world again for the caller, under new ids of the
+ * mock (never a recorded one: `Engine.declareTakenIds`), its credits held as
+ * for a create (refused with the operation's insufficient-credits error when
+ * the balance is short). Every media URL of a replayed answer points to the
+ * mock's own `/media/replay/<sha256>.<ext>`, which serves the recorded bytes
+ * through the mock's media router. Everything else is the mock's own answer:
+ * replay is `OperationOptions.intercept` of the default world's runner
+ * (mock/core/operation.ts), a view of replayed tasks in lists, and a media route.
  */
-import { createHash } from 'node:crypto';
 import { operations } from '../../../schemas/operations.ts';
 import type { OperationDef } from '../../../schemas/registry-types.ts';
 import type { Answer } from '../../core/answer.ts';
 import type { InterceptedCall } from '../../core/operation.ts';
-import type { MediaRoute } from '../../services/context.ts';
+import { ApiError } from '../../engine/api-error.ts';
+import type { Engine } from '../../engine/engine.ts';
+import type { MediaRoute, ServiceContext } from '../../services/context.ts';
 import type { AnyService } from '../../services/index.ts';
-import type { RecordedExchange, RecordedTask, Recording } from './format.ts';
+import { replayedTaskOf, setReplayedView, type Task, type TaskKit } from '../../services/tasks.ts';
+import type { RecordedExchange, Recording } from './format.ts';
 import { canonicalJson, Redactor } from './redact.ts';
-
-/** Replayed tasks kept at once (assumed, like the stores' bounds); beyond, the one started first is dropped. */
-export const MAX_REPLAYED_TASKS = 10_000;
+import {
+  chargeOf,
+  dataOf,
+  insufficientErrorOf,
+  kitFor,
+  listItemOf,
+  listItemShape,
+  prefixOf,
+  RECORDED_FAILURE,
+  RECORDING_ENDED,
+  replayedLifecycle,
+} from './replay-world.ts';
 
 /** The mock key of a recorded owner reference (`key-2` -> `mg_replay2_recorded`). */
 export function replayKeyOf(ref: string, keyPrefix = 'mg'): string {
   return `${keyPrefix}_replay${ref.replace(/^key-/, '')}_recorded`;
 }
 
-/** A recorded task started again: its current id, its recorded one's ids mapped, its owner, when it started (engine time). */
-interface Instance {
-  id: string;
-  task: RecordedTask;
-  ids: [string, string][];
-  owner: string | null;
-  startAt: number;
-}
-
-/** What `createReplay` gives the mock: its intercept, its media route (as a service), the owners' keys; `load` starts the recorded tasks. */
+/** What `createReplay` gives the mock: its intercept, its media route (as a service), the owners' keys; `load` puts the recorded tasks into a world. */
 export interface Replay {
   intercept: (call: InterceptedCall) => Answer | undefined;
   /** A service hosting `/media/replay/{file}` (compose it with the default services). */
   service: AnyService;
-  /** Starts every recorded task at engine time `now`. Returns how many. */
-  load(now: number): number;
+  /**
+   * Binds the replay to `engine` (the default world's, before it serves) and puts every recorded task into it at
+   * the engine's time. Returns how many were placed (a task of a kind no area of the mock keeps is not).
+   */
+  load(engine: Engine): number;
   /** Each recorded owner and the mock key its tasks belong to. */
   owners: { ref: string; key: string }[];
 }
@@ -69,6 +79,8 @@ function mapIds(text: string, ids: readonly [string, string][]): string {
   return text;
 }
 
+const ops = operations as Record<string, OperationDef>;
+
 /** A replay of `rec` (validated by parseRecording) for a mock whose keys start with `keyPrefix`. */
 export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Replay {
   const owners = rec.owners.map((ref) => ({ ref, key: replayKeyOf(ref, o.keyPrefix) }));
@@ -84,7 +96,9 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
     } else mediaPath.set(m.url, `/media/replay/not-stored-${i}`);
   });
   const taskIds = new Set(rec.tasks.map((t) => t.taskId));
-  const taskOfCreate = new Map(rec.tasks.map((t) => [t.createSeq, t]));
+  /** Every id a recorded task's answers gave: the mock never makes one of them for a task of its own. */
+  const recordedIds = new Set(rec.tasks.flatMap((t) => [t.taskId, ...t.otherIds]));
+  const taskOfCreate = new Map(rec.tasks.map((t, i) => [t.createSeq, i]));
   /** The recorded task a path names, if any. */
   const taskNamed = (path: string) => path.split('/').find((seg) => taskIds.has(decodeURIComponent(seg)));
   /** Recorded requests that name no recorded task, by what they match on. */
@@ -94,9 +108,16 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
     const k = matchKey(x.operationId, x.path, Object.fromEntries(new URLSearchParams(x.query)), x.requestBody?.json);
     byRequest.set(k, [...(byRequest.get(k) ?? []), x]);
   }
+  /** Each recorded task's item in the last recorded list answer that showed it (for the fields a read does not give). */
+  const listed = new Map<string, Record<string, unknown>>();
+  for (const x of rec.exchanges) {
+    const items = dataOf(x)?.items;
+    if (!Array.isArray(items)) continue;
+    for (const item of items as Record<string, unknown>[])
+      for (const v of Object.values(item ?? {})) if (typeof v === 'string' && taskIds.has(v)) listed.set(v, item);
+  }
   const served = new Map<string, number>();
-  const instances = new Map<string, Instance>();
-  let fresh = 0;
+  let engine: Engine | undefined;
 
   /** A recorded answer with `ids` mapped and its media URLs on this mock's origin; undefined for an answer not stored. */
   function answerOf(x: RecordedExchange, ids: readonly [string, string][], origin: string, status?: { field: string; value: string }): Answer | undefined {
@@ -124,40 +145,75 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
     return value;
   }
 
-  /** Starts `task` for `owner` at `now`: under its recorded ids when free, else under fresh ones of the same form. */
-  function start(task: RecordedTask, owner: string | null, now: number): Instance {
-    const taken = instances.has(task.taskId);
-    const n = ++fresh;
-    const ids: [string, string][] = [task.taskId, ...task.otherIds].map((id) => [id, taken ? freshId(id, n) : id]);
-    const inst: Instance = { id: ids[0][1], task, ids, owner, startAt: now };
-    instances.set(inst.id, inst);
-    // bounded whatever clients send: beyond, the task started first goes (a Map keeps the order of insertion)
-    if (instances.size > MAX_REPLAYED_TASKS) instances.delete(instances.keys().next().value!);
-    return inst;
+  /**
+   * Puts recorded task `index` into the world of `e` for `owner` at `now` under `ids` (recorded -> here): holds
+   * what it was charged (when `strict`, a short balance refuses with the operation's insufficient-credits error;
+   * at load, the task is placed without a hold), stores it in its area and starts its recorded lifecycle.
+   */
+  function place(e: Engine, kit: TaskKit<Task>, index: number, owner: string, ids: [string, string][], now: number, strict: boolean): Task {
+    const t = rec.tasks[index];
+    const id = ids[0][1];
+    const charge = chargeOf(rec, t);
+    const account = e.accounts.get(owner, now);
+    let held = 0;
+    if (charge > 0) {
+      const insufficient = insufficientErrorOf(t.operationId);
+      if (account.credits < charge && strict && insufficient)
+        throw new ApiError(insufficient, `insufficient credits: this recorded task was charged ${charge} credits and the balance is ${account.credits}`);
+      if (e.accounts.reserve(account, id, charge, now, `${t.operationId} replayed (recorded as ${t.taskId})`)) held = charge;
+    }
+    const run = replayedLifecycle(t);
+    const task: Task = { id, owner, status: run.initial, createdAt: now, updatedAt: now, replayed: { task: index, ids } };
+    kit.add(e, task);
+    if (run.lifecycle) kit.run(e, task, { ...run.lifecycle, charge: held }, now);
+    if (run.timeoutMs !== undefined)
+      kit.timeout(
+        e,
+        task,
+        now + run.timeoutMs,
+        t.statuses.map((s) => s.status),
+        RECORDING_ENDED,
+      );
+    if (run.settle === 'capture') e.accounts.capture(id, now);
+    else if (run.settle === 'release') e.accounts.release(id, now, `refund: ${t.operationId} recorded as failed`);
+    return task;
   }
 
-  /** The answer to a read of `inst` at `now`: the first recorded read of the status it has reached. */
-  function readOf(inst: Instance, now: number, origin: string): Answer | undefined {
-    const t = inst.task;
-    let current = t.statuses[0];
-    for (const s of t.statuses) if (s.atMs <= now - inst.startAt) current = s;
-    const x = rec.exchanges[current.seq];
-    if (x.operationId === t.pollOperationId) return answerOf(x, inst.ids, origin);
-    // a status seen only in the create answer: the first recorded read, showing that status
-    const first = t.statuses.find((s) => rec.exchanges[s.seq].operationId === t.pollOperationId);
-    return first && answerOf(rec.exchanges[first.seq], inst.ids, origin, { field: t.statusField, value: current.status });
+  /** The answer to a read of replayed `task`: the first recorded read of the status it is in (that status written over the first read's when no read showed it). */
+  function readOf(task: Task, origin: string): Answer | undefined {
+    const t = rec.tasks[task.replayed!.task];
+    const read = (seq: number) => rec.exchanges[seq].operationId === t.pollOperationId;
+    // failed as recorded: the kit's failed status stands for the recorded one (a podcast's audio-fail)
+    let status = task.status;
+    if (task.lifecycle?.failure?.reason === RECORDED_FAILURE && !t.statuses.some((s) => s.status === status)) status = t.statuses[t.statuses.length - 1].status;
+    const seen = t.statuses.find((s) => s.status === status && read(s.seq));
+    if (seen) return answerOf(rec.exchanges[seen.seq], task.replayed!.ids, origin);
+    const first = t.statuses.find((s) => read(s.seq));
+    return first && answerOf(rec.exchanges[first.seq], task.replayed!.ids, origin, { field: t.statusField, value: status });
   }
 
-  /** The answer to another operation on `inst` (a delete, a share): a recorded one on this task, else on another task of the same operation. */
-  function otherOf(inst: Instance, operationId: string, origin: string): Answer | undefined {
+  /** How a list shows replayed `task`: its read's fields the list's item has (the rest from a recorded list or its create's body). */
+  function listView(ctx: ServiceContext, task: Task): unknown {
+    const t = rec.tasks[task.replayed!.task];
+    const answer = readOf(task, ctx.url(''));
+    const read = answer?.body && 'json' in answer.body ? ((JSON.parse(answer.body.json) as { data?: Record<string, unknown> }).data ?? {}) : {};
+    const shape = listItemShape(ctx.operationId);
+    if (!shape) return read;
+    const item = listed.get(t.taskId);
+    const mapped = item && (JSON.parse(mapIds(JSON.stringify(rewriteUrls(item, ctx.url(''))), task.replayed!.ids)) as Record<string, unknown>);
+    const body = rec.exchanges[t.createSeq].requestBody;
+    return listItemOf(shape, read, mapped, body && 'json' in body ? body.json : undefined);
+  }
+
+  /** The answer to another operation on replayed `task` (a share): a recorded one on this task, else on another task of the same operation. */
+  function otherOf(task: Task, operationId: string, origin: string): Answer | undefined {
+    const recorded = rec.tasks[task.replayed!.task];
     const candidates = rec.exchanges.filter((x) => x.operationId === operationId && taskNamed(x.path));
-    const own = candidates.find((x) => taskNamed(x.path) === inst.task.taskId);
+    const own = candidates.find((x) => taskNamed(x.path) === recorded.taskId);
     const x = own ?? candidates[0];
     if (!x) return undefined;
     const recordedFor = rec.tasks.find((t) => t.taskId === taskNamed(x.path))!;
-    const ids: [string, string][] = own ? inst.ids : [[recordedFor.taskId, inst.id]];
-    if ((operations as Record<string, OperationDef>)[operationId]?.method === 'delete' && x.status < 300) instances.delete(inst.id);
-    return answerOf(x, ids, origin);
+    return answerOf(x, own ? task.replayed!.ids : [[recordedFor.taskId, task.id]], origin);
   }
 
   const mediaRoute: MediaRoute = {
@@ -173,18 +229,39 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
   return {
     owners,
     service: { handlers: {}, media: [mediaRoute] },
-    load(now) {
-      for (const t of rec.tasks) start(t, t.owner ? ownerKey.get(t.owner)! : null, now);
-      return rec.tasks.length;
+    load(e) {
+      engine = e;
+      e.declareTakenIds((id) => recordedIds.has(id));
+      setReplayedView(e, listView);
+      const now = e.tick();
+      let placed = 0;
+      rec.tasks.forEach((t, i) => {
+        const kit = kitFor(e, t);
+        if (!kit || !t.owner) return;
+        const owner = ownerKey.get(t.owner)!;
+        // a saved state loaded before may hold a task by a recorded id: then the mock's new ids
+        const taken = [t.taskId, ...t.otherIds].some((id) => kit.store(e).get(id));
+        const ids: [string, string][] = [t.taskId, ...t.otherIds].map((id) => [
+          id,
+          taken ? e.nextId(prefixOf(id) ?? kit.config.idPrefix, owner, kit.config.area) : id,
+        ]);
+        place(e, kit, i, owner, ids, now, false);
+        placed++;
+      });
+      e.changed();
+      return placed;
     },
     intercept: (call) => {
-      const op = (operations as Record<string, OperationDef>)[call.operationId];
+      const op = ops[call.operationId];
       if (!op) return undefined;
-      for (const v of Object.values(call.params)) {
-        const inst = typeof v === 'string' ? instances.get(v) : undefined;
-        if (!inst || inst.owner !== call.apiKey) continue;
-        return call.operationId === inst.task.pollOperationId ? readOf(inst, call.now, call.origin) : otherOf(inst, call.operationId, call.origin);
-      }
+      if (engine)
+        for (const v of Object.values(call.params)) {
+          const found = typeof v === 'string' ? replayedTaskOf(engine, v) : undefined;
+          if (!found || found.task.owner !== call.apiKey) continue;
+          if (call.operationId === rec.tasks[found.task.replayed!.task].pollOperationId) return readOf(found.task, call.origin);
+          // a delete is the area's own: it removes the task from the world (and its lists) as it would its own
+          return op.method === 'delete' ? undefined : otherOf(found.task, call.operationId, call.origin);
+        }
       // an upload is never recorded (only its size and hash): nothing to match, and its files are not walked
       if (op.request.body?.kind === 'multipart') return undefined;
       const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
@@ -194,10 +271,19 @@ export function createReplay(rec: Recording, o: { keyPrefix?: string } = {}): Re
       const list = byRequest.get(k);
       if (!list) return undefined;
       const n = served.get(k) ?? 0;
-      served.set(k, n + 1);
       const x = list[Math.min(n, list.length - 1)];
-      const task = taskOfCreate.get(x.seq);
-      const ids = task ? start(task, call.apiKey, call.now).ids : [];
+      const index = taskOfCreate.get(x.seq);
+      const t = index === undefined ? undefined : rec.tasks[index];
+      const kit = t && engine && call.apiKey ? kitFor(engine, t) : undefined;
+      let ids: [string, string][] = [];
+      if (t && kit && engine && call.apiKey) {
+        const e = engine;
+        const owner = call.apiKey;
+        // the mock's new ids, of the recorded ids' form (their prefix), never a recorded one
+        ids = [t.taskId, ...t.otherIds].map((id) => [id, e.nextId(prefixOf(id) ?? kit.config.idPrefix, owner, kit.config.area)]);
+        place(e, kit, index!, owner, ids, call.now, true);
+      }
+      served.set(k, n + 1);
       return answerOf(x, ids, call.origin);
     },
   };
@@ -208,12 +294,4 @@ function matchKey(operationId: string, path: string, query: Record<string, unkno
   const r = new Redactor();
   const q = Object.fromEntries(Object.entries(query).filter(([k]) => !k.startsWith('__')));
   return `${operationId} ${path} ${canonicalJson(r.json(q))} ${body === undefined ? '' : canonicalJson(r.json(body))}`.replace(/<key-\d+>/g, '<key>');
-}
-
-/** A new id of the same form as `id` (its prefix, then as many hex digits), the `n`th given by this replay. */
-function freshId(id: string, n: number): string {
-  const cut = id.lastIndexOf('_') + 1;
-  const tail = id.slice(cut);
-  const hex = createHash('sha256').update(`${id}#${n}`).digest('hex');
-  return id.slice(0, cut) + (/^[0-9a-f]+$/.test(tail) ? hex.slice(0, tail.length) : `${tail}r${hex.slice(0, 6)}`);
 }
