@@ -31,8 +31,11 @@ export interface DocumentCase {
    * size). ajv is not asked.
    */
   notInSchema?: string;
-  /** Makes the state the case needs on its mock (a completed clone to confirm) from its key; merged into the body. */
-  prepare?: (mock: InProcessMock, key: string) => Promise<Body>;
+  /**
+   * Makes the state the case needs on its mock with its key (a completed clone to confirm, an episode whose script to
+   * edit): the path parameters, and body fields merged over `body`.
+   */
+  setup?: (mock: InProcessMock, key: string) => Promise<{ params?: Record<string, string>; body?: Body }>;
 }
 
 /** A file of a multipart case. */
@@ -56,10 +59,12 @@ export async function runDocumentCases(cases: DocumentCase[], seed: number): Pro
       const op = operations[c.op] as OperationDef;
       const key = `mg_docc${seed}x${i}_secret`;
       mock.setAccount(key, { credits: 1_000_000_000, plan: 'paid' });
-      const body = c.prepare ? { ...c.body, ...(await c.prepare(mock, key)) } : c.body;
+      const made = c.setup ? await c.setup(mock, key) : {};
+      const body = { ...c.body, ...made.body };
+      const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(made.params?.[name] ?? name));
       const { ajv, init } = encode(op, body);
       const name = `${c.source}: ${c.what}`;
-      const res = await mock.fetch(op.path, {
+      const res = await mock.fetch(path, {
         ...init,
         method: op.method.toUpperCase(),
         headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string> | undefined) },

@@ -9,7 +9,8 @@
  * spec/openapi.json (test/document-cases.ts); the test prints both figures and fails on any case that differs.
  */
 import { describe, expect, it } from 'vitest';
-import { wavBytes, wavOfSize, type Body } from './factories.ts';
+import type { InProcessMock } from '../mock/index.ts';
+import { cloneForm, wavBytes, wavOfSize, type Body } from './factories.ts';
 import { describeRun, file, runDocumentCases, type DocumentCase, type Expected } from './document-cases.ts';
 
 const D2 = 'document 2';
@@ -47,7 +48,49 @@ const AVA = 'en_ava';
 const NOAH = 'en_noah';
 const ZH = 'zh_wei';
 // a 1x1 PNG
+const GIF = 'R0lGODlhAQABAAAAACwAAAAAAQABAAACAkQBADs=';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** Calls the mock as `key` (a JSON body, or a form); the envelope's data. */
+async function call(mock: InProcessMock, key: string, method: string, path: string, body?: object): Promise<any> {
+  const form = body instanceof FormData;
+  const res = await mock.fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body && !form ? { 'content-type': 'application/json' } : {}) },
+    body: form ? body : body && JSON.stringify(body),
+  });
+  const env = (await res.json()) as { code: number; message: string; data: any };
+  if (env.code !== 0) throw new Error(`${method} ${path}: ${res.status} ${env.code} ${env.message}`);
+  return env.data;
+}
+/** A completed voice-clone task of `key` (cloned, not confirmed): its taskId. */
+async function completedClone(mock: InProcessMock, key: string): Promise<string> {
+  const { taskId } = await call(mock, key, 'POST', '/v1/voice-clone/clone', cloneForm());
+  mock.advance(10 * 60_000);
+  return taskId;
+}
+/** A confirmed private voice of `key`: its speakerId. */
+async function confirmedVoice(mock: InProcessMock, key: string): Promise<string> {
+  const taskId = await completedClone(mock, key);
+  return (await call(mock, key, 'POST', '/v1/voice-clone/confirm', { taskId, name: 'Narrator', gender: 'female' })).speakerId;
+}
+/** A two-stage podcast episode of `key` at text-success: its id and script. */
+async function writtenEpisode(mock: InProcessMock, key: string): Promise<{ episodeId: string; scripts: { content: string; speakerId: string }[] }> {
+  const { episodeId } = await call(mock, key, 'POST', '/v1/podcast/episodes/text-content', {
+    query: 'Why teams use mock servers',
+    language: 'en',
+    speakers: [{ speakerId: AVA }, { speakerId: NOAH }],
+  });
+  mock.advance(10 * 60_000);
+  const episode = await call(mock, key, 'GET', `/v1/podcast/episodes/${episodeId}`);
+  if (episode.contentStatus !== 'text-success') throw new Error(`the episode to edit is ${episode.contentStatus}`);
+  return { episodeId, scripts: episode.scripts.map((l: { content: string; speakerId: string }) => ({ content: l.content, speakerId: l.speakerId })) };
+}
+/** The setup of an edit of a written episode's script by `edit`. */
+const editScript = (edit: (lines: { content: string; speakerId: string }[]) => unknown[]) => async (mock: InProcessMock, key: string) => {
+  const { episodeId, scripts } = await writtenEpisode(mock, key);
+  return { params: { episodeId }, body: { scripts: edit(scripts) } };
+};
 
 // ---------------------------------------------------------------------------
 // document 2, "POST /v1/tts and POST /v1/audio/speech", "POST /v1/speech", "POST /v1/flow-speech/episodes", "Limits"
@@ -298,6 +341,30 @@ const cloneCases: DocumentCase[] = [
     body: { taskId: 'vc_0000000000000000', name: 'Narrator', gender: 'f' },
     expected: CLONE_INVALID,
   },
+  {
+    source: CONFIRM,
+    what: 'a completed task, name and gender',
+    op: 'confirmVoiceClone',
+    body: { name: 'Narrator', gender: 'other', useCredits: true },
+    expected: ok,
+    setup: async (mock, key) => ({ body: { taskId: await completedClone(mock, key) } }),
+  },
+  ...(
+    [
+      ['a new name', { name: 'Narrator (warm)' }, ok],
+      ['a new gender', { gender: 'male' }, ok],
+      ['neither name nor gender (at least one)', {}, CLONE_INVALID],
+      ['a name of 51 characters', { name: x(51) }, CLONE_INVALID],
+      ['a gender outside male, female, other', { gender: 'none' }, CLONE_INVALID],
+    ] as const
+  ).map(([what, body, expected]): DocumentCase => ({
+    source: `${D2}, "Voice cloning": PUT /v1/voice-clone/speakers/{speakerId}`,
+    what,
+    op: 'updatePrivateVoice',
+    body,
+    expected,
+    setup: async (mock, key) => ({ params: { speakerId: await confirmedVoice(mock, key) } }),
+  })),
 ];
 
 // ---------------------------------------------------------------------------
@@ -334,7 +401,7 @@ const generatedAudioCases: DocumentCase[] = [
     'an entry mixing id and url',
     { voices: [{ type: 'speaker', id: AVA, url: 'https://example.com/v.mp3' }] },
     GEN_INVALID,
-    false,
+    undefined,
     `${D2}, "Errors": 33004`,
   ),
   ...gen('a reference entry with an id', { voices: [{ type: 'reference', id: AVA, url: 'https://example.com/v.mp3' }] }, GEN_INVALID),
@@ -346,6 +413,17 @@ const generatedAudioCases: DocumentCase[] = [
   ...gen('an image with both url and data', { image: { url: 'https://example.com/a.png', data: PNG } }, GEN_INVALID),
   ...gen('an image with neither url nor data', { image: {} }, GEN_INVALID),
   ...gen('an image url on ftp', { image: { url: 'ftp://example.com/a.png' } }, GEN_INVALID),
+  ...gen(
+    'image data of a GIF (jpeg, png or webp)',
+    { image: { data: `data:image/gif;base64,${GIF}` } },
+    GEN_INVALID,
+    X_RULES('the image type, read from its bytes'),
+  ),
+  ...gen(
+    'a line for a third voice with two voices (lines go to voices in order)',
+    { text: '@音频1 Hi.\n@音频3 Hello.', voices: [speaker(), speaker(NOAH)] },
+    GEN_INVALID,
+  ),
   ...gen('audioConfig at its bounds', { audioConfig: { speechRate: -50, loudnessRate: 100, pitchRate: 12, format: 'ogg_opus' } }, ok),
   ...gen('speechRate -51', { audioConfig: { speechRate: -51 } }, GEN_INVALID),
   ...gen('loudnessRate 101', { audioConfig: { loudnessRate: 101 } }, GEN_INVALID),
@@ -437,6 +515,44 @@ const podcastCases: DocumentCase[] = [
     notInSchema: "reads each speaker's language (x-rules, reads catalogue)",
   },
 ];
+
+const AUDIO = `${D2}, "Podcast": two-stage flow, step 3 and 4 (POST /v1/podcast/episodes/{episodeId}/audio)`;
+podcastCases.push(
+  {
+    source: AUDIO,
+    what: 'an empty body renders the original script',
+    op: 'createPodcastAudio',
+    body: {},
+    expected: ok,
+    setup: async (mock, key) => ({ params: { episodeId: (await writtenEpisode(mock, key)).episodeId } }),
+  },
+  {
+    source: AUDIO,
+    what: "each line's content edited",
+    op: 'createPodcastAudio',
+    body: {},
+    expected: ok,
+    setup: editScript((lines) => lines.map((l, i) => ({ ...l, content: `Edited line ${i + 1}.` }))),
+  },
+  {
+    source: AUDIO,
+    what: 'a speakerId changed (they stay exactly as returned)',
+    op: 'createPodcastAudio',
+    body: {},
+    expected: PODCAST_INVALID,
+    setup: editScript((lines) => lines.map((l, i) => (i === 0 ? { ...l, speakerId: l.speakerId === AVA ? NOAH : AVA } : l))),
+    notInSchema: "reads the episode's script",
+  },
+  {
+    source: AUDIO,
+    what: 'a line dropped (only content may change)',
+    op: 'createPodcastAudio',
+    body: {},
+    expected: PODCAST_INVALID,
+    setup: editScript((lines) => lines.slice(1)),
+    notInSchema: "reads the episode's script",
+  },
+);
 
 const cases = [...speechCases, ...cloneCases, ...generatedAudioCases, ...podcastCases];
 

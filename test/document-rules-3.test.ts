@@ -283,7 +283,7 @@ const uploadCases: DocumentCase[] = [
     op: 'remixMusic',
     body: remix({ audio: undefined }),
     expected: ok,
-    prepare: async (mock, key) => ({ audioUrl: await ownTrackUrl(mock, key) }),
+    setup: async (mock, key) => ({ body: { audioUrl: await ownTrackUrl(mock, key) } }),
   },
   {
     source: RMX,
