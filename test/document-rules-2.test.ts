@@ -9,8 +9,8 @@
  * spec/openapi.json (test/document-cases.ts); the test prints both figures and fails on any case that differs.
  */
 import { describe, expect, it } from 'vitest';
-import type { InProcessMock } from '../mock/index.ts';
-import { cloneForm, wavBytes, wavOfSize, type Body } from './factories.ts';
+import { wavBytes, wavOfSize, type Body } from './factories.ts';
+import { completedClone, confirmedVoice, editScript, writtenEpisode } from './document-setups.ts';
 import { describeRun, file, runDocumentCases, type DocumentCase, type Expected } from './document-cases.ts';
 
 const D2 = 'document 2';
@@ -47,50 +47,15 @@ const words = (n: number) => 'Mock servers help. '.repeat(Math.ceil(n / 19)).sli
 const AVA = 'en_ava';
 const NOAH = 'en_noah';
 const ZH = 'zh_wei';
-// a 1x1 PNG
+// a 1x1 GIF and a 1x1 PNG
 const GIF = 'R0lGODlhAQABAAAAACwAAAAAAQABAAACAkQBADs=';
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-/** Calls the mock as `key` (a JSON body, or a form); the envelope's data. */
-async function call(mock: InProcessMock, key: string, method: string, path: string, body?: object): Promise<any> {
-  const form = body instanceof FormData;
-  const res = await mock.fetch(path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body && !form ? { 'content-type': 'application/json' } : {}) },
-    body: form ? body : body && JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; message: string; data: any };
-  if (env.code !== 0) throw new Error(`${method} ${path}: ${res.status} ${env.code} ${env.message}`);
-  return env.data;
-}
-/** A completed voice-clone task of `key` (cloned, not confirmed): its taskId. */
-async function completedClone(mock: InProcessMock, key: string): Promise<string> {
-  const { taskId } = await call(mock, key, 'POST', '/v1/voice-clone/clone', cloneForm());
-  mock.advance(10 * 60_000);
-  return taskId;
-}
-/** A confirmed private voice of `key`: its speakerId. */
-async function confirmedVoice(mock: InProcessMock, key: string): Promise<string> {
-  const taskId = await completedClone(mock, key);
-  return (await call(mock, key, 'POST', '/v1/voice-clone/confirm', { taskId, name: 'Narrator', gender: 'female' })).speakerId;
-}
-/** A two-stage podcast episode of `key` at text-success: its id and script. */
-async function writtenEpisode(mock: InProcessMock, key: string): Promise<{ episodeId: string; scripts: { content: string; speakerId: string }[] }> {
-  const { episodeId } = await call(mock, key, 'POST', '/v1/podcast/episodes/text-content', {
-    query: 'Why teams use mock servers',
-    language: 'en',
-    speakers: [{ speakerId: AVA }, { speakerId: NOAH }],
-  });
-  mock.advance(10 * 60_000);
-  const episode = await call(mock, key, 'GET', `/v1/podcast/episodes/${episodeId}`);
-  if (episode.contentStatus !== 'text-success') throw new Error(`the episode to edit is ${episode.contentStatus}`);
-  return { episodeId, scripts: episode.scripts.map((l: { content: string; speakerId: string }) => ({ content: l.content, speakerId: l.speakerId })) };
-}
-/** The setup of an edit of a written episode's script by `edit`. */
-const editScript = (edit: (lines: { content: string; speakerId: string }[]) => unknown[]) => async (mock: InProcessMock, key: string) => {
-  const { episodeId, scripts } = await writtenEpisode(mock, key);
-  return { params: { episodeId }, body: { scripts: edit(scripts) } };
+/** A PNG of `n` bytes: the 1x1 PNG below, padded after its end. */
+const pngOf = (n: number) => {
+  const out = new Uint8Array(n);
+  out.set(Buffer.from(PNG, 'base64'));
+  return out;
 };
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 // ---------------------------------------------------------------------------
 // document 2, "POST /v1/tts and POST /v1/audio/speech", "POST /v1/speech", "POST /v1/flow-speech/episodes", "Limits"
@@ -175,6 +140,22 @@ const speechCases: DocumentCase[] = [
     },
     expected: SPEECH_INVALID,
     notInSchema: X_RULES('a combined length'),
+  },
+  {
+    source: `${D2}, "Voice cloning": a cloned voice's speakerId "is passed wherever a voice is expected"`,
+    what: "/v1/speech with the caller's cloned voice",
+    op: 'createSpeechScript',
+    body: {},
+    expected: ok,
+    setup: async (mock, key) => ({ body: { scripts: [{ content: 'Hello.', speakerId: await confirmedVoice(mock, key) }] } }),
+  },
+  {
+    source: `${D2}, "Voice cloning": a cloned voice's speakerId "is passed wherever a voice is expected"`,
+    what: "/v1/tts with the caller's cloned voice",
+    op: 'synthesizeSpeech',
+    body: { input: 'Hello.' },
+    expected: ok,
+    setup: async (mock, key) => ({ body: { voice: await confirmedVoice(mock, key) } }),
   },
   { source: SPEED, what: '/v1/speech speed 2.5', op: 'createSpeechScript', body: script({ speed: 2.5 }), expected: SPEECH_INVALID },
   {
@@ -395,6 +376,7 @@ const generatedAudioCases: DocumentCase[] = [
   ...gen('three voices', { voices: [speaker(), speaker(NOAH), reference()] }, ok),
   ...gen('four voices', { voices: [speaker(), speaker(NOAH), speaker(), reference()] }, GEN_TOO_MANY_VOICES, undefined, `${D2}, "Errors": 33005`),
   ...gen('voices empty (1-3 entries)', { voices: [] }, GEN_INVALID),
+  ...gen('a voice entry of another type', { voices: [{ type: 'clone', id: AVA }] }, GEN_INVALID),
   ...gen('a reference voice by https', { voices: [reference()] }, ok),
   ...gen('a reference voice on ftp', { voices: [reference('ftp://example.com/v.mp3')] }, GEN_INVALID),
   ...gen(
@@ -413,6 +395,21 @@ const generatedAudioCases: DocumentCase[] = [
   ...gen('an image with both url and data', { image: { url: 'https://example.com/a.png', data: PNG } }, GEN_INVALID),
   ...gen('an image with neither url nor data', { image: {} }, GEN_INVALID),
   ...gen('an image url on ftp', { image: { url: 'ftp://example.com/a.png' } }, GEN_INVALID),
+  {
+    source: `${GEN}: image "at most 10 MB"`,
+    what: 'image data of 10 MB and one byte',
+    op: 'createPlatformVoiceTask',
+    body: { text: narration, image: { data: `data:image/png;base64,${Buffer.from(pngOf(10 * 1024 * 1024 + 1)).toString('base64')}` } },
+    expected: GEN_INVALID,
+    notInSchema: X_RULES("the image's decoded size"),
+  },
+  {
+    source: `${GEN}: image "at most 10 MB"`,
+    what: 'image data of 2 MB',
+    op: 'createSeedAudioTask',
+    body: { text: narration, image: { data: Buffer.from(pngOf(2 * 1024 * 1024)).toString('base64') } },
+    expected: ok,
+  },
   ...gen(
     'image data of a GIF (jpeg, png or webp)',
     { image: { data: `data:image/gif;base64,${GIF}` } },
@@ -464,6 +461,13 @@ const podcastCases: DocumentCase[] = [
     op: 'createPodcastEpisode',
     body: pod({ query: undefined, sources: [{ type: 'url', content: 'https://example.com/post' }] }),
     expected: ok,
+  },
+  {
+    source: POD,
+    what: 'a url source whose content is not a link',
+    op: 'createPodcastEpisode',
+    body: pod({ sources: [{ type: 'url', content: 'not a link' }] }),
+    expected: PODCAST_INVALID,
   },
   { source: POD, what: 'neither query nor sources', op: 'createPodcastEpisode', body: pod({ query: undefined }), expected: PODCAST_INVALID },
   {

@@ -8,9 +8,9 @@
  * prints both figures and fails on any case that differs.
  */
 import { describe, expect, it } from 'vitest';
-import type { InProcessMock } from '../mock/index.ts';
 import { magicFiles, mp3Bytes, wavBytes, type Body } from './factories.ts';
 import { describeRun, file, runDocumentCases, type DocumentCase, type Expected } from './document-cases.ts';
+import { ownTrackUrl } from './document-setups.ts';
 
 const D3 = 'document 3';
 // the catalogue's codes (document 3, "Errors": the numeric code values are not shown), HTTP 400 unless said
@@ -45,17 +45,6 @@ const gif = () => file('cover.gif', new TextEncoder().encode('GIF89a\x01\x00\x01
 const mp4 = () => file('clip.mp4', magicFiles.mp4);
 const SONG_ID = 'ma_1a2b3c4d5e6f7a8b_0';
 
-/** The audioUrl of a track of a succeeded music task of `key` (a platform audio URL the caller owns). */
-async function ownTrackUrl(mock: InProcessMock, key: string): Promise<string> {
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const made = await mock.fetch('/v1/music/generate', { method: 'POST', headers, body: JSON.stringify({ prompt: 'folk', lyrics: '[Verse]\nla la' }) });
-  const { taskId } = ((await made.json()) as { data: { taskId: string } }).data;
-  mock.advance(600_000);
-  const task = (await (await mock.fetch(`/v1/music/tasks/${taskId}`, { headers })).json()) as { data: { status: string; tracks: { audioUrl: string }[] } };
-  if (task.data.status !== 'success') throw new Error(`the music task to remix did not succeed: ${task.data.status}`);
-  return task.data.tracks[0].audioUrl;
-}
-
 // ---------------------------------------------------------------------------
 // document 3, "Lyrics (prefix /v1/lyrics)", "Limits"
 // ---------------------------------------------------------------------------
@@ -73,6 +62,13 @@ const lyricsCases: DocumentCase[] = [
     op: 'createLyricsTask',
     body: { prompt: x(201) },
     expected: LYRICS_INVALID,
+  },
+  {
+    source: `${D3}, "Limits": lyrics prompt at most 200 characters`,
+    what: 'a prompt of 200 emoji (characters, not UTF-16 units)',
+    op: 'createLyricsTask',
+    body: { prompt: '🎵'.repeat(200) },
+    expected: ok,
   },
   {
     source: LYR,
@@ -97,6 +93,7 @@ const musicB = (over: Body = {}): Body => ({ provider: 'musicB', prompt: lyrics,
 const generateCases: DocumentCase[] = [
   { source: GEN, what: 'musicA (default provider) with lyrics', op: 'generateMusic', body: musicA(), expected: ok },
   { source: GEN, what: 'musicA without lyrics, not instrumental', op: 'generateMusic', body: musicA({ lyrics: undefined }), expected: MUSIC_INVALID },
+  { source: GEN, what: 'musicA with style in place of prompt', op: 'generateMusic', body: musicA({ prompt: undefined, style: 'indie folk' }), expected: ok },
   { source: GEN, what: 'musicA instrumental without lyrics', op: 'generateMusic', body: musicA({ lyrics: undefined, instrumental: true }), expected: ok },
   { source: GEN, what: 'musicB with prompt (read as lyrics)', op: 'generateMusic', body: musicB(), expected: ok },
   { source: GEN, what: 'musicB with lyrics and no prompt', op: 'generateMusic', body: musicB({ prompt: undefined, lyrics }), expected: ok },
@@ -176,6 +173,13 @@ const coverCases: DocumentCase[] = [
     body: cover({ customMode: false, style: undefined, title: undefined, prompt: 'a slow jazz version' }),
     expected: ok,
   },
+  {
+    source: COVER,
+    what: 'customMode false without prompt ("drives the cover from prompt alone")',
+    op: 'coverMusic',
+    body: cover({ customMode: false, style: undefined, title: undefined, prompt: undefined }),
+    expected: MUSIC_INVALID,
+  },
   { source: COVER, what: 'model V5', op: 'coverMusic', body: cover({ model: 'V5' }), expected: ok },
   { source: COVER, what: 'a musicA model (cover is musicB only)', op: 'coverMusic', body: cover({ model: 'musicA-8' }), expected: MUSIC_MODEL },
   { source: COVER, what: 'personaId in custom mode', op: 'coverMusic', body: cover({ providerParams: { personaId: 'p_1' } }), expected: ok },
@@ -237,6 +241,8 @@ const uploadCases: DocumentCase[] = [
   },
   { source: SND, what: 'an image alone (prompt optional)', op: 'generateSoundtrack', body: { image: jpeg() }, expected: ok },
   { source: SND, what: 'a video and a prompt', op: 'generateSoundtrack', body: { video: mp4(), prompt: 'gentle strings' }, expected: ok },
+  { source: SND, what: 'a mov video', op: 'generateSoundtrack', body: { video: file('clip.mov', magicFiles.mov) }, expected: ok },
+  { source: SND, what: 'a webm video', op: 'generateSoundtrack', body: { video: file('clip.webm', magicFiles.webm) }, expected: ok },
   { source: SND, what: 'an image and a video (exactly one)', op: 'generateSoundtrack', body: { image: jpeg(), video: mp4() }, expected: MUSIC_INVALID },
   { source: SND, what: 'neither image nor video', op: 'generateSoundtrack', body: { prompt: 'strings' }, expected: MUSIC_INVALID },
   { source: SND, what: 'model musicA-9 (allowed here)', op: 'generateSoundtrack', body: { image: jpeg(), model: 'musicA-9' }, expected: ok },
@@ -272,6 +278,7 @@ const uploadCases: DocumentCase[] = [
   },
   { source: TRK, what: 'generateStart not a number', op: 'generateTrack', body: track({ generateStart: 'soon' }), expected: MUSIC_INVALID },
   { source: RMX, what: 'lyrics, prompt and an upload', op: 'remixMusic', body: remix(), expected: ok },
+  { source: RMX, what: 'a WAV upload (mp3 or m4a)', op: 'remixMusic', body: remix({ audio: wav() }), expected: MUSIC_FILE_TYPE, notInSchema: UPLOAD },
   { source: RMX, what: 'lyrics is required', op: 'remixMusic', body: remix({ lyrics: undefined }), expected: MUSIC_INVALID },
   { source: RMX, what: 'prompt is required', op: 'remixMusic', body: remix({ prompt: undefined }), expected: MUSIC_INVALID },
   { source: RMX, what: 'no source', op: 'remixMusic', body: remix({ audio: undefined }), expected: MUSIC_INVALID },
@@ -318,6 +325,14 @@ const deckCases: DocumentCase[] = [
     body: deck({ sources: [{ ...text, uri: 'https://example.com/ignored', metadata: { author: 'A' } }] }),
     expected: ok,
   },
+  {
+    source: DECK,
+    what: 'a url source whose content is not a URL',
+    op: 'createStorybookEpisode',
+    body: deck({ sources: [{ type: 'url', content: 'not a url' }] }),
+    expected: DECK_INVALID,
+  },
+  { source: DECK, what: 'skipAudio true with a speaker', op: 'createStorybookEpisode', body: deck({ skipAudio: true }), expected: ok },
   { source: DECK, what: 'sources is required', op: 'createStorybookEpisode', body: deck({ sources: undefined }), expected: DECK_INVALID },
   { source: DECK, what: 'exactly 1 source: none', op: 'createStorybookEpisode', body: deck({ sources: [] }), expected: DECK_INVALID },
   { source: DECK, what: 'exactly 1 source: two', op: 'createStorybookEpisode', body: deck({ sources: [text, text] }), expected: DECK_INVALID },
@@ -367,6 +382,7 @@ const extractionCases: DocumentCase[] = [
   { source: EXT, what: 'source is required', op: 'createExtraction', body: { options: {} }, expected: EXTRACT_INVALID },
   { source: EXT, what: 'type must be url', op: 'createExtraction', body: { source: { type: 'text', uri: source.uri } }, expected: EXTRACT_INVALID },
   { source: EXT, what: 'type is required', op: 'createExtraction', body: { source: { uri: source.uri } }, expected: EXTRACT_INVALID },
+  { source: EXT, what: 'a uri that is not a URL', op: 'createExtraction', body: { source: { type: 'url', uri: 'not a url' } }, expected: EXTRACT_INVALID },
   { source: EXT, what: 'uri is required', op: 'createExtraction', body: { source: { type: 'url' } }, expected: EXTRACT_INVALID },
   { source: EXT, what: 'summarize not a boolean', op: 'createExtraction', body: extract({ summarize: 'yes' }), expected: EXTRACT_INVALID },
   { source: EXT_LIMITS, what: 'maxLength 1', op: 'createExtraction', body: extract({ maxLength: 1 }), expected: ok },
