@@ -1,7 +1,7 @@
 /**
  * The control API's own document (spec/mock-control.openapi.yaml) through
  * Prism's validation proxy, as the API's document is checked in
- * contract.prism.test.ts: the request and response kinds other than JSON
+ * video-contract.prism.test.ts: the request and response kinds other than JSON
  * (a multipart/form-data upload, binary sample media of each declared content
  * type, a text/event-stream) and the JSON routes, success and errors. Any
  * violation Prism reports, in either direction, fails the call.

@@ -27,7 +27,7 @@ import type { Body } from './factories.ts';
  * and, for ajv, the values the form's text stands for (as a validator of multipart/form-data reads them against
  * the schema) with each file as its bytes in a latin1 string (a `format: binary` string).
  */
-function encode(op: OperationDef, body: Body): { ajv: unknown; init: RequestInit } {
+export function encode(op: OperationDef, body: Body): { ajv: unknown; init: RequestInit } {
   if (op.request.body?.kind !== 'multipart') return { ajv: body, init: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } };
   const form = new FormData();
   const typed: Record<string, unknown> = {};
