@@ -122,7 +122,10 @@ async function startBare(mockPort: number, created: HttpResult, got: HttpResult,
   const file = join(mkdtempSync(join(tmpdir(), 'mg-bare-')), 'bare.json');
   writeFileSync(file, JSON.stringify(fixtures));
   const prof = argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', join(argv.out ?? tmpdir(), 'bare')];
-  const bare = spawn(process.execPath, [...prof, ...gcFlags, '--import', 'tsx', script, file], { cwd: ROOT, stdio: ['ignore', gc ? 'pipe' : 'ignore', 'inherit'] });
+  const bare = spawn(process.execPath, [...prof, ...gcFlags, '--import', 'tsx', script, file], {
+    cwd: ROOT,
+    stdio: ['ignore', gc ? 'pipe' : 'ignore', 'inherit'],
+  });
   if (gc) gc.follow(bare.stdout!);
   const exited = new Promise<void>((r) => bare.once('exit', () => r()));
   for (let i = 0; ; i++) {

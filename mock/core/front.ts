@@ -183,7 +183,17 @@ export function journalRequest(
   // a JSON answer within the cut (nearly all of them) is kept as the text the client read, parsed only when the
   // journal is read (the value journalResponse gives); a journal that keeps nothing costs no parse
   if (b && 'json' in b && keptWhole(b.json)) {
-    const entry: Omit<JournalEntry, 'seq'> = { at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body, responseBody: b.json };
+    const entry: Omit<JournalEntry, 'seq'> = {
+      at,
+      method,
+      path,
+      operationId: operationId ?? null,
+      keyId: keyId ?? null,
+      status,
+      code,
+      ...body,
+      responseBody: b.json,
+    };
     if (proxy) entry.proxy = proxy;
     return journal.record(entry, true);
   }
