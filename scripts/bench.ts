@@ -10,11 +10,14 @@
  * (scripts/bench-speech.ts). Prints the figures and one PASS/MISS line per
  * target; it asserts nothing (exit code 0 unless the bench itself breaks).
  *
- *   npm run bench [-- --duration 4 --rounds 3 --runs 5 --tasks 100000 --quick --only cold,http,store,media --no-prism]
+ *   npm run bench [-- --duration 4 --rounds 3 --runs 5 --tasks 100000 --quick --only cold,http,store,media --no-prism --cli dist/cli.js]
  *
  * `--only` runs the sections named (default all): cold start, throughput (the
  * four servers), the stored tasks, media; the report and the targets are those
  * of the sections run. `--no-prism` leaves Prism out (its columns read NaN).
+ * `--cli` loads another build of the mock in the throughput section (a copy of
+ * an earlier dist/, with a node_modules link beside it: two versions compared
+ * one run after the other).
  *
  * The sections live in scripts/bench/: the server processes (processes.ts),
  * cold start (cold.ts), throughput (throughput.ts), the report and its
@@ -57,6 +60,7 @@ const { values: argv } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string', default: 'cold,http,store,media,speech' },
     'no-prism': { type: 'boolean', default: false },
+    cli: { type: 'string', default: 'dist/cli.js' },
   },
 });
 const DURATION = argv.quick ? 2 : Number(argv.duration);
@@ -93,7 +97,7 @@ async function main() {
     log('cold start...');
     f.cold = await coldStart(COLD_RUNS, PRISM);
   }
-  if (run('http')) f.http = await throughput(ROUNDS, DURATION, PRISM);
+  if (run('http')) f.http = await throughput(ROUNDS, DURATION, PRISM, argv.cli);
   if (run('store')) {
     log(`store: ${fmt(TASKS)} tasks...`);
     f.store = await jsonChild<StoreReport>('scripts/bench-store.ts', [String(TASKS)], ['--expose-gc']);

@@ -49,7 +49,7 @@ function throughputLines(t: Throughput): string[] {
   }
   return [
     '== Throughput (autocannon, median of rounds) ==',
-    `mock: node dist/cli.js (the installed command's code) --clock manual --no-rate-limit --quiet (rate limiter OFF: with it on, most creates would be 429)`,
+    `mock: node ${t.cli} (the installed command's code) --clock manual --no-rate-limit --quiet (rate limiter OFF: with it on, most creates would be 429)`,
     `prism: prism mock spec/openapi.yaml (static mode, default logging to /dev/null); bare: Express 5 returning the mock's bytes (GET ${bodies.get} B, POST ${bodies.post} B)`,
     "node: a bare node:http server returning the same bytes, reading the POST body whole and parsing it as JSON (the machine's ceiling)",
     'each server a child process; autocannon in the bench process, alone on its event loop; 2 cores: one for the server, one for the load',

@@ -37,12 +37,15 @@ export interface Route {
 }
 
 /** Starts the servers (Prism's unless `prism` is false), captures the mock's answers for the bare ones, and checks they give the same bytes. */
-async function startServers(prism: boolean): Promise<{ servers: Target[]; routes: Route[]; bodies: Record<string, number>; resetMock: () => Promise<void> }> {
+async function startServers(
+  prism: boolean,
+  cli: string,
+): Promise<{ servers: Target[]; routes: Route[]; bodies: Record<string, number>; resetMock: () => Promise<void> }> {
   const accountsFile = join(tmp, 'accounts.json');
   writeFileSync(accountsFile, JSON.stringify([{ apiKey: KEY, credits: 1_000_000_000_000 }]));
   const mockPort = await freePort();
   // the installed command's code (`npm run bench` bundles it first): what users run
-  const mock = spawnServer(NODE, ['dist/cli.js', '--port', String(mockPort), '--clock', 'manual', '--no-rate-limit', '--quiet', '--accounts', accountsFile]);
+  const mock = spawnServer(NODE, [cli, '--port', String(mockPort), '--clock', 'manual', '--no-rate-limit', '--quiet', '--accounts', accountsFile]);
   const prismPort = await freePort();
   const prismChild = prism ? spawnServer(NODE, [PRISM_CLI, 'mock', 'spec/openapi.yaml', '-p', String(prismPort)]) : undefined;
   await firstAnswer(mock, mockPort, '/v1/user/subscription', performance.now());
@@ -139,18 +142,20 @@ async function load(port: number, route: Route, connections: number, seconds: nu
 
 /** The throughput figures: the routes loaded, the answers' sizes, the (route, connections) cells, and the median of each server's runs in a cell. */
 export interface Throughput {
+  /** The mock's build (dist/cli.js unless --cli). */
+  cli: string;
   routes: Route[];
   bodies: Record<string, number>;
   cells: { route: Route; connections: number }[];
   agg: (s: ServerName, route: Route, connections: number) => { rps: number; p50: number; p99: number; bad: number };
 }
 
-/** Runs the section: `rounds` interleaved rounds of `seconds` per (route, connections, server). */
-export async function throughput(rounds: number, seconds: number, prism: boolean): Promise<Throughput> {
+/** Runs the section: `rounds` interleaved rounds of `seconds` per (route, connections, server); the mock is `cli` (dist/cli.js, or another build). */
+export async function throughput(rounds: number, seconds: number, prism: boolean, cli = 'dist/cli.js'): Promise<Throughput> {
   const results = new Map<string, Run[]>();
   const keyOf = (s: ServerName, route: Route, c: number) => `${s} ${route.method} ${c}`;
   log(`throughput: starting mock${prism ? ', Prism' : ''}, bare Express and bare node:http...`);
-  const { servers, resetMock, routes, bodies } = await startServers(prism);
+  const { servers, resetMock, routes, bodies } = await startServers(prism, cli);
   const cells = routes.flatMap((route) => CONNECTIONS.map((connections) => ({ route, connections })));
   // Warm-up: JIT and connection set-up of every server on every route.
   for (const route of routes) for (const s of servers) await load(s.port, route, 10, 1);
@@ -177,5 +182,5 @@ export async function throughput(rounds: number, seconds: number, prism: boolean
       bad: runs.reduce((a, r) => a + r.non2xx + r.errors, 0),
     };
   };
-  return { routes, bodies, cells, agg };
+  return { cli, routes, bodies, cells, agg };
 }
