@@ -6,7 +6,7 @@
  * the mock (its profile is written at exit) and prints the functions with the
  * most self time.
  *
- *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--server mock|bare|node] [--cli dist/cli.js]
+ *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--trace-gc] [--server mock|bare|node] [--cli dist/cli.js]
  *
  * The profile (.cpuprofile, for Chrome DevTools or speedscope) stays in DIR
  * (default: a temporary directory, printed). With --no-profile the mock runs
@@ -17,7 +17,10 @@
  * the mock is measured against; with --server node, the bare node:http server
  * (scripts/bench-node.ts, which also parses the POST body), the machine's.
  * --cli runs another build of the mock (a copy of an earlier dist/, to compare
- * two versions interleaved on a shared machine).
+ * two versions interleaved on a shared machine). --trace-gc runs the server
+ * under `node --trace-gc-nvp` and prints its garbage collections while the
+ * load lasted (scripts/bench-gc.ts): pauses by kind, the longest, the bytes
+ * allocated and promoted per request.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +34,7 @@ import { operations } from '../schemas/operations.ts';
 import { freePort } from './bench-util.ts';
 import { expressPath } from '../mock/http/dispatcher.ts';
 import type { BareFixtures, BareRoute } from './bench-bare.ts';
+import { GcLog } from './bench-gc.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: argv } = parseArgs({
@@ -43,6 +47,7 @@ const { values: argv } = parseArgs({
     'no-profile': { type: 'boolean', default: false },
     server: { type: 'string', default: 'mock' },
     cli: { type: 'string', default: 'dist/cli.js' },
+    'trace-gc': { type: 'boolean', default: false },
   },
 });
 const KEY = 'mg_bench_secret1';
@@ -117,7 +122,11 @@ async function startBare(mockPort: number, created: HttpResult, got: HttpResult,
   const file = join(mkdtempSync(join(tmpdir(), 'mg-bare-')), 'bare.json');
   writeFileSync(file, JSON.stringify(fixtures));
   const prof = argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', join(argv.out ?? tmpdir(), 'bare')];
-  const bare = spawn(process.execPath, [...prof, '--import', 'tsx', script, file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const bare = spawn(process.execPath, [...prof, ...gcFlags, '--import', 'tsx', script, file], {
+    cwd: ROOT,
+    stdio: ['ignore', gc ? 'pipe' : 'ignore', 'inherit'],
+  });
+  if (gc) gc.follow(bare.stdout!);
   const exited = new Promise<void>((r) => bare.once('exit', () => r()));
   for (let i = 0; ; i++) {
     try {
@@ -137,6 +146,9 @@ async function startBare(mockPort: number, created: HttpResult, got: HttpResult,
   };
 }
 
+const gc = argv['trace-gc'] ? new GcLog() : undefined;
+const gcFlags = gc ? ['--trace-gc-nvp'] : [];
+
 async function main() {
   const out = argv.out ?? mkdtempSync(join(tmpdir(), 'mg-profile-'));
   mkdirSync(out, { recursive: true });
@@ -147,6 +159,7 @@ async function main() {
     process.execPath,
     [
       ...(argv['no-profile'] ? [] : ['--cpu-prof', '--cpu-prof-dir', out]),
+      ...(argv.server === 'mock' ? gcFlags : []),
       argv.cli,
       '--port',
       String(port),
@@ -157,8 +170,9 @@ async function main() {
       '--accounts',
       accountsFile,
     ],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+    { cwd: ROOT, stdio: ['ignore', gc && argv.server === 'mock' ? 'pipe' : 'ignore', 'inherit'] },
   );
+  if (gc && argv.server === 'mock') gc.follow(child.stdout!);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   for (let i = 0; ; i++) {
     try {
@@ -177,6 +191,7 @@ async function main() {
   if (argv.server === 'bare' || argv.server === 'node')
     target = await startBare(port, created, await http(port, 'GET', getPath, AUTH), `scripts/bench-${argv.server}.ts`);
   const cpu0 = cpuMs(target.pid);
+  gc?.start();
   const r = await autocannon({
     url: `http://127.0.0.1:${target.port}${post ? operations.createVideoTask.path : getPath}`,
     method: post ? 'POST' : 'GET',
@@ -186,17 +201,24 @@ async function main() {
     duration: Number(argv.duration),
   });
   const cpu = cpuMs(target.pid) - cpu0;
+  gc?.stop();
   await target.stop();
   child.kill('SIGTERM');
   await exited;
   const head = `${argv.server} ${post ? 'POST' : 'GET'} c=${argv.connections}: ${Math.round(r.requests.total / r.duration)} req/s, p50/p99 ${r.latency.p50}/${r.latency.p99} ms, non-2xx ${r.non2xx}; server CPU ${Math.round((1000 * cpu) / r.requests.total)} µs per request`;
-  if (argv['no-profile'] || argv.server !== 'mock') return void process.stdout.write(`${head}\n`);
+  const gcLines = gc ? [...gc.report(r.requests.total), ''] : [];
+  if (argv['no-profile'] || argv.server !== 'mock') return void process.stdout.write([head, ...gcLines].join('\n') + (gc ? '' : '\n'));
   const file = readdirSync(out).find((f) => /\.0\.\d+\.cpuprofile$/.test(f)); // thread 0: the main thread (tsx's loader is another);
   if (!file) throw new Error(`no profile in ${out}`);
   process.stdout.write(
-    [`${head} (under the profiler)`, `profile: ${join(out, file)}`, 'self time  function  file:line', ...topSelf(join(out, file), Number(argv.top)), ''].join(
-      '\n',
-    ),
+    [
+      `${head} (under the profiler)`,
+      ...gcLines,
+      `profile: ${join(out, file)}`,
+      'self time  function  file:line',
+      ...topSelf(join(out, file), Number(argv.top)),
+      '',
+    ].join('\n'),
   );
 }
 

@@ -139,8 +139,7 @@ export function journalResponse(a: Answer): JournalResponse {
   if (!b) return {};
   if ('json' in b) {
     const text = b.json;
-    // code points are at least half the UTF-16 units: a text over twice the cut is never counted through
-    if (text.length <= JOURNAL_BODY_CHARS || (text.length <= 2 * JOURNAL_BODY_CHARS && charCount(text) <= JOURNAL_BODY_CHARS)) {
+    if (keptWhole(text)) {
       try {
         return { responseBody: JSON.parse(text) as unknown };
       } catch {
@@ -154,6 +153,12 @@ export function journalResponse(a: Answer): JournalResponse {
   if ('bytes' in b) return { responseMedia: `${type}, ${formatCount(b.bytes.byteLength)} bytes` };
   if ('stream' in b) return { responseMedia: b.stream instanceof Uint8Array ? `${type}, ${formatCount(b.stream.byteLength)} bytes` : `${type}, streamed` };
   return { responseMedia: `${type}, event stream` };
+}
+
+/** True when a JSON answer's text is journaled whole (no more than JOURNAL_BODY_CHARS characters). */
+function keptWhole(text: string): boolean {
+  // code points are at least half the UTF-16 units: a text over twice the cut is never counted through
+  return text.length <= JOURNAL_BODY_CHARS || (text.length <= 2 * JOURNAL_BODY_CHARS && charCount(text) <= JOURNAL_BODY_CHARS);
 }
 
 /**
@@ -174,7 +179,24 @@ export function journalRequest(
   proxy?: JournalEntry['proxy'],
 ): void {
   const journal = world.engine.journal;
-  // a journal that keeps nothing costs no parse
+  const b = answer?.body;
+  // a JSON answer within the cut (nearly all of them) is kept as the text the client read, parsed only when the
+  // journal is read (the value journalResponse gives); a journal that keeps nothing costs no parse
+  if (b && 'json' in b && keptWhole(b.json)) {
+    const entry: Omit<JournalEntry, 'seq'> = {
+      at,
+      method,
+      path,
+      operationId: operationId ?? null,
+      keyId: keyId ?? null,
+      status,
+      code,
+      ...body,
+      responseBody: b.json,
+    };
+    if (proxy) entry.proxy = proxy;
+    return journal.record(entry, true);
+  }
   const response = answer && journal.capacity > 0 ? journalResponse(answer) : undefined;
   journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body, ...response, ...(proxy ? { proxy } : {}) });
 }

@@ -92,6 +92,8 @@ export interface AccountsSnapshot {
 
 export class Accounts {
   private accounts = new Map<string, Account>();
+  /** The key set last into `accounts` (its last entry while it is there; any other key set moves it). */
+  private newest: string | undefined;
   private holds = new Map<string, LiveHold>();
   /** Keys deleted through the control API: refused (401) until set again. */
   private deleted = new Set<string>();
@@ -113,9 +115,13 @@ export class Accounts {
   get(apiKey: string, at: number): Account {
     let acc = this.accounts.get(apiKey);
     if (acc) {
-      // most recently used last: the map's order is the order of last use
-      this.accounts.delete(apiKey);
-      this.accounts.set(apiKey, acc);
+      // most recently used last: the map's order is the order of last use (the key set last is last already: a
+      // request reads its account several times, and a deletion and an insertion each time make the map rehash)
+      if (this.newest !== apiKey) {
+        this.accounts.delete(apiKey);
+        this.accounts.set(apiKey, acc);
+        this.newest = apiKey;
+      }
     } else {
       const seed = this.preload.find((p) => p.apiKey === apiKey);
       acc = {
@@ -129,6 +135,7 @@ export class Accounts {
       };
       for (const ext of this.extensions.values()) acc.extensions[ext.field] = ext.init(acc.plan, seed?.[ext.field]);
       this.accounts.set(apiKey, acc);
+      this.newest = apiKey;
       this.entry(acc, at, 'adjust', seed?.credits ?? defaultAccount.credits, null, 'opening balance');
       this.evict(apiKey);
     }
@@ -336,6 +343,7 @@ export class Accounts {
       // a state saved before an extension existed (voice cloning): its value for the account's plan
       for (const ext of this.extensions.values()) this.extension(acc, ext);
       this.accounts.set(a.apiKey, acc);
+      this.newest = a.apiKey;
     }
     for (const [taskId, hold] of saved.holds) {
       const account = this.accounts.get(hold.apiKey);

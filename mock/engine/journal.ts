@@ -6,79 +6,57 @@
  * entry stays, marked `responseDropped`), then the oldest entries; beyond the
  * entries, the oldest go. The newest entry is always kept whole.
  *
- * An entry's bodies (the request's and the response's) are stored as copies made of fresh characters: a cut of a
- * larger string (`slice`, `substring`) and the strings JSON.parse or a form
- * parser hands out may share the memory of the whole request text in V8, so
- * keeping them would keep every request body whole, whatever the cut.
+ * An entry's bodies (the request's and the response's) are kept as JSON text made of fresh characters, and read
+ * back parsed (`list`): a cut of a larger string (`slice`, `substring`) and the strings JSON.parse or a form
+ * parser hands out may share the memory of the whole request text in V8, so keeping them would keep every request
+ * body whole, whatever the cut; and one string per body is what the estimate counts, not a tree of objects that
+ * every garbage collection of the young generation would copy (a journal of the last 500 requests is most of what
+ * survives one under load: docs/architecture.md, "Keeping the request path fast").
  */
 import type { JournalEntry } from '../../schemas/control.ts';
 
 /** Bytes an entry costs besides its strings (the object, its numbers, the queue's slot), an estimate. */
 const ENTRY_OVERHEAD = 160;
-/** Bytes an object or array of a body costs besides its members, an estimate. */
-const NODE_OVERHEAD = 32;
-
 /**
  * `s` as a new string of its own characters, sharing no memory with the
  * string it was cut from (V8 keeps a cut of 13 or more characters as a view
- * of its parent). Built from character codes, so every UTF-16 unit (a lone
- * surrogate too) is kept as it is.
+ * of its parent). `s` and one more character make a pair V8 has to flatten
+ * into a new string of their own before it can cut it: the cut of that copy
+ * keeps the copy (one character longer than `s`), never `s`'s parent. Every
+ * UTF-16 unit (a lone surrogate too) is kept as it is.
  */
 export function flatCopy(s: string): string {
   if (s.length < 13) return s; // V8 copies cuts this short
-  let out = '';
-  for (let i = 0; i < s.length; i += 4096) {
-    const end = Math.min(s.length, i + 4096);
-    const codes = new Array<number>(end - i);
-    for (let j = i; j < end; j++) codes[j - i] = s.charCodeAt(j);
-    out += String.fromCharCode(...codes);
-  }
-  return out;
+  return (s + ' ').slice(0, -1);
 }
 
 /** Bytes of a string in the heap, at most: two a character, and a header. */
 const stringBytes = (s: string) => 2 * s.length + 24;
 
 /**
- * A body's copy for the journal (every string a flat copy, every object and
- * array a new plain one) and the bytes it is estimated to cost. JSON data only
- * (what `journalBody` of mock/core/operation.ts hands over): anything else is
- * kept as its String().
+ * `value` (JSON data: what `journalBody` of mock/core/operation.ts hands over) as the JSON text the journal keeps:
+ * a new string (JSON.stringify makes one). Anything JSON.stringify refuses or drops is kept as its String().
  */
-export function copyBody(value: unknown): { copy: unknown; bytes: number } {
-  switch (typeof value) {
-    case 'string':
-      return { copy: flatCopy(value), bytes: stringBytes(value) };
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return { copy: value, bytes: 8 };
-    case 'object': {
-      if (value === null) return { copy: null, bytes: 8 };
-      let bytes = NODE_OVERHEAD;
-      if (Array.isArray(value)) {
-        const copy = value.map((v: unknown) => {
-          const c = copyBody(v);
-          bytes += c.bytes + 8;
-          return c.copy;
-        });
-        return { copy, bytes };
-      }
-      const copy: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) {
-        const c = copyBody(v);
-        // defineProperty: a key such as "__proto__" stays a plain member
-        Object.defineProperty(copy, flatCopy(k), { value: c.copy, enumerable: true, writable: true, configurable: true });
-        bytes += c.bytes + stringBytes(k) + 8;
-      }
-      return { copy, bytes };
-    }
-    default:
-      return { copy: flatCopy(String(value)), bytes: stringBytes(String(value)) };
+function bodyText(value: unknown): string {
+  try {
+    const text = JSON.stringify(value);
+    if (text !== undefined) return text;
+  } catch {
+    // a BigInt, a cycle: not JSON data
+  }
+  return JSON.stringify(String(value));
+}
+
+/** A kept JSON text read back: its value, or the text itself should it not parse (an answer's text that was not JSON). */
+function readBack(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }
 
-/** Bytes an entry whose body is already copied is estimated to cost. */
+/** Bytes an entry whose bodies are kept as text is estimated to cost. */
 function entryBytes(e: JournalEntry, bodyBytes: number): number {
   return (
     ENTRY_OVERHEAD +
@@ -112,30 +90,32 @@ export class Journal {
     readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** Records one request with the next sequence number; beyond `capacity` entries or `maxBytes`, the oldest go. */
-  record(e: Omit<JournalEntry, 'seq'>): void {
-    this.push({ seq: ++this.seq, ...e });
+  /**
+   * Records one request with the next sequence number; beyond `capacity` entries or `maxBytes`, the oldest go.
+   * `responseIsJson`: `e.responseBody` is the JSON text the client received (whole: no longer than the cut), kept as
+   * it is (a flat copy) rather than parsed and written again.
+   */
+  record(e: Omit<JournalEntry, 'seq'>, responseIsJson = false): void {
+    const seq = ++this.seq;
+    if (this.capacity > 0) this.keep({ seq, ...e, path: flatCopy(e.path) }, responseIsJson);
   }
 
-  private push(raw: JournalEntry): void {
-    if (this.capacity === 0) return;
-    const entry: JournalEntry = { ...raw, path: flatCopy(raw.path) };
+  /** Keeps `entry` (a new object of the journal's, its path already copied), its bodies replaced by their JSON text. */
+  private keep(entry: JournalEntry, responseIsJson: boolean): void {
     let bodyBytes = 0;
-    if ('body' in raw) {
-      const c = copyBody(raw.body);
-      entry.body = c.copy;
-      bodyBytes = c.bytes;
+    if (entry.body !== undefined) {
+      entry.body = bodyText(entry.body);
+      bodyBytes = stringBytes(entry.body as string);
     }
-    // the response's body (or its description) takes its share of the same budget, copied the same way
+    // the response's body (or its description) takes its share of the same budget, kept the same way
     let responseBytes = 0;
-    if ('responseBody' in raw) {
-      const c = copyBody(raw.responseBody);
-      entry.responseBody = c.copy;
-      responseBytes += c.bytes;
+    if (entry.responseBody !== undefined) {
+      entry.responseBody = responseIsJson ? flatCopy(entry.responseBody as string) : bodyText(entry.responseBody);
+      responseBytes += stringBytes(entry.responseBody as string);
     }
-    if (raw.responseMedia !== undefined) {
-      entry.responseMedia = flatCopy(raw.responseMedia);
-      responseBytes += stringBytes(raw.responseMedia);
+    if (entry.responseMedia !== undefined) {
+      entry.responseMedia = flatCopy(entry.responseMedia);
+      responseBytes += stringBytes(entry.responseMedia);
     }
     const size = entryBytes(entry, bodyBytes + responseBytes);
     this.items.push(entry);
@@ -190,9 +170,16 @@ export class Journal {
     return this.seq;
   }
 
-  /** The entries kept, oldest first. */
+  /** The entries kept, oldest first (new objects, their bodies parsed from the kept text). */
   list(): JournalEntry[] {
-    return this.items.slice(this.head);
+    const out = new Array<JournalEntry>(this.length);
+    for (let i = this.head; i < this.items.length; i++) {
+      const e = { ...this.items[i] };
+      if (typeof e.body === 'string') e.body = readBack(e.body);
+      if (typeof e.responseBody === 'string') e.responseBody = readBack(e.responseBody);
+      out[i - this.head] = e;
+    }
+    return out;
   }
 
   /** The entries and the sequence counter (for saving the state). */
@@ -203,7 +190,7 @@ export class Journal {
   /** Replaces the entries with saved ones (the last that fit `capacity` and `maxBytes`). */
   load(saved: { entries: readonly JournalEntry[]; seq: number }): void {
     this.clear();
-    for (const e of saved.entries.slice(-Math.max(1, this.capacity))) this.push(e);
+    if (this.capacity > 0) for (const e of saved.entries.slice(-this.capacity)) this.keep({ ...e, path: flatCopy(e.path) }, false);
     this.seq = saved.seq;
   }
 
