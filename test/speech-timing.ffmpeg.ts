@@ -213,6 +213,71 @@ describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
     }
   });
 
+  it('TTS opus and flac carry the words: flac decodes to the WAV answer sample for sample; opus to as many samples, its speech where the WAV has it', async () => {
+    const input = 'Opus and FLAC speak too. Their words sit where the wave file has them.';
+    const tts = async (m: TestMock, format: string) => {
+      const r = await fetch(`${m.base}/v1/tts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
+        body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
+      });
+      expect(r.status).toBe(200);
+      return new Uint8Array(await r.arrayBuffer());
+    };
+    const wav = await decode(await tts(mock, 'wav'));
+    const flacBytes = await tts(mock, 'flac');
+    const opusBytes = await tts(mock, 'opus');
+    const flac = await decode(flacBytes);
+    const opus = await decode(opusBytes);
+    expect([wav.errors, flac.errors, opus.errors]).toEqual(['', '', '']);
+    expect(sha(new Uint8Array(flac.samples.buffer))).toBe(sha(new Uint8Array(wav.samples.buffer))); // lossless
+    expect(opus.samples.length).toBe(wav.samples.length);
+    const a = loudWindows(wav.samples);
+    const b = loudWindows(opus.samples);
+    const agree = a.filter((l, i) => l === b[i]).length / a.length;
+    expect(agree).toBeGreaterThan(0.9);
+    // the speech starts and ends where the wav's does (within 20 ms): the pre-skip removed the encoder's delay
+    const edges = (l: boolean[]) => [l.indexOf(true), l.lastIndexOf(true)];
+    const [wavStart, wavEnd] = edges(a);
+    const [opusStart, opusEnd] = edges(b);
+    expect(Math.abs(opusStart - wavStart)).toBeLessThanOrEqual(2);
+    expect(Math.abs(opusEnd - wavEnd)).toBeLessThanOrEqual(2);
+    // byte-identical from a second mock
+    const other = await startMock({ speech: createEspeakSynth(version!) });
+    try {
+      expect(sha(await tts(other, 'opus'))).toBe(sha(opusBytes));
+      expect(sha(await tts(other, 'flac'))).toBe(sha(flacBytes));
+    } finally {
+      await other.close();
+    }
+    figures.push(
+      `TTS ${(wav.samples.length / RATE).toFixed(2)} s: flac ${flacBytes.length} bytes = wav samples exactly; opus ${opusBytes.length} bytes, ${opus.samples.length} samples (wav ${wav.samples.length}), speech windows agree ${(agree * 100).toFixed(1)}%, speech from ${opusStart * 10} to ${opusEnd * 10} ms (wav ${wavStart * 10} to ${wavEnd * 10}); both byte-identical across two mocks`,
+    );
+  });
+
+  it('generated audio in ogg_opus: decodes cleanly to its audioDuration, with speech', async () => {
+    const g = await mock.call('POST', '/v1/platform-voice/generate', {
+      body: {
+        text: '@音频1 Hello, this is the first voice.\n@音频2 And this is the second one.',
+        voices: [
+          { type: 'speaker', id: 'en_ava' },
+          { type: 'speaker', id: 'en_noah' },
+        ],
+        audioConfig: { format: 'ogg_opus' },
+      },
+    });
+    expect(g.status).toBe(202);
+    await mock.advance(3_600_000);
+    const t = (await mock.call('GET', `/v1/platform-voice/tasks/${(g.json.data as { taskId: string }).taskId}`)).json.data as Record<string, unknown>;
+    const { audioUrl: url, audioDuration: duration } = t as { audioUrl: string; audioDuration: number }; // seconds
+    const { samples, errors } = await decode(await bytesOf(url));
+    expect(errors).toBe('');
+    const ms = (samples.length * 1000) / RATE;
+    expect(Math.abs(ms - duration * 1000)).toBeLessThanOrEqual(1);
+    expect(loudShare(loudWindows(samples), 0, ms)).toBeGreaterThan(0.3);
+    figures.push(`generated audio ogg_opus: ${ms.toFixed(1)} ms decoded, audioDuration ${duration} s`);
+  });
+
   it('ffmpeg decodes every speech file with no error: TTS mp3, wav, pcm; a podcast; a page deck narration; generated audio mp3 and wav', async () => {
     const tts = async (format: string) => {
       const r = await fetch(`${mock.base}/v1/tts`, {

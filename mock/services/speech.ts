@@ -212,7 +212,7 @@ function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
 const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
   const voice = voiceOf(ctx, body.voice, 'voice');
   const chars = charCount(body.input);
-  // spoken in words when the world has a speech engine (mp3, wav, pcm), measured before the charge
+  // spoken in words when the world has a speech engine (every format but aac), measured before the charge
   const spoken = await spokenTts(ctx.engine, body, voice);
   const id = ctx.engine.nextId('tts', ctx.account.apiKey, 'tts');
   chargeNow(ctx, id, speechCredits(chars), `tts ${chars} characters, ${body.response_format}`);

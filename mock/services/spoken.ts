@@ -30,6 +30,8 @@ export const SPEECH_WORDS_MAX_CHARS = 5_000;
 interface SpeechSlot {
   synth?: SpeechSynth;
   onProblem?: (problem: string) => void;
+  /** Problems told once per world (their keys). */
+  told?: Set<string>;
 }
 
 const speechSlot = createSlot<SpeechSlot>('speech engine', () => ({}));
@@ -46,8 +48,17 @@ export function setSpeechSynth(engine: Engine, synth: SpeechSynth | undefined, o
 export const speechSynthOf = (engine: Engine): SpeechSynth | undefined => slotOf(engine).synth;
 
 /** Tells the host a speech problem (the piece then keeps its tones). */
-function problem(engine: Engine, text: string): void {
+export function speechProblem(engine: Engine, text: string): void {
   slotOf(engine).onProblem?.(text);
+}
+
+/** Tells the host `text` the first time `key` comes up on `engine` (a lasting condition, not a failure of one request). */
+export function speechNoticeOnce(engine: Engine, key: string, text: string): void {
+  const slot = slotOf(engine);
+  slot.told ??= new Set();
+  if (slot.told.has(key)) return;
+  slot.told.add(key);
+  slot.onProblem?.(text);
 }
 
 /** A speaker as the engine needs it. */
@@ -72,7 +83,7 @@ export async function speakText(engine: Engine, text: string, speaker: Speaker, 
     const pieces = await Promise.all(speechPieces(text).map(async (t) => ({ text: t, samples: resample(await synth.render(t, voice)).length })));
     return { synth: synth.id, voice, pieces };
   } catch (e) {
-    problem(engine, `speech: ${synth.id} failed (${e instanceof Error ? e.message : String(e)}); tones for "${text.slice(0, 40)}"`);
+    speechProblem(engine, `speech: ${synth.id} failed (${e instanceof Error ? e.message : String(e)}); tones for "${text.slice(0, 40)}"`);
     return undefined;
   }
 }
@@ -96,7 +107,7 @@ export async function spokenPcm(engine: Engine, s: LineSpeech, frames: number): 
       try {
         return resample(await synth.render(p.text, s.voice));
       } catch (e) {
-        problem(engine, `speech: ${synth.id} failed again (${e instanceof Error ? e.message : String(e)}); silence for "${p.text.slice(0, 40)}"`);
+        speechProblem(engine, `speech: ${synth.id} failed again (${e instanceof Error ? e.message : String(e)}); silence for "${p.text.slice(0, 40)}"`);
         return undefined;
       }
     }),
