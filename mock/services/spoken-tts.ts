@@ -13,7 +13,7 @@ import { inferLanguage, type TtsRequest } from '../../schemas/speech.ts';
 import type { Engine } from '../engine/engine.ts';
 import { audioFrameCount, renderAudio } from '../media/audio.ts';
 import { encodeSpeechMp3, framesFor, SPEECH_FRAME, SPEECH_RATE, speechRawPcm, speechWav } from '../media/speech.ts';
-import { speakText, speechNoticeOnce, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
+import { speakText, speechNoticeOnce, speechProblem, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
 import type { Voice } from './voices.ts';
 
 /**
@@ -39,7 +39,12 @@ export async function spokenTts(engine: Engine, body: TtsRequest, voice: Voice):
       return;
     }
     const pcm = await spokenPcm(engine, speech!, frames);
-    yield format === 'mp3' ? await encodeSpeechMp3(pcm, frames) : await speechFile(format, pcm.subarray(0, samples));
+    if (format === 'mp3') yield await encodeSpeechMp3(pcm, frames);
+    else
+      yield (
+        (await speechFile(engine, format, pcm.subarray(0, samples))) ??
+        (await renderAudio({ format, durationMs: (samples * 1000) / SPEECH_RATE, variant: voice.variant }))
+      );
   }
   return chunks();
 }
@@ -47,12 +52,22 @@ export async function spokenTts(engine: Engine, body: TtsRequest, voice: Voice):
 /** The formats spoken in words besides mp3: their samples exactly. */
 type SampleFormat = Exclude<AudioFormat, 'mp3' | 'aac'>;
 
-/** A file of `pcm` (24 kHz samples) in `format`: opus and flac encoded (mock/media/speech-codecs.ts, loaded on first use), wav and pcm the samples. */
-async function speechFile(format: SampleFormat, pcm: Int16Array): Promise<Uint8Array> {
+/**
+ * A file of `pcm` (24 kHz samples) in `format`: opus and flac encoded
+ * (mock/media/speech-codecs.ts, loaded on first use), wav and pcm the
+ * samples; undefined when the encoder cannot be loaded or fails (told to the
+ * host; the caller answers tones of the same length).
+ */
+async function speechFile(engine: Engine, format: SampleFormat, pcm: Int16Array): Promise<Uint8Array | undefined> {
   if (format === 'wav') return speechWav(pcm);
   if (format === 'pcm') return speechRawPcm(pcm);
-  const codecs = await import('../media/speech-codecs.ts');
-  return format === 'opus' ? codecs.encodeSpeechOpus(pcm) : codecs.encodeSpeechFlac(pcm);
+  try {
+    const codecs = await import('../media/speech-codecs.ts');
+    return format === 'opus' ? await codecs.encodeSpeechOpus(pcm) : codecs.encodeSpeechFlac(pcm);
+  } catch (e) {
+    speechProblem(engine, `speech: the ${format} encoder failed (${e instanceof Error ? e.message : String(e)}); tones of the spoken length`);
+    return undefined;
+  }
 }
 
 /** Tells the host, once per world, that AAC keeps its tones with a speech engine. */
@@ -122,5 +137,5 @@ export async function dialogueFile(
     at += p.length;
   }
   if (format === 'mp3') return encodeSpeechMp3(pcm, audioFrameCount('mp3', durationMs));
-  return speechFile(format, pcm.subarray(0, total));
+  return (await speechFile(engine, format, pcm.subarray(0, total))) ?? renderAudio({ format, durationMs, variant });
 }
