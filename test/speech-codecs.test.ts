@@ -6,11 +6,14 @@
  * STREAMINFO holds that many samples and its frames carry their CRCs (checked
  * here with a CRC written from the format's description); the Ogg Opus file's
  * last granule position is the pre-skip plus twice that many (48 kHz), its
- * pages' CRCs hold. ffmpeg's decoding of both is in test/speech-timing.ffmpeg.ts
- * (npm run test:media). Seed: document 2, "POST /v1/tts and POST /v1/audio/speech".
+ * pages' CRCs hold. An episode spoken in words serves its HLS as packed MP3
+ * whose frames are the episode MP3's. ffmpeg's decoding of all of them is in
+ * test/speech-timing.ffmpeg.ts (npm run test:media). Seed: document 2, "POST
+ * /v1/tts and POST /v1/audio/speech", "Podcast episode" (HLS).
  */
 import { describe, expect, it } from 'vitest';
 import type { SpeechSynth } from '../mock/media/speech.ts';
+import { flowSpeechBody } from './factories.ts';
 import { useMocks } from './helpers.ts';
 
 const start = useMocks();
@@ -65,7 +68,7 @@ function oggPages(b: Uint8Array): { granule: number; crcOk: boolean; flags: numb
 describe('TTS opus and flac speak the words; aac keeps its tones', () => {
   const input = 'Speech in words. In every format.';
 
-  it('flac: STREAMINFO declares the WAV answer`s samples; the stream is FLAC frames from byte 42', async () => {
+  it("flac: STREAMINFO declares the WAV answer's samples; the stream is FLAC frames from byte 42", async () => {
     const m = await start({ speech: toneSynth });
     const wav = await tts(m.base, 'wav', input);
     const samples = (wav.length - 44) / 2;
@@ -102,5 +105,35 @@ describe('TTS opus and flac speak the words; aac keeps its tones', () => {
     await tts(m.base, 'aac', `${input} Again.`);
     expect([a[0], a[1] & 0xf6]).toEqual([0xff, 0xf0]); // an ADTS frame
     expect(problems).toEqual([expect.stringMatching(/aac keeps its tones/)]);
+  });
+});
+
+describe("an episode spoken in words: its HLS is packed MP3, the episode MP3's own frames", () => {
+  it('flow speech: the playlist lists .mp3 segments (the .aac route answers 404); their frames, ID3 tags stripped, are audio.mp3 byte for byte', async () => {
+    const m = await start({ speech: toneSynth });
+    const text = Array.from({ length: 3 }, (_, i) => `Sentence number ${i + 1} of the episode, long enough to last a while.`).join(' ');
+    const r = await m.call('POST', '/v1/flow-speech/episodes', { body: flowSpeechBody({ sources: [{ type: 'text', content: text }] }) });
+    expect(r.status).toBe(200);
+    const id = (r.json.data as { episodeId: string }).episodeId;
+    await m.advance(3_600_000);
+    const base = `${m.base}/media/flow-speech/${id}`;
+    const mp3 = new Uint8Array(await (await fetch(`${base}/audio.mp3`)).arrayBuffer());
+    const playlist = await (await fetch(`${base}/audio.m3u8`)).text();
+    const uris = playlist.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    expect(uris.length).toBeGreaterThan(1);
+    expect(uris).toEqual(uris.map((_, n) => `segments/${n}.mp3`));
+    expect((await fetch(`${base}/segments/0.aac`)).status).toBe(404);
+    const frames: Uint8Array[] = [];
+    for (const u of uris) {
+      const res = await fetch(`${base}/${u}`);
+      expect(res.headers.get('content-type')).toMatch(/^audio\/mpeg/);
+      const seg = new Uint8Array(await res.arrayBuffer());
+      expect(String.fromCharCode(...seg.subarray(0, 3))).toBe('ID3');
+      frames.push(seg.subarray(10 + ((seg[6] << 21) | (seg[7] << 14) | (seg[8] << 7) | seg[9])));
+    }
+    expect(Buffer.concat(frames).equals(Buffer.from(mp3))).toBe(true);
+    // EXTINF durations add up to the MP3's frames (24 ms each: 144-byte frames at 48 kbit/s)
+    const seconds = [...playlist.matchAll(/#EXTINF:([\d.]+),/g)].reduce((n, x) => n + Number(x[1]), 0);
+    expect(Math.round(seconds * 1000)).toBe((mp3.length / 144) * 24);
   });
 });

@@ -278,6 +278,47 @@ describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
     figures.push(`generated audio ogg_opus: ${ms.toFixed(1)} ms decoded, audioDuration ${duration} s`);
   });
 
+  it("a podcast's HLS carries the episode MP3's words: its packed MP3 segments, ID3 tags stripped, are the MP3's bytes; each segment and the playlist decode cleanly", async () => {
+    const pod = await mock.call('POST', '/v1/podcast/episodes', { body: podcastBody() });
+    expect(pod.status).toBe(200);
+    await mock.advance(3 * 3_600_000);
+    const ep = (await mock.call('GET', `/v1/podcast/episodes/${(pod.json.data as { episodeId: string }).episodeId}`)).json.data as {
+      audioUrl: string;
+      audioStreamUrl: string;
+    };
+    const mp3 = await bytesOf(ep.audioUrl);
+    const playlist = new TextDecoder().decode(await bytesOf(ep.audioStreamUrl));
+    const uris = playlist.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    expect(uris.length).toBeGreaterThan(1);
+    expect(uris.every((u) => u.endsWith('.mp3'))).toBe(true);
+    const bodies: Uint8Array[] = [];
+    let segmentErrors = '';
+    for (const u of uris) {
+      const r = await fetch(new URL(u, ep.audioStreamUrl));
+      expect(r.headers.get('content-type')).toMatch(/^audio\/mpeg/);
+      const seg = new Uint8Array(await r.arrayBuffer());
+      expect(String.fromCharCode(...seg.subarray(0, 3))).toBe('ID3');
+      const tagSize = 10 + ((seg[6] << 21) | (seg[7] << 14) | (seg[8] << 7) | seg[9]); // syncsafe (ID3v2.4)
+      bodies.push(seg.subarray(tagSize));
+      segmentErrors += (await decode(seg)).errors;
+    }
+    expect(segmentErrors).toBe('');
+    const joined = Buffer.concat(bodies);
+    expect(sha(joined)).toBe(sha(mp3));
+    // the playlist itself, as a player reads it over HTTP
+    const { stdout, stderr } = await run('ffmpeg', ['-v', 'error', '-i', ep.audioStreamUrl, '-f', 's16le', '-ac', '1', '-ar', String(RATE), 'pipe:1'], {
+      encoding: 'buffer',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    expect(stderr.toString()).toBe('');
+    const whole = await decode(mp3);
+    expect(Math.abs(stdout.length / 2 - whole.samples.length)).toBeLessThanOrEqual(2 * 576);
+    expect(loudShare(loudWindows(whole.samples), 0, (whole.samples.length * 1000) / RATE)).toBeGreaterThan(0.3);
+    figures.push(
+      `podcast HLS: ${uris.length} packed MP3 segments, ${joined.length} bytes of frames = the episode MP3 byte for byte; the playlist decodes to ${((stdout.length / 2 / RATE) * 1000).toFixed(0)} ms (the MP3 ${((whole.samples.length / RATE) * 1000).toFixed(0)} ms)`,
+    );
+  });
+
   it('ffmpeg decodes every speech file with no error: TTS mp3, wav, pcm; a podcast; a page deck narration; generated audio mp3 and wav', async () => {
     const tts = async (format: string) => {
       const r = await fetch(`${mock.base}/v1/tts`, {

@@ -15,7 +15,19 @@
  * Standard JavaScript only.
  */
 import { createSlot, type Engine } from '../engine/engine.ts';
-import { framesFor, resample, SPEECH_FRAME, SPEECH_RATE, speechPieces, speechVoice, type SpeechSynth, type SpeechVoice } from '../media/speech.ts';
+import { hash32 } from '../engine/rng.ts';
+import {
+  encodeSpeechMp3,
+  framesFor,
+  resample,
+  SPEECH_FRAME,
+  SPEECH_RATE,
+  speechPieces,
+  speechVoice,
+  voiceKey,
+  type SpeechSynth,
+  type SpeechVoice,
+} from '../media/speech.ts';
 
 /** What a line spoken by the engine keeps: the engine's id, the voice, and each sentence with its length in 24 kHz samples. */
 export interface LineSpeech {
@@ -32,6 +44,8 @@ interface SpeechSlot {
   onProblem?: (problem: string) => void;
   /** Problems told once per world (their keys). */
   told?: Set<string>;
+  /** Recently encoded MP3s of spoken lines (oldest first), with their sizes once encoded. */
+  mp3s?: Map<string, { bytes: Promise<Uint8Array>; size?: number }>;
 }
 
 const speechSlot = createSlot<SpeechSlot>('speech engine', () => ({}));
@@ -129,4 +143,37 @@ export function pieceTimes(s: LineSpeech, lineMs: number): { text: string; start
     const endMs = i === s.pieces.length - 1 ? lineMs : Math.round((at * 1000) / SPEECH_RATE);
     return { text: p.text, startMs, endMs };
   });
+}
+
+/** Bytes of encoded line MP3s a world keeps (`spokenMp3`): a few minutes of speech at 48 kbit/s. */
+const MP3_KEEP_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The MP3 of a spoken line, exactly `frames` frames (`encodeSpeechMp3` of
+ * `spokenPcm`), kept while the world's recent encodes stay under 8 MiB, so
+ * the HLS segments that cut one line (mock/services/narration.ts) encode it
+ * once, not once a segment. Rejects as `encodeSpeechMp3`.
+ */
+export function spokenMp3(engine: Engine, s: LineSpeech, frames: number): Promise<Uint8Array> {
+  const cache = (slotOf(engine).mp3s ??= new Map<string, { bytes: Promise<Uint8Array>; size?: number }>());
+  const key = `${s.synth} ${voiceKey(s.voice)} ${frames} ${s.pieces.map((p) => `${p.samples}:${hash32(p.text).toString(36)}`).join(',')}`;
+  const hit = cache.get(key);
+  if (hit) return hit.bytes;
+  const entry: { bytes: Promise<Uint8Array>; size?: number } = { bytes: (async () => encodeSpeechMp3(await spokenPcm(engine, s, frames), frames))() };
+  cache.set(key, entry);
+  entry.bytes.then(
+    (b) => {
+      entry.size = b.length;
+      let total = 0;
+      for (const e of cache.values()) total += e.size ?? 0;
+      for (const [k, e] of cache) {
+        if (total <= MP3_KEEP_BYTES) break;
+        if (k === key || e.size === undefined) continue;
+        total -= e.size;
+        cache.delete(k);
+      }
+    },
+    () => cache.delete(key),
+  );
+  return entry.bytes;
 }
