@@ -137,3 +137,19 @@ describe("an episode spoken in words: its HLS is packed MP3, the episode MP3's o
     expect(Math.round(seconds * 1000)).toBe((mp3.length / 144) * 24);
   });
 });
+
+describe('voice demos spoken in words', () => {
+  it("a speaker's demo with an engine: the engine's sentence (in the speaker's language) as 167 MP3 frames (4 s), not the tones a mock without one serves", async () => {
+    const calls: string[] = [];
+    const m = await start({ speech: { ...toneSynth, render: (t, v) => (calls.push(`${v.language} ${t}`), toneSynth.render(t, v)) } });
+    const spoken = new Uint8Array(await (await fetch(`${m.base}/media/speakers/en_ava/demo.mp3`)).arrayBuffer());
+    expect([...new Set(calls)]).toEqual(['en-us Hello, I am Ava.', 'en-us This is my voice.']); // measured, then rendered again for the file
+    expect(spoken.length).toBe(167 * 144); // lamejs's 48 kbit/s frames, 24 ms each: 4,008 ms
+    const before = calls.length;
+    await fetch(`${m.base}/media/speakers/zh_mei/demo.mp3`);
+    expect(calls.slice(before)).toContain('cmn 你好，我是Mei。');
+    const plain = await start();
+    const tones = new Uint8Array(await (await fetch(`${plain.base}/media/speakers/en_ava/demo.mp3`)).arrayBuffer());
+    expect(Buffer.from(tones).equals(Buffer.from(spoken))).toBe(false);
+  });
+});

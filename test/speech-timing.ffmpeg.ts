@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakSynth, espeakVersion } from '../mock/http/espeak.ts';
-import { flowSpeechBody, podcastBody, storybookBody } from './factories.ts';
+import { cloneForm, flowSpeechBody, pathOf, podcastBody, storybookBody } from './factories.ts';
 import { startMock, type TestMock } from './helpers.ts';
 
 const version = espeakVersion();
@@ -317,6 +317,57 @@ describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
     figures.push(
       `podcast HLS: ${uris.length} packed MP3 segments, ${joined.length} bytes of frames = the episode MP3 byte for byte; the playlist decodes to ${((stdout.length / 2 / RATE) * 1000).toFixed(0)} ms (the MP3 ${((whole.samples.length / RATE) * 1000).toFixed(0)} ms)`,
     );
+  });
+
+  it("speaker demos speak a sentence in the speaker's voice, every catalogue language, within the clip's 4 s; a clone's demo too", async () => {
+    const list = await mock.call('GET', '/v1/speakers/list');
+    expect(list.status).toBe(200);
+    const speakers = JSON.stringify(list.json)
+      .match(/"demoAudioUrl":"[^"]+"/g)!
+      .map((m) => m.slice(16, -1));
+    const firstOfEach = new Map<string, string>();
+    for (const url of speakers) firstOfEach.set(/speakers\/([a-z]+)_/.exec(url)?.[1] ?? url, url);
+    expect(firstOfEach.size).toBeGreaterThanOrEqual(12);
+    const spans: string[] = [];
+    const hashes = new Set<string>();
+    for (const [language, url] of firstOfEach) {
+      const bytes = await bytesOf(url);
+      hashes.add(sha(bytes));
+      const { samples, errors } = await decode(bytes);
+      expect({ language, errors }).toEqual({ language, errors: '' });
+      const ms = (samples.length * 1000) / RATE;
+      expect(Math.abs(ms - 4000)).toBeLessThanOrEqual(24);
+      const loud = loudWindows(samples);
+      // the words, then quiet before the clip ends (the sentence fits in the clip: nothing cut)
+      expect(loudShare(loud, 0, 1500), language).toBeGreaterThan(0.4);
+      const last = loud.lastIndexOf(true) * 10;
+      expect(last, language).toBeLessThan(3900);
+      spans.push(`${language} ${last} ms`);
+    }
+    expect(hashes.size).toBe(firstOfEach.size);
+    // a clone (French): the task's demo and, once confirmed as Camille, the voice's (which names her) speak
+    const created = await mock.call('POST', pathOf('createVoiceClone'), { body: cloneForm({ language: 'fr' }) });
+    expect(created.status).toBe(200);
+    const taskId = (created.json.data as { taskId: string }).taskId;
+    await mock.advance(60_000);
+    const done = (await mock.call('GET', pathOf('getVoiceClone', { taskId }))).json.data as { demoAudioUrl: string };
+    const confirmed = await mock.call('POST', pathOf('confirmVoiceClone'), { body: { taskId, name: 'Camille', gender: 'female' } });
+    expect(confirmed.status).toBe(200);
+    const taskDemo = await bytesOf(done.demoAudioUrl);
+    const clone = await decode(taskDemo);
+    expect(clone.errors).toBe('');
+    expect(Math.abs((clone.samples.length * 1000) / RATE - 4000)).toBeLessThanOrEqual(24);
+    expect(loudShare(loudWindows(clone.samples), 0, 1500)).toBeGreaterThan(0.4);
+    const voices = JSON.stringify((await mock.call('GET', '/v1/speakers/list')).json);
+    const voiceDemo = voices.match(/"demoAudioUrl":"([^"]+voice-clone\/speakers[^"]+)"/)?.[1];
+    const named = await decode(await bytesOf(voiceDemo!));
+    expect(named.errors).toBe('');
+    expect(loudShare(loudWindows(named.samples), 0, 1500)).toBeGreaterThan(0.4);
+    // the name makes the sentence longer
+    expect(loudWindows(named.samples).lastIndexOf(true)).toBeGreaterThan(loudWindows(clone.samples).lastIndexOf(true));
+    expect(hashes.has(sha(taskDemo))).toBe(false); // not a catalogue voice's clip
+    spans.push(`clone (fr) ${loudWindows(clone.samples).lastIndexOf(true) * 10} ms`);
+    figures.push(`speaker demos (speech ends at, of 4,000 ms): ${spans.join(', ')}`);
   });
 
   it('ffmpeg decodes every speech file with no error: TTS mp3, wav, pcm; a podcast; a page deck narration; generated audio mp3 and wav', async () => {

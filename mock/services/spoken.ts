@@ -128,7 +128,7 @@ export async function spokenPcm(engine: Engine, s: LineSpeech, frames: number): 
   );
   s.pieces.forEach((p, i) => {
     const pcm = rendered[i];
-    if (pcm) out.set(pcm.subarray(0, Math.min(p.samples, out.length - at)), at);
+    if (pcm && at < out.length) out.set(pcm.subarray(0, Math.min(p.samples, out.length - at)), at);
     at += p.samples;
   });
   return out;
