@@ -11,7 +11,9 @@
  * segment is a few bytes of ID3 plus copied frames (no PES packetization,
  * continuity counters or PAT/PMT), Safari and hls.js both play packed AAC, and
  * every segment is itself a playable .aac file; AAC over MP3 because it is the
- * codec the HLS authoring guidance names first for audio.
+ * codec the HLS authoring guidance names first for audio. Audio spoken in words
+ * is packed MP3 instead (`hlsMp3`: the mock has no AAC encoder, and the
+ * episode MP3's own frames, which stand alone, make the segments).
  * Standard JavaScript only.
  */
 import { concatBytes } from './bytes.ts';
