@@ -8,8 +8,12 @@
  * one line ends and the next begins; a sentence's speech starts near its cue's
  * start; a longer text lasts proportionally longer; the decoded length is the
  * answer's `audioDuration`; two mocks render byte-identical files; ffmpeg
- * decodes every speech file (TTS mp3, wav, pcm; /v1/speech; flow speech;
- * podcasts; page-deck narration; generated audio) with no error.
+ * decodes every speech file (TTS mp3, opus, flac, wav, pcm; /v1/speech; flow
+ * speech; podcasts and their HLS; page-deck narration; generated audio; voice
+ * demos) with no error. TTS flac decodes to the WAV answer's samples exactly,
+ * opus to as many with its speech where the WAV's is; a podcast's packed-MP3
+ * HLS segments are its MP3's frames byte for byte; every catalogue language's
+ * demo says its sentence within the 4-s clip.
  *
  * Pocketsphinx cannot transcribe eSpeak NG's voice, so the words themselves
  * are not checked; the timings are (the issue that asked for speech says so).
