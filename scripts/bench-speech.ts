@@ -8,7 +8,11 @@
  *   measures it (cold: a new mock and engine, nothing cached; cached: the same
  *   script again, the engine's renders kept);
  * - mp3: the first GET of its MP3 (the sentences again from the engine's cache,
- *   resampled, encoded with lamejs), then later GETs (the media cache).
+ *   resampled, encoded with lamejs), then later GETs (the media cache);
+ * - formats: POST /v1/tts of the 1,000-character text in each format, once
+ *   the engine has its sentences (so the time is the encoder's: lamejs for
+ *   mp3, libopus in WebAssembly for opus, the FLAC writer of mock/media/audio,
+ *   none for wav), its CPU time and its size; aac is tones (no encoder).
  *
  * Prints figures; asserts nothing. Without espeak-ng it says so and prints no rows.
  */
@@ -31,9 +35,18 @@ export interface SpeechRow {
   mp3CachedMs: number;
   bytes: number;
 }
+/** One TTS format: the answer's time (wall and CPU of this process) and size, once the engine has the sentences. */
+export interface FormatRow {
+  format: string;
+  audioSeconds: number;
+  ms: number;
+  cpuMs: number;
+  bytes: number;
+}
 export interface SpeechReport {
   engine: string | null;
   rows: SpeechRow[];
+  formats?: FormatRow[];
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -108,12 +121,47 @@ async function measure(version: string, chars: number): Promise<SpeechRow> {
   }
 }
 
+/** POST /v1/tts of about 1,000 characters in each format (the sentences rendered once before, by a wav answer). */
+async function measureFormats(version: string): Promise<FormatRow[]> {
+  const { createEspeakSynth } = await import('../mock/http/espeak.ts');
+  const { createMock } = await import('../mock/index.ts');
+  const input = scriptOf(1_000)
+    .map((s) => s.content)
+    .join(' ');
+  const mock = createMock({ seed: 1, clock: 'manual', speech: createEspeakSynth(version) });
+  try {
+    const tts = async (format: string) => {
+      const t = performance.now();
+      const cpu = process.cpuUsage();
+      const r = await mock.fetch('http://bench/v1/tts', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
+      });
+      const bytes = (await r.arrayBuffer()).byteLength;
+      const used = process.cpuUsage(cpu);
+      return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000, bytes };
+    };
+    const wav = await tts('wav'); // renders and caches the sentences
+    const audioSeconds = round((wav.bytes - 44) / 2 / 24_000);
+    const rows: FormatRow[] = [];
+    for (const format of ['mp3', 'opus', 'flac', 'wav', 'aac']) {
+      const runs = [await tts(format), await tts(format), await tts(format)];
+      const best = runs.reduce((a, b) => (b.cpuMs < a.cpuMs ? b : a));
+      rows.push({ format, audioSeconds, ms: round(median(runs.map((x) => x.ms))), cpuMs: round(best.cpuMs), bytes: best.bytes });
+    }
+    return rows;
+  } finally {
+    await mock.close();
+  }
+}
+
 /** Runs the measurements (none without espeak-ng). */
 export async function speechReport(): Promise<SpeechReport> {
   const { espeakVersion } = await import('../mock/http/espeak.ts');
   const version = espeakVersion();
   if (!version) return { engine: null, rows: [] };
-  return { engine: `espeak-ng ${version}`, rows: [await measure(version, 170), await measure(version, 1_000)] };
+  return { engine: `espeak-ng ${version}`, rows: [await measure(version, 170), await measure(version, 1_000)], formats: await measureFormats(version) };
 }
 
 /** The report as printed lines (bench.ts prints the same). */
@@ -129,6 +177,11 @@ export function formatSpeechReport(s: SpeechReport): string[] {
     );
   const per100 = s.rows.map((r) => `${((r.audioSeconds / r.chars) * 100).toFixed(1)} s`).join(', ');
   out.push(`seconds of speech per 100 characters: ${per100}`);
+  if (s.formats?.length) {
+    out.push(`TTS of ${s.formats[0].audioSeconds} s of speech by format (ms, median of 3; cpu: the least of 3; aac: tones, no encoder):`);
+    for (const f of s.formats)
+      out.push(`  ${f.format.padEnd(5)} ${String(f.ms).padStart(8)} ms ${`(cpu ${f.cpuMs})`.padStart(13)}  ${(f.bytes / 1e3).toFixed(1).padStart(8)} KB`);
+  }
   return out;
 }
 

@@ -34,6 +34,19 @@ for (const entry of ['dist', 'spec', 'lib', 'package.json']) rmSync(join(out, en
 mkdirSync(join(out, 'spec'), { recursive: true });
 mkdirSync(join(out, 'lib/docs'), { recursive: true });
 
+// opusscript (libopus in WebAssembly, Ogg Opus speech: mock/media/speech-codecs.ts) reads its .wasm from its own
+// __dirname, which an ES module bundle has not: its loader is given the bundle's directory, where the .wasm is copied.
+const opusWasm = createRequire(import.meta.url).resolve('opusscript/build/opusscript_native_wasm.wasm');
+const opusWasmBeside = {
+  name: 'opus-wasm-beside',
+  setup(b) {
+    b.onLoad({ filter: /opusscript_native_wasm\.js$/ }, (args) => ({
+      contents: `var __dirname = __mgDirname;\n${readFileSync(args.path, 'utf8')}`,
+      loader: 'js',
+    }));
+  },
+};
+
 const result = await build({
   entryPoints: { cli: join(root, 'mock/cli.ts') },
   outdir: join(out, 'dist'),
@@ -45,8 +58,12 @@ const result = await build({
   minify: true,
   legalComments: 'linked',
   metafile: true,
-  // CommonJS dependencies (express, morgan, busboy...) call require() for Node's built-ins: give the ES module one.
-  banner: { js: "import { createRequire as __mgCreateRequire } from 'node:module'; const require = __mgCreateRequire(import.meta.url);" },
+  // CommonJS dependencies (express, morgan, busboy...) call require() for Node's built-ins: give the ES module one;
+  // and the directory of the bundle's files, where opusscript's WebAssembly loader looks for its .wasm (below).
+  banner: {
+    js: "import { createRequire as __mgCreateRequire } from 'node:module'; const require = __mgCreateRequire(import.meta.url); const __mgDirname = import.meta.dirname;",
+  },
+  plugins: [opusWasmBeside],
   logLevel: 'warning',
 });
 
@@ -56,6 +73,7 @@ await buildUi(join(out, 'dist/ui'));
 // Only the fields the mock reads (its version) and those that say what the files are.
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, license: pkg.license, type: 'module' }, null, 2)}\n`);
+copyFileSync(opusWasm, join(out, 'dist/opusscript_native_wasm.wasm'));
 copyFileSync(join(root, 'spec/openapi.json'), join(out, 'spec/openapi.json'));
 copyFileSync(join(root, 'spec/mock-control.openapi.yaml'), join(out, 'spec/mock-control.openapi.yaml'));
 const scalarEntry = createRequire(import.meta.url).resolve('@scalar/api-reference');

@@ -348,6 +348,28 @@ async function main() {
   const mp4Bytes = Buffer.from(await mp4.arrayBuffer());
   check(mp4.status === 200 && mp4Bytes.toString('latin1', 4, 8) === 'ftyp' && mp4Bytes.length > 10_000, `the video: ${mp4.status}, ${mp4Bytes.length} bytes`);
   for (const path of ['/docs', '/openapi.json']) check((await fetch(base + path)).ok, `GET ${path}`);
+  // Speech in words in every format the image encodes: eSpeak NG installed, opusscript's WebAssembly beside the bundle.
+  const sizes: string[] = [];
+  for (const [format, magic] of [
+    ['opus', 'OggS'],
+    ['flac', 'fLaC'],
+    ['mp3', '\xff'],
+  ] as const) {
+    const r = await api('/v1/tts', {
+      method: 'POST',
+      body: JSON.stringify({ input: 'The container speaks its words.', voice: 'en_ava', response_format: format }),
+    });
+    const b = Buffer.from(await r.arrayBuffer());
+    check(
+      r.status === 200 && b.toString('latin1', 0, magic.length) === magic,
+      `TTS ${format}: ${r.status}, ${b.length} bytes starting ${b.toString('hex', 0, 4)}`,
+    );
+    sizes.push(`${format} ${b.length} bytes`);
+  }
+  const spoken = podman(['logs', first]);
+  check(/speech: {3}words/.test(spoken.out + spoken.err), `the start-up lines say speech in words:\n${spoken.out}`);
+  check(!/encoder failed|failed again/.test(spoken.out + spoken.err), `the log tells a speech failure:\n${spoken.out}${spoken.err}`);
+  log(`speech in words: TTS ${sizes.join(', ')}`);
   const balance = (await json(await api('/v1/user/subscription'))).data.balance;
   log(
     `walkthrough in ${seconds(performance.now() - t)}: image ${imageTask} ${size.width}x${size.height} PNG, video ${videoTask} ${mp4Bytes.length} bytes MP4, balance ${String(balance)}`,

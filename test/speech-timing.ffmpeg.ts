@@ -8,8 +8,12 @@
  * one line ends and the next begins; a sentence's speech starts near its cue's
  * start; a longer text lasts proportionally longer; the decoded length is the
  * answer's `audioDuration`; two mocks render byte-identical files; ffmpeg
- * decodes every speech file (TTS mp3, wav, pcm; /v1/speech; flow speech;
- * podcasts; page-deck narration; generated audio) with no error.
+ * decodes every speech file (TTS mp3, opus, flac, wav, pcm; /v1/speech; flow
+ * speech; podcasts and their HLS; page-deck narration; generated audio; voice
+ * demos) with no error. TTS flac decodes to the WAV answer's samples exactly,
+ * opus to as many with its speech where the WAV's is; a podcast's packed-MP3
+ * HLS segments are its MP3's frames byte for byte; every catalogue language's
+ * demo says its sentence within the 4-s clip.
  *
  * Pocketsphinx cannot transcribe eSpeak NG's voice, so the words themselves
  * are not checked; the timings are (the issue that asked for speech says so).
@@ -26,7 +30,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakSynth, espeakVersion } from '../mock/http/espeak.ts';
-import { flowSpeechBody, podcastBody, storybookBody } from './factories.ts';
+import { cloneForm, flowSpeechBody, pathOf, podcastBody, storybookBody } from './factories.ts';
 import { startMock, type TestMock } from './helpers.ts';
 
 const version = espeakVersion();
@@ -211,6 +215,163 @@ describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('TTS opus and flac carry the words: flac decodes to the WAV answer sample for sample; opus to as many samples, its speech where the WAV has it', async () => {
+    const input = 'Opus and FLAC speak too. Their words sit where the wave file has them.';
+    const tts = async (m: TestMock, format: string) => {
+      const r = await fetch(`${m.base}/v1/tts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
+        body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
+      });
+      expect(r.status).toBe(200);
+      return new Uint8Array(await r.arrayBuffer());
+    };
+    const wav = await decode(await tts(mock, 'wav'));
+    const flacBytes = await tts(mock, 'flac');
+    const opusBytes = await tts(mock, 'opus');
+    const flac = await decode(flacBytes);
+    const opus = await decode(opusBytes);
+    expect([wav.errors, flac.errors, opus.errors]).toEqual(['', '', '']);
+    expect(sha(new Uint8Array(flac.samples.buffer))).toBe(sha(new Uint8Array(wav.samples.buffer))); // lossless
+    expect(opus.samples.length).toBe(wav.samples.length);
+    const a = loudWindows(wav.samples);
+    const b = loudWindows(opus.samples);
+    const agree = a.filter((l, i) => l === b[i]).length / a.length;
+    expect(agree).toBeGreaterThan(0.9);
+    // the speech starts and ends where the wav's does (within 20 ms): the pre-skip removed the encoder's delay
+    const edges = (l: boolean[]) => [l.indexOf(true), l.lastIndexOf(true)];
+    const [wavStart, wavEnd] = edges(a);
+    const [opusStart, opusEnd] = edges(b);
+    expect(Math.abs(opusStart - wavStart)).toBeLessThanOrEqual(2);
+    expect(Math.abs(opusEnd - wavEnd)).toBeLessThanOrEqual(2);
+    // byte-identical from a second mock
+    const other = await startMock({ speech: createEspeakSynth(version!) });
+    try {
+      expect(sha(await tts(other, 'opus'))).toBe(sha(opusBytes));
+      expect(sha(await tts(other, 'flac'))).toBe(sha(flacBytes));
+    } finally {
+      await other.close();
+    }
+    figures.push(
+      `TTS ${(wav.samples.length / RATE).toFixed(2)} s: flac ${flacBytes.length} bytes = wav samples exactly; opus ${opusBytes.length} bytes, ${opus.samples.length} samples (wav ${wav.samples.length}), speech windows agree ${(agree * 100).toFixed(1)}%, speech from ${opusStart * 10} to ${opusEnd * 10} ms (wav ${wavStart * 10} to ${wavEnd * 10}); both byte-identical across two mocks`,
+    );
+  });
+
+  it('generated audio in ogg_opus: decodes cleanly to its audioDuration, with speech', async () => {
+    const g = await mock.call('POST', '/v1/platform-voice/generate', {
+      body: {
+        text: '@音频1 Hello, this is the first voice.\n@音频2 And this is the second one.',
+        voices: [
+          { type: 'speaker', id: 'en_ava' },
+          { type: 'speaker', id: 'en_noah' },
+        ],
+        audioConfig: { format: 'ogg_opus' },
+      },
+    });
+    expect(g.status).toBe(202);
+    await mock.advance(3_600_000);
+    const t = (await mock.call('GET', `/v1/platform-voice/tasks/${(g.json.data as { taskId: string }).taskId}`)).json.data as Record<string, unknown>;
+    const { audioUrl: url, audioDuration: duration } = t as { audioUrl: string; audioDuration: number }; // seconds
+    const { samples, errors } = await decode(await bytesOf(url));
+    expect(errors).toBe('');
+    const ms = (samples.length * 1000) / RATE;
+    expect(Math.abs(ms - duration * 1000)).toBeLessThanOrEqual(1);
+    expect(loudShare(loudWindows(samples), 0, ms)).toBeGreaterThan(0.3);
+    figures.push(`generated audio ogg_opus: ${ms.toFixed(1)} ms decoded, audioDuration ${duration} s`);
+  });
+
+  it("a podcast's HLS carries the episode MP3's words: its packed MP3 segments, ID3 tags stripped, are the MP3's bytes; each segment and the playlist decode cleanly", async () => {
+    const pod = await mock.call('POST', '/v1/podcast/episodes', { body: podcastBody() });
+    expect(pod.status).toBe(200);
+    await mock.advance(3 * 3_600_000);
+    const ep = (await mock.call('GET', `/v1/podcast/episodes/${(pod.json.data as { episodeId: string }).episodeId}`)).json.data as {
+      audioUrl: string;
+      audioStreamUrl: string;
+    };
+    const mp3 = await bytesOf(ep.audioUrl);
+    const playlist = new TextDecoder().decode(await bytesOf(ep.audioStreamUrl));
+    const uris = playlist.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    expect(uris.length).toBeGreaterThan(1);
+    expect(uris.every((u) => u.endsWith('.mp3'))).toBe(true);
+    const bodies: Uint8Array[] = [];
+    let segmentErrors = '';
+    for (const u of uris) {
+      const r = await fetch(new URL(u, ep.audioStreamUrl));
+      expect(r.headers.get('content-type')).toMatch(/^audio\/mpeg/);
+      const seg = new Uint8Array(await r.arrayBuffer());
+      expect(String.fromCharCode(...seg.subarray(0, 3))).toBe('ID3');
+      const tagSize = 10 + ((seg[6] << 21) | (seg[7] << 14) | (seg[8] << 7) | seg[9]); // syncsafe (ID3v2.4)
+      bodies.push(seg.subarray(tagSize));
+      segmentErrors += (await decode(seg)).errors;
+    }
+    expect(segmentErrors).toBe('');
+    const joined = Buffer.concat(bodies);
+    expect(sha(joined)).toBe(sha(mp3));
+    // the playlist itself, as a player reads it over HTTP
+    const { stdout, stderr } = await run('ffmpeg', ['-v', 'error', '-i', ep.audioStreamUrl, '-f', 's16le', '-ac', '1', '-ar', String(RATE), 'pipe:1'], {
+      encoding: 'buffer',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    expect(stderr.toString()).toBe('');
+    const whole = await decode(mp3);
+    expect(Math.abs(stdout.length / 2 - whole.samples.length)).toBeLessThanOrEqual(2 * 576);
+    expect(loudShare(loudWindows(whole.samples), 0, (whole.samples.length * 1000) / RATE)).toBeGreaterThan(0.3);
+    figures.push(
+      `podcast HLS: ${uris.length} packed MP3 segments, ${joined.length} bytes of frames = the episode MP3 byte for byte; the playlist decodes to ${((stdout.length / 2 / RATE) * 1000).toFixed(0)} ms (the MP3 ${((whole.samples.length / RATE) * 1000).toFixed(0)} ms)`,
+    );
+  });
+
+  it("speaker demos speak a sentence in the speaker's voice, every catalogue language, within the clip's 4 s; a clone's demo too", async () => {
+    const list = await mock.call('GET', '/v1/speakers/list');
+    expect(list.status).toBe(200);
+    const speakers = JSON.stringify(list.json)
+      .match(/"demoAudioUrl":"[^"]+"/g)!
+      .map((m) => m.slice(16, -1));
+    const firstOfEach = new Map<string, string>();
+    for (const url of speakers) firstOfEach.set(/speakers\/([a-z]+)_/.exec(url)?.[1] ?? url, url);
+    expect(firstOfEach.size).toBeGreaterThanOrEqual(12);
+    const spans: string[] = [];
+    const hashes = new Set<string>();
+    for (const [language, url] of firstOfEach) {
+      const bytes = await bytesOf(url);
+      hashes.add(sha(bytes));
+      const { samples, errors } = await decode(bytes);
+      expect({ language, errors }).toEqual({ language, errors: '' });
+      const ms = (samples.length * 1000) / RATE;
+      expect(Math.abs(ms - 4000)).toBeLessThanOrEqual(24);
+      const loud = loudWindows(samples);
+      // the words, then quiet before the clip ends (the sentence fits in the clip: nothing cut)
+      expect(loudShare(loud, 0, 1500), language).toBeGreaterThan(0.4);
+      const last = loud.lastIndexOf(true) * 10;
+      expect(last, language).toBeLessThan(3900);
+      spans.push(`${language} ${last} ms`);
+    }
+    expect(hashes.size).toBe(firstOfEach.size);
+    // a clone (French): the task's demo and, once confirmed as Camille, the voice's (which names her) speak
+    const created = await mock.call('POST', pathOf('createVoiceClone'), { body: cloneForm({ language: 'fr' }) });
+    expect(created.status).toBe(200);
+    const taskId = (created.json.data as { taskId: string }).taskId;
+    await mock.advance(60_000);
+    const done = (await mock.call('GET', pathOf('getVoiceClone', { taskId }))).json.data as { demoAudioUrl: string };
+    const confirmed = await mock.call('POST', pathOf('confirmVoiceClone'), { body: { taskId, name: 'Camille', gender: 'female' } });
+    expect(confirmed.status).toBe(200);
+    const taskDemo = await bytesOf(done.demoAudioUrl);
+    const clone = await decode(taskDemo);
+    expect(clone.errors).toBe('');
+    expect(Math.abs((clone.samples.length * 1000) / RATE - 4000)).toBeLessThanOrEqual(24);
+    expect(loudShare(loudWindows(clone.samples), 0, 1500)).toBeGreaterThan(0.4);
+    const voices = JSON.stringify((await mock.call('GET', '/v1/speakers/list')).json);
+    const voiceDemo = voices.match(/"demoAudioUrl":"([^"]+voice-clone\/speakers[^"]+)"/)?.[1];
+    const named = await decode(await bytesOf(voiceDemo!));
+    expect(named.errors).toBe('');
+    expect(loudShare(loudWindows(named.samples), 0, 1500)).toBeGreaterThan(0.4);
+    // the name makes the sentence longer
+    expect(loudWindows(named.samples).lastIndexOf(true)).toBeGreaterThan(loudWindows(clone.samples).lastIndexOf(true));
+    expect(hashes.has(sha(taskDemo))).toBe(false); // not a catalogue voice's clip
+    spans.push(`clone (fr) ${loudWindows(clone.samples).lastIndexOf(true) * 10} ms`);
+    figures.push(`speaker demos (speech ends at, of 4,000 ms): ${spans.join(', ')}`);
   });
 
   it('ffmpeg decodes every speech file with no error: TTS mp3, wav, pcm; a podcast; a page deck narration; generated audio mp3 and wav', async () => {

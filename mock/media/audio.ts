@@ -27,5 +27,5 @@
  * audio/render.ts (renderAudio, streamAudio, encodedAudio).
  */
 export { audioMaxDurationMs, audioFrameSamples, loadAudioLoops } from './audio/loops.ts';
-export { audioFrameCount, audioFrames, audioMinFrames } from './audio/frames.ts';
+export { audioFrameCount, audioFrames, audioMinFrames, mp3FrameOffsets } from './audio/frames.ts';
 export { encodedAudio, renderAudio, streamAudio } from './audio/render.ts';

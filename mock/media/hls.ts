@@ -11,7 +11,9 @@
  * segment is a few bytes of ID3 plus copied frames (no PES packetization,
  * continuity counters or PAT/PMT), Safari and hls.js both play packed AAC, and
  * every segment is itself a playable .aac file; AAC over MP3 because it is the
- * codec the HLS authoring guidance names first for audio.
+ * codec the HLS authoring guidance names first for audio. Audio spoken in words
+ * is packed MP3 instead (`hlsMp3`: the mock has no AAC encoder, and the
+ * episode MP3's own frames, which stand alone, make the segments).
  * Standard JavaScript only.
  */
 import { concatBytes } from './bytes.ts';
@@ -107,17 +109,58 @@ export function hlsAudio(
     if (parts.length === 1) return parts[0];
     return concatBytes(parts);
   };
+  return packedAudio({ frames, frameSamples: FRAME, minFrames: audioMinFrames.aac, perSegment, contentType: 'audio/aac', extension: 'aac', framesOf });
+}
+
+/**
+ * HLS in packed MP3 (RFC 8216, "Packed Audio": MPEG-2 Layer III frames behind
+ * the ID3 timestamp tag) of `frames` 24 ms frames (at least 1) that
+ * `framesOf(from, to)` gives back to back; each segment is a playable .mp3
+ * when every frame stands alone (no bit reservoir: lamejs's encoder and the
+ * committed loops write such frames). Segments of about `opts.segmentMs`
+ * (default 6000), a last one under 5 frames joining the one before it.
+ * Throws RangeError for a frame count under 1 or a segment under one frame.
+ * Serves document 2, "Podcast episode" (HLS .m3u8) when the episode speaks its words.
+ */
+export function hlsMp3(frames: number, framesOf: (from: number, to: number) => Promise<Uint8Array>, opts: { segmentMs?: number } = {}): HlsAudio {
+  if (!Number.isInteger(frames) || frames < 1) throw new RangeError(`HLS mp3: frames must be an integer >= 1, got ${frames}`);
+  const segmentMs = opts.segmentMs ?? 6000;
+  const perSegment = Math.floor((segmentMs * RATE) / 1000 / audioFrameSamples.mp3);
+  if (!Number.isFinite(segmentMs) || perSegment < 1)
+    throw new RangeError(`HLS segments must last at least one MP3 frame (${(audioFrameSamples.mp3 * 1000) / RATE} ms), got ${segmentMs} ms`);
+  return packedAudio({
+    frames,
+    frameSamples: audioFrameSamples.mp3,
+    minFrames: audioMinFrames.mp3,
+    perSegment,
+    contentType: 'audio/mpeg',
+    extension: 'mp3',
+    framesOf,
+  });
+}
+
+/** Packed-audio HLS of `frames` frames of `frameSamples` samples, `perSegment` to a segment (a tail under `minFrames` joins the one before). */
+function packedAudio(p: {
+  frames: number;
+  frameSamples: number;
+  minFrames: number;
+  perSegment: number;
+  contentType: string;
+  extension: string;
+  framesOf: (from: number, to: number) => Uint8Array | Promise<Uint8Array>;
+}): HlsAudio {
+  const { frames, frameSamples, perSegment } = p;
   // Frame boundaries of the segments: every `perSegment` frames; a short tail joins the segment before it.
   const starts: number[] = [];
   for (let f = 0; f < frames; f += perSegment) starts.push(f);
-  if (starts.length > 1 && frames - starts[starts.length - 1] < audioMinFrames.aac) starts.pop();
+  if (starts.length > 1 && frames - starts[starts.length - 1] < p.minFrames) starts.pop();
   const bounds = [...starts, frames];
-  const segmentSeconds = starts.map((f, n) => ((bounds[n + 1] - f) * FRAME) / RATE);
+  const segmentSeconds = starts.map((f, n) => ((bounds[n + 1] - f) * frameSamples) / RATE);
   const segmentCount = starts.length;
   return {
     segmentCount,
-    segmentContentType: 'audio/aac',
-    segmentExtension: 'aac',
+    segmentContentType: p.contentType,
+    segmentExtension: p.extension,
     segmentSeconds,
     playlist(segmentUrl) {
       const target = Math.ceil(segmentSeconds.reduce((a, b) => Math.max(a, b), 0));
@@ -128,8 +171,8 @@ export function hlsAudio(
     },
     async segment(n) {
       if (!Number.isInteger(n) || n < 0 || n >= segmentCount) throw new RangeError(`no HLS segment ${n} (there are ${segmentCount})`);
-      const tag = timestampTag((starts[n] * FRAME * TS_HZ) / RATE);
-      return concatBytes([tag, framesOf(starts[n], bounds[n + 1])]);
+      const tag = timestampTag((starts[n] * frameSamples * TS_HZ) / RATE);
+      return concatBytes([tag, await p.framesOf(starts[n], bounds[n + 1])]);
     },
   };
 }

@@ -71,6 +71,11 @@ export function hlsAudio(...args: Parameters<Hls['hlsAudio']>): ReturnType<Hls['
   return renderers().hls.hlsAudio(...args);
 }
 
+/** The HLS rendition in packed MP3 of frames a caller gives (mock/media/hls.ts, hlsMp3). */
+export function hlsMp3(...args: Parameters<Hls['hlsMp3']>): ReturnType<Hls['hlsMp3']> {
+  return renderers().hls.hlsMp3(...args);
+}
+
 /** A Standard MIDI File of `spec` (mock/media/midi.ts, renderMidi). */
 export function renderMidi(spec: Parameters<Midi['renderMidi']>[0]): Uint8Array {
   return renderers().midi.renderMidi(spec);

@@ -10,19 +10,19 @@
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import { charCount, EPISODE_COVER_SIDE, speechDurationMs, type FlowSpeechLanguage } from '../../schemas/speech.ts';
 import type { Engine } from '../engine/engine.ts';
-import { audioFrameCount, audioFrames, audioFrameSamples } from '../media/audio.ts';
+import { audioFrameCount, audioFrames, audioFrameSamples, mp3FrameOffsets } from '../media/audio.ts';
 import { concatBytes } from '../media/bytes.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
 import { colourFor, rgbHex } from '../media/colour.ts';
-import { hlsAudio, labelledImage } from '../media/renderers.ts';
+import { hlsAudio, hlsMp3, labelledImage } from '../media/renderers.ts';
 import { cuesForText, renderSrt, type Cue } from '../media/srt.ts';
 import type { MediaAsset, MediaRoute, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { cutText } from '../../schemas/text.ts';
 import { distinctVariants, voiceOf, type Voice } from './voices.ts';
 import { hash32 } from '../engine/rng.ts';
-import { encodeSpeechMp3, voiceKey } from '../media/speech.ts';
-import { pieceTimes, speakText, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
+import { voiceKey } from '../media/speech.ts';
+import { pieceTimes, speakText, speechSynthOf, spokenFrames, spokenMp3, type LineSpeech } from './spoken.ts';
 
 /** Length of one MP3 frame, ms (576 samples at 24 kHz: exactly 24 ms). */
 export const MP3_FRAME_MS = (audioFrameSamples.mp3 * 1000) / 24_000;
@@ -88,8 +88,26 @@ const spokenBy = (engine: Engine, l: SpokenLine): l is SpokenLine & { speech: Li
 /** The MP3 of `lines`: each line's frames back to back, a spoken line encoded from its words (exactly its frames), any other its variant's tones. */
 export async function linesMp3(engine: Engine, lines: readonly SpokenLine[]): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  for (const l of lines)
-    parts.push(spokenBy(engine, l) ? await encodeSpeechMp3(await spokenPcm(engine, l.speech, l.frames), l.frames) : audioFrames('mp3', l.variant, 0, l.frames));
+  for (const l of lines) parts.push(spokenBy(engine, l) ? await spokenMp3(engine, l.speech, l.frames) : audioFrames('mp3', l.variant, 0, l.frames));
+  return concatBytes(parts);
+}
+
+/** MP3 frames `from` (inclusive) to `to` (exclusive) of the MP3 of `lines` (`linesMp3`), encoding only the spoken lines they cut. */
+async function linesMp3Frames(engine: Engine, lines: readonly SpokenLine[], from: number, to: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (const l of lines) {
+    const a = Math.max(from, start) - start;
+    const b = Math.min(to, start + l.frames) - start;
+    if (a < b) {
+      if (spokenBy(engine, l)) {
+        const bytes = await spokenMp3(engine, l.speech, l.frames);
+        const offsets = mp3FrameOffsets(bytes);
+        parts.push(bytes.subarray(offsets[a], offsets[b]));
+      } else parts.push(audioFrames('mp3', l.variant, a, b));
+    }
+    start += l.frames;
+  }
   return concatBytes(parts);
 }
 
@@ -111,8 +129,18 @@ export function linesCues(lines: readonly SpokenLine[], perLine: boolean): Cue[]
 export const linesKey = (lines: readonly SpokenLine[]) =>
   lines.map((l) => `${l.variant}x${l.frames}${l.speech ? ` ${l.speech.synth} ${voiceKey(l.speech.voice)} ${hash32(l.text).toString(36)}` : ''}`).join(',');
 
-/** The HLS rendition of `lines`: the same audio, each line in its voice. */
-export function linesHls(lines: readonly SpokenLine[]) {
+/**
+ * The HLS rendition of `lines`: the same audio, each line in its voice. When
+ * `engine` speaks any of them in words, packed MP3 whose segments are the
+ * episode MP3's own frames (the words, `linesMp3` cut at frame boundaries);
+ * otherwise packed AAC of the lines' tones.
+ */
+export function linesHls(engine: Engine, lines: readonly SpokenLine[]) {
+  if (lines.some((l) => spokenBy(engine, l)))
+    return hlsMp3(
+      lines.reduce((n, l) => n + l.frames, 0),
+      (from, to) => linesMp3Frames(engine, lines, from, to),
+    );
   let startMs = 0;
   const voices = lines.map((l) => {
     const v = { startMs, variant: l.variant };
@@ -207,7 +235,8 @@ export interface EpisodeAudio {
 /**
  * The media routes of a narrated episode under `base` (`/media/flow-speech`,
  * `/media/podcast`): `{episodeId}/audio.mp3` (the lines' MP3), `audio.m3u8`
- * and `segments/{n}.aac` (HLS of the same audio), `subtitles.srt` (sentence
+ * and `segments/{n}.aac` or, spoken in words, `segments/{n}.mp3` (HLS of the
+ * same audio), `subtitles.srt` (sentence
  * cues timed to the lines) while `audio` finds the episode ready; `cover.png`
  * (a square PNG, colours from the seed and the id) while `cover` does.
  */
@@ -236,25 +265,26 @@ export function episodeMediaRoutes(
       resolve(engine, p) {
         const r = find.audio(engine, p.episodeId);
         if (!r) return undefined;
-        const hls = linesHls(r.lines);
+        const hls = linesHls(engine, r.lines);
         return {
           contentType: mediaFileTypes.m3u8.contentType,
-          key: `speech m3u8 ${linesKey(r.lines)}`,
+          key: `speech m3u8 ${hls.segmentExtension} ${linesKey(r.lines)}`,
           render: () => new TextEncoder().encode(hls.playlist((n) => `segments/${n}.${hls.segmentExtension}`)),
         };
       },
     },
-    {
-      path: at('segments/{n}.aac'),
+    // packed AAC (tones) or packed MP3 (words): each route answers the segments of its own kind
+    ...(['aac', 'mp3'] as const).map((ext): MediaRoute => ({
+      path: at(`segments/{n}.${ext}`),
       resolve(engine, p) {
         const r = find.audio(engine, p.episodeId);
         if (!r || !/^\d+$/.test(p.n)) return undefined;
-        const hls = linesHls(r.lines);
+        const hls = linesHls(engine, r.lines);
         const n = Number(p.n);
-        if (n >= hls.segmentCount) return undefined;
-        return { contentType: hls.segmentContentType, key: `speech hls ${linesKey(r.lines)} ${n}`, owner: r.owner, render: () => hls.segment(n) };
+        if (hls.segmentExtension !== ext || n >= hls.segmentCount) return undefined;
+        return { contentType: hls.segmentContentType, key: `speech hls ${ext} ${linesKey(r.lines)} ${n}`, owner: r.owner, render: () => hls.segment(n) };
       },
-    },
+    })),
     {
       path: at('cover.png'),
       resolve(engine, p) {

@@ -44,7 +44,7 @@ import {
 } from '../../schemas/speech.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { renderAudio, streamAudio } from '../media/audio.ts';
+import { streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
 import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
@@ -62,6 +62,7 @@ import {
   type SpokenLine,
 } from './narration.ts';
 import { spokenTts } from './spoken-tts.ts';
+import { demoAsset } from './demo-speech.ts';
 
 // ---------------------------------------------------------------------------
 // Money
@@ -212,7 +213,7 @@ function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
 const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
   const voice = voiceOf(ctx, body.voice, 'voice');
   const chars = charCount(body.input);
-  // spoken in words when the world has a speech engine (mp3, wav, pcm), measured before the charge
+  // spoken in words when the world has a speech engine (every format but aac), measured before the charge
   const spoken = await spokenTts(ctx.engine, body, voice);
   const id = ctx.engine.nextId('tts', ctx.account.apiKey, 'tts');
   chargeNow(ctx, id, speechCredits(chars), `tts ${chars} characters, ${body.response_format}`);
@@ -323,14 +324,16 @@ export const speechService: Service<
   media: [
     {
       path: '/media/speakers/{speakerId}/demo.mp3',
-      resolve(_engine, p) {
+      resolve(engine, p) {
         const v = builtInById.get(p.speakerId);
         if (!v) return undefined;
-        return {
-          contentType: audioFileTypes.mp3.contentType,
-          key: `speaker demo ${v.variant}`,
-          render: () => renderAudio({ format: 'mp3', durationMs: SPEAKER_DEMO_MS, variant: v.variant }),
-        };
+        // words in the speaker's voice when the world has a speech engine, else its tones
+        return demoAsset(
+          engine,
+          { speakerId: v.speakerId, language: v.language, gender: v.gender, timbre: v.variant, name: v.name },
+          SPEAKER_DEMO_MS,
+          v.variant,
+        );
       },
     },
     {

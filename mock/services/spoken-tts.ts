@@ -3,9 +3,9 @@
  * and POST /v1/audio/speech") and generated audio's dialogue ("Generated-audio
  * task"). With the world's speech engine, the input is rendered a
  * sentence at a time and encoded in the requested format. mp3 (whole 24 ms
- * frames), wav and pcm (the samples exactly) carry the words; opus, aac and
- * flac keep their tones, of the spoken length (the mock has no encoder of
- * those from samples). Standard JavaScript only.
+ * frames), opus, flac, wav and pcm (the samples exactly) carry the words; aac
+ * keeps its tones, of the spoken length (no AAC encoder is usable here:
+ * mock/media/speech-codecs.ts), told to the host once. Standard JavaScript only.
  */
 import { DIALOGUE_TAG } from '../../schemas/generated-audio.ts';
 import type { AudioFormat } from '../../schemas/media.ts';
@@ -13,7 +13,7 @@ import { inferLanguage, type TtsRequest } from '../../schemas/speech.ts';
 import type { Engine } from '../engine/engine.ts';
 import { audioFrameCount, renderAudio } from '../media/audio.ts';
 import { encodeSpeechMp3, framesFor, SPEECH_FRAME, SPEECH_RATE, speechRawPcm, speechWav } from '../media/speech.ts';
-import { speakText, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
+import { speakText, speechNoticeOnce, speechProblem, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
 import type { Voice } from './voices.ts';
 
 /**
@@ -33,14 +33,46 @@ export async function spokenTts(engine: Engine, body: TtsRequest, voice: Voice):
   const frames = framesFor(samples);
   const format = body.response_format;
   async function* chunks(): AsyncGenerator<Uint8Array> {
+    if (format === 'aac') {
+      aacTones(engine);
+      yield await renderAudio({ format, durationMs: (Math.max(samples, 5 * SPEECH_FRAME) * 1000) / SPEECH_RATE, variant: voice.variant });
+      return;
+    }
     const pcm = await spokenPcm(engine, speech!, frames);
     if (format === 'mp3') yield await encodeSpeechMp3(pcm, frames);
-    else if (format === 'wav') yield speechWav(pcm.subarray(0, samples));
-    else if (format === 'pcm') yield speechRawPcm(pcm.subarray(0, samples));
-    else yield await renderAudio({ format, durationMs: (Math.max(samples, 5 * SPEECH_FRAME) * 1000) / SPEECH_RATE, variant: voice.variant });
+    else
+      yield (
+        (await speechFile(engine, format, pcm.subarray(0, samples))) ??
+        (await renderAudio({ format, durationMs: (samples * 1000) / SPEECH_RATE, variant: voice.variant }))
+      );
   }
   return chunks();
 }
+
+/** The formats spoken in words besides mp3: their samples exactly. */
+type SampleFormat = Exclude<AudioFormat, 'mp3' | 'aac'>;
+
+/**
+ * A file of `pcm` (24 kHz samples) in `format`: opus and flac encoded
+ * (mock/media/speech-codecs.ts, loaded on first use), wav and pcm the
+ * samples; undefined when the encoder cannot be loaded or fails (told to the
+ * host; the caller answers tones of the same length).
+ */
+async function speechFile(engine: Engine, format: SampleFormat, pcm: Int16Array): Promise<Uint8Array | undefined> {
+  if (format === 'wav') return speechWav(pcm);
+  if (format === 'pcm') return speechRawPcm(pcm);
+  try {
+    const codecs = await import('../media/speech-codecs.ts');
+    return format === 'opus' ? await codecs.encodeSpeechOpus(pcm) : codecs.encodeSpeechFlac(pcm);
+  } catch (e) {
+    speechProblem(engine, `speech: the ${format} encoder failed (${e instanceof Error ? e.message : String(e)}); tones of the spoken length`);
+    return undefined;
+  }
+}
+
+/** Tells the host, once per world, that AAC keeps its tones with a speech engine. */
+const aacTones = (engine: Engine) =>
+  speechNoticeOnce(engine, 'aac', 'speech: aac keeps its tones (no AAC encoder is usable here; mp3, opus, flac, wav and pcm carry the words)');
 
 /**
  * The dialogue of a generated-audio text spoken in words (document 2,
@@ -81,8 +113,8 @@ export const dialogueMs = (lines: readonly LineSpeech[]) => lines.reduce((n, s) 
 
 /**
  * A generated-audio file of spoken `lines` in `format`, `durationMs` long (the
- * words cut or padded with silence to it): mp3 whole frames, wav and pcm
- * exact samples; opus keeps its tones (`variant`).
+ * words cut or padded with silence to it): mp3 whole frames, opus, flac, wav
+ * and pcm exact samples; aac keeps its tones (`variant`).
  */
 export async function dialogueFile(
   engine: Engine,
@@ -91,7 +123,10 @@ export async function dialogueFile(
   durationMs: number,
   variant: number,
 ): Promise<Uint8Array> {
-  if (format !== 'mp3' && format !== 'wav' && format !== 'pcm') return renderAudio({ format, durationMs, variant });
+  if (format === 'aac') {
+    aacTones(engine);
+    return renderAudio({ format, durationMs, variant });
+  }
   const parts = await Promise.all(lines.map((s) => spokenPcm(engine, s, spokenFrames(s))));
   const total = Math.round((durationMs * SPEECH_RATE) / 1000);
   const pcm = new Int16Array(Math.max(total, 5 * SPEECH_FRAME));
@@ -102,5 +137,5 @@ export async function dialogueFile(
     at += p.length;
   }
   if (format === 'mp3') return encodeSpeechMp3(pcm, audioFrameCount('mp3', durationMs));
-  return format === 'wav' ? speechWav(pcm.subarray(0, total)) : speechRawPcm(pcm.subarray(0, total));
+  return (await speechFile(engine, format, pcm.subarray(0, total))) ?? renderAudio({ format, durationMs, variant });
 }

@@ -15,7 +15,19 @@
  * Standard JavaScript only.
  */
 import { createSlot, type Engine } from '../engine/engine.ts';
-import { framesFor, resample, SPEECH_FRAME, SPEECH_RATE, speechPieces, speechVoice, type SpeechSynth, type SpeechVoice } from '../media/speech.ts';
+import { hash32 } from '../engine/rng.ts';
+import {
+  encodeSpeechMp3,
+  framesFor,
+  resample,
+  SPEECH_FRAME,
+  SPEECH_RATE,
+  speechPieces,
+  speechVoice,
+  voiceKey,
+  type SpeechSynth,
+  type SpeechVoice,
+} from '../media/speech.ts';
 
 /** What a line spoken by the engine keeps: the engine's id, the voice, and each sentence with its length in 24 kHz samples. */
 export interface LineSpeech {
@@ -30,6 +42,10 @@ export const SPEECH_WORDS_MAX_CHARS = 5_000;
 interface SpeechSlot {
   synth?: SpeechSynth;
   onProblem?: (problem: string) => void;
+  /** Problems told once per world (their keys). */
+  told?: Set<string>;
+  /** Recently encoded MP3s of spoken lines (oldest first), with their sizes once encoded. */
+  mp3s?: Map<string, { bytes: Promise<Uint8Array>; size?: number }>;
 }
 
 const speechSlot = createSlot<SpeechSlot>('speech engine', () => ({}));
@@ -46,8 +62,17 @@ export function setSpeechSynth(engine: Engine, synth: SpeechSynth | undefined, o
 export const speechSynthOf = (engine: Engine): SpeechSynth | undefined => slotOf(engine).synth;
 
 /** Tells the host a speech problem (the piece then keeps its tones). */
-function problem(engine: Engine, text: string): void {
+export function speechProblem(engine: Engine, text: string): void {
   slotOf(engine).onProblem?.(text);
+}
+
+/** Tells the host `text` the first time `key` comes up on `engine` (a lasting condition, not a failure of one request). */
+export function speechNoticeOnce(engine: Engine, key: string, text: string): void {
+  const slot = slotOf(engine);
+  slot.told ??= new Set();
+  if (slot.told.has(key)) return;
+  slot.told.add(key);
+  slot.onProblem?.(text);
 }
 
 /** A speaker as the engine needs it. */
@@ -72,7 +97,7 @@ export async function speakText(engine: Engine, text: string, speaker: Speaker, 
     const pieces = await Promise.all(speechPieces(text).map(async (t) => ({ text: t, samples: resample(await synth.render(t, voice)).length })));
     return { synth: synth.id, voice, pieces };
   } catch (e) {
-    problem(engine, `speech: ${synth.id} failed (${e instanceof Error ? e.message : String(e)}); tones for "${text.slice(0, 40)}"`);
+    speechProblem(engine, `speech: ${synth.id} failed (${e instanceof Error ? e.message : String(e)}); tones for "${text.slice(0, 40)}"`);
     return undefined;
   }
 }
@@ -96,14 +121,14 @@ export async function spokenPcm(engine: Engine, s: LineSpeech, frames: number): 
       try {
         return resample(await synth.render(p.text, s.voice));
       } catch (e) {
-        problem(engine, `speech: ${synth.id} failed again (${e instanceof Error ? e.message : String(e)}); silence for "${p.text.slice(0, 40)}"`);
+        speechProblem(engine, `speech: ${synth.id} failed again (${e instanceof Error ? e.message : String(e)}); silence for "${p.text.slice(0, 40)}"`);
         return undefined;
       }
     }),
   );
   s.pieces.forEach((p, i) => {
     const pcm = rendered[i];
-    if (pcm) out.set(pcm.subarray(0, Math.min(p.samples, out.length - at)), at);
+    if (pcm && at < out.length) out.set(pcm.subarray(0, Math.min(p.samples, out.length - at)), at);
     at += p.samples;
   });
   return out;
@@ -118,4 +143,37 @@ export function pieceTimes(s: LineSpeech, lineMs: number): { text: string; start
     const endMs = i === s.pieces.length - 1 ? lineMs : Math.round((at * 1000) / SPEECH_RATE);
     return { text: p.text, startMs, endMs };
   });
+}
+
+/** Bytes of encoded line MP3s a world keeps (`spokenMp3`): a few minutes of speech at 48 kbit/s. */
+const MP3_KEEP_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The MP3 of a spoken line, exactly `frames` frames (`encodeSpeechMp3` of
+ * `spokenPcm`), kept while the world's recent encodes stay under 8 MiB, so
+ * the HLS segments that cut one line (mock/services/narration.ts) encode it
+ * once, not once a segment. Rejects as `encodeSpeechMp3`.
+ */
+export function spokenMp3(engine: Engine, s: LineSpeech, frames: number): Promise<Uint8Array> {
+  const cache = (slotOf(engine).mp3s ??= new Map<string, { bytes: Promise<Uint8Array>; size?: number }>());
+  const key = `${s.synth} ${voiceKey(s.voice)} ${frames} ${s.pieces.map((p) => `${p.samples}:${hash32(p.text).toString(36)}`).join(',')}`;
+  const hit = cache.get(key);
+  if (hit) return hit.bytes;
+  const entry: { bytes: Promise<Uint8Array>; size?: number } = { bytes: (async () => encodeSpeechMp3(await spokenPcm(engine, s, frames), frames))() };
+  cache.set(key, entry);
+  entry.bytes.then(
+    (b) => {
+      entry.size = b.length;
+      let total = 0;
+      for (const e of cache.values()) total += e.size ?? 0;
+      for (const [k, e] of cache) {
+        if (total <= MP3_KEEP_BYTES) break;
+        if (k === key || e.size === undefined) continue;
+        total -= e.size;
+        cache.delete(k);
+      }
+    },
+    () => cache.delete(key),
+  );
+  return entry.bytes;
 }

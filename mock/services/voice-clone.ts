@@ -36,8 +36,8 @@ import { accountExtension } from '../engine/accounts.ts';
 import { defaultVoiceClone, type VoiceCloneAllowance } from '../../schemas/plans.ts';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
-import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
+import { demoAsset } from './demo-speech.ts';
 import { contribute, type Handler, type MediaAsset, type Service, type ServiceContext } from './context.ts';
 import { voiceSources, type VoiceSource } from './voices.ts';
 import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
@@ -228,12 +228,18 @@ function allowance(ctx: ServiceContext) {
   };
 }
 
-function demoAsset(variant: number): MediaAsset {
-  return {
-    contentType: audioFileTypes.mp3.contentType,
-    key: `voice demo ${variant}`,
-    render: () => renderAudio({ format: 'mp3', durationMs: CLONE_DEMO_MS, variant }),
-  };
+/**
+ * The demo clip of a clone (its task `taskId` seeds the voice, so the task's
+ * demo and the confirmed voice's sound alike): words in its language when the
+ * world has a speech engine (mock/services/demo-speech.ts), else tones.
+ */
+function cloneDemo(engine: Engine, c: { taskId: string; language: VoiceLanguage; gender?: string; name?: string; variant: number }): MediaAsset {
+  return demoAsset(
+    engine,
+    { speakerId: c.taskId, language: c.language, gender: c.gender ?? 'female', timbre: c.variant, name: c.name },
+    CLONE_DEMO_MS,
+    c.variant,
+  );
 }
 
 /** The saved records of the area's stores: checked before a saved state is loaded. */
@@ -394,14 +400,14 @@ export const voiceCloneService: Service<
       path: taskDemoPath('{taskId}'),
       resolve(engine, p) {
         const r = kit.find(engine, p.taskId);
-        return r?.status === 'completed' ? { ...demoAsset(r.variant), owner: r.owner } : undefined;
+        return r?.status === 'completed' ? { ...cloneDemo(engine, { ...r, taskId: r.id }), owner: r.owner } : undefined;
       },
     },
     {
       path: voiceDemoPath('{speakerId}'),
       resolve(engine, p) {
         const v = voicesState(engine).voices.find((x) => x.speakerInnerId === p.speakerId);
-        return v ? { ...demoAsset(v.variant), owner: v.owner } : undefined;
+        return v ? { ...cloneDemo(engine, v), owner: v.owner } : undefined;
       },
     },
   ],

@@ -286,7 +286,13 @@ export function flacStream(durationMs: number, variant: number): { bytes: Uint8A
     maxFrame = Math.max(maxFrame, at - start);
   }
   frames.push(at);
-  // "fLaC", then the STREAMINFO block (the last metadata block). MD5 left zero: "not computed", as the format allows.
+  writeStreamInfo(out, minFrame, maxFrame, total);
+  return { bytes: out, frames, streamInfo: out.slice(0, 42) };
+}
+
+/** Writes "fLaC" and the STREAMINFO block (the last metadata block) into out[0..42): 24 kHz mono 16-bit, blocks of 4608, `total` samples. */
+function writeStreamInfo(out: Uint8Array, minFrame: number, maxFrame: number, total: number): void {
+  // MD5 left zero: "not computed", as the format allows.
   out.set([0x66, 0x4c, 0x61, 0x43, 0x80, 0, 0, 34], 0);
   const si = out.subarray(8, 42);
   const dv = new DataView(si.buffer, si.byteOffset, 34);
@@ -299,5 +305,43 @@ export function flacStream(durationMs: number, variant: number): { bytes: Uint8A
   si[12] = ((RATE & 0xf) << 4) | (0 << 1) | (15 >> 4); // rate, channels - 1, bits per sample - 1 (high bit)
   si[13] = ((15 & 0xf) << 4) | Math.floor(total / 0x100000000); // bits per sample - 1 (low bits), total samples (high 4 bits)
   dv.setUint32(14, total % 0x100000000);
-  return { bytes: out, frames, streamInfo: out.slice(0, 42) };
+}
+
+/**
+ * A FLAC file of `pcm` (24 kHz mono 16-bit samples, at least one): every
+ * 4608-sample block encoded (`flacSubframe`: constant, fixed predictor or
+ * verbatim), a shorter last block making the length exact. Lossless: a
+ * decoder gives back `pcm` sample for sample. Throws RangeError for no samples.
+ * Serves the flac format of document 2, "POST /v1/tts and POST /v1/audio/speech" (speech in words).
+ */
+export function flacFromPcm(pcm: Int16Array): Uint8Array {
+  if (pcm.length === 0) throw new RangeError('flac: no samples');
+  const parts: Uint8Array[] = [];
+  let size = 42;
+  let minFrame = Infinity;
+  let maxFrame = 0;
+  const header = new Uint8Array(16);
+  for (let k = 0, from = 0; from < pcm.length; k++, from += FLAC_BLOCK) {
+    const block = pcm.subarray(from, from + FLAC_BLOCK);
+    const h = writeFlacHeader(header, 0, k, block.length);
+    const body = flacSubframe(block);
+    const frame = new Uint8Array(h + body.length + 2);
+    frame.set(header.subarray(0, h), 0);
+    frame.set(body, h);
+    const crc = crc16(0, frame, 0, h + body.length);
+    frame[h + body.length] = crc >> 8;
+    frame[h + body.length + 1] = crc & 0xff;
+    parts.push(frame);
+    size += frame.length;
+    minFrame = Math.min(minFrame, frame.length);
+    maxFrame = Math.max(maxFrame, frame.length);
+  }
+  const out = new Uint8Array(size);
+  writeStreamInfo(out, minFrame, maxFrame, pcm.length);
+  let at = 42;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

@@ -13,14 +13,24 @@ export interface FrameLoop {
 /** MPEG-2 Layer III bit rates, kbit/s, by index. */
 const MP3_KBPS = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
 
-const mp3Loop = memo((v): FrameLoop => {
-  const bytes = fromBase64(loops().mp3Loops[v]);
+/**
+ * Where each frame of a raw MPEG-2 Layer III stream at 24 kHz starts (`offsets[i]`; the last entry is the length),
+ * from the frame headers' bit rate and padding. Throws RangeError at a byte that is not a frame header.
+ */
+export function mp3FrameOffsets(bytes: Uint8Array): number[] {
   const offsets = [0];
   for (let at = 0; at < bytes.length;) {
-    at += Math.floor((72_000 * MP3_KBPS[bytes[at + 2] >> 4]) / RATE) + ((bytes[at + 2] >> 1) & 1);
+    const kbps = MP3_KBPS[bytes[at + 2] >> 4];
+    if (bytes[at] !== 0xff || (bytes[at + 1] & 0xe0) !== 0xe0 || !kbps) throw new RangeError(`mp3: no frame header at byte ${at}`);
+    at += Math.floor((72_000 * kbps) / RATE) + ((bytes[at + 2] >> 1) & 1);
     offsets.push(at);
   }
-  return { bytes, offsets };
+  return offsets;
+}
+
+const mp3Loop = memo((v): FrameLoop => {
+  const bytes = fromBase64(loops().mp3Loops[v]);
+  return { bytes, offsets: mp3FrameOffsets(bytes) };
 });
 
 export const aacLoop = memo((v): FrameLoop & { headerBytes: number[] } => {

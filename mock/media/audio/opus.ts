@@ -62,15 +62,31 @@ const OPUS_TAGS = (() => {
 
 const PACKETS_PER_PAGE = 50; // one second
 
+/**
+ * Tones of `durationMs` in Ogg Opus: the loop's packets repeated, the last
+ * page's granule position trimming the end to the 48 kHz sample.
+ */
 export function renderOggOpus(durationMs: number, variant: number): Uint8Array {
   const loop = opusLoop(variant);
   const play = Math.max(1, Math.round(durationMs * 48)); // 48 kHz samples after pre-skip
   const count = Math.ceil((play + loop.preSkip) / OPUS_PACKET_48K);
-  const packet = (k: number) => loop.packets[k % loop.packets.length];
+  return oggOpus(loop.head, count, (k) => loop.packets[k % loop.packets.length], play, hash32('ogg-opus', variant % loopVariants));
+}
+
+/**
+ * An Ogg Opus file: the OpusHead `head` (its pre-skip at bytes 10-11), an
+ * OpusTags page, then `count` 20 ms packets (`packet(k)`) in pages of up to
+ * a second; the last page's granule position is the pre-skip plus `play`
+ * (48 kHz samples to play), so a decoder trims the end to the sample.
+ * `serial` is the stream's serial number. Throws nothing.
+ * Serves the opus format of document 2, "POST /v1/tts and POST /v1/audio/speech".
+ */
+export function oggOpus(head: Uint8Array, count: number, packet: (k: number) => Uint8Array, play: number, serial: number): Uint8Array {
+  const preSkip = head[10] | (head[11] << 8);
   const lacing = (len: number) => Math.floor(len / 255) + 1;
   // Plan the audio pages: up to a second of packets, at most 255 lacing values.
   const pages: { from: number; to: number; segments: number; body: number }[] = [];
-  let size = 27 + 1 + loop.head.length + 27 + lacing(OPUS_TAGS.length) + OPUS_TAGS.length;
+  let size = 27 + 1 + head.length + 27 + lacing(OPUS_TAGS.length) + OPUS_TAGS.length;
   for (let k = 0; k < count;) {
     const page = { from: k, to: k, segments: 0, body: 0 };
     while (page.to < count && page.to - page.from < PACKETS_PER_PAGE && page.segments + lacing(packet(page.to).length) <= 255) {
@@ -84,7 +100,6 @@ export function renderOggOpus(durationMs: number, variant: number): Uint8Array {
   }
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
-  const serial = hash32('ogg-opus', variant % loopVariants);
   let at = 0;
   let seq = 0;
   const pageHeader = (flags: number, granule: number, segments: number) => {
@@ -104,7 +119,7 @@ export function renderOggOpus(durationMs: number, variant: number): Uint8Array {
   };
   const seal = (start: number) => dv.setUint32(start + 22, oggCrc(out, start, at), true);
   for (const [bytes, flags] of [
-    [loop.head, 0x02],
+    [head, 0x02],
     [OPUS_TAGS, 0],
   ] as const) {
     const start = pageHeader(flags, 0, lacing(bytes.length));
@@ -116,7 +131,7 @@ export function renderOggOpus(durationMs: number, variant: number): Uint8Array {
   for (let p = 0; p < pages.length; p++) {
     const { from, to, segments } = pages[p];
     const last = p === pages.length - 1;
-    const start = pageHeader(last ? 0x04 : 0, last ? loop.preSkip + play : to * OPUS_PACKET_48K, segments);
+    const start = pageHeader(last ? 0x04 : 0, last ? preSkip + play : to * OPUS_PACKET_48K, segments);
     for (let k = from; k < to; k++) lace(packet(k).length);
     for (let k = from; k < to; k++) {
       const data = packet(k);
