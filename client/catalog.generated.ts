@@ -207,7 +207,7 @@ export const errorCatalog = {
   OAUTH_INVALID_REFRESH_TOKEN: { code: 42004, status: 401 },
 } as const;
 
-/** Of every create with `x-lifecycle`: the read to poll (its path parameter and the create answer's id field), the status field, the success and terminal states, the declared first poll, interval and timeout (ms), the task's fields that carry a failure's code and message. */
+/** Of every create with `x-lifecycle`: the read to poll (its path parameter and the create answer's id field), the status field, the success and terminal states, the declared first poll, interval and timeout (ms), the task's fields that carry a failure's code and message; for a later stage, where its request names the task (`idIn`: a path parameter or a body field). */
 export const lifecycles = {
   createVideoTask: {
     poll: 'getVideoTask',
@@ -292,6 +292,7 @@ export const lifecycles = {
     intervalMs: 2000,
     timeoutMs: 1860000,
     failure: { code: 'errorCode', message: 'errorMessage' },
+    idIn: { body: 'taskId' },
   },
   createPlatformVoiceTask: {
     poll: 'getPlatformVoiceTask',
@@ -352,6 +353,7 @@ export const lifecycles = {
     intervalMs: 10000,
     timeoutMs: 900000,
     failure: { code: 'failCode', message: 'message' },
+    idIn: { path: 'episodeId' },
   },
   createLyricsTask: {
     poll: 'getLyricsTask',
@@ -388,6 +390,7 @@ export const lifecycles = {
     intervalMs: 10000,
     timeoutMs: 900000,
     failure: { code: 'failCode', message: 'message' },
+    idIn: { path: 'episodeId' },
   },
   createExtraction: {
     poll: 'getExtraction',

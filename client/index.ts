@@ -47,6 +47,19 @@ export type { WaitOptions } from './wait.ts';
 
 /** Marks the answer of a create, so `waitFor(answer)` knows its operation. */
 export const createdBy: unique symbol = Symbol('mediagen.createdBy');
+/**
+ * The id of the task a later stage's answer is for, when the answer leaves it out (a page deck's video answers
+ * `{ success: true }`): taken from its request (lifecycles' `idIn`), kept on the answer, not enumerable, for waitFor.
+ */
+const createdFor: unique symbol = Symbol('mediagen.createdFor');
+
+/** The task id the request `init` of a later stage names where `idIn` says (a path parameter or a body field). */
+function requestedId(idIn: { path: string } | { body: string }, init: Record<string, unknown> | undefined): unknown {
+  if ('path' in idIn) return (init?.params as { path?: Record<string, unknown> } | undefined)?.path?.[idIn.path];
+  const body = init?.body;
+  if (body instanceof FormData) return body.get(idIn.body);
+  return body && typeof body === 'object' ? (body as Record<string, unknown>)[idIn.body] : undefined;
+}
 /** The answer of a create with `x-lifecycle`, as `client.call` resolves it (the operation is kept, not enumerable, for waitFor). */
 export type Created<Op extends LifecycleOperationId> = Op extends LifecycleOperationId ? DataOf<Op> & { readonly [createdBy]: Op } : never;
 /** What `client.call(op)` resolves with: the envelope's `data` (marked with its operation when it is a create to wait for). */
@@ -132,8 +145,16 @@ export function createClient({
 
   const helpers: MediagenHelpers = {
     async call(op, ...init) {
-      const { data } = await send(op, init[0] as Record<string, unknown> | undefined);
-      if (op in lifecycles && data && typeof data === 'object') Object.defineProperty(data, createdBy, { value: op, enumerable: false });
+      const request = init[0] as Record<string, unknown> | undefined;
+      const { data } = await send(op, request);
+      if (op in lifecycles && data && typeof data === 'object') {
+        Object.defineProperty(data, createdBy, { value: op, enumerable: false });
+        const lc = lifecycles[op as LifecycleOperationId];
+        if ('idIn' in lc && typeof (data as Record<string, unknown>)[lc.idField] !== 'string') {
+          const id = requestedId(lc.idIn, request);
+          if (typeof id === 'string') Object.defineProperty(data, createdFor, { value: id, enumerable: false });
+        }
+      }
       return data as never;
     },
     list(op, query, init) {
@@ -155,7 +176,9 @@ export function createClient({
         op = by as LifecycleOperationId;
       }
       const idField = lifecycles[op].idField;
-      const id = typeof target === 'string' ? target : (target as Record<string, unknown> | null)?.[idField];
+      const answer = target as Record<string | symbol, unknown> | null;
+      // the answer's id field, or (a later stage whose answer leaves it out) the id its request named
+      const id = typeof target === 'string' ? target : (answer?.[idField] ?? answer?.[createdFor]);
       if (typeof id !== 'string') throw new TypeError(`waitFor(${op}): the create answer has no ${idField}`);
       return waitForTask(read, clock, op, id, typeof target !== 'string', options as never) as Promise<never>;
     },

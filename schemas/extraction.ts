@@ -258,7 +258,11 @@ export const extractionTableAssumptions: TableAssumption[] = [
 // ---------------------------------------------------------------------------
 
 /** The extraction operations (document 3, "Content extraction"). */
-/** The extraction task's states as data (document 3, "Extraction task"; recommended polling: wait 5 s, then every 5 s). */
+/**
+ * The extraction task's states as data (document 3, "Extraction task"). The polling advice is document 3's ("Content
+ * extraction": wait 5 s, then every 5 s; typical 10-30 seconds); the longest wait is not shown, so the timeout is
+ * assumed (a minute past the assumed stall timeout of the schedule).
+ */
 const extractionLifecycle: LifecycleDef = {
   statusField: 'status',
   states: extractionStatuses,
@@ -270,7 +274,10 @@ const extractionLifecycle: LifecycleDef = {
   firstPollMs: 5_000,
   intervalMs: 5_000,
   timeoutMs: extractionSchedule.timeoutMs + 60_000,
-  provenance: assumed('document 3 gives no polling timings for extraction: every 5 s, giving up a minute after the assumed timeout'),
+  provenance: fromSeed(3, 'Content extraction'),
+  timeoutProvenance: assumed(
+    `document 3 gives a typical 10-30 seconds but no longest wait: ${(extractionSchedule.timeoutMs + 60_000) / 60_000} minutes, a minute past the assumed stall timeout (41010)`,
+  ),
   example: { source: { type: 'url', uri: 'https://example.com/blog/why-test-servers-help' } },
   successRequires: ['data'],
 };

@@ -180,6 +180,11 @@ export interface LifecycleDef {
   timeoutMs: number;
   /** Where the timings come from (emitted as the `x-provenance` of `x-lifecycle`); without it, assumed. */
   provenance?: Provenance;
+  /**
+   * Where `timeoutMs` comes from when not from `provenance` (a document's polling advice without a longest wait):
+   * emitted as the `x-timeout-provenance` of `x-lifecycle`.
+   */
+  timeoutProvenance?: Provenance;
   /** A valid create body (the verifier's request example). */
   example: Record<string, unknown>;
   /** Fields a successful task must carry (non-null). */

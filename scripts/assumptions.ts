@@ -1,7 +1,9 @@
 /**
  * Lists every assumption of the API document in one place (docs/architecture.md,
  * "The source documents"): each node whose `x-provenance` starts with "assumed", with its
- * location in the document, rendered as Markdown (docs/assumptions.md).
+ * location in the document, and each `x-timeout-provenance` (an `x-lifecycle` whose polling
+ * advice is a document's but whose timeout is assumed) that does, located at its timeoutMs;
+ * rendered as Markdown (docs/assumptions.md).
  */
 
 interface Found {
@@ -15,8 +17,10 @@ function walk(node: unknown, path: string[], out: Found[]): void {
   const obj = node as Record<string, unknown>;
   const p = obj['x-provenance'];
   if (typeof p === 'string' && p.startsWith('assumed')) out.push({ where: path.join(' > ') || '(document)', reason: p.replace(/^assumed:\s*/, '') });
+  const t = obj['x-timeout-provenance'];
+  if (typeof t === 'string' && t.startsWith('assumed')) out.push({ where: [...path, 'timeoutMs'].join(' > '), reason: t.replace(/^assumed:\s*/, '') });
   // x-error-catalog repeats the catalog, listed apart (its assumed codes are the "Error codes" section)
-  for (const [k, v] of Object.entries(obj)) if (k !== 'x-provenance' && k !== 'x-error-catalog') walk(v, [...path, k], out);
+  for (const [k, v] of Object.entries(obj)) if (k !== 'x-provenance' && k !== 'x-timeout-provenance' && k !== 'x-error-catalog') walk(v, [...path, k], out);
 }
 
 /** Markdown list of the assumptions in `doc`, grouped by reason. */

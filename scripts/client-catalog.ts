@@ -29,6 +29,7 @@ interface Lifecycle {
   firstPollMs: number;
   intervalMs: number;
   timeoutMs: number;
+  continues?: { operationId: string; bodyField?: string };
 }
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -96,6 +97,15 @@ export async function renderClientCatalog(api: unknown): Promise<string> {
     const messageField = failureMessageFields.find((f) => f in task);
     if (codeField) failure.code = codeField;
     if (messageField) failure.message = messageField;
+    // a later stage names its task in the request (the path parameter named as idField, or bodyField), and its answer
+    // may leave the id out: where waitFor(created) finds it then
+    let idIn: Json | undefined;
+    if (lc.continues) {
+      const create = byId.get(id)!;
+      if (lc.continues.bodyField) idIn = { body: lc.continues.bodyField };
+      else if (create.path.includes(`{${lc.idField}}`)) idIn = { path: lc.idField };
+      else throw new Error(`${id}: a later stage without bodyField must name its task in the path parameter {${lc.idField}}`);
+    }
     lifecycles[id] = {
       poll: lc.pollOperationId,
       pathParam: pathParams[0],
@@ -107,6 +117,7 @@ export async function renderClientCatalog(api: unknown): Promise<string> {
       intervalMs: lc.intervalMs,
       timeoutMs: lc.timeoutMs,
       failure,
+      ...(idIn ? { idIn } : {}),
     };
   }
 
@@ -120,7 +131,7 @@ export const operations = ${JSON.stringify(operations)} as const;
 /** The error catalogue (\`x-error-catalog\`): each error's envelope code, HTTP status and, for a task's failure, the reason string it reports. */
 export const errorCatalog = ${JSON.stringify(errors)} as const;
 
-/** Of every create with \`x-lifecycle\`: the read to poll (its path parameter and the create answer's id field), the status field, the success and terminal states, the declared first poll, interval and timeout (ms), the task's fields that carry a failure's code and message. */
+/** Of every create with \`x-lifecycle\`: the read to poll (its path parameter and the create answer's id field), the status field, the success and terminal states, the declared first poll, interval and timeout (ms), the task's fields that carry a failure's code and message; for a later stage, where its request names the task (\`idIn\`: a path parameter or a body field). */
 export const lifecycles = ${JSON.stringify(lifecycles)} as const;
 `;
   return format(source, { ...(await resolveConfig('client/catalog.generated.ts')), parser: 'typescript' });

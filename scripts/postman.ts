@@ -19,6 +19,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderWav } from '../mock/media/audio/pcm.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 
@@ -48,25 +49,12 @@ interface Step {
   noRedirects?: boolean;
 }
 
-/** The files the forms upload: a 6-second WAV (24 kHz mono 16-bit, a 220 Hz tone) and a minimal lossless WebP header. */
+/**
+ * The files the forms upload: a 6-second WAV (24 kHz mono 16-bit: the mock's own tone loop, `renderWav` of
+ * mock/media/audio/pcm.ts) and a minimal lossless WebP header.
+ */
 export function uploadFiles(): Record<string, Uint8Array> {
-  const n = 6 * 24_000;
-  const wav = new Uint8Array(44 + n * 2);
-  const dv = new DataView(wav.buffer);
-  const ascii = (at: number, s: string) => [...s].forEach((c, i) => (wav[at + i] = c.charCodeAt(0)));
-  ascii(0, 'RIFF');
-  dv.setUint32(4, 36 + n * 2, true);
-  ascii(8, 'WAVEfmt ');
-  dv.setUint32(16, 16, true);
-  dv.setUint16(20, 1, true);
-  dv.setUint16(22, 1, true);
-  dv.setUint32(24, 24_000, true);
-  dv.setUint32(28, 48_000, true);
-  dv.setUint16(32, 2, true);
-  dv.setUint16(34, 16, true);
-  ascii(36, 'data');
-  dv.setUint32(40, n * 2, true);
-  for (let i = 0; i < n; i++) dv.setInt16(44 + i * 2, Math.round(10_000 * Math.sin((i * 2 * Math.PI * 220) / 24_000)), true);
+  const wav = renderWav(6_000, 0);
   const webp = new TextEncoder().encode('RIFF\x1a\x00\x00\x00WEBPVP8L\x0e\x00\x00\x00/\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00');
   return { 'sample.wav': wav, 'cover.webp': webp };
 }

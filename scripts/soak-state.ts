@@ -14,7 +14,9 @@
  *
  * It prints, for each, the PUT's time, its status, and the longest a health
  * check waited while it ran (and how many were sent), with the machine's load
- * average (the figures of a shared machine depend on it). Target: about 1 s.
+ * average (the figures of a shared machine depend on it); and, after each
+ * valid state loaded, the same for reading it back (GET /__mock/state, the
+ * whole document, streamed). Target: about 1 s.
  *
  *   npm run soak -- --state-load [--mb N,M,...]   (the documents' sizes in MiB, default 36,59,63)
  *
@@ -44,6 +46,11 @@ function send(m: Running, method: string, path: string, body?: string): Promise<
 
 /** PUTs `doc` while health checks are sent every 20 ms; returns the PUT's answer and the longest wait of a health check. */
 async function putWhileProbing(m: Running, doc: string) {
+  return whileProbing(m, () => send(m, 'PUT', '/__mock/state', doc));
+}
+
+/** Runs `work` (a request) while health checks are sent every 20 ms; returns its answer and the longest wait of a health check. */
+async function whileProbing(m: Running, work: () => Promise<{ status: number; text: string; ms: number }>) {
   let stop = false;
   let longest = 0;
   let probes = 0;
@@ -55,7 +62,7 @@ async function putWhileProbing(m: Running, doc: string) {
       await new Promise((res) => setTimeout(res, 20));
     }
   })();
-  const put = await send(m, 'PUT', '/__mock/state', doc);
+  const put = await work();
   stop = true;
   await prober;
   return { put, longest, probes };
@@ -110,6 +117,13 @@ export async function soakState(argv: string[]): Promise<number> {
       );
       if (a.put.status !== 200) out(`  ${a.put.text.slice(0, 300)}`);
       ok &&= a.put.status === 200 && a.longest <= 2000;
+      // the read direction: GET the state just loaded (the whole document back)
+      const r = await whileProbing(m, () => send(m, 'GET', '/__mock/state'));
+      out(
+        `  GET it back: ${r.put.status}, ${(r.put.text.length / 1024 / 1024).toFixed(1)} MiB in ${(r.put.ms / 1000).toFixed(2)} s; ` +
+          `longest health check ${(r.longest / 1000).toFixed(2)} s over ${r.probes}; load average ${loadavg()[0].toFixed(1)}`,
+      );
+      ok &&= r.put.status === 200 && r.longest <= 2000;
     }
     const bytes = Math.max(...sizes);
     const junkCount = Math.floor((bytes - 200) / 3);

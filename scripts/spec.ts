@@ -321,10 +321,17 @@ function rateLimitExtension(r: NonNullable<OperationDef['rateLimit']>) {
   return { bucket: r.bucket, limit: r.limit, windowMs: r.windowMs, 'x-provenance': describeProvenance(p) };
 }
 
-/** `x-lifecycle`: the task's states and polling advice, with where the timings come from (assumed unless the lifecycle says). */
+/**
+ * `x-lifecycle`: the task's states and polling advice, with where the timings come from (assumed unless the lifecycle
+ * says) and, when the timeout comes from elsewhere, where it comes from (`x-timeout-provenance`).
+ */
 function lifecycleExtension(l: NonNullable<OperationDef['lifecycle']>) {
-  const { provenance, ...rest } = l;
-  return { ...rest, 'x-provenance': describeProvenance(provenance ?? assumed('the documents give no polling timings for this task')) };
+  const { provenance, timeoutProvenance, ...rest } = l;
+  return {
+    ...rest,
+    'x-provenance': describeProvenance(provenance ?? assumed('the documents give no polling timings for this task')),
+    ...(timeoutProvenance ? { 'x-timeout-provenance': describeProvenance(timeoutProvenance) } : {}),
+  };
 }
 
 /** The operation's rules no schema carries, as `x-rules` entries: code, fields, the rule in words, what it reads. */

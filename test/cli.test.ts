@@ -66,9 +66,18 @@ const json = async (r: Response) => (await r.json()) as { data: Record<string, u
 describe('mediagen-mock', () => {
   it('SIGTERM: requests in flight are answered, then it exits 0', async () => {
     const m = await start(['--quiet']);
-    const inFlight = Array.from({ length: 10 }, () => fetch(`${m.base}${pathOf('getSubscription')}`, { headers: { ...AUTH, prefer: 'delay=2000' } }));
-    // the requests reach the server well within their 2 s delay, even on a loaded machine
-    await new Promise((r) => setTimeout(r, 700));
+    // a scenario rule delays the next 10 requests; a request takes its use when it arrives, before its delay, so an empty
+    // list of rules says all 10 are in the server (waited for, not timed)
+    const rule = await fetch(`${m.base}/__mock/scenarios`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operationId: 'getSubscription', times: 10, delay: 3000 }),
+    });
+    expect(rule.status).toBe(200);
+    const inFlight = Array.from({ length: 10 }, () => fetch(`${m.base}${pathOf('getSubscription')}`, { headers: AUTH }));
+    const rules = async () => ((await (await fetch(`${m.base}/__mock/scenarios`)).json()) as { items: unknown[] }).items.length;
+    for (const until = Date.now() + 60_000; (await rules()) > 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
+    expect(await rules()).toBe(0);
     m.child.kill('SIGTERM');
     const answers = await Promise.all(inFlight);
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));

@@ -93,6 +93,33 @@ describe.each(transports)('waitFor (%s)', (transport) => {
     expect(task[lc.statusField]).toBe(lc.success);
   });
 
+  // the page deck's video answers { success: true }, without the episode's id: the id is the one its request named
+  it.each(['createPodcastAudio', 'createStorybookVideo'] as const)('%s: waitFor(created) waits for the episode its request named', async (op) => {
+    const lc = declared[op];
+    const earlier = lc.continues!.operationId as LifecycleOperationId;
+    h = await clientHarness(transport);
+    const first = (await h.client.waitFor(await h.client.call(earlier, { body: declared[earlier].example as never }))) as { episodeId: string };
+    const before = h.sleeps.length;
+    const created = await h.client.call(op, { params: { path: { episodeId: first.episodeId } }, body: lc.example });
+    const task = (await h.client.waitFor(created)) as Record<string, unknown>;
+    expect(task.episodeId).toBe(first.episodeId);
+    expect(task[lc.statusField]).toBe(lc.success);
+    // a create answer just received: the first poll after the declared firstPollMs
+    expect(h.sleeps[before]).toBe(lc.firstPollMs);
+  });
+
+  it('createStorybookVideo: its answer carries no episodeId (what the test above relies on)', async () => {
+    h = await clientHarness(transport);
+    const first = (await h.client.waitFor(await h.client.call('createStorybookEpisode', { body: declared.createStorybookEpisode.example as never }))) as {
+      episodeId: string;
+    };
+    const created = await h.client.call('createStorybookVideo', {
+      params: { path: { episodeId: first.episodeId } },
+      body: declared.createStorybookVideo.example as never,
+    });
+    expect(JSON.parse(JSON.stringify(created))).toEqual({ success: true });
+  });
+
   it.each(lifecycleOps)('%s: a task that fails rejects with a TaskFailedError of its catalogue entry', async (op) => {
     const lc = declared[op];
     const failure = failures[op];

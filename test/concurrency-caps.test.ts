@@ -8,7 +8,7 @@
  */
 import { request, type ClientRequest } from 'node:http';
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { controlOperations } from '../schemas/control.ts';
 import { errorCatalog } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
@@ -16,7 +16,7 @@ import type { OperationDef } from '../schemas/registry-types.ts';
 import { pumpEvents } from '../mock/core/event-stream.ts';
 import { Engine } from '../mock/engine/engine.ts';
 import { pathOf, podcastBody, videoBody } from './factories.ts';
-import { KEY, useMocks } from './helpers.ts';
+import { KEY, type TestMock, useMocks } from './helpers.ts';
 
 const mock = useMocks();
 const BUSY = errorCatalog.SERVER_BUSY.code;
@@ -46,11 +46,27 @@ const padded = (value: unknown, bytes: number) => {
   return text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text)));
 };
 
+/**
+ * Waits until the cap of bodies in flight is `full` (or, with false, free again), however slow the machine: a probe
+ * of 200 KiB that changes nothing either way (a clock advance by -1 ms) answers 503 while the cap is full and 400 once
+ * it is admitted. A limit only against a hang.
+ */
+async function untilCap(m: TestMock, full: boolean) {
+  const probe = { key: null, raw: padded({ ms: -1 }, 200 * 1024), headers: { 'content-type': 'application/json' } };
+  await vi.waitFor(
+    async () => {
+      const r = await m.call('POST', '/__mock/clock/advance', probe);
+      expect(r.status, r.text).toBe(full ? 503 : 400);
+    },
+    { timeout: 60_000, interval: 10 },
+  );
+}
+
 describe('bodies in flight', () => {
   it('a body that would pass the cap while others arrive: 503 (10019) with Retry-After; once they are done, taken again', async () => {
     const m = await mock({ maxInflightBodyBytes: 1024 * 1024 });
     const slow = await slowUpload(m.base, pathOf('createVideoTask'), 900 * 1024, 1024);
-    await new Promise((r) => setTimeout(r, 100));
+    await untilCap(m, true);
     const big = await m.call('POST', pathOf('createVideoTask'), {
       raw: JSON.stringify({ ...videoBody(), pad: 'x'.repeat(200 * 1024) }),
       headers: { 'content-type': 'application/json' },
@@ -61,7 +77,7 @@ describe('bodies in flight', () => {
     // a request without a body is not held up
     expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
     slow.destroy();
-    await new Promise((r) => setTimeout(r, 100));
+    await untilCap(m, false);
     const again = await m.call('POST', pathOf('createVideoTask'), {
       raw: JSON.stringify({ ...videoBody(), pad: 'x'.repeat(200 * 1024) }),
       headers: { 'content-type': 'application/json' },
@@ -82,7 +98,7 @@ describe('control bodies in flight', () => {
     later.state.now += 3_600_000;
     const slowBody = Buffer.from(padded(later, 900 * 1024));
     const slow = await slowUpload(m.base, '/__mock/state', slowBody.length, 1024, { method: 'PUT', body: slowBody });
-    await new Promise((r) => setTimeout(r, 100));
+    await untilCap(m, true);
 
     const bigJson = (value: unknown) => ({ key: null, raw: padded(value, 200 * 1024), headers: { 'content-type': 'application/json' } });
     const form = `--B\r\nContent-Disposition: form-data; name="files"; filename="a.bin"\r\n\r\n${'x'.repeat(200 * 1024)}\r\n--B--\r\n`;
@@ -115,7 +131,7 @@ describe('control bodies in flight', () => {
   it('a control request without a body (no Content-Length, not chunked) reserves nothing: a bare reset is answered while the cap is full', async () => {
     const m = await mock({ maxInflightBodyBytes: 1024 * 1024 });
     const slow = await slowUpload(m.base, pathOf('createVideoTask'), 1024 * 1024, 1024);
-    await new Promise((r) => setTimeout(r, 100));
+    await untilCap(m, true);
     // written by hand: Node's client would add Content-Length: 0
     const url = new URL(m.base);
     const head = await new Promise<string>((resolve, reject) => {
@@ -151,9 +167,20 @@ describe('open event streams', () => {
     // the control API's activity stream counts among them
     expect((await m.call('GET', '/__mock/events', { key: null })).json.code).toBe(BUSY);
     a.ctrl.abort();
-    await new Promise((r) => setTimeout(r, 100));
-    const d = open();
-    expect((await d.res).status).toBe(200);
+    // the server sees the stream go when its socket closes: a new one is taken then (waited for, not timed; a refused
+    // attempt is a whole 503 answer and holds nothing)
+    let d = open();
+    await vi.waitFor(
+      async () => {
+        const res = await d.res;
+        if (res.status !== 200) {
+          await res.text();
+          d = open();
+        }
+        expect(res.status).toBe(200);
+      },
+      { timeout: 60_000, interval: 10 },
+    );
     b.ctrl.abort();
     d.ctrl.abort();
   });
@@ -167,6 +194,8 @@ describe('declared', () => {
 });
 
 describe('what wakes a stream', () => {
+  // a woken stream polls on a 0 ms timer set before this one: timers run in order of when they are due, so after this
+  // one every poll a change asked for has run, however slow the machine (ordering, not wall time)
   const settle = () => new Promise((r) => setTimeout(r, 5));
 
   it('a stream with a topic is polled when its task changes or the clock jumps, not on every change; one without, on every change', async () => {

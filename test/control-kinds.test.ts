@@ -6,13 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { parseBuffer } from 'music-metadata';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createMock } from '../mock/index.ts';
 import { controlOperations, TaskActivityEvent, UploadReport } from '../schemas/control.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { audioFileTypes, audioFormats, durationMatches } from '../schemas/media.ts';
 import { videoPhases } from '../schemas/video.ts';
 import { pathOf, videoBody } from './factories.ts';
-import { KEY, OTHER_KEY, readEventStream, type CallResult, type TestMock, useMocks } from './helpers.ts';
+import { KEY, OTHER_KEY, readEventStream, type CallResult, type TestMock, untilTimerSet, useMocks } from './helpers.ts';
 
 const mock = useMocks();
 const phases = videoPhases('family1-video-2-fast', 5);
@@ -56,12 +57,23 @@ describe('DELETE /__mock/accounts/{apiKey}', () => {
   });
 
   it('a request waiting on a delay when the key is deleted answers 401', async () => {
-    const m = await mock();
-    await m.call('GET', pathOf('getSubscription'));
-    const pending = m.call('GET', pathOf('getSubscription'), { headers: { prefer: 'delay=300' } });
-    await new Promise((r) => setTimeout(r, 100));
-    await m.call('DELETE', `/__mock/accounts/${KEY}`, { key: null });
-    expectError(await pending, 'UNAUTHORIZED');
+    // in process, with setTimeout faked: the delay ends when the test says, after the deletion, however slow the machine
+    const inProcess = createMock({ clock: 'manual' });
+    const auth = { authorization: `Bearer ${KEY}` };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      expect((await inProcess.fetch(pathOf('getSubscription'), { headers: auth })).status).toBe(200);
+      const timers = vi.getTimerCount();
+      const pending = inProcess.fetch(pathOf('getSubscription'), { headers: { ...auth, prefer: 'delay=300' } });
+      await untilTimerSet(timers); // the request is waiting on its delay
+      expect((await inProcess.fetch(`/__mock/accounts/${KEY}`, { method: 'DELETE' })).status).toBe(200);
+      await vi.advanceTimersByTimeAsync(300);
+      const res = await pending;
+      expectError({ status: res.status, json: await res.json() }, 'UNAUTHORIZED');
+    } finally {
+      vi.useRealTimers();
+      await inProcess.close();
+    }
   });
 
   it('a running task of a deleted key ends without refunding into a new account (no 500, nothing negative)', async () => {
@@ -140,7 +152,9 @@ describe('GET /__mock/events (Server-Sent Events)', () => {
 
   it('heartbeat comments keep an idle stream open', async () => {
     const m = await mock({ heartbeatMs: 40 });
-    const s = await readEventStream(m.base, '/__mock/events', { timeoutMs: 250 });
+    // read until two heartbeats have come (counted, not timed; the limit only catches a hang)
+    const heartbeats = (comments: string[]) => comments.filter((c) => c === 'heartbeat').length;
+    const s = await readEventStream(m.base, '/__mock/events', { timeoutMs: 60_000, stop: (_events, comments) => heartbeats(comments) >= 2 });
     expect(s.events).toEqual([]);
     expect(s.comments.filter((c) => c === 'heartbeat').length).toBeGreaterThanOrEqual(2);
   });

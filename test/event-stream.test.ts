@@ -127,7 +127,9 @@ describe('streamEvents', () => {
     await vi.waitFor(() => expect(closed).toBe(1), { timeout: 60_000, interval: 20 });
     const after = polls;
     engine.advance(1000);
-    await new Promise((r) => setTimeout(r, 50));
+    // a poll the advance asked for would run on a 0 ms timer set before this one, and timers run in the order they
+    // fall due: after this one it would have run, however slow the machine (ordering, not wall time)
+    await new Promise((r) => setTimeout(r, 5));
     expect(polls).toBe(after);
     expect(closed).toBe(1);
   });

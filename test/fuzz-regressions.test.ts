@@ -133,7 +133,7 @@ describe('multipart-file-cut-crash (fixed): a multipart body that ends inside a 
     child = proc;
     return new Promise((resolve, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`the mock did not start: ${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`the mock did not start: ${out}`)), 120_000);
       proc.stdout.on('data', (c: Buffer) => {
         out += c.toString();
         // the banner names the port it listens on (the first number after a colon)
@@ -151,7 +151,7 @@ describe('multipart-file-cut-crash (fixed): a multipart body that ends inside a 
   beforeAll(async () => {
     base = await startCli();
     expect((await raw(base, 'GET', '/__mock/health')).status).toBe(200);
-  }, 40_000);
+  }, 180_000);
 
   afterAll(() => {
     if (child && child.exitCode === null) child.kill('SIGKILL');

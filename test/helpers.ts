@@ -3,7 +3,7 @@
  * listening on an ephemeral port, strict response validation on, manual clock.
  */
 import type { AddressInfo } from 'node:net';
-import { afterEach, expect } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 import { Agent, request as httpRequest, type Server } from 'node:http';
 import { createMockServer, type MockOptions } from '../mock/http/app.ts';
 import type { Engine } from '../mock/engine/engine.ts';
@@ -33,6 +33,8 @@ export interface TestMock {
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
   /** POST /__mock/clock/advance. */
   advance(ms: number): Promise<void>;
+  /** Requests the server is answering right now (counted from their arrival; event streams left out). */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -104,7 +106,8 @@ export async function sendRequest(
 /** Starts a mock (manual clock, seed 1, strict) on an ephemeral port. */
 export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
   const bugs: string[] = [];
-  const { app, engine } = createMockServer({ clock: 'manual', seed: 1, strict: true, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...opts });
+  const mock = createMockServer({ clock: 'manual', seed: 1, strict: true, onMockBug: (id, p) => bugs.push(`${id}: ${p}`), ...opts });
+  const { app, engine } = mock;
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -127,6 +130,7 @@ export async function startMock(opts: MockOptions = {}): Promise<TestMock> {
       const r = await call('POST', '/__mock/clock/advance', { key: null, body: { ms } });
       if (r.status !== 200) throw new Error(`advance failed: ${r.text}`);
     },
+    inFlight: () => mock.inFlight(),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -164,18 +168,25 @@ export interface ReceivedEvent {
 
 /**
  * Opens an event stream at `base + path` and collects its events (data parsed
- * as JSON) until the server closes it, `stop(events)` says enough, or
- * `timeoutMs` (real ms) passes. Also returns the comments (heartbeats) seen and
- * whether the server ended the stream.
+ * as JSON) until the server closes it, `stop(events, comments)` says enough, or
+ * `timeoutMs` (real ms, default 60 s, counted from the answer's arrival, so a
+ * slow machine cannot abort the request before it is answered) passes. Also returns the
+ * comments (heartbeats) seen and whether the server ended the stream.
  */
 export async function readEventStream(
   base: string,
   path: string,
-  opts: { headers?: Record<string, string>; stop?: (events: ReceivedEvent[]) => boolean; timeoutMs?: number; onOpen?: () => void | Promise<void> } = {},
+  opts: {
+    headers?: Record<string, string>;
+    stop?: (events: ReceivedEvent[], comments: string[]) => boolean;
+    timeoutMs?: number;
+    onOpen?: () => void | Promise<void>;
+  } = {},
 ): Promise<{ status: number; contentType: string | null; events: ReceivedEvent[]; comments: string[]; ended: boolean }> {
   const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort(), opts.timeoutMs ?? 5000);
   const res = await fetch(base + path, { headers: opts.headers, signal: ctrl.signal });
+  // default: a stream that ends by itself, the limit only catches a hang
+  const timer = setTimeout(() => ctrl.abort(), opts.timeoutMs ?? 60_000);
   const events: ReceivedEvent[] = [];
   const comments: string[] = [];
   let ended = false;
@@ -205,7 +216,7 @@ export async function readEventStream(
           }
           if (e.event) events.push(e as ReceivedEvent);
         }
-        if (opts.stop?.(events)) break;
+        if (opts.stop?.(events, comments)) break;
       }
     } catch (e) {
       if (!ctrl.signal.aborted) throw e;
@@ -218,4 +229,16 @@ export async function readEventStream(
     await res.text();
   }
   return { status: res.status, contentType: res.headers.get('content-type'), events, comments, ended };
+}
+
+/**
+ * With setTimeout faked (`vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })`): waits until more than
+ * `count` timers are set, that is until a request sent through a socket-free fetch has reached its `Prefer: delay`.
+ * Counted in turns of the event loop (setImmediate, not faked), not in wall time; throws after 100,000 turns.
+ */
+export async function untilTimerSet(count: number): Promise<void> {
+  for (let turns = 0; vi.getTimerCount() <= count; turns++) {
+    if (turns >= 100_000) throw new Error(`no timer was set after ${turns} turns of the event loop (${vi.getTimerCount()} set)`);
+    await new Promise((r) => setImmediate(r));
+  }
 }

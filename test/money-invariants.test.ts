@@ -29,7 +29,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { errorCatalog } from '../schemas/errors.ts';
 import { operationIds, operations } from '../schemas/operations.ts';
@@ -466,7 +466,6 @@ async function slowCall(m: TestMock, op: OperationDef, key: string, body: unknow
   };
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const slowOps = all.filter((op) => !op.request.params && (op.charges || op.request.body?.kind === 'multipart'));
 
 // concurrent: each spends most of its time waiting on its streams and delays, with a mock of its own (started and
@@ -480,7 +479,7 @@ describe.concurrent.each(slowOps.map((op) => [op.operationId, op] as const))('%s
       await m.close();
     }
     expect(m.bugs, 'strict-mode mock bugs').toEqual([]);
-  }, 30_000);
+  }, 180_000);
 });
 
 /** The slow-body run of `op` on `m`: two calls of a key that is reset, one of a key that is deleted, while their bodies stream. */
@@ -499,7 +498,8 @@ async function slowBodyRun(m: TestMock, op: OperationDef): Promise<void> {
       ...(failing ? [await slowCall(m, op, key, body(), prefer(delay, 'outcome=failed'))] : []),
     ];
     const doomedCall = await slowCall(m, op, doomed, body(), prefer(delay));
-    await sleep(80); // every request is inside its body (or its delay)
+    // every request is inside its body: the server counts each from its arrival (waited for, not timed)
+    await vi.waitFor(() => expect(m.inFlight()).toBe(calls.length + 1), { timeout: 60_000, interval: 10 });
     expect((await m.call('POST', '/__mock/reset', { key: null })).status).toBe(200);
     // the key is used again while its bodies still stream: a fresh account
     expect((await m.call('GET', pathOf('getSubscription'), { key })).status).toBe(200);

@@ -90,19 +90,38 @@ describe('the text stream', () => {
     ['', podcastModePlans.quick.lines, true],
     ['outcome=failed', podcastModePlans.quick.lines / 2, false],
   ])('on a real clock (200x) the lines arrive over time without a clock call (Prefer: %s), then done', async (prefer, count, complete) => {
-    const real = await start({ clock: 'real', wallNow: Date.now, speed: 200 });
+    // the real clock reads a wall the test moves (the stream's own timers wake it, as on Date.now), so what arrives
+    // after each step is counted, not timed: however slow the machine, one more line per step
+    const wall0 = Date.now();
+    let wall = wall0;
+    const real = await start({ clock: 'real', wallNow: () => wall, speed: 200 });
     const r = await real.call('POST', pathOf('createPodcastEpisode'), { body: podcastBody(), headers: prefer ? { prefer } : {} });
-    const arrivals: number[] = [];
-    const out = await readEventStream(real.base, streamPath(r.json.data.episodeId, 'script'), {
+    const plan = podcastModePlans.quick;
+    let scripts = 0;
+    const seen: number[] = [];
+    let stepping = Promise.resolve();
+    const stream = readEventStream(real.base, streamPath(r.json.data.episodeId, 'script'), {
       headers: auth,
-      timeoutMs: 5_000,
-      stop: () => (arrivals.push(performance.now()), false),
+      timeoutMs: 120_000,
+      stop: (events) => ((scripts = events.filter((e) => e.event === 'script').length), false),
+      onOpen: () => {
+        stepping = (async () => {
+          for (let i = 0; i < count; i++) {
+            // the wall time at which line i is written (virtual ms / 200, rounded up)
+            wall = wall0 + Math.ceil((textMs('quick') - (plan.lines - i - 1) * plan.lineMs) / 200);
+            for (const until = Date.now() + 60_000; scripts < i + 1 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
+            seen.push(scripts);
+          }
+          wall = wall0 + Math.ceil((textMs('quick') + 10 * MINUTE) / 200); // past the end of the text stage
+        })();
+      },
     });
+    const out = await stream;
+    await stepping;
     expect(out.ended).toBe(true);
+    expect(seen).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     expect(out.events.filter((e) => e.event === 'script')).toHaveLength(count);
     expect(out.events.at(-1)!.data).toMatchObject({ complete, count });
-    // lines 5 s of virtual time apart are 25 ms apart at 200x: not all in one burst
-    expect(arrivals.at(-1)! - arrivals[0]).toBeGreaterThan(40);
   });
 
   it('an unknown or missing event -> 400 (37001); no key -> 401', async () => {
@@ -138,7 +157,8 @@ describe('the text stream', () => {
     const counts: number[] = [];
     for (let i = 0; i < plan.lines; i++) {
       await m.advance(plan.lineMs);
-      await new Promise((r) => setTimeout(r, 30));
+      // wait for this step's line (nothing more arrives until the next step), however slow the machine
+      for (const until = Date.now() + 60_000; lines.length < i + 1 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
       counts.push(lines.length);
     }
     expect((await finished).complete).toBe(true);

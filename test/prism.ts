@@ -308,7 +308,7 @@ function makeHarness(upstream: Upstream, prismBase: string, route: Record<string
     violations,
     useMock(mockOpts: MockOptions = {}) {
       const bugs: string[] = [];
-      const { app, engine } = createMockServer({
+      const mock = createMockServer({
         clock: 'manual',
         seed: 1,
         strict: true,
@@ -316,6 +316,7 @@ function makeHarness(upstream: Upstream, prismBase: string, route: Record<string
         onMockBug: (id, p) => bugs.push(`${id}: ${p}`),
         ...mockOpts,
       });
+      const { app, engine } = mock;
       const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
         const { status, headers, text, json } = await send(mockBase, method, path, o);
         return { status, headers, json, text };
@@ -325,6 +326,7 @@ function makeHarness(upstream: Upstream, prismBase: string, route: Record<string
         engine,
         bugs,
         call,
+        inFlight: () => mock.inFlight(),
         async advance(ms) {
           const r = await call('POST', '/__mock/clock/advance', { key: null, body: { ms } });
           if (r.status !== 200) throw new Error(`advance failed: ${r.status} ${r.text}`);

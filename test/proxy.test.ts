@@ -258,7 +258,7 @@ describe('each drift is caught under its rule', () => {
     await drifts[0].run();
     drift.use(undefined);
     // the entry is written when the answer has closed
-    await vi.waitFor(async () => expect((await reads()).length).toBe(before + 1), { timeout: 20_000 });
+    await vi.waitFor(async () => expect((await reads()).length).toBe(before + 1), { timeout: 60_000 });
     const last = (await reads()).at(-1);
     expect(last.proxy.violations[0].rule).toBe('response schema');
     const served = (await (await fetch(`${front.url}/__mock/proxy/report`)).json()) as ProxyReport;
@@ -292,7 +292,7 @@ describe('bodies over the check cap', () => {
       expect(JSON.parse(bytes.toString()).data.taskId).toBe(id);
       expect(p.report()).toMatchObject({ checked: 2, notChecked: 2, violationCount: 0 });
       await vi.waitFor(() => expect(f.mock.engine.journal.list().at(-1)?.proxy?.note).toMatch(/^not checked: the body passed the check cap/), {
-        timeout: 20_000,
+        timeout: 60_000,
       });
     } finally {
       await closeServer(f.server);
@@ -332,7 +332,7 @@ describe('an upstream that does not answer', () => {
       expect(r.status).toBe(200);
       const text = await r.text();
       // the hook saw the mock's answer, marked as the fallback's
-      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 20_000 });
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 60_000 });
       expect(seen[0]).toMatchObject({ operationId: 'getSubscription', status: 200, fromFallback: true });
       expect(seen[0].responseHeaders['content-type']).toMatch(/^application\/json/);
       expect(Buffer.from(seen[0].responseBody).toString()).toBe(text);
@@ -349,7 +349,7 @@ describe('an upstream that does not answer', () => {
             ['getSubscription', true],
             ['createImageTask', true],
           ]),
-        { timeout: 20_000 },
+        { timeout: 60_000 },
       );
       expect(p.report()).toMatchObject({ fallbacks: 2, checked: 0, upstreamErrors: 0 });
     } finally {
@@ -384,7 +384,7 @@ describe('an upstream that does not answer', () => {
       expect(p.report()).toMatchObject({ fallbacks: 0, checked: 1, violationCount: 0 });
       // the answer was finished (its journal entry is written when it is)
       await vi.waitFor(() => expect(f.mock.engine.journal.list().map((e) => [e.status, e.proxy?.fallback])).toEqual([[r.status, false]]), {
-        timeout: 20_000,
+        timeout: 60_000,
       });
     } finally {
       await closeServer(f.server);
@@ -406,7 +406,7 @@ describe('an upstream that does not answer', () => {
       const r2 = await fetch(`${f2.url}/v1/user/subscription`, { headers: auth });
       expect([r2.status, ((await r2.json()) as { code: number }).code]).toEqual([504, 10022]);
       expect(p.report().upstreamErrors).toBe(1);
-      await vi.waitFor(() => expect(f.mock.engine.journal.list()[0]?.proxy?.note).toMatch(/ECONNREFUSED/), { timeout: 20_000 });
+      await vi.waitFor(() => expect(f.mock.engine.journal.list()[0]?.proxy?.note).toMatch(/ECONNREFUSED/), { timeout: 60_000 });
     } finally {
       await closeServer(f.server);
       await closeServer(f2.server);

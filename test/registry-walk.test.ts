@@ -416,19 +416,16 @@ describe('Prefer: delay', () => {
   it.each([
     ['header', (p: string) => ({ path: p, prefer: 'delay=150' })],
     ['query', (p: string) => ({ path: withQuery(p, { __delay: '150' }), prefer: undefined })],
-  ])('delay=150 (%s) really delays the answer by about 150 ms', async (_how, shape) => {
+  ])('delay=150 (%s) delays the answer by at least 150 ms', async (_how, shape) => {
     const m = await mock();
     const op = operations.getSubscription as OperationDef;
-    const base = performance.now();
-    await send(m, op, op.path);
-    const plain = performance.now() - base;
     const { path, prefer } = shape(op.path);
     const t0 = performance.now();
     const res = await send(m, op, path, { prefer });
-    const took = performance.now() - t0;
     expectSuccess(res, op);
-    expect(took).toBeGreaterThanOrEqual(140);
-    expect(took).toBeLessThan(150 + 2000 + plain);
+    // a lower bound only: a loaded machine makes it longer, never shorter (and a delay read as seconds, 150 s, would
+    // pass the test's own time limit)
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
   });
 
   it('delay applies before a forced error too', async () => {

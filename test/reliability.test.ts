@@ -8,13 +8,14 @@
  */
 import { request } from 'node:http';
 import { z } from 'zod';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createMock } from '../mock/index.ts';
 import { MAX_VIRTUAL_TIME } from '../schemas/control.ts';
 import { Accounts } from '../mock/engine/accounts.ts';
 import { errorCatalog, type ErrorName } from '../schemas/errors.ts';
 import { videoPhases } from '../schemas/video.ts';
 import { pathOf, videoBody } from './factories.ts';
-import { KEY, OTHER_KEY, type CallResult, type TestMock, useMocks } from './helpers.ts';
+import { KEY, OTHER_KEY, type CallResult, type TestMock, untilTimerSet, useMocks } from './helpers.ts';
 
 const mock = useMocks();
 const control = { key: null } as const;
@@ -35,19 +36,38 @@ const sums = (acc: { credits: number; ledger: { amount: number }[] }) => acc.led
 
 describe('defects that must stay fixed', () => {
   it('a reset while a create waits on its delay: no 500, no refund of credits never taken, every later answer fine', async () => {
-    const m = await mock();
-    const pending = m.call('POST', pathOf('createVideoTask'), { body: videoBody(), headers: { prefer: 'delay=300, outcome=failed' } });
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await m.call('POST', '/__mock/reset', control)).status).toBe(200);
-    const created = await pending;
-    expect(created.status, created.text).toBe(200);
-    const adv = await m.call('POST', '/__mock/clock/advance', { ...control, body: { ms: 2 * HOUR } });
-    expect(adv.status, adv.text).toBe(200);
-    const acc = await ledgerOf(m);
-    expect(acc.credits).toBe(10_000); // charged after the reset, then refunded by the forced failure: back to the opening balance, not above
-    expect(sums(acc)).toBe(true);
-    expect((await m.call('GET', pathOf('getSubscription'), { key: OTHER_KEY })).status).toBe(200);
-    expect((await m.call('GET', pathOf('getVideoTask', { taskId: created.json.data.taskId }))).json.data.status).toBe('failed');
+    // in process, with setTimeout faked: the delay ends when the test says, after the reset, however slow the machine
+    const inProcess = createMock({ clock: 'manual', strict: true });
+    const call = async (method: string, path: string, o: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {}) => {
+      const key = o.key === undefined ? KEY : o.key;
+      const res = await inProcess.fetch(path, {
+        method,
+        headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(o.body ? { 'content-type': 'application/json' } : {}), ...o.headers },
+        body: o.body ? JSON.stringify(o.body) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, text, json: JSON.parse(text) };
+    };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const timers = vi.getTimerCount();
+      const pending = call('POST', pathOf('createVideoTask'), { body: videoBody(), headers: { prefer: 'delay=300, outcome=failed' } });
+      await untilTimerSet(timers); // the create is waiting on its delay
+      expect((await call('POST', '/__mock/reset', control)).status).toBe(200);
+      await vi.advanceTimersByTimeAsync(300);
+      const created = await pending;
+      expect(created.status, created.text).toBe(200);
+      const adv = await call('POST', '/__mock/clock/advance', { ...control, body: { ms: 2 * HOUR } });
+      expect(adv.status, adv.text).toBe(200);
+      const acc = (await call('GET', `/__mock/accounts/${KEY}?ledgerPageSize=1000`, control)).json;
+      expect(acc.credits).toBe(10_000); // charged after the reset, then refunded by the forced failure: back to the opening balance, not above
+      expect(sums(acc)).toBe(true);
+      expect((await call('GET', pathOf('getSubscription'), { key: OTHER_KEY })).status).toBe(200);
+      expect((await call('GET', pathOf('getVideoTask', { taskId: created.json.data.taskId }))).json.data.status).toBe('failed');
+    } finally {
+      vi.useRealTimers();
+      await inProcess.close();
+    }
   });
 
   it('a hold settles on the ledger it was reserved on or nowhere: no capture or refund on an account made since, no reserve on a stale one', () => {

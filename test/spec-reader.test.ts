@@ -76,6 +76,8 @@ describe('every invention is marked assumed', () => {
       if (o['x-lifecycle']) {
         counts.lifecycles++;
         expect(o['x-lifecycle']['x-provenance'], `${o.operationId} x-lifecycle`).toMatch(/^(document [123], "|assumed: )/);
+        if ('x-timeout-provenance' in o['x-lifecycle'])
+          expect(o['x-lifecycle']['x-timeout-provenance'], `${o.operationId} x-lifecycle timeout`).toMatch(/^(document [123], "|assumed: )/);
       }
       if (o['x-rate-limit']) {
         counts.rateLimits++;
@@ -92,13 +94,20 @@ describe('every invention is marked assumed', () => {
     ['image generate rate', () => byId.generateImage['x-rate-limit']['x-provenance']],
     // document 3, "Limits": "Lyrics creation request limit ... its numeric value: not shown"
     ['lyrics create rate', () => byId.createLyricsTask['x-rate-limit']['x-provenance']],
-    // document 1 gives no polling timings for video or image; document 2 none for generated audio; document 3 none for extraction
+    // document 1 gives no polling timings for video or image; document 2 none for generated audio
     ['video polling', () => byId.createVideoTask['x-lifecycle']['x-provenance']],
     ['image polling', () => byId.createImageTask['x-lifecycle']['x-provenance']],
     ['generated-audio polling', () => byId.createPlatformVoiceTask['x-lifecycle']['x-provenance']],
-    ['extraction polling', () => byId.createExtraction['x-lifecycle']['x-provenance']],
+    // document 3, "Content extraction": "Recommended polling: wait 5 s, then every 5 s; typical 10-30 seconds" (no longest wait)
+    ['extraction timeout', () => byId.createExtraction['x-lifecycle']['x-timeout-provenance']],
   ] as const)('%s is assumed', (_what, read) => {
     expect(read()).toMatch(/^assumed: /);
+  });
+
+  it("extraction's polling advice is document 3's: wait 5 s, then every 5 s", () => {
+    const lc = byId.createExtraction['x-lifecycle'];
+    expect([lc.firstPollMs, lc.intervalMs]).toEqual([5_000, 5_000]);
+    expect(lc['x-provenance']).toBe('document 3, "Content extraction"');
   });
 
   it.each([

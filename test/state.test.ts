@@ -57,6 +57,19 @@ async function secondHalf(m: TestMock, ids: { video: string; failed: string; ima
 }
 
 describe('save and load', () => {
+  it('GET answers the document as compact JSON: format, version, then the state of that moment (the engine sends it as text, one pass)', async () => {
+    const m = await mock();
+    await m.call('POST', pathOf('createVideoTask'), { body: videoBody() });
+    const snap = m.engine.snapshot();
+    const r = await m.call('GET', '/__mock/state', control);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Object.keys(r.json)).toEqual(['format', 'version', 'state']);
+    expect(r.json).toEqual({ format: STATE_FORMAT, version: STATE_VERSION, state: snap });
+    expect(r.text).toBe(JSON.stringify(r.json));
+    expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(r.text));
+  });
+
   it('a mock loaded with the state of another answers the rest of the session byte for byte as the one that never stopped', async () => {
     const a = await mock();
     const ids = await firstHalf(a);

@@ -43,6 +43,11 @@ export function jsonAnswer(status: number, body: unknown, headers?: Record<strin
   return { status, headers: headers ? { 'Content-Type': JSON_TYPE, ...headers } : JSON_HEADERS, body: { json: JSON.stringify(body) }, envelopeCode };
 }
 
+/** A JSON answer of `text` (JSON a handler serialised itself; not an envelope, so no envelope code). */
+export function jsonTextAnswer(status: number, text: string): Answer {
+  return { status, headers: JSON_HEADERS, body: { json: text }, envelopeCode: null };
+}
+
 /**
  * The error envelope of a catalogued error (document 1, "Common response
  * envelope"), with Retry-After on 429 and 503. An error the document names in

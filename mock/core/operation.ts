@@ -23,7 +23,8 @@ import type { Account } from '../engine/accounts.ts';
 import type { Forcing } from '../engine/scenarios.ts';
 import type { AnyHandler, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
-import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
+import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, jsonTextAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
+import { JsonText } from '../engine/json-text.ts';
 import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from './forcing.ts';
 import { loadFake } from '../services/fake.ts';
 import { loadAudioLoops } from '../media/audio.ts';
@@ -520,6 +521,18 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
           body: { events: { source: out as EventStreamSource, ...(opts.strict ? { events: response.events } : {}) } },
           envelopeCode: null,
         };
+      }
+      // JSON a handler serialised itself (the whole state): sent as it is, parsed here only to check it in strict mode
+      if (out instanceof JsonText && response.kind !== 'envelope') {
+        if (opts.strict) {
+          const check = plan.answerSchema!.safeParse(JSON.parse(out.text));
+          if (!check.success) {
+            const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+            bug(problem);
+            return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: the ${id} response does not match its declared schema (${problem})`);
+          }
+        }
+        return jsonTextAnswer(response.status, out.text);
       }
       const json = response.kind === 'envelope' ? { code: 0, message: message ?? '', data: out } : out;
       if (opts.strict) {

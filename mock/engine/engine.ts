@@ -388,8 +388,17 @@ export class Engine {
    * to the same requests as this engine would give.
    */
   snapshot(): EngineSnapshot {
-    const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-    return copy({
+    return JSON.parse(this.snapshotJson()) as EngineSnapshot;
+  }
+
+  /**
+   * `snapshot()` as JSON text, in one synchronous pass: the consistent copy of
+   * a state that requests may change on the next turn (GET /__mock/state and
+   * the state file send it as it is, without building the copy as objects and
+   * serialising it again). `JSON.parse` of it is `snapshot()`.
+   */
+  snapshotJson(): string {
+    return JSON.stringify({
       seed: this.seed,
       now: this.clock.now(),
       scheduler: this.scheduler.dump(),

@@ -16,7 +16,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { MockState } from '../../schemas/control.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { parseState, stateOf } from '../services/saved-state.ts';
+import { parseState, stateJson } from '../services/saved-state.ts';
 import { readJsonFile } from './json-file.ts';
 
 export { loadState, parseState, stateOf } from '../services/saved-state.ts';
@@ -67,7 +67,7 @@ export function tempNameFor(path: string): string {
  * was; EEXIST when something already has the temporary name).
  */
 export function writeStateFile(path: string, engine: Engine, tmp: string = tempNameFor(path)): number {
-  const text = `${JSON.stringify(stateOf(engine))}\n`;
+  const text = `${stateJson(engine)}\n`; // one pass over the state, no copy built as objects first
   const dir = dirname(resolve(path));
   writeNew(tmp, text);
   try {

@@ -14,6 +14,7 @@ import {
   MAX_VIRTUAL_TIME,
   sampleLimits,
   type ControlOperations,
+  type MockState,
   type TaskActivityEvent,
 } from '../../schemas/control.ts';
 import { errorCatalog, resolveErrorRef } from '../../schemas/errors.ts';
@@ -22,11 +23,12 @@ import type { BinaryBody, EventStreamSource, OperationDef, UploadedFile } from '
 import type { Account } from '../engine/accounts.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
+import { jsonText } from '../engine/json-text.ts';
 import { encodedAudio, renderAudio } from '../media/audio.ts';
 import { colourFor } from '../media/colour.ts';
 import { labelledImage, renderMidi, renderVideo } from '../media/renderers.ts';
 import type { ControlHandlers, ControlHost } from './context.ts';
-import { loadStateInTurns, stateOf } from './saved-state.ts';
+import { loadStateInTurns, stateJson } from './saved-state.ts';
 import { userDirectories, type UserDirectory } from './user-directory.ts';
 
 type Query<K extends keyof ControlOperations> = z.output<NonNullable<ControlOperations[K]['request']['query']>>;
@@ -226,7 +228,8 @@ const handlers: ControlHandlers = {
   deleteScenario: ({ params }, { engine }) => ({ id: params.id, existed: engine.scenarios.remove(params.id) }),
   listOperations: (_input, { operations }) => ({ items: operationSummaries(operations) }),
   listBugs: (_input, { engine }) => ({ items: [...engine.bugs] }),
-  getState: (_input, { engine }) => stateOf(engine),
+  // the whole state as text in one pass, sent as it is (no copy built as objects, no second serialisation)
+  getState: (_input, { engine }) => jsonText<MockState>(stateJson(engine)),
   // checked in slices on later turns (other requests answered meanwhile); the body was parsed for this request: taken without a copy
   putState: ({ body }, { engine }) => loadStateInTurns(engine, body, true),
   saveState(_input, { engine, now, host }) {

@@ -33,6 +33,14 @@ export function stateOf(engine: Engine): MockState {
   return { format: STATE_FORMAT, version: STATE_VERSION, state: engine.snapshot() as MockState['state'] };
 }
 
+/**
+ * `stateOf(engine)` as JSON text, in one synchronous pass (`engine.snapshotJson`): what GET /__mock/state sends and
+ * the --state file holds, without building the document as objects first.
+ */
+export function stateJson(engine: Engine): string {
+  return `{"format":${JSON.stringify(STATE_FORMAT)},"version":${JSON.stringify(STATE_VERSION)},"state":${engine.snapshotJson()}}`;
+}
+
 /** Units of work (about a record each; an account counts its ledger entries) checked between two yields. */
 const SLICE = 2000;
 

@@ -8,6 +8,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     fileParallelism: true,
-    testTimeout: 30_000,
+    testTimeout: 180_000, // a limit against a hang only: the machine may be loaded
   },
 });
