@@ -46,27 +46,45 @@ const padded = (value: unknown, bytes: number) => {
   return text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text)));
 };
 
-/**
- * Waits until the cap of bodies in flight is `full` (or, with false, free again), however slow the machine: a probe
- * of 200 KiB that changes nothing either way (a clock advance by -1 ms) answers 503 while the cap is full and 400 once
- * it is admitted. A limit only against a hang.
- */
-async function untilCap(m: TestMock, full: boolean) {
-  const probe = { key: null, raw: padded({ ms: -1 }, 200 * 1024), headers: { 'content-type': 'application/json' } };
+/** A probe of 200 KiB that changes nothing either way (a clock advance by -1 ms): 503 while the cap is full, else 400. */
+const capProbe = { key: null, raw: padded({ ms: -1 }, 200 * 1024), headers: { 'content-type': 'application/json' } };
+
+/** Waits until the cap of bodies in flight is free again: the probe is admitted (400 for its -1 ms). A limit only against a hang. */
+async function untilCapFree(m: TestMock) {
   await vi.waitFor(
     async () => {
-      const r = await m.call('POST', '/__mock/clock/advance', probe);
-      expect(r.status, r.text).toBe(full ? 503 : 400);
+      const r = await m.call('POST', '/__mock/clock/advance', capProbe);
+      expect(r.status, r.text).toBe(400);
     },
     { timeout: 60_000, interval: 10 },
   );
 }
 
+/**
+ * Starts a slow upload with `start` and waits until it holds the cap, however slow the machine: the probe answers 503
+ * while the cap is full (only the upload can fill it) and 400 while it is free. On a busy machine a probe can still be
+ * in flight when the upload's headers arrive, and then the upload is the one refused (503): it is started again.
+ */
+async function holdCap(m: TestMock, start: () => Promise<ClientRequest>): Promise<ClientRequest> {
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    const upload = await start();
+    let refused = false;
+    upload.on('response', (res) => ((refused = true), res.resume()));
+    while (!refused && Date.now() < until) {
+      const r = await m.call('POST', '/__mock/clock/advance', capProbe);
+      if (r.status === 503) return upload;
+      expect(r.status, r.text).toBe(400);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    upload.destroy();
+  }
+  throw new Error('the slow upload never held the cap of bodies in flight');
+}
+
 describe('bodies in flight', () => {
   it('a body that would pass the cap while others arrive: 503 (10019) with Retry-After; once they are done, taken again', async () => {
     const m = await mock({ maxInflightBodyBytes: 1024 * 1024 });
-    const slow = await slowUpload(m.base, pathOf('createVideoTask'), 900 * 1024, 1024);
-    await untilCap(m, true);
+    const slow = await holdCap(m, () => slowUpload(m.base, pathOf('createVideoTask'), 900 * 1024, 1024));
     const big = await m.call('POST', pathOf('createVideoTask'), {
       raw: JSON.stringify({ ...videoBody(), pad: 'x'.repeat(200 * 1024) }),
       headers: { 'content-type': 'application/json' },
@@ -77,7 +95,7 @@ describe('bodies in flight', () => {
     // a request without a body is not held up
     expect((await m.call('GET', pathOf('getSubscription'))).status).toBe(200);
     slow.destroy();
-    await untilCap(m, false);
+    await untilCapFree(m);
     const again = await m.call('POST', pathOf('createVideoTask'), {
       raw: JSON.stringify({ ...videoBody(), pad: 'x'.repeat(200 * 1024) }),
       headers: { 'content-type': 'application/json' },
@@ -97,8 +115,7 @@ describe('control bodies in flight', () => {
     const later = structuredClone(before.json);
     later.state.now += 3_600_000;
     const slowBody = Buffer.from(padded(later, 900 * 1024));
-    const slow = await slowUpload(m.base, '/__mock/state', slowBody.length, 1024, { method: 'PUT', body: slowBody });
-    await untilCap(m, true);
+    const slow = await holdCap(m, () => slowUpload(m.base, '/__mock/state', slowBody.length, 1024, { method: 'PUT', body: slowBody }));
 
     const bigJson = (value: unknown) => ({ key: null, raw: padded(value, 200 * 1024), headers: { 'content-type': 'application/json' } });
     const form = `--B\r\nContent-Disposition: form-data; name="files"; filename="a.bin"\r\n\r\n${'x'.repeat(200 * 1024)}\r\n--B--\r\n`;
@@ -130,8 +147,7 @@ describe('control bodies in flight', () => {
 
   it('a control request without a body (no Content-Length, not chunked) reserves nothing: a bare reset is answered while the cap is full', async () => {
     const m = await mock({ maxInflightBodyBytes: 1024 * 1024 });
-    const slow = await slowUpload(m.base, pathOf('createVideoTask'), 1024 * 1024, 1024);
-    await untilCap(m, true);
+    const slow = await holdCap(m, () => slowUpload(m.base, pathOf('createVideoTask'), 1024 * 1024, 1024));
     // written by hand: Node's client would add Content-Length: 0
     const url = new URL(m.base);
     const head = await new Promise<string>((resolve, reject) => {
