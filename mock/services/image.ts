@@ -40,7 +40,6 @@ import {
 } from '../../schemas/image.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import { defaultAccount } from '../../schemas/plans.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { accountExtension } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
@@ -141,10 +140,15 @@ function present(r: ImageRecord, ctx: Pick<ServiceContext, 'url'>): ImageTask {
  * Takes the price of a generation `id`: one free generation (1K/2K, freeUsages[model] > 0) or the
  * credits. Errors: IMAGE_SUBSCRIPTION_REQUIRED, IMAGE_INSUFFICIENT_CREDITS (nothing taken).
  */
-function charge(ctx: ServiceContext, id: string, r: ResolvedImageRequest, credits: number): { freeUsed: boolean } {
+function charge(
+  ctx: ServiceContext<'IMAGE_SUBSCRIPTION_REQUIRED' | 'IMAGE_INSUFFICIENT_CREDITS'>,
+  id: string,
+  r: ResolvedImageRequest,
+  credits: number,
+): { freeUsed: boolean } {
   const { engine, account, now } = ctx;
   if (requiresSubscription(r) && account.plan !== 'paid')
-    throw new ApiError(
+    throw ctx.fail(
       'IMAGE_SUBSCRIPTION_REQUIRED',
       `${r.model} at ${r.imageSize}${r.quality === 'high' ? ' with quality high' : ''} requires a subscription; the account is on plan ${account.plan}`,
     );
@@ -159,13 +163,13 @@ function charge(ctx: ServiceContext, id: string, r: ResolvedImageRequest, credit
 }
 
 /** The tighter limit on requests carrying base64 references. Errors: IMAGE_RATE_LIMITED. */
-function inlineReferenceLimit(ctx: ServiceContext, r: ResolvedImageRequest): void {
+function inlineReferenceLimit(ctx: ServiceContext<'IMAGE_RATE_LIMITED'>, r: ResolvedImageRequest): void {
   if (r.inlineReferenceCount === 0) return;
   const l = imageRateLimits.inlineReferences;
   const d = ctx.engine.limiter.hit(ctx.account.apiKey, l.bucket, l.limit, l.windowMs, ctx.now);
   if (!d.allowed) {
     const retryAfterSeconds = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
-    throw new ApiError(
+    throw ctx.fail(
       'IMAGE_RATE_LIMITED',
       `rate limit: at most ${l.limit} image requests with base64 reference images per ${l.windowMs / 1000} s; retry after ${retryAfterSeconds} s`,
       { retryAfterSeconds },
@@ -251,7 +255,7 @@ export function renderImage(seed: number, id: string, n: number, width: number, 
 // ---------------------------------------------------------------------------
 
 /** Resolves a generation request, prices it, and applies the tighter limit of base64 references. */
-function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
+function prepare(ctx: ServiceContext<'IMAGE_RATE_LIMITED'>, body: ImageGenerationRequest) {
   const r = resolveImageRequest(body);
   const { credits } = imagePrice(r, body.prompt.length);
   const { width, height } = imagePixels(r.imageSize, r.aspectRatio);
@@ -278,7 +282,7 @@ const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
   const { engine, account, now } = ctx;
   const p = prepare(ctx, body);
   if (p.lane && laneState(engine).inFlight.length >= freeLane.capacity)
-    throw new ApiError(
+    throw ctx.fail(
       'IMAGE_FREE_RELAX_BUSY',
       `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`,
       { retryAfterSeconds: freeLane.syncRetryAfterSeconds },

@@ -23,7 +23,6 @@ import { lyricsStatuses } from '../../schemas/lyrics.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { LYRICS_CREDITS, lyricsSchedule, lyricsVariantCount, type LyricsStatus, type LyricsTask, type LyricsVariant } from '../../schemas/lyrics.ts';
 import { resolveProvider, type MusicProvider } from '../../schemas/music-providers.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
@@ -104,7 +103,7 @@ const create: Handler<'createLyricsTask'> = ({ body }, ctx) => {
   const { engine, now, forcing } = ctx;
   const provider = resolveProvider(body.provider);
   if (provider === 'musicA' && (forcing.outcome === 'stuck' || forcing.outcome === 'partial'))
-    throw new ApiError(
+    throw ctx.fail(
       'INVALID_PREFER',
       `Prefer outcome=${forcing.outcome}: a musicA lyrics task finishes inside the create call with one variant; send provider musicB to force it`,
     );

@@ -42,7 +42,6 @@ import {
   type FlowSpeechRequest,
   type TtsRequest,
 } from '../../schemas/speech.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { renderAudio, streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
@@ -68,10 +67,10 @@ import { spokenTts } from './spoken-tts.ts';
 // ---------------------------------------------------------------------------
 
 /** Charges `credits` at once for `id` (a hold captured at once). Errors: SPEECH_INSUFFICIENT_CREDITS, nothing taken. */
-function chargeNow(ctx: ServiceContext, id: string, credits: number, note: string): void {
+function chargeNow(ctx: ServiceContext<'SPEECH_INSUFFICIENT_CREDITS'>, id: string, credits: number, note: string): void {
   const { engine, account, now } = ctx;
   if (account.credits < credits)
-    throw new ApiError('SPEECH_INSUFFICIENT_CREDITS', `insufficient credits: this speech costs ${credits} credits and the balance is ${account.credits}`);
+    throw ctx.fail('SPEECH_INSUFFICIENT_CREDITS', `insufficient credits: this speech costs ${credits} credits and the balance is ${account.credits}`);
   engine.accounts.reserve(account, id, credits, now, note);
   engine.accounts.capture(id, now);
 }
@@ -168,7 +167,12 @@ function presentEpisode(r: EpisodeRecord, ctx: Pick<ServiceContext, 'url'>): Flo
 }
 
 /** Stores a new episode of `lines`, reserves its price and starts its lifecycle (or the forced failure or stall). */
-function createEpisode(ctx: ServiceContext, kind: EpisodeRecord['kind'], language: FlowSpeechLanguage, lines: SpokenLine[]): { episodeId: string } {
+function createEpisode(
+  ctx: ServiceContext<'SPEECH_INSUFFICIENT_CREDITS'>,
+  kind: EpisodeRecord['kind'],
+  language: FlowSpeechLanguage,
+  lines: SpokenLine[],
+): { episodeId: string } {
   const { engine, now, forcing } = ctx;
   const narrated = lines.map((l) => l.text).join('\n');
   const credits = speechCredits(lines.reduce((n, l) => n + charCount(l.text), 0));
@@ -209,8 +213,11 @@ function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
 // ---------------------------------------------------------------------------
 
 /** POST /v1/tts and POST /v1/audio/speech: the audio, streamed. Errors: 35002 (voice), 35004 (credits). */
-const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
-  const voice = voiceOf(ctx, body.voice, 'voice');
+const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async (
+  { body }: { body: TtsRequest },
+  ctx: ServiceContext<'SPEECH_SPEAKER_NOT_FOUND' | 'SPEECH_INSUFFICIENT_CREDITS'>,
+) => {
+  const voice = voiceOf(ctx, body.voice, 'voice', 'SPEECH_SPEAKER_NOT_FOUND');
   const chars = charCount(body.input);
   // spoken in words when the world has a speech engine (mp3, wav, pcm), measured before the charge
   const spoken = await spokenTts(ctx.engine, body, voice);
@@ -222,9 +229,13 @@ const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async ({ body
 };
 
 /** The lines of a script, each in its speaker's voice: spoken in words when the world has a speech engine (errors: as `spokenLines`). */
-async function spokenScript(ctx: ServiceContext, scripts: { speakerId: string; content: string }[], speed: number): Promise<SpokenLine[]> {
+async function spokenScript(
+  ctx: ServiceContext<'SPEECH_SPEAKER_NOT_FOUND'>,
+  scripts: { speakerId: string; content: string }[],
+  speed: number,
+): Promise<SpokenLine[]> {
   const lines = spokenLines(ctx, scripts, speed);
-  const voices = lines.map((l) => voiceOf(ctx, l.speakerId, 'scripts'));
+  const voices = lines.map((l) => voiceOf(ctx, l.speakerId, 'scripts', 'SPEECH_SPEAKER_NOT_FOUND'));
   return speakLines(ctx.engine, lines, (i) => voices[i], speed);
 }
 
@@ -259,7 +270,7 @@ const createSpeechScript: Handler<'createSpeechScript'> = async ({ body }, ctx) 
 
 const createFlowSpeechEpisode: Handler<'createFlowSpeechEpisode'> = async ({ body }: { body: FlowSpeechRequest }, ctx) => {
   const source = body.sources[0];
-  const voice = voiceOf(ctx, body.speakers[0].speakerId, 'speakers[0].speakerId');
+  const voice = voiceOf(ctx, body.speakers[0].speakerId, 'speakers[0].speakerId', 'SPEECH_SPEAKER_NOT_FOUND');
   let text: string;
   let language: FlowSpeechLanguage;
   if (source.type === 'text') {

@@ -35,7 +35,6 @@ import {
   type StorybookMode,
   type VideoStatus,
 } from '../../schemas/storybook.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
@@ -331,7 +330,7 @@ const createStorybookVideo: Handler<'createStorybookVideo'> = ({ params }, ctx) 
   const { engine, now, forcing } = ctx;
   const r = deckKit.own(ctx, params.episodeId, notFound);
   if (r.status !== 'success')
-    throw new ApiError(
+    throw ctx.fail(
       'STORYBOOK_VIDEO_NOT_ALLOWED',
       r.status === 'pending'
         ? `episode ${r.id} is still being made (processStatus pending); render its video once processStatus is success`

@@ -26,7 +26,6 @@ import { z } from 'zod';
 import { errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
 import { operations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { createSlot, type Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
 
@@ -77,11 +76,11 @@ export interface TaskHooks<T extends Task> {
   onAction?: (engine: Engine, task: T, action: string, at: number) => void;
 }
 
-/** The errors a lookup answers with, and how the message names the field. */
-export interface LookupErrors {
-  notFound: ErrorName;
+/** The errors a lookup answers with (E: errors the caller's operation declares), and how the message names the field. */
+export interface LookupErrors<E extends ErrorName = ErrorName> {
+  notFound: E;
   /** The task exists but belongs to another key; default: `notFound` (the task is hidden). */
-  forbidden?: ErrorName;
+  forbidden?: E;
   /** The field the message names (default taskId). */
   field?: string;
 }
@@ -245,9 +244,9 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
    * Takes `credits` from the caller's balance as the hold of task `id`.
    * Errors: `insufficient` (nothing taken) when the balance is short.
    */
-  reserve(ctx: ServiceContext, id: string, credits: number, insufficient: ErrorName, note: string): void {
+  reserve<E extends ErrorName>(ctx: ServiceContext<E>, id: string, credits: number, insufficient: E, note: string): void {
     if (ctx.account.credits < credits)
-      throw new ApiError(
+      throw ctx.fail(
         insufficient,
         `insufficient credits: this ${this.config.noun ?? 'task'} costs ${credits} credits and the balance is ${ctx.account.credits}`,
       );
@@ -331,13 +330,13 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
    * The caller's task `id`. Errors: `errors.notFound` for an unknown id (and
    * for another key's task unless `errors.forbidden` is given, then that one).
    */
-  own(ctx: ServiceContext, id: string, errors: LookupErrors): T {
+  own<E extends ErrorName>(ctx: ServiceContext<E>, id: string, errors: LookupErrors<E>): T {
     const field = errors.field ?? 'taskId';
     const hit = this.store(ctx.engine).get(id);
-    if (!hit) throw new ApiError(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
+    if (!hit) throw ctx.fail(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
     if (hit.owner !== ctx.account.apiKey) {
-      if (errors.forbidden) throw new ApiError(errors.forbidden, `${field} ${id}: the ${this.config.noun ?? 'task'} belongs to another user`);
-      throw new ApiError(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
+      if (errors.forbidden) throw ctx.fail(errors.forbidden, `${field} ${id}: the ${this.config.noun ?? 'task'} belongs to another user`);
+      throw ctx.fail(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
     }
     return hit.record;
   }

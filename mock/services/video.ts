@@ -33,7 +33,6 @@ import {
   type VideoTask,
   type VideoTaskListItem,
 } from '../../schemas/video.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
@@ -117,7 +116,7 @@ function titleFor(engine: Engine, taskId: string, prompt: string | null): string
   });
 }
 
-interface NewTask {
+interface NewTask<E extends ErrorName> {
   model: string;
   scheduleKey: Parameters<typeof videoPhases>[0];
   params: VideoTask['params'];
@@ -128,11 +127,12 @@ interface NewTask {
   credits: number;
   prompt: string | null;
   audio: boolean;
-  insufficient: ErrorName;
+  /** The create's insufficient-credits error (the shared and the family5 endpoints each declare their own). */
+  insufficient: E;
 }
 
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
-function createTask(ctx: ServiceContext, t: NewTask) {
+function createTask<E extends ErrorName>(ctx: ServiceContext<E>, t: NewTask<E>) {
   const { engine, now } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.credits, t.insufficient, `video task ${t.model}`);
@@ -264,9 +264,9 @@ const createVideoTask: Handler<'createVideoTask'> = ({ body }, ctx) => {
 const createFamily5VideoTask: Handler<'createFamily5VideoTask'> = ({ body }, ctx) => {
   if (body.sourceTaskId !== undefined) {
     const src = kit.own(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN', field: 'sourceTaskId' });
-    if (!('capability' in src.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
+    if (!('capability' in src.params)) throw ctx.fail('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
     if (src.status !== 'success')
-      throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`);
+      throw ctx.fail('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`);
   }
   const r = family5Resolved(body);
   const px = body.pixverse;
@@ -320,8 +320,7 @@ const shareVideoTask: Handler<'shareVideoTask'> = ({ params, body }, ctx) => {
 
 const deleteVideoTask: Handler<'deleteVideoTask'> = ({ params }, ctx) => {
   const r = kit.own(ctx, params.taskId, sharedLookup);
-  if (!kit.isTerminal(r))
-    throw new ApiError('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
+  if (!kit.isTerminal(r)) throw ctx.fail('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
   kit.remove(ctx.engine, r);
   return { taskId: r.id, deleted: true as const };
 };

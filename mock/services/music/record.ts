@@ -231,7 +231,7 @@ interface NewTask {
  * failures end generating instead of reaching uploading; a stuck task (or one
  * forced to time out) stays generating until the timeout fails it.
  */
-export function start(ctx: ServiceContext, t: NewTask): { taskId: string; status: 'pending' } {
+export function start(ctx: ServiceContext<'MUSIC_INSUFFICIENT_CREDITS'>, t: NewTask): { taskId: string; status: 'pending' } {
   const { engine, now, forcing } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.price, 'MUSIC_INSUFFICIENT_CREDITS', `music ${t.taskType.toLowerCase()} (${t.provider}, ${t.params.model})`);
@@ -265,7 +265,7 @@ export function start(ctx: ServiceContext, t: NewTask): { taskId: string; status
 }
 
 /** The state after an asynchronous step (reading uploads): due events run, `now` read again (`ctx.account` is read live already). */
-export function refreshed(ctx: ServiceContext): ServiceContext {
+export function refreshed<E extends ErrorName>(ctx: ServiceContext<E>): ServiceContext<E> {
   ctx.now = ctx.engine.tick();
   return ctx;
 }

@@ -16,7 +16,6 @@ import {
   type PodcastRequest,
 } from '../../../schemas/podcast.ts';
 import { charCount, inferLanguage, SPEECH_MAX_CHARS } from '../../../schemas/speech.ts';
-import { ApiError } from '../../engine/api-error.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { Handler, Service, ServiceContext } from '../context.ts';
 import { durationOf, episodeMediaRoutes, lineFrames, speakLines, type SpokenLine } from '../narration.ts';
@@ -116,14 +115,20 @@ const scriptChars = (r: Pick<PodcastRecord, 'lines'>) => r.lines.reduce((n, l) =
  * `languageMustMatch`, 37002 for a speaker of another language), writes it,
  * reserves its price (37004 when short, nothing taken) and starts it.
  */
-async function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastRecord['flow']): Promise<string> {
+async function createEpisode<E extends 'SPEAKER_LANGUAGE_MISMATCH' = never>(
+  ctx: ServiceContext<'PODCAST_SPEAKER_NOT_FOUND' | 'PODCAST_INSUFFICIENT_CREDITS' | NoInfer<E>>,
+  body: PodcastRequest,
+  flow: PodcastRecord['flow'],
+  /** The two-stage flow's: every speaker speaks `language` (only its operation declares the error). */
+  languageMismatch?: E,
+): Promise<string> {
   const { engine, now } = ctx;
   const voices = body.speakers.map((s, i) => voiceOf(ctx, s.speakerId, `speakers[${i}].speakerId`, 'PODCAST_SPEAKER_NOT_FOUND'));
-  if (flow === 'two-stage')
+  if (languageMismatch !== undefined)
     voices.forEach((v, i) => {
       if (v.language !== body.language)
-        throw new ApiError(
-          'SPEAKER_LANGUAGE_MISMATCH',
+        throw ctx.fail(
+          languageMismatch,
           `Speaker language mismatch: speakers[${i}].speakerId ${v.speakerId} speaks ${v.language}, and language is ${body.language}; choose a voice of ${body.language} (GET /v1/speakers/list?language=${body.language})`,
         );
     });
@@ -186,8 +191,8 @@ async function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: Po
 }
 
 /** Checks an edited script against `r`'s: as many lines, the same speaker on each, at most 20,000 characters. Errors: PODCAST_INVALID_PARAMETERS naming the line. */
-function checkEdit(r: PodcastRecord, scripts: { content: string; speakerId: string }[]): void {
-  const bad = (message: string) => new ApiError('PODCAST_INVALID_PARAMETERS', message);
+function checkEdit(ctx: ServiceContext<'PODCAST_INVALID_PARAMETERS'>, r: PodcastRecord, scripts: { content: string; speakerId: string }[]): void {
+  const bad = (message: string) => ctx.fail('PODCAST_INVALID_PARAMETERS', message);
   if (scripts.length !== r.lines.length)
     throw bad(`scripts has ${scripts.length} lines; the episode's script has ${r.lines.length}: keep every line, in order, and change only content`);
   scripts.forEach((line, i) => {
@@ -289,7 +294,7 @@ const createPodcastEpisode: Handler<'createPodcastEpisode'> = async ({ body }, c
 };
 
 const createPodcastTextContent: Handler<'createPodcastTextContent'> = async ({ body }, ctx) => {
-  const episodeId = await createEpisode(ctx, body, 'two-stage');
+  const episodeId = await createEpisode(ctx, body, 'two-stage', 'SPEAKER_LANGUAGE_MISMATCH');
   return { episodeId, message: 'writing the script; poll the episode until contentStatus is text-success, then POST its /audio' };
 };
 
@@ -302,8 +307,8 @@ const createPodcastAudio: Handler<'createPodcastAudio'> = async ({ params, body 
   const check = () => {
     const r = kit.own(ctx, params.episodeId, notFound);
     const refusal = audioRefusal(r);
-    if (refusal) throw new ApiError('PODCAST_AUDIO_NOT_ALLOWED', refusal);
-    if (body.scripts) checkEdit(r, body.scripts);
+    if (refusal) throw ctx.fail('PODCAST_AUDIO_NOT_ALLOWED', refusal);
+    if (body.scripts) checkEdit(ctx, r, body.scripts);
     const edited = body.scripts ? r.lines.map((l, i) => ({ slot: l.slot, content: body.scripts![i].content })) : r.lines;
     return { r, edited };
   };
