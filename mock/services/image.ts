@@ -14,7 +14,7 @@
  * with `freeLane` of schemas/image.ts. Hosted images: the PNG of a succeeded
  * task, at the resolved pixel size.
  */
-import { imageTaskStatuses } from '../../schemas/image.ts';
+import { freeLaneFailReasons, imageModelIds, imageSizes, imageTaskStatuses } from '../../schemas/image.ts';
 import { z } from 'zod';
 import { errorReason, type ErrorName } from '../../schemas/errors.ts';
 import {
@@ -46,27 +46,37 @@ import { labelKey, promptStart } from '../media/label-text.ts';
 import { colourFor, rgbHex, toBase64 } from '../media/colour.ts';
 import { labelledImage } from '../media/renderers.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { forcedFailureReason, TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Lifecycle, taskRecordSchema } from './tasks.ts';
 
-/** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
-export interface ImageRecord extends Task<ImageTaskStatus> {
-  model: NonNullable<ImageTask['model']>;
-  width: number;
-  height: number;
-  imageSize: ResolvedImageRequest['imageSize'];
-  /** A free generation was consumed instead of credits. */
-  freeUsed: boolean;
-  /** Runs in the restricted free lane. */
-  lane: boolean;
-  /** Forced never to finish generating (Prefer: outcome=stuck). */
-  stuck: boolean;
-  /** Images of the succeeded task (one, assumed). */
-  imageCount: number;
-  /** The prompt's start, drawn in the image's label (absent in states saved before labels). */
-  prompt?: string;
-  completedAt?: number;
-  failure?: { failMsg: string; failReason?: FreeLaneFailReason; retryable: boolean; freeUsageRolledBack: boolean; userMessage: string };
-}
+/**
+ * A stored image task, as saved (checked before a saved state is loaded): the wire fields (URLs are built when
+ * answering) plus what the service needs. `freeUsed`: a free generation was consumed instead of credits; `lane`: it
+ * runs in the restricted free lane; `stuck`: forced never to finish generating (Prefer: outcome=stuck);
+ * `imageCount`: images of the succeeded task (one, assumed); `prompt`: the prompt's start, drawn in the image's label
+ * (absent in states saved before labels).
+ */
+const imageRecordSchema = taskRecordSchema(imageTaskStatuses, {
+  model: z.enum(imageModelIds),
+  width: z.number().int(),
+  height: z.number().int(),
+  imageSize: z.enum(imageSizes),
+  freeUsed: z.boolean(),
+  lane: z.boolean(),
+  stuck: z.boolean(),
+  imageCount: z.number().int(),
+  prompt: z.string().optional(),
+  completedAt: z.number().optional(),
+  failure: z
+    .strictObject({
+      failMsg: z.string(),
+      failReason: z.enum(freeLaneFailReasons).optional(),
+      retryable: z.boolean(),
+      freeUsageRolledBack: z.boolean(),
+      userMessage: z.string(),
+    })
+    .optional(),
+});
+export type ImageRecord = z.infer<typeof imageRecordSchema>;
 
 /** A kind of failure and how it reads on the task (`imageFailures` of schemas/image.ts). */
 type FailureKind = keyof typeof imageFailures;
@@ -146,7 +156,7 @@ function charge(
   r: ResolvedImageRequest,
   credits: number,
 ): { freeUsed: boolean } {
-  const { engine, account, now } = ctx;
+  const { engine, account } = ctx;
   if (requiresSubscription(r) && account.plan !== 'paid')
     throw ctx.fail(
       'IMAGE_SUBSCRIPTION_REQUIRED',
@@ -155,7 +165,8 @@ function charge(
   const free = engine.accounts.extension(account, freeUsages);
   if (freeAllowanceApplies(free, r.model, r.imageSize)) {
     free[r.model] -= 1;
-    engine.accounts.reserve(account, id, 0, now, `image ${r.model} ${r.imageSize}: free generation (${free[r.model]} left)`);
+    // a hold of nothing: the ledger shows the free generation like any other
+    kit.reserve(ctx, id, 0, 'IMAGE_INSUFFICIENT_CREDITS', `image ${r.model} ${r.imageSize}: free generation (${free[r.model]} left)`);
     return { freeUsed: true };
   }
   kit.reserve(ctx, id, credits, 'IMAGE_INSUFFICIENT_CREDITS', `image ${r.model} ${r.imageSize}`);
@@ -263,23 +274,8 @@ function prepare(ctx: ServiceContext<'IMAGE_RATE_LIMITED'>, body: ImageGeneratio
   return { r, credits, width, height, lane: inFreeLane(r.model, ctx.account) };
 }
 
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const imageRecordSchema = taskRecordSchema(imageTaskStatuses, {
-  model: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-  imageSize: z.string(),
-  freeUsed: z.boolean(),
-  lane: z.boolean(),
-  stuck: z.boolean(),
-  imageCount: z.number().int(),
-  prompt: z.string().optional(),
-  completedAt: z.number().optional(),
-  failure: z.looseObject({}).optional(),
-});
-
 const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
-  const { engine, account, now } = ctx;
+  const { engine } = ctx;
   const p = prepare(ctx, body);
   if (p.lane && laneState(engine).inFlight.length >= freeLane.capacity)
     throw ctx.fail(
@@ -287,9 +283,10 @@ const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
       `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`,
       { retryAfterSeconds: freeLane.syncRetryAfterSeconds },
     );
-  const id = engine.nextId('igen', account.apiKey, 'image-sync');
+  // the kit's money and ids, no task stored: the answer is the image
+  const id = kit.nextSyncId(ctx, 'igen', 'image-sync');
   charge(ctx, id, p.r, p.credits);
-  engine.accounts.capture(id, now);
+  kit.capture(ctx, id);
   const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height, promptStart(body.prompt), p.r.model));
   return { candidates: [{ content: { parts: [{ inlineData: { mimeType: OUTPUT_MIME_TYPE, data } }] } }] };
 };

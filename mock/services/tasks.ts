@@ -114,7 +114,7 @@ const Int = z.number().int();
 const SafeInt = Int.min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /** The schema of a saved lifecycle (`Lifecycle`), with steps in `statuses`. */
-function lifecycleSchema(statuses: readonly [string, ...string[]]) {
+function lifecycleSchema<const S extends readonly [string, ...string[]]>(statuses: S) {
   return z.strictObject({
     steps: z.array(z.strictObject({ status: z.enum(statuses), afterMs: SafeInt.min(0) })).min(1),
     charge: Int.min(0).optional(),
@@ -126,9 +126,10 @@ function lifecycleSchema(statuses: readonly [string, ...string[]]) {
 /**
  * The schema a saved task record of an area must pass before a state is
  * loaded: the kit's fields (status one of `statuses`), then the area's own
- * `fields`, and nothing else (strict).
+ * `fields`, and nothing else (strict). An area's record type is this schema's
+ * (`z.infer`), declared once.
  */
-export function taskRecordSchema(statuses: readonly [string, ...string[]], fields: z.ZodRawShape) {
+export function taskRecordSchema<const S extends readonly [string, ...string[]], F extends z.ZodRawShape>(statuses: S, fields: F) {
   return z.strictObject({
     id: z.string().min(1),
     owner: z.string().min(1),
@@ -238,6 +239,19 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   /** A new task id for the caller: deterministic in (seed, key, area, count). */
   nextId(ctx: ServiceContext): string {
     return ctx.engine.nextId(this.config.idPrefix, ctx.account.apiKey, this.config.area);
+  }
+
+  /**
+   * A new id for a synchronous answer of the area (nothing stored: image's synchronous generation): `prefix` and a
+   * counter of the caller's key of its own (`counter`), deterministic like `nextId`.
+   */
+  nextSyncId(ctx: ServiceContext, prefix: string, counter: string): string {
+    return ctx.engine.nextId(prefix, ctx.account.apiKey, counter);
+  }
+
+  /** Takes the hold of `id` (a synchronous answer, which has no lifecycle to capture it): `reserve` first. Returns the credits kept. */
+  capture(ctx: ServiceContext, id: string): number {
+    return ctx.engine.accounts.capture(id, ctx.now);
   }
 
   /**

@@ -13,7 +13,7 @@
  * the same size, and the provider's copy from uploading on.
  */
 import { z } from 'zod';
-import { videoStatuses } from '../../schemas/video.ts';
+import { VideoParams, videoStatuses } from '../../schemas/video.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import {
@@ -29,7 +29,6 @@ import {
   videoPhases,
   videoPixels,
   type CreateFamily5VideoTaskRequest,
-  type VideoStatus,
   type VideoTask,
   type VideoTaskListItem,
 } from '../../schemas/video.ts';
@@ -40,27 +39,31 @@ import { colourFor, rgbHex } from '../media/colour.ts';
 import { labelledImage, renderVideo } from '../media/renderers.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
-/** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
-export interface VideoRecord extends Task<VideoStatus> {
-  episodeId: string;
-  model: string;
-  params: VideoTask['params'];
-  duration: number;
-  resolution: string;
-  ratio: string;
-  seed: number;
-  creditCharged: number;
-  enabledShare: boolean;
-  errorCode: number | null;
-  errorMessage: string | null;
-  title: string;
-  prompt: string | null;
-  /** The video has a sound track (generateAudio; family5 with sound effects or lip sync, assumed). */
-  audio: boolean;
-}
+/**
+ * A stored video task, as saved (checked before a saved state is loaded): the wire fields (URLs are built when
+ * answering) plus what list items add. `audio`: the video has a sound track (generateAudio; family5 with sound
+ * effects or lip sync, assumed).
+ */
+const videoRecordSchema = taskRecordSchema(videoStatuses, {
+  episodeId: z.string(),
+  model: z.string(),
+  params: VideoParams,
+  duration: z.number(),
+  resolution: z.string(),
+  ratio: z.string(),
+  seed: z.number(),
+  creditCharged: z.number(),
+  enabledShare: z.boolean(),
+  errorCode: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  title: z.string(),
+  prompt: z.string().nullable(),
+  audio: z.boolean(),
+});
+export type VideoRecord = z.infer<typeof videoRecordSchema>;
 
 const kit = new TaskKit<VideoRecord>(
   { area: 'video', idPrefix: 'vt', noun: 'video task', terminal: ['success', 'failed'], failStatus: 'failed' },
@@ -220,24 +223,6 @@ function coverAsset(engine: Engine, r: VideoRecord): MediaAsset {
 // ---------------------------------------------------------------------------
 // Handlers
 // ---------------------------------------------------------------------------
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const videoRecordSchema = taskRecordSchema(videoStatuses, {
-  episodeId: z.string(),
-  model: z.string(),
-  params: z.looseObject({}),
-  duration: z.number(),
-  resolution: z.string(),
-  ratio: z.string(),
-  seed: z.number(),
-  creditCharged: z.number(),
-  enabledShare: z.boolean(),
-  errorCode: z.number().nullable(),
-  errorMessage: z.string().nullable(),
-  title: z.string(),
-  prompt: z.string().nullable(),
-  audio: z.boolean(),
-});
 
 const createVideoTask: Handler<'createVideoTask'> = ({ body }, ctx) => {
   const m = sharedVideoModels[body.model];
