@@ -18,6 +18,8 @@ import { errorCatalog } from '../../schemas/errors.ts';
 import {
   GENERATED_AUDIO_CONCURRENCY,
   GENERATED_AUDIO_THUMB_SIDE,
+  GeneratedAudioParams,
+  generatedAudioFormats,
   generatedAudioLimits,
   generatedAudioPrice,
   generatedAudioSchedule,
@@ -42,25 +44,28 @@ import { voicesOf } from './voices.ts';
 import { dialogueFile, dialogueMs, spokenDialogue } from './spoken-tts.ts';
 import { speechSynthOf, type LineSpeech } from './spoken.ts';
 import { voiceKey } from '../media/speech.ts';
-import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema, type Task } from './tasks.ts';
+import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
 
-/** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
-export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
-  model: string;
-  params: GeneratedAudioTask['params'];
-  /** The text without dialogue tags, for the keyword search. */
-  text: string;
-  format: GeneratedAudioFormat;
-  /** Decoded length of the audio, ms. */
-  durationMs: number;
-  variant: number;
-  reserved: number;
-  creditCharged: number;
-  creditRefunded: number;
-  errorMessage?: string;
-  /** Present when the text was spoken in words by the world's speech engine: each line's sentences and lengths (mock/services/spoken.ts). */
-  speech?: LineSpeech[];
-}
+/**
+ * A stored task, as saved (checked before a saved state is loaded): the request echo (payloads stripped), the audio
+ * it renders (`text` without dialogue tags, for the keyword search; `durationMs`, the decoded length) and the money.
+ * `speech`: present when the text was spoken in words by the world's speech engine, each line's sentences and lengths
+ * (`LineSpeech` of mock/services/spoken.ts, checked as objects).
+ */
+const generatedAudioRecordSchema = taskRecordSchema(generatedAudioStatuses, {
+  model: z.string(),
+  params: GeneratedAudioParams,
+  text: z.string(),
+  format: z.enum(generatedAudioFormats),
+  durationMs: z.number(),
+  variant: z.number().int(),
+  reserved: z.number(),
+  creditCharged: z.number(),
+  creditRefunded: z.number(),
+  errorMessage: z.string().optional(),
+  speech: z.array(z.custom<LineSpeech>((v) => typeof v === 'object' && v !== null && !Array.isArray(v))).optional(),
+});
+export type GeneratedAudioRecord = z.infer<typeof generatedAudioRecordSchema>;
 
 /** The renderer's format of each audioConfig.format. */
 const rendered: Record<GeneratedAudioFormat, AudioFormat> = { mp3: 'mp3', wav: 'wav', pcm: 'pcm', ogg_opus: 'opus' };
@@ -237,20 +242,7 @@ function makeService(name: GeneratedAudioServiceName) {
       },
     },
   ];
-  const record = taskRecordSchema(generatedAudioStatuses, {
-    model: z.string(),
-    params: z.looseObject({}),
-    text: z.string(),
-    format: z.string(),
-    durationMs: z.number(),
-    variant: z.number().int(),
-    reserved: z.number(),
-    creditCharged: z.number(),
-    creditRefunded: z.number(),
-    errorMessage: z.string().optional(),
-    speech: z.array(z.looseObject({})).optional(),
-  });
-  return { create, get, list, media, kit, records: { [area]: record } };
+  return { create, get, list, media, kit, records: { [area]: generatedAudioRecordSchema } };
 }
 
 const p1 = makeService('platformVoice');
