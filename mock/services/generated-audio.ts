@@ -44,7 +44,7 @@ import { voicesOf } from './voices.ts';
 import { dialogueFile, dialogueMs, spokenDialogue } from './spoken-tts.ts';
 import { speechSynthOf, type LineSpeech } from './spoken.ts';
 import { voiceKey } from '../media/speech.ts';
-import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
+import { failureMessage, forcedFailureReason, objectOf, TaskKit, taskRecordSchema } from './tasks.ts';
 
 /**
  * A stored task, as saved (checked before a saved state is loaded): the request echo (payloads stripped), the audio
@@ -63,7 +63,7 @@ const generatedAudioRecordSchema = taskRecordSchema(generatedAudioStatuses, {
   creditCharged: z.number(),
   creditRefunded: z.number(),
   errorMessage: z.string().optional(),
-  speech: z.array(z.custom<LineSpeech>((v) => typeof v === 'object' && v !== null && !Array.isArray(v))).optional(),
+  speech: z.array(objectOf<LineSpeech>()).optional(),
 });
 export type GeneratedAudioRecord = z.infer<typeof generatedAudioRecordSchema>;
 

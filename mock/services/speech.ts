@@ -28,6 +28,7 @@ import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import {
   charCount,
   episodeStatuses,
+  flowSpeechLanguages,
   flowSpeechProcessingMs,
   flowSpeechSchedule,
   inferLanguage,
@@ -36,7 +37,6 @@ import {
   speechCredits,
   speechDurationMs,
   ttsContentType,
-  type EpisodeStatus,
   type FlowSpeechEpisode,
   type FlowSpeechLanguage,
   type FlowSpeechRequest,
@@ -45,7 +45,7 @@ import {
 import type { Engine } from '../engine/engine.ts';
 import { renderAudio, streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, objectOf, TaskKit, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
 import {
   durationOf,
@@ -79,11 +79,9 @@ function chargeNow(ctx: ServiceContext<'SPEECH_INSUFFICIENT_CREDITS'>, id: strin
 // POST /v1/speech records
 // ---------------------------------------------------------------------------
 
-/** A synthesized script (POST /v1/speech): stored so its MP3 and SRT can be served. Created terminal. */
-interface ScriptRecord extends Task<'success'> {
-  lines: SpokenLine[];
-  credits: number;
-}
+/** A synthesized script (POST /v1/speech), as saved: stored so its MP3 and SRT can be served. Created terminal. */
+const speechRecordSchema = taskRecordSchema(['success'], { lines: z.array(objectOf<SpokenLine>()), credits: z.number() });
+type ScriptRecord = z.infer<typeof speechRecordSchema>;
 
 const scriptKit = new TaskKit<ScriptRecord>({ area: 'speech', idPrefix: 'sp', noun: 'speech', terminal: ['success'] });
 
@@ -93,18 +91,21 @@ const scriptMedia = (id: string, ext: string) => `/media/speech/${id}.${ext}`;
 // Flow-speech episodes
 // ---------------------------------------------------------------------------
 
-/** A stored flow-speech episode: what its GET shows (media as paths) and what renders its media. */
-export interface EpisodeRecord extends Task<EpisodeStatus> {
-  /** narration: one voice reading a text or a page; script: multi-voice, verbatim. */
-  kind: 'narration' | 'script';
-  language: FlowSpeechLanguage;
-  lines: SpokenLine[];
-  title: string;
-  outline: string;
-  credits: number;
-  completedTime?: number;
-  failCode?: number;
-}
+/**
+ * A stored flow-speech episode, as saved: what its GET shows (media as paths) and what renders its media. `kind`:
+ * narration (one voice reading a text or a page) or script (multi-voice, verbatim).
+ */
+const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
+  kind: z.enum(['narration', 'script']),
+  language: z.enum(flowSpeechLanguages),
+  lines: z.array(objectOf<SpokenLine>()),
+  title: z.string(),
+  outline: z.string(),
+  credits: z.number(),
+  completedTime: z.number().optional(),
+  failCode: z.number().optional(),
+});
+export type EpisodeRecord = z.infer<typeof flowSpeechRecordSchema>;
 
 const episodeKit = new TaskKit<EpisodeRecord>(
   { area: 'flow-speech', idPrefix: 'fs', noun: 'episode', terminal: ['success', 'fail'], failStatus: 'fail' },
@@ -238,19 +239,6 @@ async function spokenScript(
   const voices = lines.map((l) => voiceOf(ctx, l.speakerId, 'scripts', 'SPEECH_SPEAKER_NOT_FOUND'));
   return speakLines(ctx.engine, lines, (i) => voices[i], speed);
 }
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const speechRecordSchema = taskRecordSchema(['success'], { lines: z.array(z.looseObject({})), credits: z.number() });
-const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
-  kind: z.enum(['narration', 'script']),
-  language: z.string(),
-  lines: z.array(z.looseObject({})),
-  title: z.string(),
-  outline: z.string(),
-  credits: z.number(),
-  completedTime: z.number().optional(),
-  failCode: z.number().optional(),
-});
 
 const createSpeechScript: Handler<'createSpeechScript'> = async ({ body }, ctx) => {
   const lines = await spokenScript(ctx, body.scripts, body.speed);

@@ -141,6 +141,14 @@ export function taskRecordSchema<const S extends readonly [string, ...string[]],
   });
 }
 
+/**
+ * A record field of type `T` whose shape another module owns (a spoken line of mock/services/narration.ts, the speech
+ * of mock/services/spoken.ts): checked as a plain object when a saved state is loaded, typed as `T`.
+ */
+export function objectOf<T>() {
+  return z.custom<T>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected an object' });
+}
+
 /** The reason a task fails when one of its own events throws (a mock bug). */
 export const MOCK_FAULT_REASON = 'MOCK_INTERNAL_ERROR';
 
