@@ -40,6 +40,7 @@ import {
   musicInstruments,
   musicKeys,
   musicMoods,
+  stemModelIds,
   stemModels,
   type MusicAnalysisRequest,
   type MusicAudioType,
@@ -52,7 +53,7 @@ import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { resolveHostedMedia } from './hosted-media.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { TaskKit, taskRecordSchema } from './tasks.ts';
 
 // ---------------------------------------------------------------------------
 // The recording
@@ -271,14 +272,15 @@ function stemVariants(seed: number, rec: Recording, model: StemModel): { stems: 
 // Stem separations (stored for their media)
 // ---------------------------------------------------------------------------
 
-/** A stem separation: created terminal, kept so its files can be hosted. */
-interface StemRecord extends Task<'success'> {
-  model: StemModel;
-  durationMs: number;
-  stems: { name: string; variant: number }[];
-  midiVariant?: number;
-  credits: number;
-}
+/** A stem separation, as saved: created terminal, kept so its files can be hosted. */
+const musicStemsRecordSchema = taskRecordSchema(['success'], {
+  model: z.enum(stemModelIds),
+  durationMs: z.number(),
+  stems: z.array(z.strictObject({ name: z.string(), variant: z.number().int() })),
+  midiVariant: z.number().int().optional(),
+  credits: z.number(),
+});
+type StemRecord = z.infer<typeof musicStemsRecordSchema>;
 
 const stemKit = new TaskKit<StemRecord>({ area: 'music-stems', idPrefix: 'mst', noun: 'stem separation', terminal: ['success'] });
 
@@ -288,15 +290,6 @@ const midiPath = (id: string) => `/media/music/stems/${id}/notes.${mediaFileType
 // ---------------------------------------------------------------------------
 // Handlers
 // ---------------------------------------------------------------------------
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const musicStemsRecordSchema = taskRecordSchema(['success'], {
-  model: z.string(),
-  durationMs: z.number(),
-  stems: z.array(z.strictObject({ name: z.string(), variant: z.number().int() })),
-  midiVariant: z.number().int().optional(),
-  credits: z.number(),
-});
 
 const recognizeMusic: Handler<'recognizeMusic'> = async ({ body }, ctx) => {
   const rec = await recordingOf(ctx, body);

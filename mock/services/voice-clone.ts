@@ -27,7 +27,6 @@ import {
   cloneSchedule,
   CONFIRM_CREDITS,
   referenceDurationMs,
-  type CloneStatus,
   type CloneTask,
 } from '../../schemas/voice-clone.ts';
 import { voiceGenders, voiceLanguages, type VoiceLanguage } from '../../schemas/speech.ts';
@@ -39,30 +38,31 @@ import { renderAudio } from '../media/audio.ts';
 import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import { contribute, type Handler, type MediaAsset, type Service, type ServiceContext } from './context.ts';
 import { voiceSources, type VoiceSource } from './voices.ts';
-import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
 
 type Gender = (typeof voiceGenders)[number];
 type FailureName = (typeof cloneFailureNames)[number];
 
-/** A stored clone task. */
-export interface CloneRecord extends Task<CloneStatus> {
-  language: VoiceLanguage;
-  /** The consent declaration, as sent (always true: the request is refused without it). */
-  consentConfirmed: true;
-  autoConfirm: boolean;
-  name?: string;
-  gender?: Gender;
-  useCredits: boolean;
-  /** What was uploaded: names, sizes and measured durations (the bytes are not kept). */
-  files: { filename: string; bytes: number; durationMs: number }[];
-  /** Timbre of the cloned voice in rendered audio. */
-  variant: number;
-  completedAt?: number;
-  /** speakerInnerId of the voice, once confirmed. */
-  speakerId?: string;
-  confirmError?: string;
-  failure?: { errorCode: FailureName; errorMessage: string };
-}
+/**
+ * A stored clone task, as saved: `consentConfirmed` as sent (always true: the request is refused without it), `files`
+ * what was uploaded (names, sizes and measured durations; the bytes are not kept), `variant` the timbre of the cloned
+ * voice in rendered audio, `speakerId` the speakerInnerId of the voice once confirmed.
+ */
+const voiceCloneRecordSchema = taskRecordSchema(cloneStatuses, {
+  language: z.enum(voiceLanguages),
+  consentConfirmed: z.literal(true),
+  autoConfirm: z.boolean(),
+  name: z.string().optional(),
+  gender: z.enum(voiceGenders).optional(),
+  useCredits: z.boolean(),
+  files: z.array(z.strictObject({ filename: z.string(), bytes: z.number(), durationMs: z.number() })),
+  variant: z.number().int(),
+  completedAt: z.number().optional(),
+  speakerId: z.string().optional(),
+  confirmError: z.string().optional(),
+  failure: z.strictObject({ errorCode: z.enum(cloneFailureNames), errorMessage: z.string() }).optional(),
+});
+export type CloneRecord = z.infer<typeof voiceCloneRecordSchema>;
 
 /** A private voice. */
 interface VoiceRecord {
@@ -242,22 +242,6 @@ function demoAsset(variant: number): MediaAsset {
     render: () => renderAudio({ format: 'mp3', durationMs: CLONE_DEMO_MS, variant }),
   };
 }
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const voiceCloneRecordSchema = taskRecordSchema(cloneStatuses, {
-  language: z.string(),
-  consentConfirmed: z.literal(true),
-  autoConfirm: z.boolean(),
-  name: z.string().optional(),
-  gender: z.string().optional(),
-  useCredits: z.boolean(),
-  files: z.array(z.strictObject({ filename: z.string(), bytes: z.number(), durationMs: z.number() })),
-  variant: z.number().int(),
-  completedAt: z.number().optional(),
-  speakerId: z.string().optional(),
-  confirmError: z.string().optional(),
-  failure: z.looseObject({}).optional(),
-});
 
 const createVoiceClone: Handler<'createVoiceClone'> = async ({ body }, ctx) => {
   const files: CloneRecord['files'] = [];
