@@ -3,8 +3,6 @@
  * flows, the text stream, the handlers (named functions), the episode media.
  * Standard JavaScript only.
  */
-import { z } from 'zod';
-import { episodeStatuses } from '../../../schemas/speech.ts';
 import { errorCatalog, type ErrorName } from '../../../schemas/errors.ts';
 import {
   podcastAudioCredits,
@@ -20,8 +18,8 @@ import type { Engine } from '../../engine/engine.ts';
 import type { Handler, Service, ServiceContext } from '../context.ts';
 import { durationOf, episodeMediaRoutes, lineFrames, speakLines, type SpokenLine } from '../narration.ts';
 import { distinctVariants, voiceOf, voicesOf } from '../voices.ts';
-import { forcedFailureReason, taskRecordSchema } from '../tasks.ts';
-import { type PodcastRecord, textAt, shown, countShown, kit, mediaBase, mediaOf } from './record.ts';
+import { forcedFailureReason } from '../tasks.ts';
+import { podcastRecordSchema, type PodcastRecord, textAt, shown, countShown, kit, mediaBase, mediaOf } from './record.ts';
 import { writeEpisode } from './writer.ts';
 import { formatCount } from '../../../schemas/text.ts';
 
@@ -261,33 +259,6 @@ function written(engine: Engine, id: string) {
 }
 
 const notFound = { notFound: 'PODCAST_EPISODE_NOT_FOUND', field: 'episodeId' } as const;
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const podcastRecordSchema = taskRecordSchema(episodeStatuses, {
-  flow: z.enum(['one-shot', 'two-stage']),
-  mode: z.string(),
-  language: z.string(),
-  speed: z.number(),
-  slots: z.array(z.unknown()),
-  title: z.string(),
-  outline: z.array(z.string()),
-  source: z.strictObject({ content: z.string(), references: z.array(z.strictObject({ title: z.string(), url: z.string() })) }),
-  lines: z.array(z.looseObject({})),
-  sourcesAt: z.number(),
-  outlineAt: z.array(z.number()),
-  linesAt: z.array(z.number()),
-  haltAt: z.number().optional(),
-  stage: z.number().int().min(1),
-  scriptCredits: z.number(),
-  audioCredits: z.number(),
-  charged: z.number(),
-  contentStatus: z.unknown().optional(),
-  failCode: z.number(),
-  failReason: z.string().optional(),
-  completedTime: z.number().optional(),
-  rendering: z.array(z.looseObject({})).optional(),
-  audio: z.array(z.looseObject({})).optional(),
-});
 
 const createPodcastEpisode: Handler<'createPodcastEpisode'> = async ({ body }, ctx) => {
   return { episodeId: await createEpisode(ctx, body, 'one-shot') };
