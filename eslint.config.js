@@ -38,6 +38,13 @@ const standardJsOnly = {
   ],
 };
 
+/** What the contract and the core may not read: the wall clock and an unseeded random source. */
+const deterministic = [
+  { selector: "MemberExpression[object.name='Math'][property.name='random']", message: "no Math.random: use the engine's seeded rng" },
+  { selector: "MemberExpression[object.name='Date'][property.name='now']", message: "no Date.now in the contract or the core: use the engine's clock" },
+  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "no new Date() in the contract or the core: use the engine's clock" },
+];
+
 /**
  * The import pattern that keeps `layer` below `higher` (folders of mock/) and below the entry points
  * (mock/index.ts, mock/cli.ts), which nothing under mock/ imports.
@@ -99,12 +106,22 @@ export default tseslint.config(
   },
   {
     files: ['schemas/**/*.ts', 'mock/engine/**/*.ts', 'mock/services/**/*.ts', 'mock/media/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...deterministic] },
+  },
+  // A service raises an API error only through its context's `fail`, whose type takes the errors its operation
+  // declares (docs/architecture.md, "Errors a handler raises"); the saved-state loader, which the CLI runs too, is
+  // not a handler (its one refusal, CONTROL_INVALID_REQUEST, is putState's).
+  {
+    files: ['mock/services/**/*.ts'],
+    ignores: ['mock/services/saved-state.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: "no Math.random: use the engine's seeded rng" },
-        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: "no Date.now in the contract or the core: use the engine's clock" },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "no new Date() in the contract or the core: use the engine's clock" },
+        ...deterministic,
+        {
+          selector: "NewExpression[callee.name='ApiError']",
+          message: 'a service raises an API error with ctx.fail(error, message): its type takes only the errors the operation declares',
+        },
       ],
     },
   },

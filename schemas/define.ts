@@ -14,8 +14,36 @@ import type { FileFieldRule, FormBody, JsonBody, MultipartBody, OperationDef, Up
 /** An operation as an area writes it: without operationId and tags, and with only its own errors. */
 export type OperationSpec = Omit<OperationDef, 'operationId' | 'tags'>;
 
-/** An operation after `defineOperations`. */
-export type Defined<K extends string, S extends OperationSpec> = Omit<S, 'errors'> & { operationId: K; tags: string[]; errors: readonly ErrorName[] };
+/**
+ * An operation after `defineOperations`: its `errors` keep their names as a type (the area's own, which the area
+ * declares `as const`, and the transport errors `transportErrors` adds), so a handler's ctx.fail takes only those
+ * (mock/services/context.ts, `DeclaredError`).
+ */
+export type Defined<K extends string, S extends OperationSpec> = Omit<S, 'errors'> & {
+  operationId: K;
+  tags: string[];
+  errors: readonly (S['errors'][number] | TransportErrorsOf<S>)[];
+};
+
+/** The transport errors of a request body of kind `B` (see transportErrors). */
+type BodyTransportErrors<B> = B extends { kind: 'json' }
+  ? 'MALFORMED_JSON' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE'
+  : B extends { kind: 'form' }
+    ? 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE'
+    : B extends { kind: 'multipart' }
+      ? 'MALFORMED_MULTIPART' | 'UNSUPPORTED_MEDIA_TYPE' | (B extends { limitError: ErrorName } ? never : 'PAYLOAD_TOO_LARGE')
+      : never;
+
+/** The transport errors `transportErrors` adds to an operation written as `S`, as a type (the same rules, read from the spec's literal types). */
+export type TransportErrorsOf<S extends Pick<OperationSpec, 'auth' | 'request' | 'response'>> =
+  | 'MALFORMED_REQUEST'
+  | 'HEADERS_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
+  | 'INVALID_PREFER'
+  | (S['auth'] extends true ? 'UNAUTHORIZED' : never)
+  | (S['request'] extends { params: z.ZodObject } ? 'ROUTE_NOT_FOUND' : never)
+  | BodyTransportErrors<S['request']['body']>
+  | (S['request'] extends { body: object } ? 'SERVER_BUSY' : S['response'] extends { kind: 'event-stream' } ? 'SERVER_BUSY' : never);
 
 /**
  * Transport errors an operation can answer with whatever it does: a request
@@ -84,13 +112,19 @@ export function form<S extends z.ZodType>(schema: S, opts: { limitBytes?: number
   return { kind: 'form', schema, ...opts };
 }
 
+/** A multipart body of `schema`, with its `limitError` as a literal type when one is given (its errors then leave out PAYLOAD_TOO_LARGE). */
+export type MultipartOf<S extends z.ZodObject, L extends ErrorName | undefined> = MultipartBody & { schema: S } & ([L] extends [ErrorName]
+    ? { limitError: L }
+    : unknown);
+
 /** A multipart/form-data body: text and file fields in `schema`, the limits of each file field, and of all files together. */
-export function multipart<S extends z.ZodObject>(
+export function multipart<S extends z.ZodObject, const L extends ErrorName | undefined = undefined>(
   schema: S,
-  opts: { files: Record<string, FileFieldRule>; maxTotalBytes: number; limitError?: ErrorName },
-): MultipartBody & { schema: S } {
+  opts: { files: Record<string, FileFieldRule>; maxTotalBytes: number; limitError?: L },
+): MultipartOf<S, L> {
   for (const field of Object.keys(opts.files)) if (!(field in schema.shape)) throw new Error(`multipart: file field ${field} is not in the schema`);
-  return { kind: 'multipart', schema, ...opts };
+  // the conditional part is a type-level fact about `opts` (limitError given or not): TypeScript cannot follow it
+  return { kind: 'multipart', schema, ...opts } as MultipartOf<S, L>;
 }
 
 /** True when `v` is a file the multipart parser produced. */

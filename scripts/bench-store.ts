@@ -20,6 +20,8 @@ import { composeServices } from '../mock/services/index.ts';
 
 const handlers = composeServices().handlers;
 import type { ServiceContext } from '../mock/services/context.ts';
+import { ApiError } from '../mock/engine/api-error.ts';
+import type { ErrorName } from '../schemas/errors.ts';
 import { operations } from '../schemas/operations.ts';
 
 /** Timing of one kind of list page. */
@@ -69,7 +71,8 @@ engine.accounts.update(KEY, { credits: 1_000_000_000_000 }, engine.tick());
 const account = engine.accounts.get(KEY, engine.tick());
 const bodySchema = operations.createVideoTask.request.body.schema;
 const url = (path: string) => `http://localhost:4010${path}`;
-const create = handlers.createVideoTask as unknown as (input: unknown, ctx: ServiceContext) => unknown;
+const fail = (error: ErrorName, message?: string) => new ApiError(error, message);
+const create = handlers.createVideoTask as unknown as (input: unknown, ctx: ServiceContext<ErrorName>) => unknown;
 
 const t0 = performance.now();
 const BATCHES = 10;
@@ -78,13 +81,14 @@ for (let b = 0; b < BATCHES; b++) {
     const n = b * (N / BATCHES) + i;
     // A fresh parsed body per task (as HTTP would give), prompts all different.
     const body = bodySchema.parse({ model: 'family1-video-2-fast', content: [{ type: 'text', text: `a cat on a skateboard, take ${n}` }], duration: 5 });
-    const ctx: ServiceContext = {
+    const ctx: ServiceContext<ErrorName> = {
       engine,
       account,
       now: engine.tick(),
       forcing: n % 10 === 0 ? { outcome: 'failed' } : {},
       operationId: 'createVideoTask',
       url,
+      fail,
     };
     create({ body, params: {}, query: {} }, ctx);
   }
@@ -112,7 +116,7 @@ function get(path: string): Promise<{ status: number; body: string }> {
 }
 
 const pageSize = 20;
-const list = handlers.listVideoTasks as unknown as (input: unknown, ctx: ServiceContext) => { items: unknown[]; total: number };
+const list = handlers.listVideoTasks as unknown as (input: unknown, ctx: ServiceContext<ErrorName>) => { items: unknown[]; total: number };
 const cases: { name: string; page: number; status?: string }[] = [
   { name: 'first page', page: 1 },
   { name: 'deepest page', page: N / pageSize },
@@ -122,7 +126,7 @@ const cases: { name: string; page: number; status?: string }[] = [
 ];
 const pages: PageTiming[] = [];
 for (const c of cases) {
-  const ctx: ServiceContext = { engine, account, now: engine.tick(), forcing: {}, operationId: 'listVideoTasks', url };
+  const ctx: ServiceContext<ErrorName> = { engine, account, now: engine.tick(), forcing: {}, operationId: 'listVideoTasks', url, fail };
   if (c.page === 0) {
     const total = list({ query: { page: 1, pageSize, status: c.status } }, ctx).total;
     c.page = Math.max(1, Math.ceil(total / pageSize));

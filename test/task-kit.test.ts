@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../mock/engine/engine.ts';
 import { ApiError } from '../mock/engine/api-error.ts';
 import type { ServiceContext } from '../mock/services/context.ts';
+import type { ErrorName } from '../schemas/errors.ts';
 import { MOCK_FAULT_REASON, TaskKit, type Lifecycle, type Task } from '../mock/services/tasks.ts';
 
 type Status = 'pending' | 'working' | 'done' | 'failed';
@@ -37,13 +38,14 @@ const kit = new TaskKit<Rec>(
 
 function setup(credits = 100, engine = new Engine({ seed: 7 })) {
   engine.accounts.update(KEY, { credits }, engine.tick());
-  const ctx = (key = KEY): ServiceContext => ({
+  const ctx = (key = KEY): ServiceContext<ErrorName> => ({
     engine,
     account: engine.accounts.get(key, engine.tick()),
     now: engine.tick(),
     forcing: {},
     operationId: 'getSubscription',
     url: (p) => `http://x${p}`,
+    fail: (error, message) => new ApiError(error, message),
   });
   const create = (credits: number, key = KEY, extra: Partial<Rec> = {}): Rec => {
     const c = ctx(key);

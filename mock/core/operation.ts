@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { envelope } from '../../schemas/common.ts';
 import { JOURNAL_BODY_CHARS } from '../../schemas/control.ts';
-import { describeErrorRef, errorCatalog, type CatalogError } from '../../schemas/errors.ts';
+import { describeErrorRef, errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
 import type { OperationId } from '../../schemas/operations.ts';
 import type { BinaryBody, EventStreamSource, OperationDef, PageBody } from '../../schemas/registry-types.ts';
 import { ApiError } from '../engine/api-error.ts';
@@ -224,11 +224,14 @@ function bearerKey(header: string | undefined, engine: Engine, services: Service
   if (engine.keyPattern.test(m[1])) return m[1];
   const now = engine.tick();
   for (const resolve of services.credentials) {
-    const apiKey = resolve(engine, m[1], now);
+    const apiKey = resolve(engine, m[1], now, unauthorized);
     if (apiKey !== undefined) return apiKey;
   }
   throw new ApiError('UNAUTHORIZED', `API key must have the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits), or be an OAuth access token`);
 }
+
+/** The error a credential resolver throws for a token of its that no longer works. */
+const unauthorized = (error: 'UNAUTHORIZED', message: string) => new ApiError(error, message);
 
 /** Decodes UTF-8 (a leading BOM dropped); stateless between calls, so one serves every request. */
 const UTF8 = new TextDecoder();
@@ -305,7 +308,7 @@ interface Plan {
  * UNAUTHORIZED for a key deleted meanwhile), URLs built on the request's origin. A class, so a request costs one
  * object, not a getter and a closure made for it.
  */
-class ApiContext implements ServiceContext {
+class ApiContext implements ServiceContext<ErrorName> {
   message?: string;
 
   constructor(
@@ -324,6 +327,11 @@ class ApiContext implements ServiceContext {
 
   url(path: string): string {
     return this.origin + path;
+  }
+
+  /** The error to throw (a handler's type limits `error` to its operation's; strict mode checks the answer again). */
+  fail(error: ErrorName, message?: string, opts?: { retryAfterSeconds?: number }): ApiError {
+    return new ApiError(error, message, opts);
   }
 }
 
@@ -383,7 +391,15 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   async function runControl(plan: Plan, req: OperationRequest): Promise<unknown> {
     engine.tick();
     const input = await inputOf(plan, req, undefined);
-    const ctx: ControlContext = { engine, now: engine.tick(), operations: services.apiOperations, forcingApplies, host, url: (path) => req.origin + path };
+    const ctx: ControlContext<ErrorName> = {
+      engine,
+      now: engine.tick(),
+      operations: services.apiOperations,
+      forcingApplies,
+      host,
+      url: (path) => req.origin + path,
+      fail: (error, message) => new ApiError(error, message),
+    };
     try {
       if (plan.handler.kind !== 'control') throw new Error(`${plan.op.operationId}: a control operation with an API handler`);
       return await plan.handler.run(input, ctx);

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorName } from '../../schemas/errors.ts';
+import type { ApiError } from '../engine/api-error.ts';
 import type { ControlOperationId, ControlOperations, ProxyReport, SessionInfo } from '../../schemas/control.ts';
 import type { Operations, OperationId } from '../../schemas/operations.ts';
 import type { OperationDef, OperationInput, OperationOutput } from '../../schemas/registry-types.ts';
@@ -12,7 +13,15 @@ import type { Account, AccountExtension } from '../engine/accounts.ts';
 import type { Engine, Slot } from '../engine/engine.ts';
 import type { Forcing } from '../engine/scenarios.ts';
 
-export interface ServiceContext {
+/**
+ * What a handler of an API operation receives besides its parsed input. `E` is the errors it may raise: a handler's
+ * context is `ServiceContext<DeclaredError<K>>` (the errors its operation declares); a helper that raises names the
+ * errors it raises (`ServiceContext<'VIDEO_TASK_NOT_FOUND'>`, or generic in them), and one that raises nothing takes
+ * `ServiceContext` (E = never), which every handler's context is. A context that may raise more is a context that
+ * may raise less (`fail` takes E), so a handler passes its context to a helper only when its operation declares
+ * every error the helper raises: checked at compile time (docs/architecture.md, "Errors a handler raises").
+ */
+export interface ServiceContext<E extends ErrorName = never> {
   engine: Engine;
   /**
    * The caller's account (the key owner), read live at each use: after a
@@ -40,13 +49,22 @@ export interface ServiceContext {
    * form of a page the mock serves, posted by that page.
    */
   fromOwnPage?: boolean;
+  /**
+   * The catalogued error `error` (one of E: its operation declares it) with `message` naming the field and the
+   * rule (default: the catalogue's meaning), to throw: `throw ctx.fail('VIDEO_TASK_NOT_FINISHED', '...')`. The
+   * only way a service raises an API error (lint refuses `new ApiError` in mock/services).
+   */
+  readonly fail: (error: E, message?: string, opts?: { retryAfterSeconds?: number }) => ApiError;
 }
+
+/** The errors the API operation `K` declares: its own, as its area writes them (`as const`), and the transport errors every operation of its kind shares. */
+export type DeclaredError<K extends OperationId> = Operations[K]['errors'][number];
 
 /** A handler of operation `O`: parsed input in, the envelope's data (or raw body, binary body, event source) out; throws ApiError for catalogued errors. */
 export type HandlerOf<O extends OperationDef, C> = (input: OperationInput<O>, ctx: C) => OperationOutput<O> | Promise<OperationOutput<O>>;
 
-/** A handler of the API operation `K`. */
-export type Handler<K extends OperationId> = HandlerOf<Operations[K], ServiceContext>;
+/** A handler of the API operation `K`: its context raises only the errors `K` declares. */
+export type Handler<K extends OperationId> = HandlerOf<Operations[K], ServiceContext<DeclaredError<K>>>;
 
 /** A set of handlers keyed by operationId. */
 export type Handlers<K extends OperationId = OperationId> = { [P in K]: Handler<P> };
@@ -66,8 +84,8 @@ export interface ControlHost {
   proxy?: { report(): ProxyReport; clear(): ProxyReport };
 }
 
-/** What a control handler receives besides its parsed input. */
-export interface ControlContext {
+/** What a control handler receives besides its parsed input; `E`: the errors it may raise, as for ServiceContext. */
+export interface ControlContext<E extends ErrorName = never> {
   engine: Engine;
   /** Virtual now, epoch ms, after due events ran. */
   now: number;
@@ -79,10 +97,12 @@ export interface ControlContext {
   host: ControlHost;
   /** The absolute URL of a path the mock serves, for this request. */
   url(path: string): string;
+  /** The catalogued error `error` (one its operation declares) with `message`, to throw (see ServiceContext.fail). */
+  readonly fail: (error: E, message?: string) => ApiError;
 }
 
-/** A handler of the control operation `K`. */
-export type ControlHandler<K extends ControlOperationId> = HandlerOf<ControlOperations[K], ControlContext>;
+/** A handler of the control operation `K`: its context raises only the errors `K` declares. */
+export type ControlHandler<K extends ControlOperationId> = HandlerOf<ControlOperations[K], ControlContext<ControlOperations[K]['errors'][number]>>;
 
 /** The handlers of every control operation. */
 export type ControlHandlers = { [K in ControlOperationId]: ControlHandler<K> };
@@ -138,8 +158,17 @@ export interface MediaRoute {
   resolve(engine: Engine, params: Record<string, string>, query: Record<string, string>): MediaAsset | ExpiredMedia | DeniedMedia | undefined;
 }
 
-/** The API key a bearer token other than an API key acts as (see Service.credentials). */
-export type CredentialResolver = (engine: Engine, bearer: string, now: number) => string | undefined;
+/**
+ * The API key a bearer token other than an API key acts as (see Service.credentials), or undefined when the token is
+ * not one of the area's; for one of its tokens that no longer works, throws `fail('UNAUTHORIZED', message)` (the
+ * request path's auth step: every operation with a key declares it).
+ */
+export type CredentialResolver = (
+  engine: Engine,
+  bearer: string,
+  now: number,
+  fail: (error: 'UNAUTHORIZED', message: string) => ApiError,
+) => string | undefined;
 
 /** A task kit as composition sees it: the area whose task events it runs (mock/services/tasks.ts). */
 export interface KitRef {

@@ -21,13 +21,12 @@ import { errorCatalog, resolveErrorRef } from '../../schemas/errors.ts';
 import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import type { BinaryBody, EventStreamSource, OperationDef, UploadedFile } from '../../schemas/registry-types.ts';
 import type { Account } from '../engine/accounts.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { jsonText } from '../engine/json-text.ts';
 import { encodedAudio, renderAudio } from '../media/audio.ts';
 import { colourFor } from '../media/colour.ts';
 import { labelledImage, renderMidi, renderVideo } from '../media/renderers.ts';
-import type { ControlHandlers, ControlHost } from './context.ts';
+import type { ControlContext, ControlHandlers, ControlHost } from './context.ts';
 import { loadStateInTurns, stateJson } from './saved-state.ts';
 import { userDirectories, type UserDirectory } from './user-directory.ts';
 
@@ -61,9 +60,10 @@ function view(engine: Engine, a: Account, q: { ledgerPage: number; ledgerPageSiz
 }
 
 /** `apiKey` when it is a well-formed key: anything else is a control error, not a new account. Errors: CONTROL_INVALID_REQUEST. */
-function wellFormedKey(engine: Engine, apiKey: string): string {
+function wellFormedKey(ctx: ControlContext<'CONTROL_INVALID_REQUEST'>, apiKey: string): string {
+  const { engine } = ctx;
   if (!engine.keyPattern.test(apiKey))
-    throw new ApiError('CONTROL_INVALID_REQUEST', `apiKey: ${apiKey} is not of the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
+    throw ctx.fail('CONTROL_INVALID_REQUEST', `apiKey: ${apiKey} is not of the form ${engine.keyPrefix}_<keyId>_<secret> (letters and digits)`);
   return apiKey;
 }
 
@@ -87,9 +87,10 @@ function activitySource(engine: Engine, q: Query<'streamEvents'>): EventStreamSo
 async function sample(
   kind: (typeof controlOperations.getSample.request.params.shape.kind.options)[number],
   q: Query<'getSample'>,
-  seed: number,
+  ctx: ControlContext<'CONTROL_INVALID_REQUEST'>,
 ): Promise<BinaryBody> {
-  const bad = (message: string) => new ApiError('CONTROL_INVALID_REQUEST', message);
+  const seed = ctx.engine.seed;
+  const bad = (message: string) => ctx.fail('CONTROL_INVALID_REQUEST', message);
   switch (kind) {
     case 'audio':
       return { contentType: audioFileTypes[q.format].contentType, body: await renderAudio({ format: q.format, durationMs: q.durationMs, variant: q.variant }) };
@@ -170,9 +171,9 @@ async function inspect(form: Record<string, unknown>) {
 }
 
 /** The users of this mock (the first area that keeps some). Errors: CONTROL_INVALID_REQUEST when no composed area does. */
-function directory(engine: Engine): UserDirectory {
-  const found = engine.slot(userDirectories)[0];
-  if (!found) throw new ApiError('CONTROL_INVALID_REQUEST', 'no area of this mock keeps users who sign in (it serves no OAuth operations)');
+function directory(ctx: ControlContext<'CONTROL_INVALID_REQUEST'>): UserDirectory {
+  const found = ctx.engine.slot(userDirectories)[0];
+  if (!found) throw ctx.fail('CONTROL_INVALID_REQUEST', 'no area of this mock keeps users who sign in (it serves no OAuth operations)');
   return found;
 }
 
@@ -184,9 +185,10 @@ const handlers: ControlHandlers = {
     return { seed: engine.seed, now: engine.clock.now() };
   },
   getClock: (_input, { engine, now }) => ({ now, mode: engine.clock.mode }),
-  advanceClock({ body }, { engine, now }) {
+  advanceClock({ body }, ctx) {
+    const { engine, now } = ctx;
     if (now + body.ms > MAX_VIRTUAL_TIME)
-      throw new ApiError(
+      throw ctx.fail(
         'CONTROL_INVALID_REQUEST',
         `ms: the clock would pass ${new Date(MAX_VIRTUAL_TIME).toISOString()}, where it stops; at most ${MAX_VIRTUAL_TIME - now} ms more`,
       );
@@ -196,28 +198,28 @@ const handlers: ControlHandlers = {
     const due = engine.scheduler.nextDue();
     return { due: due ?? null, inMs: due === undefined ? null : Math.max(0, due - now) };
   },
-  getAccount({ params, query }, { engine, now }) {
-    const apiKey = wellFormedKey(engine, params.apiKey);
-    if (engine.accounts.isDeleted(apiKey))
-      throw new ApiError('CONTROL_NOT_FOUND', `apiKey ${apiKey} was deleted; PUT /__mock/accounts/${apiKey} creates it again`);
+  getAccount({ params, query }, ctx) {
+    const { engine, now } = ctx;
+    const apiKey = wellFormedKey(ctx, params.apiKey);
+    if (engine.accounts.isDeleted(apiKey)) throw ctx.fail('CONTROL_NOT_FOUND', `apiKey ${apiKey} was deleted; PUT /__mock/accounts/${apiKey} creates it again`);
     return view(engine, engine.accounts.get(apiKey, now), query);
   },
-  putAccount: ({ params, query, body }, { engine, now }) => view(engine, engine.accounts.update(wellFormedKey(engine, params.apiKey), body, now), query),
-  deleteAccount({ params }, { engine }) {
-    const apiKey = wellFormedKey(engine, params.apiKey);
-    return { apiKey, existed: engine.accounts.delete(apiKey) };
+  putAccount: ({ params, query, body }, ctx) => view(ctx.engine, ctx.engine.accounts.update(wellFormedKey(ctx, params.apiKey), body, ctx.now), query),
+  deleteAccount({ params }, ctx) {
+    const apiKey = wellFormedKey(ctx, params.apiKey);
+    return { apiKey, existed: ctx.engine.accounts.delete(apiKey) };
   },
-  addScenario({ body: b }, { engine, operations, forcingApplies }) {
+  addScenario({ body: b }, ctx) {
+    const { engine, operations, forcingApplies } = ctx;
     const error = b.error === undefined ? undefined : resolveErrorRef(String(b.error));
-    if (b.error !== undefined && !error)
-      throw new ApiError('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);
+    if (b.error !== undefined && !error) throw ctx.fail('CONTROL_INVALID_REQUEST', `error: ${b.error} is not a catalogued error code, name or failure reason`);
     const ids = b.operationId === undefined ? undefined : [b.operationId].flat();
     const unknown = ids?.filter((i) => !Object.hasOwn(operations, i));
-    if (unknown?.length) throw new ApiError('CONTROL_INVALID_REQUEST', `operationId: ${unknown.join(', ')} is not an operation of the API`);
+    if (unknown?.length) throw ctx.fail('CONTROL_INVALID_REQUEST', `operationId: ${unknown.join(', ')} is not an operation of the API`);
     const forcing = { code: b.code, error, outcome: b.outcome, delayMs: b.delay };
     const targets: OperationDef[] = ids ? ids.map((i) => operations[i]) : Object.values(operations);
     if (!targets.some((op) => forcingApplies(forcing, op)))
-      throw new ApiError(
+      throw ctx.fail(
         'CONTROL_INVALID_REQUEST',
         `the rule can never apply: none of ${ids ? ids.join(', ') : 'the operations'} declares that code, error or outcome`,
       );
@@ -232,9 +234,10 @@ const handlers: ControlHandlers = {
   getState: (_input, { engine }) => jsonText<MockState>(stateJson(engine)),
   // checked in slices on later turns (other requests answered meanwhile); the body was parsed for this request: taken without a copy
   putState: ({ body }, { engine }) => loadStateInTurns(engine, body, true),
-  saveState(_input, { engine, now, host }) {
+  saveState(_input, ctx) {
+    const { engine, now, host } = ctx;
     if (!host.saveState)
-      throw new ApiError(
+      throw ctx.fail(
         'CONTROL_INVALID_REQUEST',
         'no state file: start the mock with --state FILE to save its state to a file (GET /__mock/state returns it meanwhile)',
       );
@@ -246,15 +249,19 @@ const handlers: ControlHandlers = {
   },
   countRequests: ({ query }, { engine }) => ({ count: matchingRequests(engine, query).length }),
   listUsers: (_input, { engine }) => ({ items: engine.slot(userDirectories)[0]?.list(engine) ?? [] }),
-  createUser: ({ body }, { engine, now }) => directory(engine).create(engine, body, now),
+  createUser: ({ body }, ctx) => directory(ctx).create(ctx.engine, body, ctx.now),
   listLoginSessions: (_input, { engine, now }) => ({ items: engine.slot(userDirectories)[0]?.loginSessions(engine, now) ?? [] }),
-  authorizeLoginSession: ({ params, body }, { engine, now }) => directory(engine).authorize(engine, params.sessionId, body, now),
-  getProxyReport: (_input, { host }) => proxyOf(host).report(),
-  clearProxyReport: (_input, { host }) => proxyOf(host).clear(),
+  authorizeLoginSession({ params, body }, ctx) {
+    const out = directory(ctx).authorize(ctx.engine, params.sessionId, body, ctx.now);
+    if ('refused' in out) throw ctx.fail(out.refused === 'not-found' ? 'CONTROL_NOT_FOUND' : 'CONTROL_INVALID_REQUEST', out.message);
+    return out;
+  },
+  getProxyReport: (_input, ctx) => proxyOf(ctx).report(),
+  clearProxyReport: (_input, ctx) => proxyOf(ctx).clear(),
   listSessions: (_input, { host }) => ({ items: host.sessions?.list() ?? [] }),
   deleteSession: ({ params }, { host }) => ({ name: params.name, existed: host.sessions?.drop(params.name) ?? false }),
   streamEvents: ({ query }, { engine }) => activitySource(engine, query),
-  getSample: ({ params, query }, { engine }) => sample(params.kind, query, engine.seed),
+  getSample: ({ params, query }, ctx) => sample(params.kind, query, ctx),
   inspectUpload: ({ body }) => inspect(body),
 };
 
@@ -262,8 +269,8 @@ const handlers: ControlHandlers = {
 export const controlService = { handlers, control: true } as const;
 
 /** The proxy of the host; a mock started without --upstream has none (10008, saying how to start one). */
-function proxyOf(host: ControlHost): NonNullable<ControlHost['proxy']> {
-  if (!host.proxy)
-    throw new ApiError('CONTROL_INVALID_REQUEST', 'no upstream: start the mock with --upstream URL to forward API requests and check the answers');
+function proxyOf(ctx: ControlContext<'CONTROL_INVALID_REQUEST'>): NonNullable<ControlHost['proxy']> {
+  const { host } = ctx;
+  if (!host.proxy) throw ctx.fail('CONTROL_INVALID_REQUEST', 'no upstream: start the mock with --upstream URL to forward API requests and check the answers');
   return host.proxy;
 }

@@ -11,7 +11,7 @@
  * `maxLength` shape what is delivered, and the final charge is priced on it.
  */
 import { z } from 'zod';
-import { extractionStatuses } from '../../schemas/extraction.ts';
+import { ExtractionMetadata, extractionStatuses } from '../../schemas/extraction.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import {
   extractionCredits,
@@ -19,32 +19,28 @@ import {
   extractionPricing,
   extractionSchedule,
   type ExtractionKind,
-  type ExtractionStatus,
-  type ExtractionTask,
   type ExtractRequest,
 } from '../../schemas/extraction.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
 import { sentences } from './narration.ts';
-import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
 import { cutText, formatCount } from '../../schemas/text.ts';
 
-/** What an extraction delivers. */
-interface Extracted {
-  content: string;
-  metadata: ExtractionTask extends { data?: infer D } ? (D extends { metadata: infer M } ? M : never) : never;
-  references: string[];
-}
+/** What an extraction delivers: the wire task's data. */
+const Extracted = z.strictObject({ content: z.string(), metadata: ExtractionMetadata, references: z.array(z.string()) });
+type Extracted = z.infer<typeof Extracted>;
 
-/** A stored extraction. Plain data. */
-interface ExtractionRecord extends Task<ExtractionStatus> {
-  url: string;
-  result: Extracted;
-  credits: number;
-  failCode?: number;
-  failReason?: string;
-}
+/** A stored extraction, as saved (checked before a saved state is loaded). Plain data. */
+const extractionRecordSchema = taskRecordSchema(extractionStatuses, {
+  url: z.string(),
+  result: Extracted,
+  credits: z.number(),
+  failCode: z.number().optional(),
+  failReason: z.string().optional(),
+});
+type ExtractionRecord = z.infer<typeof extractionRecordSchema>;
 
 const kit = new TaskKit<ExtractionRecord>(
   { area: 'extraction', idPrefix: 'ext', noun: 'extraction task', terminal: ['completed', 'failed'], failStatus: 'failed' },
@@ -181,15 +177,6 @@ function hexId(base: string, seed: number): string {
 }
 
 const notFound = { notFound: 'EXTRACTION_TASK_NOT_FOUND', field: 'taskId' } as const;
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const extractionRecordSchema = taskRecordSchema(extractionStatuses, {
-  url: z.string(),
-  result: z.looseObject({}),
-  credits: z.number(),
-  failCode: z.number().optional(),
-  failReason: z.string().optional(),
-});
 
 const createExtraction: Handler<'createExtraction'> = ({ body }: { body: ExtractRequest }, ctx) => {
   const { engine, now, forcing } = ctx;

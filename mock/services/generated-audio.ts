@@ -18,6 +18,8 @@ import { errorCatalog } from '../../schemas/errors.ts';
 import {
   GENERATED_AUDIO_CONCURRENCY,
   GENERATED_AUDIO_THUMB_SIDE,
+  GeneratedAudioParams,
+  generatedAudioFormats,
   generatedAudioLimits,
   generatedAudioPrice,
   generatedAudioSchedule,
@@ -31,37 +33,39 @@ import {
 } from '../../schemas/generated-audio.ts';
 import { AUDIO_TIMBRES, audioFileTypes, mediaFileTypes, type AudioFormat } from '../../schemas/media.ts';
 import { speechDurationMs } from '../../schemas/speech.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { hash32 } from '../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, renderAudio } from '../media/audio.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
 import { colourFor, rgbHex } from '../media/colour.ts';
 import { labelledImage } from '../media/renderers.ts';
 import type { OperationId } from '../../schemas/operations.ts';
-import type { Handler, Service, ServiceContext } from './context.ts';
+import type { DeclaredError, Handler, Service, ServiceContext } from './context.ts';
 import { voicesOf } from './voices.ts';
 import { dialogueFile, dialogueMs, spokenDialogue } from './spoken-tts.ts';
 import { speechSynthOf, type LineSpeech } from './spoken.ts';
 import { voiceKey } from '../media/speech.ts';
-import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema, type Task } from './tasks.ts';
+import { failureMessage, forcedFailureReason, objectOf, TaskKit, taskRecordSchema } from './tasks.ts';
 
-/** A stored task: the request echo (payloads stripped), the audio it renders and the money. */
-export interface GeneratedAudioRecord extends Task<GeneratedAudioStatus> {
-  model: string;
-  params: GeneratedAudioTask['params'];
-  /** The text without dialogue tags, for the keyword search. */
-  text: string;
-  format: GeneratedAudioFormat;
-  /** Decoded length of the audio, ms. */
-  durationMs: number;
-  variant: number;
-  reserved: number;
-  creditCharged: number;
-  creditRefunded: number;
-  errorMessage?: string;
-  /** Present when the text was spoken in words by the world's speech engine: each line's sentences and lengths (mock/services/spoken.ts). */
-  speech?: LineSpeech[];
-}
+/**
+ * A stored task, as saved (checked before a saved state is loaded): the request echo (payloads stripped), the audio
+ * it renders (`text` without dialogue tags, for the keyword search; `durationMs`, the decoded length) and the money.
+ * `speech`: present when the text was spoken in words by the world's speech engine, each line's sentences and lengths
+ * (`LineSpeech` of mock/services/spoken.ts, checked as objects).
+ */
+const generatedAudioRecordSchema = taskRecordSchema(generatedAudioStatuses, {
+  model: z.string(),
+  params: GeneratedAudioParams,
+  text: z.string(),
+  format: z.enum(generatedAudioFormats),
+  durationMs: z.number(),
+  variant: z.number().int(),
+  reserved: z.number(),
+  creditCharged: z.number(),
+  creditRefunded: z.number(),
+  errorMessage: z.string().optional(),
+  speech: z.array(objectOf<LineSpeech>()).optional(),
+});
+export type GeneratedAudioRecord = z.infer<typeof generatedAudioRecordSchema>;
 
 /** The renderer's format of each audioConfig.format. */
 const rendered: Record<GeneratedAudioFormat, AudioFormat> = { mp3: 'mp3', wav: 'wav', pcm: 'pcm', ogg_opus: 'opus' };
@@ -79,10 +83,13 @@ function decodedMs(format: GeneratedAudioFormat, targetMs: number, atMost: boole
 }
 
 /** The three handlers and the media of the service `name`. */
-/** One handler of an operation both services have (one definition in schemas/generated-audio.ts, so one shape): a handler of each. */
+/**
+ * One handler of an operation both services have (one definition in schemas/generated-audio.ts, so one shape): a
+ * handler of each, raising only the errors both declare.
+ */
 type HandlerOfBoth<A extends OperationId, B extends OperationId> = (
   input: Parameters<Handler<A>>[0] | Parameters<Handler<B>>[0],
-  ctx: ServiceContext,
+  ctx: ServiceContext<DeclaredError<A> & DeclaredError<B>>,
 ) => ReturnType<Handler<A>> & ReturnType<Handler<B>>;
 
 function makeService(name: GeneratedAudioServiceName) {
@@ -131,7 +138,7 @@ function makeService(name: GeneratedAudioServiceName) {
     const known = new Set(catalogue.map((v) => v.speakerId));
     body.voices?.forEach((v, i) => {
       if (v.type === 'speaker' && v.id !== undefined && !known.has(v.id))
-        throw new ApiError('GEN_AUDIO_SPEAKER_NOT_FOUND', `voices[${i}].id: no speaker ${JSON.stringify(v.id)}; GET /v1/speakers/list lists them`);
+        throw ctx.fail('GEN_AUDIO_SPEAKER_NOT_FOUND', `voices[${i}].id: no speaker ${JSON.stringify(v.id)}; GET /v1/speakers/list lists them`);
     });
     const speed = 1 + (body.audioConfig?.speechRate ?? 0) / 100;
     // the dialogue in words when the world has a speech engine; the account and the clock are read after this await
@@ -140,7 +147,7 @@ function makeService(name: GeneratedAudioServiceName) {
     const running = OPEN.reduce((n, st) => n + kit.store(engine).pageNewestFirst(account.apiKey, 1, 1, st).total, 0);
     // a per-user limit like the rate limits: off with them (--no-rate-limit)
     if (engine.limiter.enabled && running >= GENERATED_AUDIO_CONCURRENCY)
-      throw new ApiError(
+      throw ctx.fail(
         'GEN_AUDIO_CONCURRENCY_LIMIT',
         `per-user concurrency limit: ${running} ${s.model} tasks are running (at most ${GENERATED_AUDIO_CONCURRENCY})`,
       );
@@ -235,20 +242,7 @@ function makeService(name: GeneratedAudioServiceName) {
       },
     },
   ];
-  const record = taskRecordSchema(generatedAudioStatuses, {
-    model: z.string(),
-    params: z.looseObject({}),
-    text: z.string(),
-    format: z.string(),
-    durationMs: z.number(),
-    variant: z.number().int(),
-    reserved: z.number(),
-    creditCharged: z.number(),
-    creditRefunded: z.number(),
-    errorMessage: z.string().optional(),
-    speech: z.array(z.looseObject({})).optional(),
-  });
-  return { create, get, list, media, kit, records: { [area]: record } };
+  return { create, get, list, media, kit, records: { [area]: generatedAudioRecordSchema } };
 }
 
 const p1 = makeService('platformVoice');

@@ -14,7 +14,7 @@
  * with `freeLane` of schemas/image.ts. Hosted images: the PNG of a succeeded
  * task, at the resolved pixel size.
  */
-import { imageTaskStatuses } from '../../schemas/image.ts';
+import { freeLaneFailReasons, imageModelIds, imageSizes, imageTaskStatuses } from '../../schemas/image.ts';
 import { z } from 'zod';
 import { errorReason, type ErrorName } from '../../schemas/errors.ts';
 import {
@@ -40,34 +40,43 @@ import {
 } from '../../schemas/image.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import { defaultAccount } from '../../schemas/plans.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { accountExtension } from '../engine/accounts.ts';
 import type { Engine } from '../engine/engine.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
 import { colourFor, rgbHex, toBase64 } from '../media/colour.ts';
 import { labelledImage } from '../media/renderers.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { forcedFailureReason, TaskKit, type Lifecycle, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, type Lifecycle, taskRecordSchema } from './tasks.ts';
 
-/** A stored image task: the wire fields (URLs are built when answering) plus what the service needs. */
-export interface ImageRecord extends Task<ImageTaskStatus> {
-  model: NonNullable<ImageTask['model']>;
-  width: number;
-  height: number;
-  imageSize: ResolvedImageRequest['imageSize'];
-  /** A free generation was consumed instead of credits. */
-  freeUsed: boolean;
-  /** Runs in the restricted free lane. */
-  lane: boolean;
-  /** Forced never to finish generating (Prefer: outcome=stuck). */
-  stuck: boolean;
-  /** Images of the succeeded task (one, assumed). */
-  imageCount: number;
-  /** The prompt's start, drawn in the image's label (absent in states saved before labels). */
-  prompt?: string;
-  completedAt?: number;
-  failure?: { failMsg: string; failReason?: FreeLaneFailReason; retryable: boolean; freeUsageRolledBack: boolean; userMessage: string };
-}
+/**
+ * A stored image task, as saved (checked before a saved state is loaded): the wire fields (URLs are built when
+ * answering) plus what the service needs. `freeUsed`: a free generation was consumed instead of credits; `lane`: it
+ * runs in the restricted free lane; `stuck`: forced never to finish generating (Prefer: outcome=stuck);
+ * `imageCount`: images of the succeeded task (one, assumed); `prompt`: the prompt's start, drawn in the image's label
+ * (absent in states saved before labels).
+ */
+const imageRecordSchema = taskRecordSchema(imageTaskStatuses, {
+  model: z.enum(imageModelIds),
+  width: z.number().int(),
+  height: z.number().int(),
+  imageSize: z.enum(imageSizes),
+  freeUsed: z.boolean(),
+  lane: z.boolean(),
+  stuck: z.boolean(),
+  imageCount: z.number().int(),
+  prompt: z.string().optional(),
+  completedAt: z.number().optional(),
+  failure: z
+    .strictObject({
+      failMsg: z.string(),
+      failReason: z.enum(freeLaneFailReasons).optional(),
+      retryable: z.boolean(),
+      freeUsageRolledBack: z.boolean(),
+      userMessage: z.string(),
+    })
+    .optional(),
+});
+export type ImageRecord = z.infer<typeof imageRecordSchema>;
 
 /** A kind of failure and how it reads on the task (`imageFailures` of schemas/image.ts). */
 type FailureKind = keyof typeof imageFailures;
@@ -141,17 +150,23 @@ function present(r: ImageRecord, ctx: Pick<ServiceContext, 'url'>): ImageTask {
  * Takes the price of a generation `id`: one free generation (1K/2K, freeUsages[model] > 0) or the
  * credits. Errors: IMAGE_SUBSCRIPTION_REQUIRED, IMAGE_INSUFFICIENT_CREDITS (nothing taken).
  */
-function charge(ctx: ServiceContext, id: string, r: ResolvedImageRequest, credits: number): { freeUsed: boolean } {
-  const { engine, account, now } = ctx;
+function charge(
+  ctx: ServiceContext<'IMAGE_SUBSCRIPTION_REQUIRED' | 'IMAGE_INSUFFICIENT_CREDITS'>,
+  id: string,
+  r: ResolvedImageRequest,
+  credits: number,
+): { freeUsed: boolean } {
+  const { engine, account } = ctx;
   if (requiresSubscription(r) && account.plan !== 'paid')
-    throw new ApiError(
+    throw ctx.fail(
       'IMAGE_SUBSCRIPTION_REQUIRED',
       `${r.model} at ${r.imageSize}${r.quality === 'high' ? ' with quality high' : ''} requires a subscription; the account is on plan ${account.plan}`,
     );
   const free = engine.accounts.extension(account, freeUsages);
   if (freeAllowanceApplies(free, r.model, r.imageSize)) {
     free[r.model] -= 1;
-    engine.accounts.reserve(account, id, 0, now, `image ${r.model} ${r.imageSize}: free generation (${free[r.model]} left)`);
+    // a hold of nothing: the ledger shows the free generation like any other
+    kit.reserve(ctx, id, 0, 'IMAGE_INSUFFICIENT_CREDITS', `image ${r.model} ${r.imageSize}: free generation (${free[r.model]} left)`);
     return { freeUsed: true };
   }
   kit.reserve(ctx, id, credits, 'IMAGE_INSUFFICIENT_CREDITS', `image ${r.model} ${r.imageSize}`);
@@ -159,13 +174,13 @@ function charge(ctx: ServiceContext, id: string, r: ResolvedImageRequest, credit
 }
 
 /** The tighter limit on requests carrying base64 references. Errors: IMAGE_RATE_LIMITED. */
-function inlineReferenceLimit(ctx: ServiceContext, r: ResolvedImageRequest): void {
+function inlineReferenceLimit(ctx: ServiceContext<'IMAGE_RATE_LIMITED'>, r: ResolvedImageRequest): void {
   if (r.inlineReferenceCount === 0) return;
   const l = imageRateLimits.inlineReferences;
   const d = ctx.engine.limiter.hit(ctx.account.apiKey, l.bucket, l.limit, l.windowMs, ctx.now);
   if (!d.allowed) {
     const retryAfterSeconds = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
-    throw new ApiError(
+    throw ctx.fail(
       'IMAGE_RATE_LIMITED',
       `rate limit: at most ${l.limit} image requests with base64 reference images per ${l.windowMs / 1000} s; retry after ${retryAfterSeconds} s`,
       { retryAfterSeconds },
@@ -251,7 +266,7 @@ export function renderImage(seed: number, id: string, n: number, width: number, 
 // ---------------------------------------------------------------------------
 
 /** Resolves a generation request, prices it, and applies the tighter limit of base64 references. */
-function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
+function prepare(ctx: ServiceContext<'IMAGE_RATE_LIMITED'>, body: ImageGenerationRequest) {
   const r = resolveImageRequest(body);
   const { credits } = imagePrice(r, body.prompt.length);
   const { width, height } = imagePixels(r.imageSize, r.aspectRatio);
@@ -259,33 +274,19 @@ function prepare(ctx: ServiceContext, body: ImageGenerationRequest) {
   return { r, credits, width, height, lane: inFreeLane(r.model, ctx.account) };
 }
 
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const imageRecordSchema = taskRecordSchema(imageTaskStatuses, {
-  model: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-  imageSize: z.string(),
-  freeUsed: z.boolean(),
-  lane: z.boolean(),
-  stuck: z.boolean(),
-  imageCount: z.number().int(),
-  prompt: z.string().optional(),
-  completedAt: z.number().optional(),
-  failure: z.looseObject({}).optional(),
-});
-
 const generateImage: Handler<'generateImage'> = ({ body }, ctx) => {
-  const { engine, account, now } = ctx;
+  const { engine } = ctx;
   const p = prepare(ctx, body);
   if (p.lane && laneState(engine).inFlight.length >= freeLane.capacity)
-    throw new ApiError(
+    throw ctx.fail(
       'IMAGE_FREE_RELAX_BUSY',
       `free_relax_busy: the free lane of ${p.r.model} is at capacity (${freeLane.capacity} in flight); nothing was charged, retry later`,
       { retryAfterSeconds: freeLane.syncRetryAfterSeconds },
     );
-  const id = engine.nextId('igen', account.apiKey, 'image-sync');
+  // the kit's money and ids, no task stored: the answer is the image
+  const id = kit.nextSyncId(ctx, 'igen', 'image-sync');
   charge(ctx, id, p.r, p.credits);
-  engine.accounts.capture(id, now);
+  kit.capture(ctx, id);
   const data = toBase64(renderImage(engine.seed, id, 0, p.width, p.height, promptStart(body.prompt), p.r.model));
   return { candidates: [{ content: { parts: [{ inlineData: { mimeType: OUTPUT_MIME_TYPE, data } }] } }] };
 };

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { controlOperations } from '../../schemas/control.ts';
 import { operations as apiOperations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
+import type { ErrorName } from '../../schemas/errors.ts';
 import { createSlot, type Engine } from '../engine/engine.ts';
 import type { AccountExtension } from '../engine/accounts.ts';
 import type { Contribution, ControlContext, CredentialResolver, KitRef, MediaRoute, ServiceContext } from './context.ts';
@@ -45,7 +46,8 @@ export interface HandlerInput {
  * operation's with a ControlContext, told apart by `kind`.
  */
 export type AnyHandler =
-  { kind: 'api'; run: (input: HandlerInput, ctx: ServiceContext) => unknown } | { kind: 'control'; run: (input: HandlerInput, ctx: ControlContext) => unknown };
+  | { kind: 'api'; run: (input: HandlerInput, ctx: ServiceContext<ErrorName>) => unknown }
+  | { kind: 'control'; run: (input: HandlerInput, ctx: ControlContext<ErrorName>) => unknown };
 
 /** A service as composition sees it: handlers by operationId, and what else it declares. */
 export interface AnyService {
@@ -126,8 +128,8 @@ export function composeServices(services: readonly AnyService[] = defaultService
       if (id in handlers) throw new Error(`services: two handlers for ${id}`);
       // the one place a typed handler is erased to the runner's view: its operation's input, its kind's context
       handlers[id] = s.control
-        ? { kind: 'control', run: h as (input: HandlerInput, ctx: ControlContext) => unknown }
-        : { kind: 'api', run: h as (input: HandlerInput, ctx: ServiceContext) => unknown };
+        ? { kind: 'control', run: h as (input: HandlerInput, ctx: ControlContext<ErrorName>) => unknown }
+        : { kind: 'api', run: h as (input: HandlerInput, ctx: ServiceContext<ErrorName>) => unknown };
     }
     for (const k of s.kits ?? []) {
       if (areas.has(k.config.area)) throw new Error(`services: two task kits for area ${k.config.area}`);

@@ -21,26 +21,29 @@
 import { z } from 'zod';
 import { lyricsStatuses } from '../../schemas/lyrics.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
-import { LYRICS_CREDITS, lyricsSchedule, lyricsVariantCount, type LyricsStatus, type LyricsTask, type LyricsVariant } from '../../schemas/lyrics.ts';
-import { resolveProvider, type MusicProvider } from '../../schemas/music-providers.ts';
-import { ApiError } from '../engine/api-error.ts';
+import { LYRICS_CREDITS, lyricsSchedule, lyricsVariantCount, type LyricsTask, LyricsVariant } from '../../schemas/lyrics.ts';
+import { musicProviders, resolveProvider, type MusicProvider } from '../../schemas/music-providers.ts';
 import type { Engine } from '../engine/engine.ts';
 import { hash32 } from '../engine/rng.ts';
 import type { Handler, Service } from './context.ts';
 import { fake } from './fake.ts';
-import { failureMessage, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
-/** A stored lyrics task: the provider that runs it, the prompt, what success brings and the forced variant failure. */
-export interface LyricsRecord extends Task<LyricsStatus> {
-  provider: MusicProvider;
-  prompt: string;
-  variants: LyricsVariant[];
-  creditCost: number;
-  /** Index of the variant the callback brings failed (Prefer: outcome=partial), if any. */
-  failedVariant?: number;
-  errorMessage?: string;
-}
+/**
+ * A stored lyrics task, as saved (checked before a saved state is loaded): the provider that runs it, the prompt,
+ * what success brings and the forced variant failure (`failedVariant`: the index of the variant the callback brings
+ * failed, Prefer: outcome=partial).
+ */
+const lyricsRecordSchema = taskRecordSchema(lyricsStatuses, {
+  provider: z.enum(musicProviders),
+  prompt: z.string(),
+  variants: z.array(LyricsVariant),
+  creditCost: z.number(),
+  failedVariant: z.number().int().optional(),
+  errorMessage: z.string().optional(),
+});
+export type LyricsRecord = z.infer<typeof lyricsRecordSchema>;
 
 const TIMED_OUT: ErrorName = 'LYRICS_TIMED_OUT';
 
@@ -104,7 +107,7 @@ const create: Handler<'createLyricsTask'> = ({ body }, ctx) => {
   const { engine, now, forcing } = ctx;
   const provider = resolveProvider(body.provider);
   if (provider === 'musicA' && (forcing.outcome === 'stuck' || forcing.outcome === 'partial'))
-    throw new ApiError(
+    throw ctx.fail(
       'INVALID_PREFER',
       `Prefer outcome=${forcing.outcome}: a musicA lyrics task finishes inside the create call with one variant; send provider musicB to force it`,
     );
@@ -152,16 +155,6 @@ const create: Handler<'createLyricsTask'> = ({ body }, ctx) => {
 const get: Handler<'getLyricsTask'> = ({ params }, ctx) => present(kit.own(ctx, params.taskId, { notFound: 'LYRICS_TASK_NOT_FOUND' }));
 
 const list: Handler<'listLyricsTasks'> = ({ query }, ctx) => kit.page(ctx, query, present);
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const lyricsRecordSchema = taskRecordSchema(lyricsStatuses, {
-  provider: z.string(),
-  prompt: z.string(),
-  variants: z.array(z.looseObject({})),
-  creditCost: z.number(),
-  failedVariant: z.number().int().optional(),
-  errorMessage: z.string().optional(),
-});
 
 /** The lyrics area's service: create, get and list. */
 export const lyricsService: Service<'createLyricsTask' | 'getLyricsTask' | 'listLyricsTasks'> = {

@@ -40,12 +40,12 @@ import {
   musicInstruments,
   musicKeys,
   musicMoods,
+  stemModelIds,
   stemModels,
   type MusicAnalysisRequest,
   type MusicAudioType,
   type StemModel,
 } from '../../schemas/music-analysis.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { hash32 } from '../engine/rng.ts';
 import { renderAudio } from '../media/audio.ts';
 import { renderMidi } from '../media/renderers.ts';
@@ -53,7 +53,7 @@ import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { resolveHostedMedia } from './hosted-media.ts';
-import { TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { TaskKit, taskRecordSchema } from './tasks.ts';
 
 // ---------------------------------------------------------------------------
 // The recording
@@ -78,15 +78,20 @@ function hashBytes(bytes: Uint8Array): string {
 const MB = (n: number) => `${Math.round((n / (1024 * 1024)) * 100) / 100} MB`;
 const seconds = (ms: number) => `${Math.round(ms) / 1000} s`;
 
+/** The errors of `measure`. */
+type MeasureErrors = 'MUSIC_ANALYSIS_UNSUPPORTED_AUDIO' | 'MUSIC_ANALYSIS_AUDIO_DURATION_INVALID';
+/** The errors of `hosted` (and `recordingOf`). */
+type SourceErrors = MeasureErrors | 'MUSIC_ANALYSIS_SOURCE_NOT_FOUND' | 'MUSIC_ANALYSIS_SOURCE_FORBIDDEN' | 'MUSIC_ANALYSIS_FILE_TOO_LARGE';
+
 /**
  * Measures `bytes` (named `field` in messages): its type from the bytes, its duration.
  * Errors: MUSIC_ANALYSIS_UNSUPPORTED_AUDIO (empty, not audio, not mp3/m4a/wav), MUSIC_ANALYSIS_AUDIO_DURATION_INVALID.
  */
-async function measure(bytes: Uint8Array, field: string): Promise<Recording> {
-  if (bytes.length === 0) throw new ApiError('MUSIC_ANALYSIS_UNSUPPORTED_AUDIO', `${field}: the file is empty; send mp3, m4a or wav audio`);
+async function measure(ctx: ServiceContext<MeasureErrors>, bytes: Uint8Array, field: string): Promise<Recording> {
+  if (bytes.length === 0) throw ctx.fail('MUSIC_ANALYSIS_UNSUPPORTED_AUDIO', `${field}: the file is empty; send mp3, m4a or wav audio`);
   const a = await inspectReferenceAudio(bytes);
   if (!a.audio)
-    throw new ApiError(
+    throw ctx.fail(
       'MUSIC_ANALYSIS_UNSUPPORTED_AUDIO',
       `${field}: no readable audio in the file's bytes (whatever its name or type says); send mp3, m4a or wav`,
     );
@@ -94,11 +99,11 @@ async function measure(bytes: Uint8Array, field: string): Promise<Recording> {
     a.container === 'mp3' ? 'mp3' : a.container === 'wav' ? 'wav' : a.container === 'mp4' && !a.video ? 'm4a' : undefined;
   if (!type) {
     const what = a.container === 'mp4' ? 'an MP4 video (it has a video track), not m4a audio' : `${a.container === 'other' ? a.codec : a.container} audio`;
-    throw new ApiError('MUSIC_ANALYSIS_UNSUPPORTED_AUDIO', `${field}: the file is ${what}; send mp3, m4a or wav`);
+    throw ctx.fail('MUSIC_ANALYSIS_UNSUPPORTED_AUDIO', `${field}: the file is ${what}; send mp3, m4a or wav`);
   }
   const { min, max } = musicAnalysisDurationMs;
   if (a.durationMs < min || a.durationMs > max)
-    throw new ApiError(
+    throw ctx.fail(
       'MUSIC_ANALYSIS_AUDIO_DURATION_INVALID',
       `${field}: the recording lasts ${seconds(a.durationMs)}; it must last ${min / 1000} s to ${max / 60_000} minutes`,
     );
@@ -119,24 +124,21 @@ function queryOf(href: string): Record<string, string> {
  * Errors: MUSIC_ANALYSIS_SOURCE_NOT_FOUND, MUSIC_ANALYSIS_SOURCE_FORBIDDEN (another key's file),
  * MUSIC_ANALYSIS_UNSUPPORTED_AUDIO (not audio), MUSIC_ANALYSIS_FILE_TOO_LARGE, and those of `measure`.
  */
-async function hosted(ctx: ServiceContext, path: string, href: string): Promise<Recording> {
+async function hosted(ctx: ServiceContext<SourceErrors>, path: string, href: string): Promise<Recording> {
   if (!path.startsWith('/media/'))
-    throw new ApiError(
-      'MUSIC_ANALYSIS_SOURCE_NOT_FOUND',
-      `audioUrl ${href}: an address of the mock itself, but not a hosted media file (those are under /media/)`,
-    );
+    throw ctx.fail('MUSIC_ANALYSIS_SOURCE_NOT_FOUND', `audioUrl ${href}: an address of the mock itself, but not a hosted media file (those are under /media/)`);
   const asset = resolveHostedMedia(ctx.engine, path, queryOf(href));
-  if (!asset) throw new ApiError('MUSIC_ANALYSIS_SOURCE_NOT_FOUND', `audioUrl ${href}: no hosted media there (unknown, deleted, or not produced yet)`);
-  if ('expired' in asset) throw new ApiError('MUSIC_ANALYSIS_SOURCE_NOT_FOUND', `audioUrl ${href}: ${asset.expired}`);
-  if ('denied' in asset) throw new ApiError('MUSIC_ANALYSIS_SOURCE_FORBIDDEN', `audioUrl ${href}: ${asset.denied}`);
+  if (!asset) throw ctx.fail('MUSIC_ANALYSIS_SOURCE_NOT_FOUND', `audioUrl ${href}: no hosted media there (unknown, deleted, or not produced yet)`);
+  if ('expired' in asset) throw ctx.fail('MUSIC_ANALYSIS_SOURCE_NOT_FOUND', `audioUrl ${href}: ${asset.expired}`);
+  if ('denied' in asset) throw ctx.fail('MUSIC_ANALYSIS_SOURCE_FORBIDDEN', `audioUrl ${href}: ${asset.denied}`);
   if (asset.owner !== undefined && asset.owner !== ctx.account.apiKey)
-    throw new ApiError('MUSIC_ANALYSIS_SOURCE_FORBIDDEN', `audioUrl ${href}: the file belongs to another account; send your own or public audio`);
+    throw ctx.fail('MUSIC_ANALYSIS_SOURCE_FORBIDDEN', `audioUrl ${href}: the file belongs to another account; send your own or public audio`);
   if (!asset.contentType.startsWith('audio/'))
-    throw new ApiError('MUSIC_ANALYSIS_UNSUPPORTED_AUDIO', `audioUrl ${href}: the file is ${asset.contentType}, not audio; send mp3, m4a or wav`);
+    throw ctx.fail('MUSIC_ANALYSIS_UNSUPPORTED_AUDIO', `audioUrl ${href}: the file is ${asset.contentType}, not audio; send mp3, m4a or wav`);
   const bytes = await asset.render();
   if (bytes.length > MUSIC_AUDIO_MAX_BYTES)
-    throw new ApiError('MUSIC_ANALYSIS_FILE_TOO_LARGE', `audioUrl ${href}: the file is ${MB(bytes.length)}, over the ${MB(MUSIC_AUDIO_MAX_BYTES)} limit`);
-  return measure(bytes, 'audioUrl');
+    throw ctx.fail('MUSIC_ANALYSIS_FILE_TOO_LARGE', `audioUrl ${href}: the file is ${MB(bytes.length)}, over the ${MB(MUSIC_AUDIO_MAX_BYTES)} limit`);
+  return measure(ctx, bytes, 'audioUrl');
 }
 
 /**
@@ -144,8 +146,8 @@ async function hosted(ctx: ServiceContext, path: string, href: string): Promise<
  * the mock's own origin, or the assumed recording of an external URL (its
  * length, whole seconds, from the URL alone). Errors: those of `measure` and `hosted`.
  */
-async function recordingOf(ctx: ServiceContext, body: MusicAnalysisRequest): Promise<Recording> {
-  if (body.audio) return measure(body.audio.bytes, 'audio');
+async function recordingOf(ctx: ServiceContext<SourceErrors>, body: MusicAnalysisRequest): Promise<Recording> {
+  if (body.audio) return measure(ctx, body.audio.bytes, 'audio');
   const url = new URL(body.audioUrl!); // the schema checked it is an http(s) URL
   const base = new URL(ctx.url('/'));
   if (url.origin === base.origin && url.pathname.startsWith(base.pathname)) return hosted(ctx, `/${url.pathname.slice(base.pathname.length)}`, url.href);
@@ -164,17 +166,14 @@ async function recordingOf(ctx: ServiceContext, body: MusicAnalysisRequest): Pro
  * between have been handled whole). Errors: UNAUTHORIZED (the key was deleted
  * meanwhile), MUSIC_ANALYSIS_INSUFFICIENT_CREDITS (nothing taken).
  */
-function chargeNow(ctx: ServiceContext, id: string, credits: number, note: string): number {
+function chargeNow(ctx: ServiceContext<'UNAUTHORIZED' | 'MUSIC_ANALYSIS_INSUFFICIENT_CREDITS'>, id: string, credits: number, note: string): number {
   const { engine } = ctx;
   const now = engine.tick();
   const apiKey = ctx.account.apiKey;
-  if (engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
+  if (engine.accounts.isDeleted(apiKey)) throw ctx.fail('UNAUTHORIZED', 'API key has been deleted');
   const account = engine.accounts.get(apiKey, now);
   if (account.credits < credits)
-    throw new ApiError(
-      'MUSIC_ANALYSIS_INSUFFICIENT_CREDITS',
-      `insufficient credits: this ${note} costs ${credits} credits and the balance is ${account.credits}`,
-    );
+    throw ctx.fail('MUSIC_ANALYSIS_INSUFFICIENT_CREDITS', `insufficient credits: this ${note} costs ${credits} credits and the balance is ${account.credits}`);
   engine.accounts.reserve(account, id, credits, now, note);
   engine.accounts.capture(id, now);
   return now;
@@ -273,14 +272,15 @@ function stemVariants(seed: number, rec: Recording, model: StemModel): { stems: 
 // Stem separations (stored for their media)
 // ---------------------------------------------------------------------------
 
-/** A stem separation: created terminal, kept so its files can be hosted. */
-interface StemRecord extends Task<'success'> {
-  model: StemModel;
-  durationMs: number;
-  stems: { name: string; variant: number }[];
-  midiVariant?: number;
-  credits: number;
-}
+/** A stem separation, as saved: created terminal, kept so its files can be hosted. */
+const musicStemsRecordSchema = taskRecordSchema(['success'], {
+  model: z.enum(stemModelIds),
+  durationMs: z.number(),
+  stems: z.array(z.strictObject({ name: z.string(), variant: z.number().int() })),
+  midiVariant: z.number().int().optional(),
+  credits: z.number(),
+});
+type StemRecord = z.infer<typeof musicStemsRecordSchema>;
 
 const stemKit = new TaskKit<StemRecord>({ area: 'music-stems', idPrefix: 'mst', noun: 'stem separation', terminal: ['success'] });
 
@@ -290,15 +290,6 @@ const midiPath = (id: string) => `/media/music/stems/${id}/notes.${mediaFileType
 // ---------------------------------------------------------------------------
 // Handlers
 // ---------------------------------------------------------------------------
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const musicStemsRecordSchema = taskRecordSchema(['success'], {
-  model: z.string(),
-  durationMs: z.number(),
-  stems: z.array(z.strictObject({ name: z.string(), variant: z.number().int() })),
-  midiVariant: z.number().int().optional(),
-  credits: z.number(),
-});
 
 const recognizeMusic: Handler<'recognizeMusic'> = async ({ body }, ctx) => {
   const rec = await recordingOf(ctx, body);

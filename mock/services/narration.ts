@@ -46,8 +46,13 @@ export function lineFrames(text: string, speed: number): number {
  * The lines of a script, each with its speaker's voice (errors: SPEECH_SPEAKER_NOT_FOUND naming `scripts[i].speakerId`);
  * distinct speakers get distinct variants (`distinctVariants`).
  */
-export function spokenLines(ctx: ServiceContext, scripts: { speakerId: string; content: string }[], speed: number, field = 'scripts'): SpokenLine[] {
-  const voices = scripts.map((line, i) => voiceOf(ctx, line.speakerId, `${field}[${i}].speakerId`));
+export function spokenLines(
+  ctx: ServiceContext<'SPEECH_SPEAKER_NOT_FOUND'>,
+  scripts: { speakerId: string; content: string }[],
+  speed: number,
+  field = 'scripts',
+): SpokenLine[] {
+  const voices = scripts.map((line, i) => voiceOf(ctx, line.speakerId, `${field}[${i}].speakerId`, 'SPEECH_SPEAKER_NOT_FOUND'));
   const variantOf = distinctVariants(voices);
   return scripts.map((line, i) => ({
     speakerId: voices[i].speakerId,

@@ -16,9 +16,9 @@
 import { z } from 'zod';
 import { oauthLifetimes, USER_NAME_MAX_CHARS } from '../../schemas/oauth.ts';
 import type { Plan } from '../../schemas/plans.ts';
-import { ApiError } from '../engine/api-error.ts';
+import type { ErrorName } from '../../schemas/errors.ts';
 import type { Engine } from '../engine/engine.ts';
-import { contribute, type Service } from './context.ts';
+import { contribute, type CredentialResolver, type Service, type ServiceContext } from './context.ts';
 import { userDirectories, type UserDirectory } from './user-directory.ts';
 import { fake } from './fake.ts';
 import { cutText } from '../../schemas/text.ts';
@@ -190,12 +190,21 @@ export function listLoginSessions(engine: Engine, now: number) {
   }));
 }
 
-/** A login session that can still be authorized, with its users. Errors: OAUTH_SESSION_NOT_FOUND. */
-export function pendingSession(engine: Engine, sessionId: string, now: number): { session: LoginSession; users: OAuthUser[] } {
+/**
+ * Why the flow refuses a step, said by whoever asked in its own way: the sign-in page as a page, the control API
+ * in its codes (the refusal is a value, not a raised error: neither of them declares these errors).
+ */
+interface Refusal<E extends ErrorName> {
+  refused: E;
+  message: string;
+}
+
+/** A login session that can still be authorized, with its users, or why not (OAUTH_SESSION_NOT_FOUND). */
+function pendingSession(engine: Engine, sessionId: string, now: number): { session: LoginSession; users: OAuthUser[] } | Refusal<'OAUTH_SESSION_NOT_FOUND'> {
   const s = Object.hasOwn(stateOf(engine).sessions, sessionId) ? stateOf(engine).sessions[sessionId] : undefined;
-  if (!s) throw new ApiError('OAUTH_SESSION_NOT_FOUND', `sessionId ${sessionId}: no such login session`);
+  if (!s) return { refused: 'OAUTH_SESSION_NOT_FOUND', message: `sessionId ${sessionId}: no such login session` };
   const status = statusOf(s, now);
-  if (status !== 'pending') throw new ApiError('OAUTH_SESSION_NOT_FOUND', `sessionId ${sessionId}: the login session is ${status}; start a new one`);
+  if (status !== 'pending') return { refused: 'OAUTH_SESSION_NOT_FOUND', message: `sessionId ${sessionId}: the login session is ${status}; start a new one` };
   return { session: s, users: listUsers(engine) };
 }
 
@@ -203,22 +212,24 @@ export function pendingSession(engine: Engine, sessionId: string, now: number): 
  * Authorizes login session `sessionId` as user `userId` (or a new user named
  * `newUserName`): a single-use code valid `codeSeconds`, and the redirect URL
  * http://127.0.0.1:<callbackPort>/?code=<code>[&state=<state>].
- * Errors: OAUTH_SESSION_NOT_FOUND (unknown, expired or already authorized),
+ * Refused: OAUTH_SESSION_NOT_FOUND (unknown, expired or already authorized),
  * OAUTH_INVALID_PARAMETERS (an unknown user, or neither a user nor a name).
  */
-export function authorize(
+function authorize(
   engine: Engine,
   sessionId: string,
   who: { userId?: string; newUserName?: string },
   now: number,
-): { code: string; redirectUrl: string; userId: string } {
-  const { session } = pendingSession(engine, sessionId, now);
+): { code: string; redirectUrl: string; userId: string } | Refusal<'OAUTH_SESSION_NOT_FOUND' | 'OAUTH_INVALID_PARAMETERS'> {
+  const pending = pendingSession(engine, sessionId, now);
+  if ('refused' in pending) return pending;
+  const { session } = pending;
   let user: OAuthUser | undefined;
   if (who.userId) {
     user = stateOf(engine).users.find((u) => u.userId === who.userId);
-    if (!user) throw new ApiError('OAUTH_INVALID_PARAMETERS', `userId: ${who.userId} is not a user of this mock (GET /__mock/users lists them)`);
+    if (!user) return { refused: 'OAUTH_INVALID_PARAMETERS', message: `userId: ${who.userId} is not a user of this mock (GET /__mock/users lists them)` };
   } else if (who.newUserName?.trim()) user = createUser(engine, { name: cutText(who.newUserName.trim(), USER_NAME_MAX_CHARS) }, now);
-  else throw new ApiError('OAUTH_INVALID_PARAMETERS', 'userId: pick a user, or type a name for a new one');
+  else return { refused: 'OAUTH_INVALID_PARAMETERS', message: 'userId: pick a user, or type a name for a new one' };
   session.userId = user.userId;
   session.code = token(engine, 'oc', 'code');
   session.codeExpiresAt = now + oauthLifetimes.codeSeconds * S;
@@ -248,19 +259,19 @@ function end(st: OAuthState, grant: Grant, now: number, reason: string): void {
 }
 
 /** The grant of a refresh token. Errors: OAUTH_INVALID_REFRESH_TOKEN (unknown, ended, expired, or replaced: reuse ends the grant). */
-function grantOfRefresh(st: OAuthState, refreshToken: string, now: number): Grant {
+function grantOfRefresh(ctx: ServiceContext<'OAUTH_INVALID_REFRESH_TOKEN'>, st: OAuthState, refreshToken: string, now: number): Grant {
   const id = Object.hasOwn(st.refreshTokens, refreshToken) ? st.refreshTokens[refreshToken] : undefined;
   const grant = id === undefined ? undefined : st.grants[id];
-  if (!grant) throw new ApiError('OAUTH_INVALID_REFRESH_TOKEN', 'refreshToken: unknown refresh token');
-  if (grant.ended) throw new ApiError('OAUTH_INVALID_REFRESH_TOKEN', `refreshToken: the session has ended (${grant.ended.reason}); sign in again`);
+  if (!grant) throw ctx.fail('OAUTH_INVALID_REFRESH_TOKEN', 'refreshToken: unknown refresh token');
+  if (grant.ended) throw ctx.fail('OAUTH_INVALID_REFRESH_TOKEN', `refreshToken: the session has ended (${grant.ended.reason}); sign in again`);
   if (grant.refreshToken !== refreshToken) {
     end(st, grant, now, 'a replaced refresh token was sent again');
-    throw new ApiError(
+    throw ctx.fail(
       'OAUTH_INVALID_REFRESH_TOKEN',
       'refreshToken: this refresh token was already replaced by a refresh; reusing it ends the session, sign in again',
     );
   }
-  if (now > grant.refreshExpiresAt) throw new ApiError('OAUTH_INVALID_REFRESH_TOKEN', 'refreshToken: the refresh token has expired; sign in again');
+  if (now > grant.refreshExpiresAt) throw ctx.fail('OAUTH_INVALID_REFRESH_TOKEN', 'refreshToken: the refresh token has expired; sign in again');
   return grant;
 }
 
@@ -269,18 +280,18 @@ function grantOfRefresh(st: OAuthState, refreshToken: string, now: number): Gran
  * access token (`at_...`). Errors: UNAUTHORIZED for an access token that is
  * unknown, expired (on the virtual clock), revoked, or of an ended session.
  */
-export function resolveAccessToken(engine: Engine, bearer: string, now: number): string | undefined {
+export const resolveAccessToken: CredentialResolver = (engine, bearer, now, fail) => {
   if (!/^at_[0-9a-f]+$/.test(bearer)) return undefined;
   const st = stateOf(engine);
   const id = Object.hasOwn(st.accessTokens, bearer) ? st.accessTokens[bearer] : undefined;
   const grant = id === undefined ? undefined : st.grants[id];
-  if (!grant) throw new ApiError('UNAUTHORIZED', 'access token is unknown to this mock (a reset forgets tokens); sign in again');
-  if (grant.ended) throw new ApiError('UNAUTHORIZED', `access token of a session that has ended (${grant.ended.reason}); sign in again`);
-  if (grant.accessToken !== bearer) throw new ApiError('UNAUTHORIZED', 'access token replaced by a refresh; use the newest access token');
+  if (!grant) throw fail('UNAUTHORIZED', 'access token is unknown to this mock (a reset forgets tokens); sign in again');
+  if (grant.ended) throw fail('UNAUTHORIZED', `access token of a session that has ended (${grant.ended.reason}); sign in again`);
+  if (grant.accessToken !== bearer) throw fail('UNAUTHORIZED', 'access token replaced by a refresh; use the newest access token');
   if (now > grant.accessExpiresAt)
-    throw new ApiError('UNAUTHORIZED', `access token expired at ${new Date(grant.accessExpiresAt).toISOString()}; refresh it with POST /v1/oauth/refresh`);
+    throw fail('UNAUTHORIZED', `access token expired at ${new Date(grant.accessExpiresAt).toISOString()}; refresh it with POST /v1/oauth/refresh`);
   return grant.apiKey;
-}
+};
 
 /**
  * Forgets what the flow keeps for the account of `apiKey`, which has gone
@@ -309,13 +320,9 @@ const directory: UserDirectory = {
   create: createUser,
   loginSessions: listLoginSessions,
   authorize(engine, sessionId, body, now) {
-    try {
-      return authorize(engine, sessionId, body, now);
-    } catch (e) {
-      if (e instanceof ApiError && e.error === 'OAUTH_SESSION_NOT_FOUND') throw new ApiError('CONTROL_NOT_FOUND', e.message);
-      if (e instanceof ApiError) throw new ApiError('CONTROL_INVALID_REQUEST', e.message);
-      throw e;
-    }
+    const out = authorize(engine, sessionId, body, now);
+    if (!('refused' in out)) return out;
+    return { refused: out.refused === 'OAUTH_SESSION_NOT_FOUND' ? 'not-found' : 'invalid', message: out.message };
   },
 };
 
@@ -345,43 +352,39 @@ export const oauthService: Service<
     },
     async showAuthorizePage({ query }, ctx) {
       const sessionId = query.sessionId ?? '';
-      try {
-        const { session, users } = pendingSession(ctx.engine, sessionId, ctx.now);
-        return { html: authorizePage(session.sessionId, session.callbackPort, users, await formToken(ctx.engine, session.sessionId)) };
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        return { status: 404, html: signInErrorPage(sessionId ? e.message : 'the link has no sessionId') };
-      }
+      const pending = pendingSession(ctx.engine, sessionId, ctx.now);
+      if ('refused' in pending) return { status: 404, html: signInErrorPage(sessionId ? pending.message : 'the link has no sessionId') };
+      const { session, users } = pending;
+      return { html: authorizePage(session.sessionId, session.callbackPort, users, await formToken(ctx.engine, session.sessionId)) };
     },
     async submitAuthorizePage({ body }, ctx) {
       const sessionId = body.sessionId ?? '';
       // the page's own token, or a post from the page's own origin: no other site's page can authorize a pending sign-in
       if (!ctx.fromOwnPage && !(await formTokenMatches(ctx.engine, sessionId, body.csrf))) return { status: 403, html: signInErrorPage(NOT_FROM_THE_PAGE) };
       const now = ctx.engine.tick();
-      try {
-        return { location: authorize(ctx.engine, sessionId, { userId: body.userId || undefined, newUserName: body.newUserName }, now).redirectUrl };
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        if (e.error === 'OAUTH_SESSION_NOT_FOUND') return { status: 404, html: signInErrorPage(e.message) };
-        // no user picked, or one that is not: the page again, saying so
-        const { session, users } = pendingSession(ctx.engine, sessionId, now);
-        const token = await formToken(ctx.engine, session.sessionId);
-        return { status: 400, html: authorizePage(session.sessionId, session.callbackPort, users, token, e.message.replace(/^userId: /, '')) };
-      }
+      const out = authorize(ctx.engine, sessionId, { userId: body.userId || undefined, newUserName: body.newUserName }, now);
+      if (!('refused' in out)) return { location: out.redirectUrl };
+      const pending = pendingSession(ctx.engine, sessionId, now);
+      if ('refused' in pending) return { status: 404, html: signInErrorPage(out.message) };
+      // no user picked, or one that is not: the page again, saying so
+      const token = await formToken(ctx.engine, pending.session.sessionId);
+      return {
+        status: 400,
+        html: authorizePage(pending.session.sessionId, pending.session.callbackPort, pending.users, token, out.message.replace(/^userId: /, '')),
+      };
     },
     exchangeOAuthCode({ body }, ctx) {
       const st = stateOf(ctx.engine);
       const s = Object.hasOwn(st.sessions, body.sessionId) ? st.sessions[body.sessionId] : undefined;
-      if (!s) throw new ApiError('OAUTH_SESSION_NOT_FOUND', `sessionId ${body.sessionId}: no such login session`);
-      if (s.exchanged) throw new ApiError('OAUTH_INVALID_CODE', `code: already used for sessionId ${body.sessionId}; a code works once`);
+      if (!s) throw ctx.fail('OAUTH_SESSION_NOT_FOUND', `sessionId ${body.sessionId}: no such login session`);
+      if (s.exchanged) throw ctx.fail('OAUTH_INVALID_CODE', `code: already used for sessionId ${body.sessionId}; a code works once`);
       if (s.code === undefined) {
-        if (ctx.now > s.expiresAt)
-          throw new ApiError('OAUTH_SESSION_NOT_FOUND', `sessionId ${body.sessionId}: the login session expired before it was authorized`);
-        throw new ApiError('OAUTH_INVALID_CODE', `code: sessionId ${body.sessionId} has not been authorized yet (open its authUrl)`);
+        if (ctx.now > s.expiresAt) throw ctx.fail('OAUTH_SESSION_NOT_FOUND', `sessionId ${body.sessionId}: the login session expired before it was authorized`);
+        throw ctx.fail('OAUTH_INVALID_CODE', `code: sessionId ${body.sessionId} has not been authorized yet (open its authUrl)`);
       }
-      if (body.code !== s.code) throw new ApiError('OAUTH_INVALID_CODE', `code: not the code of sessionId ${body.sessionId}`);
+      if (body.code !== s.code) throw ctx.fail('OAUTH_INVALID_CODE', `code: not the code of sessionId ${body.sessionId}`);
       if (ctx.now > s.codeExpiresAt!)
-        throw new ApiError('OAUTH_INVALID_CODE', `code: expired ${oauthLifetimes.codeSeconds} s after the authorization; sign in again`);
+        throw ctx.fail('OAUTH_INVALID_CODE', `code: expired ${oauthLifetimes.codeSeconds} s after the authorization; sign in again`);
       const user = st.users.find((u) => u.userId === s.userId)!;
       s.exchanged = true;
       const grant: Grant = {
@@ -402,7 +405,7 @@ export const oauthService: Service<
     },
     refreshOAuthToken({ body }, ctx) {
       const st = stateOf(ctx.engine);
-      return issue(ctx.engine, st, grantOfRefresh(st, body.refreshToken, ctx.now), ctx.now);
+      return issue(ctx.engine, st, grantOfRefresh(ctx, st, body.refreshToken, ctx.now), ctx.now);
     },
     revokeOAuthToken({ body }, ctx) {
       const st = stateOf(ctx.engine);

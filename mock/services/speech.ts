@@ -28,6 +28,7 @@ import { audioFileTypes, mediaFileTypes } from '../../schemas/media.ts';
 import {
   charCount,
   episodeStatuses,
+  flowSpeechLanguages,
   flowSpeechProcessingMs,
   flowSpeechSchedule,
   inferLanguage,
@@ -36,17 +37,15 @@ import {
   speechCredits,
   speechDurationMs,
   ttsContentType,
-  type EpisodeStatus,
   type FlowSpeechEpisode,
   type FlowSpeechLanguage,
   type FlowSpeechRequest,
   type TtsRequest,
 } from '../../schemas/speech.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { streamAudio } from '../media/audio.ts';
 import type { Handler, Service, ServiceContext } from './context.ts';
-import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, objectOf, TaskKit, taskRecordSchema } from './tasks.ts';
 import { builtInById, voiceOf, voicesOf } from './voices.ts';
 import {
   durationOf,
@@ -69,10 +68,10 @@ import { demoAsset } from './demo-speech.ts';
 // ---------------------------------------------------------------------------
 
 /** Charges `credits` at once for `id` (a hold captured at once). Errors: SPEECH_INSUFFICIENT_CREDITS, nothing taken. */
-function chargeNow(ctx: ServiceContext, id: string, credits: number, note: string): void {
+function chargeNow(ctx: ServiceContext<'SPEECH_INSUFFICIENT_CREDITS'>, id: string, credits: number, note: string): void {
   const { engine, account, now } = ctx;
   if (account.credits < credits)
-    throw new ApiError('SPEECH_INSUFFICIENT_CREDITS', `insufficient credits: this speech costs ${credits} credits and the balance is ${account.credits}`);
+    throw ctx.fail('SPEECH_INSUFFICIENT_CREDITS', `insufficient credits: this speech costs ${credits} credits and the balance is ${account.credits}`);
   engine.accounts.reserve(account, id, credits, now, note);
   engine.accounts.capture(id, now);
 }
@@ -81,11 +80,9 @@ function chargeNow(ctx: ServiceContext, id: string, credits: number, note: strin
 // POST /v1/speech records
 // ---------------------------------------------------------------------------
 
-/** A synthesized script (POST /v1/speech): stored so its MP3 and SRT can be served. Created terminal. */
-interface ScriptRecord extends Task<'success'> {
-  lines: SpokenLine[];
-  credits: number;
-}
+/** A synthesized script (POST /v1/speech), as saved: stored so its MP3 and SRT can be served. Created terminal. */
+const speechRecordSchema = taskRecordSchema(['success'], { lines: z.array(objectOf<SpokenLine>()), credits: z.number() });
+type ScriptRecord = z.infer<typeof speechRecordSchema>;
 
 const scriptKit = new TaskKit<ScriptRecord>({ area: 'speech', idPrefix: 'sp', noun: 'speech', terminal: ['success'] });
 
@@ -95,18 +92,21 @@ const scriptMedia = (id: string, ext: string) => `/media/speech/${id}.${ext}`;
 // Flow-speech episodes
 // ---------------------------------------------------------------------------
 
-/** A stored flow-speech episode: what its GET shows (media as paths) and what renders its media. */
-export interface EpisodeRecord extends Task<EpisodeStatus> {
-  /** narration: one voice reading a text or a page; script: multi-voice, verbatim. */
-  kind: 'narration' | 'script';
-  language: FlowSpeechLanguage;
-  lines: SpokenLine[];
-  title: string;
-  outline: string;
-  credits: number;
-  completedTime?: number;
-  failCode?: number;
-}
+/**
+ * A stored flow-speech episode, as saved: what its GET shows (media as paths) and what renders its media. `kind`:
+ * narration (one voice reading a text or a page) or script (multi-voice, verbatim).
+ */
+const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
+  kind: z.enum(['narration', 'script']),
+  language: z.enum(flowSpeechLanguages),
+  lines: z.array(objectOf<SpokenLine>()),
+  title: z.string(),
+  outline: z.string(),
+  credits: z.number(),
+  completedTime: z.number().optional(),
+  failCode: z.number().optional(),
+});
+export type EpisodeRecord = z.infer<typeof flowSpeechRecordSchema>;
 
 const episodeKit = new TaskKit<EpisodeRecord>(
   { area: 'flow-speech', idPrefix: 'fs', noun: 'episode', terminal: ['success', 'fail'], failStatus: 'fail' },
@@ -169,7 +169,12 @@ function presentEpisode(r: EpisodeRecord, ctx: Pick<ServiceContext, 'url'>): Flo
 }
 
 /** Stores a new episode of `lines`, reserves its price and starts its lifecycle (or the forced failure or stall). */
-function createEpisode(ctx: ServiceContext, kind: EpisodeRecord['kind'], language: FlowSpeechLanguage, lines: SpokenLine[]): { episodeId: string } {
+function createEpisode(
+  ctx: ServiceContext<'SPEECH_INSUFFICIENT_CREDITS'>,
+  kind: EpisodeRecord['kind'],
+  language: FlowSpeechLanguage,
+  lines: SpokenLine[],
+): { episodeId: string } {
   const { engine, now, forcing } = ctx;
   const narrated = lines.map((l) => l.text).join('\n');
   const credits = speechCredits(lines.reduce((n, l) => n + charCount(l.text), 0));
@@ -210,8 +215,11 @@ function doneEpisode(engine: Engine, id: string): EpisodeRecord | undefined {
 // ---------------------------------------------------------------------------
 
 /** POST /v1/tts and POST /v1/audio/speech: the audio, streamed. Errors: 35002 (voice), 35004 (credits). */
-const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async ({ body }: { body: TtsRequest }, ctx: ServiceContext) => {
-  const voice = voiceOf(ctx, body.voice, 'voice');
+const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async (
+  { body }: { body: TtsRequest },
+  ctx: ServiceContext<'SPEECH_SPEAKER_NOT_FOUND' | 'SPEECH_INSUFFICIENT_CREDITS'>,
+) => {
+  const voice = voiceOf(ctx, body.voice, 'voice', 'SPEECH_SPEAKER_NOT_FOUND');
   const chars = charCount(body.input);
   // spoken in words when the world has a speech engine (every format but aac), measured before the charge
   const spoken = await spokenTts(ctx.engine, body, voice);
@@ -223,24 +231,15 @@ const tts: Handler<'synthesizeSpeech'> & Handler<'createSpeech'> = async ({ body
 };
 
 /** The lines of a script, each in its speaker's voice: spoken in words when the world has a speech engine (errors: as `spokenLines`). */
-async function spokenScript(ctx: ServiceContext, scripts: { speakerId: string; content: string }[], speed: number): Promise<SpokenLine[]> {
+async function spokenScript(
+  ctx: ServiceContext<'SPEECH_SPEAKER_NOT_FOUND'>,
+  scripts: { speakerId: string; content: string }[],
+  speed: number,
+): Promise<SpokenLine[]> {
   const lines = spokenLines(ctx, scripts, speed);
-  const voices = lines.map((l) => voiceOf(ctx, l.speakerId, 'scripts'));
+  const voices = lines.map((l) => voiceOf(ctx, l.speakerId, 'scripts', 'SPEECH_SPEAKER_NOT_FOUND'));
   return speakLines(ctx.engine, lines, (i) => voices[i], speed);
 }
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const speechRecordSchema = taskRecordSchema(['success'], { lines: z.array(z.looseObject({})), credits: z.number() });
-const flowSpeechRecordSchema = taskRecordSchema(episodeStatuses, {
-  kind: z.enum(['narration', 'script']),
-  language: z.string(),
-  lines: z.array(z.looseObject({})),
-  title: z.string(),
-  outline: z.string(),
-  credits: z.number(),
-  completedTime: z.number().optional(),
-  failCode: z.number().optional(),
-});
 
 const createSpeechScript: Handler<'createSpeechScript'> = async ({ body }, ctx) => {
   const lines = await spokenScript(ctx, body.scripts, body.speed);
@@ -260,7 +259,7 @@ const createSpeechScript: Handler<'createSpeechScript'> = async ({ body }, ctx) 
 
 const createFlowSpeechEpisode: Handler<'createFlowSpeechEpisode'> = async ({ body }: { body: FlowSpeechRequest }, ctx) => {
   const source = body.sources[0];
-  const voice = voiceOf(ctx, body.speakers[0].speakerId, 'speakers[0].speakerId');
+  const voice = voiceOf(ctx, body.speakers[0].speakerId, 'speakers[0].speakerId', 'SPEECH_SPEAKER_NOT_FOUND');
   let text: string;
   let language: FlowSpeechLanguage;
   if (source.type === 'text') {

@@ -20,7 +20,6 @@ import { z } from 'zod';
 import { episodeStatuses } from '../../schemas/speech.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
-import { type EpisodeStatus } from '../../schemas/speech.ts';
 import {
   storybookCredits,
   storybookModePlans,
@@ -32,10 +31,10 @@ import {
   storybookWritingLanguage,
   type StorybookEpisode,
   type StorybookLanguage,
+  storybookModes,
   type StorybookMode,
   type VideoStatus,
 } from '../../schemas/storybook.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
@@ -46,40 +45,41 @@ import type { Handler, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
 import { durationOf, fakeArticle, lineFrames, mp3Asset, sentences, speakLines, titleOf, type SpokenLine } from './narration.ts';
 import { voiceOf } from './voices.ts';
-import { cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { cataloguedReason, forcedFailureReason, objectOf, TaskKit, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 type Language = StorybookLanguage;
 
-/** A stored deck: what its GET shows and what renders its media. Plain data. */
-interface DeckRecord extends Task<EpisodeStatus> {
-  mode: StorybookMode;
-  /** The language asked for; the deck is written in `storybookWritingLanguage` of it. */
-  language: string;
-  skipAudio: boolean;
-  title: string;
-  /** The pages' narration scripts, page 1 first. */
-  pages: string[];
-  /** The narration, one line per page (absent with skipAudio). */
-  lines?: SpokenLine[];
-  /** Price of the deck (captured on success). */
-  price: number;
-  /** Credits captured so far: the deck, then each rendered video. */
-  charged: number;
-  failCode?: number;
-  failReason?: string;
-  completedTime?: number;
-  /** The latest video render of the deck. */
-  videoId?: string;
-}
+/**
+ * A stored deck, as saved: what its GET shows and what renders its media. Plain data. `language` is the one asked
+ * for (the deck is written in `storybookWritingLanguage` of it); `pages` the pages' narration scripts, page 1 first;
+ * `lines` the narration, one line per page (absent with skipAudio); `price` the deck's (captured on success);
+ * `charged` the credits captured so far (the deck, then each rendered video); `videoId` the latest video render.
+ */
+const storybookRecordSchema = taskRecordSchema(episodeStatuses, {
+  mode: z.enum(storybookModes),
+  language: z.string(),
+  skipAudio: z.boolean(),
+  title: z.string(),
+  pages: z.array(z.string()),
+  lines: z.array(objectOf<SpokenLine>()).optional(),
+  price: z.number(),
+  charged: z.number(),
+  failCode: z.number().optional(),
+  failReason: z.string().optional(),
+  completedTime: z.number().optional(),
+  videoId: z.string().optional(),
+});
+type DeckRecord = z.infer<typeof storybookRecordSchema>;
 
-/** A video render of a deck. */
-interface RenderRecord extends Task<EpisodeStatus> {
-  episodeId: string;
-  durationMs: number;
-  credits: number;
-  failReason?: string;
-}
+/** A video render of a deck, as saved. */
+const storybookVideoRecordSchema = taskRecordSchema(episodeStatuses, {
+  episodeId: z.string(),
+  durationMs: z.number(),
+  credits: z.number(),
+  failReason: z.string().optional(),
+});
+type RenderRecord = z.infer<typeof storybookVideoRecordSchema>;
 
 const deckKit = new TaskKit<DeckRecord>(
   { area: 'storybook', idPrefix: 'sb', noun: 'episode', terminal: ['success', 'fail'], failStatus: 'fail' },
@@ -263,28 +263,6 @@ function doneDeck(engine: Engine, id: string): DeckRecord | undefined {
 
 const notFound = { notFound: 'STORYBOOK_EPISODE_NOT_FOUND', field: 'episodeId' } as const;
 
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const storybookRecordSchema = taskRecordSchema(episodeStatuses, {
-  mode: z.string(),
-  language: z.string(),
-  skipAudio: z.boolean(),
-  title: z.string(),
-  pages: z.array(z.string()),
-  lines: z.array(z.looseObject({})).optional(),
-  price: z.number(),
-  charged: z.number(),
-  failCode: z.number().optional(),
-  failReason: z.string().optional(),
-  completedTime: z.number().optional(),
-  videoId: z.string().optional(),
-});
-const storybookVideoRecordSchema = taskRecordSchema(episodeStatuses, {
-  episodeId: z.string(),
-  durationMs: z.number(),
-  credits: z.number(),
-  failReason: z.string().optional(),
-});
-
 const createStorybookEpisode: Handler<'createStorybookEpisode'> = async ({ body }, ctx) => {
   const { engine, now, forcing } = ctx;
   const voice = body.skipAudio ? undefined : voiceOf(ctx, body.speakers![0].speakerId, 'speakers[0].speakerId', 'STORYBOOK_SPEAKER_NOT_FOUND');
@@ -331,7 +309,7 @@ const createStorybookVideo: Handler<'createStorybookVideo'> = ({ params }, ctx) 
   const { engine, now, forcing } = ctx;
   const r = deckKit.own(ctx, params.episodeId, notFound);
   if (r.status !== 'success')
-    throw new ApiError(
+    throw ctx.fail(
       'STORYBOOK_VIDEO_NOT_ALLOWED',
       r.status === 'pending'
         ? `episode ${r.id} is still being made (processStatus pending); render its video once processStatus is success`

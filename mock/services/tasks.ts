@@ -32,7 +32,6 @@ import { z } from 'zod';
 import { errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
 import { operations } from '../../schemas/operations.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { createSlot, type Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
 
@@ -106,11 +105,11 @@ export interface TaskHooks<T extends Task> {
   onAction?: (engine: Engine, task: T, action: string, at: number) => void;
 }
 
-/** The errors a lookup answers with, and how the message names the field. */
-export interface LookupErrors {
-  notFound: ErrorName;
+/** The errors a lookup answers with (E: errors the caller's operation declares), and how the message names the field. */
+export interface LookupErrors<E extends ErrorName = ErrorName> {
+  notFound: E;
   /** The task exists but belongs to another key; default: `notFound` (the task is hidden). */
-  forbidden?: ErrorName;
+  forbidden?: E;
   /** The field the message names (default taskId). */
   field?: string;
 }
@@ -144,7 +143,7 @@ const Int = z.number().int();
 const SafeInt = Int.min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /** The schema of a saved lifecycle (`Lifecycle`), with steps in `statuses`. */
-function lifecycleSchema(statuses: readonly [string, ...string[]]) {
+function lifecycleSchema<const S extends readonly [string, ...string[]]>(statuses: S) {
   return z.strictObject({
     steps: z.array(z.strictObject({ status: z.enum(statuses), afterMs: SafeInt.min(0) })).min(1),
     charge: Int.min(0).optional(),
@@ -156,9 +155,10 @@ function lifecycleSchema(statuses: readonly [string, ...string[]]) {
 /**
  * The schema a saved task record of an area must pass before a state is
  * loaded: the kit's fields (status one of `statuses`), then the area's own
- * `fields`, and nothing else (strict).
+ * `fields`, and nothing else (strict). An area's record type is this schema's
+ * (`z.infer`), declared once.
  */
-export function taskRecordSchema(statuses: readonly [string, ...string[]], fields: z.ZodRawShape) {
+export function taskRecordSchema<const S extends readonly [string, ...string[]], F extends z.ZodRawShape>(statuses: S, fields: F) {
   const own = z.strictObject({
     id: z.string().min(1),
     owner: z.string().min(1),
@@ -185,12 +185,21 @@ export function taskRecordSchema(statuses: readonly [string, ...string[]], field
       .optional(),
     replayed: ReplayedOfSchema,
   });
-  // the record's own schema by its kind, so a refusal names the field (a union would only say "Invalid input")
-  return z.unknown().superRefine((value, ctx) => {
+  // the record's own schema by its kind, so a refusal names the field (a union would only say "Invalid input"); typed
+  // as the area's record: a replayed one carries its `replayed` mark, which the kit checks before area code reads it
+  return z.custom<z.output<typeof own> & { readonly replayed?: ReplayedOf }>().superRefine((value, ctx) => {
     const isReplayed = typeof value === 'object' && value !== null && 'replayed' in value;
     const r = (isReplayed ? replayed : own).safeParse(value);
     if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   });
+}
+
+/**
+ * A record field of type `T` whose shape another module owns (a spoken line of mock/services/narration.ts, the speech
+ * of mock/services/spoken.ts): checked as a plain object when a saved state is loaded, typed as `T`.
+ */
+export function objectOf<T>() {
+  return z.custom<T>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected an object' });
 }
 
 /** The reason a task fails when one of its own events throws (a mock bug). */
@@ -314,12 +323,25 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
   }
 
   /**
+   * A new id for a synchronous answer of the area (nothing stored: image's synchronous generation): `prefix` and a
+   * counter of the caller's key of its own (`counter`), deterministic like `nextId`.
+   */
+  nextSyncId(ctx: ServiceContext, prefix: string, counter: string): string {
+    return ctx.engine.nextId(prefix, ctx.account.apiKey, counter);
+  }
+
+  /** Takes the hold of `id` (a synchronous answer, which has no lifecycle to capture it): `reserve` first. Returns the credits kept. */
+  capture(ctx: ServiceContext, id: string): number {
+    return ctx.engine.accounts.capture(id, ctx.now);
+  }
+
+  /**
    * Takes `credits` from the caller's balance as the hold of task `id`.
    * Errors: `insufficient` (nothing taken) when the balance is short.
    */
-  reserve(ctx: ServiceContext, id: string, credits: number, insufficient: ErrorName, note: string): void {
+  reserve<E extends ErrorName>(ctx: ServiceContext<E>, id: string, credits: number, insufficient: E, note: string): void {
     if (ctx.account.credits < credits)
-      throw new ApiError(
+      throw ctx.fail(
         insufficient,
         `insufficient credits: this ${this.config.noun ?? 'task'} costs ${credits} credits and the balance is ${ctx.account.credits}`,
       );
@@ -403,15 +425,15 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
    * The caller's task `id`. Errors: `errors.notFound` for an unknown id (and
    * for another key's task unless `errors.forbidden` is given, then that one).
    */
-  own(ctx: ServiceContext, id: string, errors: LookupErrors): T {
+  own<E extends ErrorName>(ctx: ServiceContext<E>, id: string, errors: LookupErrors<E>): T {
     const field = errors.field ?? 'taskId';
     const hit = this.store(ctx.engine).get(id);
     // a replayed task has only the kit's fields: a delete needs no more, any other operation is the replay's
     if (!hit || (hit.record.replayed && (operations as Record<string, OperationDef>)[ctx.operationId]?.method !== 'delete'))
-      throw new ApiError(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
+      throw ctx.fail(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
     if (hit.owner !== ctx.account.apiKey) {
-      if (errors.forbidden) throw new ApiError(errors.forbidden, `${field} ${id}: the ${this.config.noun ?? 'task'} belongs to another user`);
-      throw new ApiError(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
+      if (errors.forbidden) throw ctx.fail(errors.forbidden, `${field} ${id}: the ${this.config.noun ?? 'task'} belongs to another user`);
+      throw ctx.fail(errors.notFound, `${field} ${id}: ${this.config.noun ?? 'task'} not found`);
     }
     return hit.record;
   }

@@ -19,12 +19,16 @@ export interface UserDirectory {
   /** The login sessions with their status at `now`, oldest first (GET /__mock/oauth/sessions). */
   loginSessions(engine: Engine, now: number): z.input<typeof LoginSessionList>['items'];
   /**
-   * Authorizes login session `sessionId` as the area's sign-in page would.
-   * Errors, in the control API's codes: CONTROL_NOT_FOUND (a session unknown,
-   * expired or already authorized), CONTROL_INVALID_REQUEST (an unknown user,
-   * neither a user nor a name).
+   * Authorizes login session `sessionId` as the area's sign-in page would, or says why not: `not-found` (a session
+   * unknown, expired or already authorized: the control API answers CONTROL_NOT_FOUND), `invalid` (an unknown user,
+   * neither a user nor a name: CONTROL_INVALID_REQUEST), with a message naming the field.
    */
-  authorize(engine: Engine, sessionId: string, body: z.output<typeof AuthorizeRequest>, now: number): z.input<typeof AuthorizeResponse>;
+  authorize(
+    engine: Engine,
+    sessionId: string,
+    body: z.output<typeof AuthorizeRequest>,
+    now: number,
+  ): z.input<typeof AuthorizeResponse> | { refused: 'not-found' | 'invalid'; message: string };
 }
 
 /** The user directories of the services composed onto an engine (the control API uses the first). */

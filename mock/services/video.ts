@@ -13,7 +13,7 @@
  * the same size, and the provider's copy from uploading on.
  */
 import { z } from 'zod';
-import { videoStatuses } from '../../schemas/video.ts';
+import { VideoParams, videoStatuses } from '../../schemas/video.ts';
 import { errorCatalog, type ErrorName } from '../../schemas/errors.ts';
 import { mediaFileTypes } from '../../schemas/media.ts';
 import {
@@ -29,11 +29,9 @@ import {
   videoPhases,
   videoPixels,
   type CreateFamily5VideoTaskRequest,
-  type VideoStatus,
   type VideoTask,
   type VideoTaskListItem,
 } from '../../schemas/video.ts';
-import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { encodedAudio } from '../media/audio.ts';
 import { labelKey, promptStart } from '../media/label-text.ts';
@@ -41,27 +39,31 @@ import { colourFor, rgbHex } from '../media/colour.ts';
 import { labelledImage, renderVideo } from '../media/renderers.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
-/** A stored video task: the wire fields (URLs are built when answering) plus what list items add. */
-export interface VideoRecord extends Task<VideoStatus> {
-  episodeId: string;
-  model: string;
-  params: VideoTask['params'];
-  duration: number;
-  resolution: string;
-  ratio: string;
-  seed: number;
-  creditCharged: number;
-  enabledShare: boolean;
-  errorCode: number | null;
-  errorMessage: string | null;
-  title: string;
-  prompt: string | null;
-  /** The video has a sound track (generateAudio; family5 with sound effects or lip sync, assumed). */
-  audio: boolean;
-}
+/**
+ * A stored video task, as saved (checked before a saved state is loaded): the wire fields (URLs are built when
+ * answering) plus what list items add. `audio`: the video has a sound track (generateAudio; family5 with sound
+ * effects or lip sync, assumed).
+ */
+const videoRecordSchema = taskRecordSchema(videoStatuses, {
+  episodeId: z.string(),
+  model: z.string(),
+  params: VideoParams,
+  duration: z.number(),
+  resolution: z.string(),
+  ratio: z.string(),
+  seed: z.number(),
+  creditCharged: z.number(),
+  enabledShare: z.boolean(),
+  errorCode: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+  title: z.string(),
+  prompt: z.string().nullable(),
+  audio: z.boolean(),
+});
+export type VideoRecord = z.infer<typeof videoRecordSchema>;
 
 const kit = new TaskKit<VideoRecord>(
   { area: 'video', idPrefix: 'vt', noun: 'video task', terminal: ['success', 'failed'], failStatus: 'failed' },
@@ -117,7 +119,7 @@ function titleFor(engine: Engine, taskId: string, prompt: string | null): string
   });
 }
 
-interface NewTask {
+interface NewTask<E extends ErrorName> {
   model: string;
   scheduleKey: Parameters<typeof videoPhases>[0];
   params: VideoTask['params'];
@@ -128,11 +130,12 @@ interface NewTask {
   credits: number;
   prompt: string | null;
   audio: boolean;
-  insufficient: ErrorName;
+  /** The create's insufficient-credits error (the shared and the family5 endpoints each declare their own). */
+  insufficient: E;
 }
 
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
-function createTask(ctx: ServiceContext, t: NewTask) {
+function createTask<E extends ErrorName>(ctx: ServiceContext<E>, t: NewTask<E>) {
   const { engine, now } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.credits, t.insufficient, `video task ${t.model}`);
@@ -221,24 +224,6 @@ function coverAsset(engine: Engine, r: VideoRecord): MediaAsset {
 // Handlers
 // ---------------------------------------------------------------------------
 
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const videoRecordSchema = taskRecordSchema(videoStatuses, {
-  episodeId: z.string(),
-  model: z.string(),
-  params: z.looseObject({}),
-  duration: z.number(),
-  resolution: z.string(),
-  ratio: z.string(),
-  seed: z.number(),
-  creditCharged: z.number(),
-  enabledShare: z.boolean(),
-  errorCode: z.number().nullable(),
-  errorMessage: z.string().nullable(),
-  title: z.string(),
-  prompt: z.string().nullable(),
-  audio: z.boolean(),
-});
-
 const createVideoTask: Handler<'createVideoTask'> = ({ body }, ctx) => {
   const m = sharedVideoModels[body.model];
   const resolution = effectiveResolution(body.model, body.resolution);
@@ -264,9 +249,9 @@ const createVideoTask: Handler<'createVideoTask'> = ({ body }, ctx) => {
 const createFamily5VideoTask: Handler<'createFamily5VideoTask'> = ({ body }, ctx) => {
   if (body.sourceTaskId !== undefined) {
     const src = kit.own(ctx, body.sourceTaskId, { notFound: 'F5_TASK_NOT_FOUND', forbidden: 'F5_TASK_FORBIDDEN', field: 'sourceTaskId' });
-    if (!('capability' in src.params)) throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
+    if (!('capability' in src.params)) throw ctx.fail('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: not a family5 task`);
     if (src.status !== 'success')
-      throw new ApiError('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`);
+      throw ctx.fail('F5_INVALID_PARAMETERS', `sourceTaskId ${body.sourceTaskId}: the task has status ${src.status}; a succeeded family5 task is required`);
   }
   const r = family5Resolved(body);
   const px = body.pixverse;
@@ -320,8 +305,7 @@ const shareVideoTask: Handler<'shareVideoTask'> = ({ params, body }, ctx) => {
 
 const deleteVideoTask: Handler<'deleteVideoTask'> = ({ params }, ctx) => {
   const r = kit.own(ctx, params.taskId, sharedLookup);
-  if (!kit.isTerminal(r))
-    throw new ApiError('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
+  if (!kit.isTerminal(r)) throw ctx.fail('VIDEO_TASK_NOT_FINISHED', `taskId ${r.id}: the task is ${r.status}; only a succeeded or failed task can be deleted`);
   kit.remove(ctx.engine, r);
   return { taskId: r.id, deleted: true as const };
 };

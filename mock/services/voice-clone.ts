@@ -27,11 +27,9 @@ import {
   cloneSchedule,
   CONFIRM_CREDITS,
   referenceDurationMs,
-  type CloneStatus,
   type CloneTask,
 } from '../../schemas/voice-clone.ts';
 import { voiceGenders, voiceLanguages, type VoiceLanguage } from '../../schemas/speech.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { accountExtension } from '../engine/accounts.ts';
 import { defaultVoiceClone, type VoiceCloneAllowance } from '../../schemas/plans.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -40,30 +38,31 @@ import { inspectReferenceAudio } from '../media/reference-audio.ts';
 import { demoAsset } from './demo-speech.ts';
 import { contribute, type Handler, type MediaAsset, type Service, type ServiceContext } from './context.ts';
 import { voiceSources, type VoiceSource } from './voices.ts';
-import { forcedFailureReason, TaskKit, type Task, taskRecordSchema } from './tasks.ts';
+import { forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
 
 type Gender = (typeof voiceGenders)[number];
 type FailureName = (typeof cloneFailureNames)[number];
 
-/** A stored clone task. */
-export interface CloneRecord extends Task<CloneStatus> {
-  language: VoiceLanguage;
-  /** The consent declaration, as sent (always true: the request is refused without it). */
-  consentConfirmed: true;
-  autoConfirm: boolean;
-  name?: string;
-  gender?: Gender;
-  useCredits: boolean;
-  /** What was uploaded: names, sizes and measured durations (the bytes are not kept). */
-  files: { filename: string; bytes: number; durationMs: number }[];
-  /** Timbre of the cloned voice in rendered audio. */
-  variant: number;
-  completedAt?: number;
-  /** speakerInnerId of the voice, once confirmed. */
-  speakerId?: string;
-  confirmError?: string;
-  failure?: { errorCode: FailureName; errorMessage: string };
-}
+/**
+ * A stored clone task, as saved: `consentConfirmed` as sent (always true: the request is refused without it), `files`
+ * what was uploaded (names, sizes and measured durations; the bytes are not kept), `variant` the timbre of the cloned
+ * voice in rendered audio, `speakerId` the speakerInnerId of the voice once confirmed.
+ */
+const voiceCloneRecordSchema = taskRecordSchema(cloneStatuses, {
+  language: z.enum(voiceLanguages),
+  consentConfirmed: z.literal(true),
+  autoConfirm: z.boolean(),
+  name: z.string().optional(),
+  gender: z.enum(voiceGenders).optional(),
+  useCredits: z.boolean(),
+  files: z.array(z.strictObject({ filename: z.string(), bytes: z.number(), durationMs: z.number() })),
+  variant: z.number().int(),
+  completedAt: z.number().optional(),
+  speakerId: z.string().optional(),
+  confirmError: z.string().optional(),
+  failure: z.strictObject({ errorCode: z.enum(cloneFailureNames), errorMessage: z.string() }).optional(),
+});
+export type CloneRecord = z.infer<typeof voiceCloneRecordSchema>;
 
 /** A private voice. */
 interface VoiceRecord {
@@ -120,35 +119,43 @@ const confirmedVoices: VoiceSource = (engine, owner) =>
 const expired = (r: CloneRecord, now: number) =>
   r.status === 'completed' && !r.speakerId && r.completedAt !== undefined && now >= r.completedAt + CLONE_EXPIRY_MS;
 
-function expiredError(r: CloneRecord): ApiError {
-  return new ApiError(
-    'VOICE_CLONE_TASK_EXPIRED',
-    `taskId ${r.id}: not confirmed within 7 days of completing (${new Date(r.completedAt!).toISOString()}); clone the voice again`,
-  );
+/** Why a task past its 7 days cannot be confirmed (VOICE_CLONE_TASK_EXPIRED). */
+function expiredMessage(r: CloneRecord): string {
+  return `taskId ${r.id}: not confirmed within 7 days of completing (${new Date(r.completedAt!).toISOString()}); clone the voice again`;
+}
+
+/** Why a confirmation is refused: the error and its message (raised by POST /v1/voice-clone/confirm, kept as the task's confirmError by an automatic one). */
+interface ConfirmRefusal {
+  error: 'ALREADY_CONFIRMED' | 'VOICE_CLONE_TASK_NOT_COMPLETED' | 'VOICE_CLONE_TASK_EXPIRED' | 'NEED_UPGRADE' | 'SPEAKER_LIMIT_REACHED' | 'NEED_CREDIT';
+  message: string;
 }
 
 /**
- * Confirms `r` as a private voice of `account` named `name`. Errors, in this order: ALREADY_CONFIRMED,
- * VOICE_CLONE_TASK_NOT_COMPLETED, VOICE_CLONE_TASK_EXPIRED, NEED_UPGRADE (plan free), SPEAKER_LIMIT_REACHED,
- * NEED_CREDIT (quota used and no useCredits, or a balance under 300); nothing changes on an error.
+ * Confirms `r` as a private voice of `account` named `name`, returning its speakerId, or the refusal, in this order:
+ * ALREADY_CONFIRMED, VOICE_CLONE_TASK_NOT_COMPLETED, VOICE_CLONE_TASK_EXPIRED, NEED_UPGRADE (plan free),
+ * SPEAKER_LIMIT_REACHED, NEED_CREDIT (quota used and no useCredits, or a balance under 300); nothing changes on a
+ * refusal. The confirm operation raises it; a poll's automatic confirmation keeps it on the task (its operation does
+ * not declare these errors: it never answers them).
  */
-function confirm(ctx: ServiceContext, r: CloneRecord, opts: { name: string; gender: Gender; useCredits: boolean }): string {
+function confirm(ctx: ServiceContext, r: CloneRecord, opts: { name: string; gender: Gender; useCredits: boolean }): string | ConfirmRefusal {
   const { engine, account, now } = ctx;
-  if (r.speakerId) throw new ApiError('ALREADY_CONFIRMED', `taskId ${r.id} is already confirmed as ${r.speakerId}; nothing was charged`);
-  if (r.status !== 'completed') throw new ApiError('VOICE_CLONE_TASK_NOT_COMPLETED', `taskId ${r.id} is ${r.status}; only a completed task can be confirmed`);
-  if (expired(r, now)) throw expiredError(r);
-  if (account.plan !== 'paid') throw new ApiError('NEED_UPGRADE', `cloning needs a paid plan; the account is on plan ${account.plan}`);
+  if (r.speakerId) return { error: 'ALREADY_CONFIRMED', message: `taskId ${r.id} is already confirmed as ${r.speakerId}; nothing was charged` };
+  if (r.status !== 'completed')
+    return { error: 'VOICE_CLONE_TASK_NOT_COMPLETED', message: `taskId ${r.id} is ${r.status}; only a completed task can be confirmed` };
+  if (expired(r, now)) return { error: 'VOICE_CLONE_TASK_EXPIRED', message: expiredMessage(r) };
+  if (account.plan !== 'paid') return { error: 'NEED_UPGRADE', message: `cloning needs a paid plan; the account is on plan ${account.plan}` };
   const vc = engine.accounts.extension(account, voiceCloneAllowance);
   const held = voicesOfOwner(engine, account.apiKey).length;
-  if (held >= vc.maxSpeakers) throw new ApiError('SPEAKER_LIMIT_REACHED', `the account holds ${held} of ${vc.maxSpeakers} private voices; delete one first`);
+  if (held >= vc.maxSpeakers)
+    return { error: 'SPEAKER_LIMIT_REACHED', message: `the account holds ${held} of ${vc.maxSpeakers} private voices; delete one first` };
   const free = vc.confirmationsUsed < vc.quota;
   if (!free && !opts.useCredits)
-    throw new ApiError(
-      'NEED_CREDIT',
-      `the ${vc.quota} confirmations of this period are used; send useCredits true to pay ${CONFIRM_CREDITS} credits (nothing was charged)`,
-    );
+    return {
+      error: 'NEED_CREDIT',
+      message: `the ${vc.quota} confirmations of this period are used; send useCredits true to pay ${CONFIRM_CREDITS} credits (nothing was charged)`,
+    };
   if (!free && account.credits < CONFIRM_CREDITS)
-    throw new ApiError('NEED_CREDIT', `a confirmation beyond the quota costs ${CONFIRM_CREDITS} credits and the balance is ${account.credits}`);
+    return { error: 'NEED_CREDIT', message: `a confirmation beyond the quota costs ${CONFIRM_CREDITS} credits and the balance is ${account.credits}` };
   if (!free) {
     engine.accounts.reserve(account, r.id, CONFIRM_CREDITS, now, `voice-clone confirmation beyond the quota (${vc.quota})`);
     engine.accounts.capture(r.id, now);
@@ -199,9 +206,9 @@ function presentVoice(v: VoiceRecord, ctx: Pick<ServiceContext, 'url'>, withUpda
 }
 
 /** The caller's voice `id` (speakerInnerId or record id). Errors: VOICE_CLONE_SPEAKER_NOT_FOUND. */
-function ownVoice(ctx: ServiceContext, id: string): VoiceRecord {
+function ownVoice(ctx: ServiceContext<'VOICE_CLONE_SPEAKER_NOT_FOUND'>, id: string): VoiceRecord {
   const v = voicesOfOwner(ctx.engine, ctx.account.apiKey).find((x) => x.speakerInnerId === id || x.id === id);
-  if (!v) throw new ApiError('VOICE_CLONE_SPEAKER_NOT_FOUND', `speakerId ${id}: no private voice of this account`);
+  if (!v) throw ctx.fail('VOICE_CLONE_SPEAKER_NOT_FOUND', `speakerId ${id}: no private voice of this account`);
   return v;
 }
 
@@ -242,29 +249,13 @@ function cloneDemo(engine: Engine, c: { taskId: string; language: VoiceLanguage;
   );
 }
 
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const voiceCloneRecordSchema = taskRecordSchema(cloneStatuses, {
-  language: z.string(),
-  consentConfirmed: z.literal(true),
-  autoConfirm: z.boolean(),
-  name: z.string().optional(),
-  gender: z.string().optional(),
-  useCredits: z.boolean(),
-  files: z.array(z.strictObject({ filename: z.string(), bytes: z.number(), durationMs: z.number() })),
-  variant: z.number().int(),
-  completedAt: z.number().optional(),
-  speakerId: z.string().optional(),
-  confirmError: z.string().optional(),
-  failure: z.looseObject({}).optional(),
-});
-
 const createVoiceClone: Handler<'createVoiceClone'> = async ({ body }, ctx) => {
   const files: CloneRecord['files'] = [];
   let silent = true;
   for (const [i, f] of body.audioFiles.entries()) {
     const a = await inspectReferenceAudio(f.bytes);
     if (!a.audio)
-      throw new ApiError(
+      throw ctx.fail(
         'VOICE_CLONE_UNSUPPORTED_AUDIO',
         `audioFiles[${i}] (${JSON.stringify(f.filename)}, ${f.mimeType}) is not audio the service reads: send WAV, MP3, Ogg, FLAC, AAC or M4A`,
       );
@@ -314,23 +305,20 @@ const createVoiceClone: Handler<'createVoiceClone'> = async ({ body }, ctx) => {
 
 const getVoiceClone: Handler<'getVoiceClone'> = ({ params }, ctx) => {
   const r = kit.own(ctx, params.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
-  if (expired(r, ctx.now)) throw expiredError(r);
+  if (expired(r, ctx.now)) throw ctx.fail('VOICE_CLONE_TASK_EXPIRED', expiredMessage(r));
   if (r.status === 'completed' && r.autoConfirm && !r.speakerId && !r.confirmError) {
-    try {
-      confirm(ctx, r, { name: r.name!, gender: r.gender!, useCredits: r.useCredits });
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      // the retry statuses (429 in flight, 503 unavailable) answer the poll itself (document 2, "Errors"); the rest are the task's
-      if (e.error === 'VOICE_CLONE_CONFIRM_IN_FLIGHT' || e.error === 'VOICE_CLONE_UNAVAILABLE') throw e;
-      r.confirmError = `${e.error}: ${e.message}`;
-    }
+    // a refusal is the task's (its confirmError), not the poll's answer
+    const out = confirm(ctx, r, { name: r.name!, gender: r.gender!, useCredits: r.useCredits });
+    if (typeof out !== 'string') r.confirmError = `${out.error}: ${out.message}`;
   }
   return present(r, ctx);
 };
 
 const confirmVoiceClone: Handler<'confirmVoiceClone'> = ({ body }, ctx) => {
   const r = kit.own(ctx, body.taskId, { notFound: 'VOICE_CLONE_TASK_NOT_FOUND' });
-  return { speakerId: confirm(ctx, r, body) };
+  const out = confirm(ctx, r, body);
+  if (typeof out !== 'string') throw ctx.fail(out.error, out.message);
+  return { speakerId: out };
 };
 
 const listPrivateVoices: Handler<'listPrivateVoices'> = (_input, ctx) => {

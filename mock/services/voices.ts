@@ -9,7 +9,6 @@
 import type { ErrorName } from '../../schemas/errors.ts';
 import { AUDIO_TIMBRES, audioFileTypes } from '../../schemas/media.ts';
 import { builtInSpeakers, type BuiltInSpeaker } from '../../schemas/speech.ts';
-import { ApiError } from '../engine/api-error.ts';
 import { createSlot, type Engine } from '../engine/engine.ts';
 import type { ServiceContext } from './context.ts';
 
@@ -41,18 +40,15 @@ export function voicesOf(engine: Engine, owner: string): Voice[] {
   return [...builtInVoices, ...voiceSourcesOf(engine).flatMap((src) => src(engine, owner))];
 }
 
-/** The caller's voice `id`. Errors: `notFound` (default SPEECH_SPEAKER_NOT_FOUND) naming `field` and the id. */
-export function voiceOf(ctx: ServiceContext, id: string, field: string, notFound: ErrorName = 'SPEECH_SPEAKER_NOT_FOUND'): Voice {
+/** The caller's voice `id`. Errors: `notFound` (the caller's area's: SPEECH_SPEAKER_NOT_FOUND, PODCAST_SPEAKER_NOT_FOUND...) naming `field` and the id. */
+export function voiceOf<E extends ErrorName>(ctx: ServiceContext<E>, id: string, field: string, notFound: E): Voice {
   const hit = builtInById.get(id) ?? voicesOf(ctx.engine, ctx.account.apiKey).find((v) => v.speakerId === id);
   if (hit) return hit;
   const some = builtInVoices
     .slice(0, 4)
     .map((v) => v.speakerId)
     .join(', ');
-  throw new ApiError(
-    notFound,
-    `${field}: no voice ${JSON.stringify(id)} for this account; GET /v1/speakers/list lists the ids it may use (for example ${some})`,
-  );
+  throw ctx.fail(notFound, `${field}: no voice ${JSON.stringify(id)} for this account; GET /v1/speakers/list lists the ids it may use (for example ${some})`);
 }
 
 /**

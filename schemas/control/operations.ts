@@ -5,7 +5,7 @@
  * journal), and every route under /__mock. Mock-only.
  */
 import { type z } from '../zod.ts';
-import { json, multipart, transportErrors } from '../define.ts';
+import { json, multipart, transportErrors, type TransportErrorsOf } from '../define.ts';
 import { assumed } from '../provenance.ts';
 import type { ErrorName } from '../errors.ts';
 import { type BinaryResponse, type EventStreamResponse, type JsonBody, type MultipartBody, type OperationDef, type RawResponse } from '../registry-types.ts';
@@ -80,11 +80,23 @@ export interface ControlOperationSpec {
   open?: boolean;
 }
 
+/**
+ * The errors `defineControlOperations` declares for a control operation written as `S`, as a type: the transport's
+ * (no Prefer header), the guard's, an invalid request when it takes any input, and its own.
+ */
+export type ControlErrorsOf<S extends ControlOperationSpec> =
+  | Exclude<TransportErrorsOf<{ auth: false; request: { params: S['params']; body: S['body'] }; response: S['response'] }>, 'INVALID_PREFER'>
+  | 'CONTROL_FORBIDDEN'
+  | (S extends { body: object } | { params: object } | { query: object } ? 'CONTROL_INVALID_REQUEST' : never)
+  | (S['errors'] extends readonly ErrorName[] ? S['errors'][number] : never);
+
 /** A control operation after `defineControlOperations`: a registry entry run by the same runner as the API's, behind the control guard. */
 export type ControlOperation<K extends string = string, S extends ControlOperationSpec = ControlOperationSpec> = Omit<
   OperationDef,
-  'operationId' | 'request' | 'response'
+  'operationId' | 'request' | 'response' | 'errors'
 > & {
+  /** Its errors as a type too (see `ControlErrorsOf`), so a control handler's ctx.fail takes only those. */
+  errors: readonly ControlErrorsOf<S>[];
   operationId: K;
   control: 'guarded' | 'open';
   request: {

@@ -4,7 +4,6 @@
  */
 import { modelsOf, musicBParameterNames, musicDurations, musicFileTypes, musicFlatCredits, type MusicTaskParams } from '../../../schemas/music.ts';
 import { defaultModelOf, extendCredits, extendPricedModel, modelCredits, resolveProvider } from '../../../schemas/music-providers.ts';
-import { ApiError } from '../../engine/api-error.ts';
 import { mediaDurationMs } from '../../media/reference-audio.ts';
 import type { Handler } from '../context.ts';
 import { kit, seededMs, titleFor, tagsFor, planTracks, providerSongIdOf, present, start, refreshed } from './record.ts';
@@ -91,7 +90,7 @@ export const cover: Handler<'coverMusic'> = ({ body }, ctx) => {
 };
 
 export const instrumental: Handler<'generateInstrumental'> = async ({ body }, ctx0) => {
-  const ref = body.referenceAudio ? await checkUpload('referenceAudio', body.referenceAudio, musicFileTypes.referenceAudio, true) : undefined;
+  const ref = body.referenceAudio ? await checkUpload(ctx0, 'referenceAudio', body.referenceAudio, musicFileTypes.referenceAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
   const params: MusicTaskParams = {
@@ -113,8 +112,8 @@ export const instrumental: Handler<'generateInstrumental'> = async ({ body }, ct
 };
 
 export const soundtrack: Handler<'generateSoundtrack'> = async ({ body }, ctx0) => {
-  const image = body.image ? await checkUpload('image', body.image, musicFileTypes.image, false) : undefined;
-  const video = body.video ? await checkUpload('video', body.video, musicFileTypes.video, false) : undefined;
+  const image = body.image ? await checkUpload(ctx0, 'image', body.image, musicFileTypes.image, false) : undefined;
+  const video = body.video ? await checkUpload(ctx0, 'video', body.video, musicFileTypes.video, false) : undefined;
   // a soundtrack lasts as long as its video, when the video can be read
   const videoMs = body.video ? await mediaDurationMs(body.video.bytes) : undefined;
   const ctx = refreshed(ctx0);
@@ -144,7 +143,7 @@ export const soundtrack: Handler<'generateSoundtrack'> = async ({ body }, ctx0) 
 };
 
 export const track: Handler<'generateTrack'> = async ({ body }, ctx0) => {
-  const upload = body.audio ? await checkUpload('audio', body.audio, musicFileTypes.trackAudio, true) : undefined;
+  const upload = body.audio ? await checkUpload(ctx0, 'audio', body.audio, musicFileTypes.trackAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
   const song = body.providerSongId !== undefined ? songSource(ctx, body.providerSongId, true) : undefined;
@@ -152,9 +151,9 @@ export const track: Handler<'generateTrack'> = async ({ body }, ctx0) => {
   const sourceS = sourceMs / 1000;
   const startS = body.generateStart ?? 0;
   const endS = body.generateEnd ?? sourceS;
-  if (startS >= sourceS) throw new ApiError('MUSIC_INVALID_PARAMETERS', `generateStart: ${startS} s is not within the source (${sourceS} s long)`);
-  if (endS > sourceS) throw new ApiError('MUSIC_INVALID_PARAMETERS', `generateEnd: ${endS} s is past the end of the source (${sourceS} s long)`);
-  if (endS <= startS) throw new ApiError('MUSIC_INVALID_PARAMETERS', `generateEnd: ${endS} s must be after generateStart (${startS} s)`);
+  if (startS >= sourceS) throw ctx.fail('MUSIC_INVALID_PARAMETERS', `generateStart: ${startS} s is not within the source (${sourceS} s long)`);
+  if (endS > sourceS) throw ctx.fail('MUSIC_INVALID_PARAMETERS', `generateEnd: ${endS} s is past the end of the source (${sourceS} s long)`);
+  if (endS <= startS) throw ctx.fail('MUSIC_INVALID_PARAMETERS', `generateEnd: ${endS} s must be after generateStart (${startS} s)`);
   const params: MusicTaskParams = {
     model: defaultModelOf.musicA,
     prompt: body.prompt,
@@ -186,7 +185,7 @@ export const track: Handler<'generateTrack'> = async ({ body }, ctx0) => {
 };
 
 export const remix: Handler<'remixMusic'> = async ({ body }, ctx0) => {
-  const upload = body.audio ? await checkUpload('audio', body.audio, musicFileTypes.remixAudio, true) : undefined;
+  const upload = body.audio ? await checkUpload(ctx0, 'audio', body.audio, musicFileTypes.remixAudio, true) : undefined;
   const ctx = refreshed(ctx0);
   const seed = ctx.engine.seed;
   let sourceMs = upload?.durationMs;
@@ -224,35 +223,35 @@ export const remix: Handler<'remixMusic'> = async ({ body }, ctx0) => {
 
 export const extend: Handler<'extendMusic'> = ({ body }, ctx) => {
   const src = kit.own(ctx, body.taskId, { notFound: 'MUSIC_TASK_NOT_FOUND' });
-  if (src.status !== 'success') throw new ApiError('MUSIC_TASK_NOT_READY', `taskId ${src.id} is ${src.status}; only a succeeded music task can be extended`);
+  if (src.status !== 'success') throw ctx.fail('MUSIC_TASK_NOT_READY', `taskId ${src.id} is ${src.status}; only a succeeded music task can be extended`);
   const provider = src.provider;
   if (body.provider !== undefined && resolveProvider(body.provider) !== provider)
-    throw new ApiError(
+    throw ctx.fail(
       'MUSIC_PROVIDER_UNSUPPORTED',
       `provider: ${body.provider} runs on ${resolveProvider(body.provider)}, and task ${src.id} was made by ${provider}`,
     );
   const model = body.model ?? defaultModelOf[provider];
   if (!modelsOf(provider).includes(model))
-    throw new ApiError(
+    throw ctx.fail(
       'MUSIC_MODEL_UNSUPPORTED',
       `model: ${model} is not a ${provider} model (task ${src.id} is ${provider}'s); ${provider} takes ${modelsOf(provider).join(', ')}`,
     );
   const musicB = Object.fromEntries(musicBParameterNames.extend.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
   if (provider === 'musicA' && Object.keys(musicB).length)
-    throw new ApiError('MUSIC_PROVIDER_UNSUPPORTED', `${Object.keys(musicB).join(', ')}: musicB parameters; task ${src.id} is musicA's`);
+    throw ctx.fail('MUSIC_PROVIDER_UNSUPPORTED', `${Object.keys(musicB).join(', ')}: musicB parameters; task ${src.id} is musicA's`);
   let index = body.trackIndex ?? 0;
   if (body.providerSongId !== undefined) {
     index = src.tracks.findIndex((_, i) => providerSongIdOf(provider, src.id, i) === body.providerSongId);
-    if (index < 0) throw new ApiError('MUSIC_INVALID_PARAMETERS', `providerSongId: ${body.providerSongId} is not a track of task ${src.id}`);
+    if (index < 0) throw ctx.fail('MUSIC_INVALID_PARAMETERS', `providerSongId: ${body.providerSongId} is not a track of task ${src.id}`);
   } else if (index >= src.tracks.length)
-    throw new ApiError(
+    throw ctx.fail(
       'MUSIC_INVALID_PARAMETERS',
       `trackIndex: ${index} is out of range; task ${src.id} has ${src.tracks.length} track${src.tracks.length === 1 ? '' : 's'} (0-${src.tracks.length - 1})`,
     );
   const source = src.tracks[index];
   const sourceS = source.durationMs / 1000;
   const continueAt = body.continueAt ?? sourceS;
-  if (continueAt > sourceS) throw new ApiError('MUSIC_INVALID_PARAMETERS', `continueAt: ${continueAt} s is past the end of the track (${sourceS} s long)`);
+  if (continueAt > sourceS) throw ctx.fail('MUSIC_INVALID_PARAMETERS', `continueAt: ${continueAt} s is past the end of the track (${sourceS} s long)`);
   const seed = ctx.engine.seed;
   const params: MusicTaskParams = {
     model: extendPricedModel(model),

@@ -10,41 +10,41 @@ import {
   MUSIC_URL_TTL_MS,
   musicDurations,
   musicSchedule,
+  musicStatuses,
+  musicTaskTypes,
   musicTrackCount,
-  type MusicStatus,
+  MusicTaskParams,
   type MusicTask,
-  type MusicTaskParams,
   type MusicTaskType,
   type MusicTrack,
 } from '../../../schemas/music.ts';
-import { type MusicProvider } from '../../../schemas/music-providers.ts';
+import { musicProviders, type MusicProvider } from '../../../schemas/music-providers.ts';
+import { z } from 'zod';
 import { hash32 } from '../../engine/rng.ts';
 import { audioFrameCount, audioFrameSamples, audioMaxDurationMs } from '../../media/audio.ts';
 import type { ServiceContext } from '../context.ts';
 import { fake } from '../fake.ts';
-import { failureMessage, forcedFailureReason, TaskKit, type Task } from '../tasks.ts';
+import { failureMessage, forcedFailureReason, TaskKit, taskRecordSchema } from '../tasks.ts';
 import { cutText } from '../../../schemas/text.ts';
 
-/** One planned track: shown from success on. Lengths are whole MP3 frames, so the file decodes to exactly `durationMs`. */
-export interface MusicTrackPlan {
-  title: string;
-  tags: string;
-  durationMs: number;
-  /** Timbre of the rendered audio (0-5). */
-  variant: number;
-}
+/** One planned track: shown from success on. Lengths are whole MP3 frames, so the file decodes to exactly `durationMs`; `variant` is the timbre of the rendered audio (0-5). */
+const MusicTrackPlan = z.strictObject({ title: z.string(), tags: z.string(), durationMs: z.number(), variant: z.number().int() });
+export type MusicTrackPlan = z.infer<typeof MusicTrackPlan>;
 
-/** A stored music task. */
-export interface MusicRecord extends Task<MusicStatus> {
-  provider: MusicProvider;
-  taskType: MusicTaskType;
-  params: MusicTaskParams;
-  /** Credits reserved at creation, captured on success. */
-  price: number;
-  creditCost: number;
-  tracks: MusicTrackPlan[];
-  errorMessage?: string;
-}
+/**
+ * A stored music task, as saved (checked before a saved state is loaded): `price` is the credits reserved at
+ * creation, captured on success.
+ */
+export const musicRecordSchema = taskRecordSchema(musicStatuses, {
+  provider: z.enum(musicProviders),
+  taskType: z.enum(musicTaskTypes),
+  params: MusicTaskParams,
+  price: z.number().int().min(0),
+  creditCost: z.number(),
+  tracks: z.array(MusicTrackPlan),
+  errorMessage: z.string().optional(),
+});
+export type MusicRecord = z.infer<typeof musicRecordSchema>;
 
 const TIMED_OUT: ErrorName = 'MUSIC_TIMED_OUT';
 export const ID_PREFIX = 'mus';
@@ -231,7 +231,7 @@ interface NewTask {
  * failures end generating instead of reaching uploading; a stuck task (or one
  * forced to time out) stays generating until the timeout fails it.
  */
-export function start(ctx: ServiceContext, t: NewTask): { taskId: string; status: 'pending' } {
+export function start(ctx: ServiceContext<'MUSIC_INSUFFICIENT_CREDITS'>, t: NewTask): { taskId: string; status: 'pending' } {
   const { engine, now, forcing } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.price, 'MUSIC_INSUFFICIENT_CREDITS', `music ${t.taskType.toLowerCase()} (${t.provider}, ${t.params.model})`);
@@ -265,7 +265,7 @@ export function start(ctx: ServiceContext, t: NewTask): { taskId: string; status
 }
 
 /** The state after an asynchronous step (reading uploads): due events run, `now` read again (`ctx.account` is read live already). */
-export function refreshed(ctx: ServiceContext): ServiceContext {
+export function refreshed<E extends ErrorName>(ctx: ServiceContext<E>): ServiceContext<E> {
   ctx.now = ctx.engine.tick();
   return ctx;
 }

@@ -2,14 +2,11 @@
  * The music service: the handlers by operationId, the signed track media
  * and the task kit. Standard JavaScript only.
  */
-import { z } from 'zod';
-import { musicStatuses } from '../../../schemas/music.ts';
 import { audioFileTypes } from '../../../schemas/media.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { renderAudio } from '../../media/audio.ts';
 import type { MediaAsset, Service } from '../context.ts';
-import { taskRecordSchema } from '../tasks.ts';
-import { type MusicTrackPlan, kit, trackPath, signTrackPath } from './record.ts';
+import { type MusicTrackPlan, kit, musicRecordSchema, trackPath, signTrackPath } from './record.ts';
 import { generate, cover, instrumental, soundtrack, track, remix, extend, get, list } from './handlers.ts';
 
 // ---------------------------------------------------------------------------
@@ -23,17 +20,6 @@ function trackAsset(t: MusicTrackPlan): MediaAsset {
     render: () => renderAudio({ format: 'mp3', durationMs: t.durationMs, variant: t.variant }),
   };
 }
-
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const musicRecordSchema = taskRecordSchema(musicStatuses, {
-  provider: z.string(),
-  taskType: z.string(),
-  params: z.looseObject({}),
-  price: z.number().int().min(0),
-  creditCost: z.number(),
-  tracks: z.array(z.looseObject({})),
-  errorMessage: z.string().optional(),
-});
 
 /** The music area's service: seven creates, the task read and the list, and the signed track MP3s. */
 export const musicService: Service<

@@ -4,57 +4,55 @@
  * Standard JavaScript only.
  */
 import { errorCatalog, type ErrorName } from '../../../schemas/errors.ts';
-import { type ContentStatus, type PodcastMode } from '../../../schemas/podcast.ts';
-import { type EpisodeStatus } from '../../../schemas/speech.ts';
+import { z } from 'zod';
+import { contentStatuses, podcastModes } from '../../../schemas/podcast.ts';
+import { episodeStatuses } from '../../../schemas/speech.ts';
 import { type SpokenLine } from '../narration.ts';
-import { TaskKit, type Task } from '../tasks.ts';
+import { objectOf, TaskKit, taskRecordSchema } from '../tasks.ts';
 
 // ---------------------------------------------------------------------------
 // The record
 // ---------------------------------------------------------------------------
 
 /** A speaker slot of an episode: the voice, its name and its timbre in the audio. */
-interface Slot {
-  speakerId: string;
-  speakerName: string;
-  variant: number;
-}
+const Slot = z.strictObject({ speakerId: z.string(), speakerName: z.string(), variant: z.number().int() });
 
-/** A stored podcast episode: everything it will show, with the virtual time each piece appears. Plain data. */
-export interface PodcastRecord extends Task<EpisodeStatus> {
-  flow: 'one-shot' | 'two-stage';
-  mode: PodcastMode;
-  /** The language asked for (or inferred); the script is written in `podcastWritingLanguage` of it. */
-  language: string;
-  speed: number;
-  slots: Slot[];
-  title: string;
-  outline: string[];
-  source: { content: string; references: { title: string; url: string }[] };
-  /** The script: each line's speaker slot and words (the edited words after an audio call with scripts). */
-  lines: { slot: number; content: string }[];
-  /** When the sources are read, each outline item and each line is written, epoch ms (virtual). */
-  sourcesAt: number;
-  outlineAt: number[];
-  linesAt: number[];
-  /** Text written at or after this time never appears (a forced failure or stall of the text stage). */
-  haltAt?: number;
-  /** 1 while the text stage (and a one-shot episode's audio) runs; 2, 3, ... for each audio call. */
-  stage: number;
-  scriptCredits: number;
-  /** Credits of the audio being rendered, or last rendered. */
-  audioCredits: number;
-  /** Credits captured so far. */
-  charged: number;
-  contentStatus?: ContentStatus;
-  failCode: number;
-  failReason?: string;
-  completedTime?: number;
-  /** The lines being rendered (set when the audio stage starts). */
-  rendering?: SpokenLine[];
-  /** The lines of the rendered audio (set on success). */
-  audio?: SpokenLine[];
-}
+/**
+ * A stored podcast episode, as saved (checked before a saved state is loaded): everything it will show, with the
+ * virtual time each piece appears. Plain data. `language`: the one asked for (or inferred; the script is written in
+ * `podcastWritingLanguage` of it). `lines`: the script, each line's speaker slot and words (the edited words after an
+ * audio call with scripts). `sourcesAt`, `outlineAt`, `linesAt`: when the sources are read, each outline item and each
+ * line is written, epoch ms (virtual). `haltAt`: text written at or after it never appears (a forced failure or stall
+ * of the text stage). `stage`: 1 while the text stage (and a one-shot episode's audio) runs; 2, 3, ... for each audio
+ * call. `audioCredits`: of the audio being rendered, or last rendered; `charged`: captured so far. `rendering`: the
+ * lines being rendered (set when the audio stage starts); `audio`: the lines of the rendered audio (set on success).
+ */
+export const podcastRecordSchema = taskRecordSchema(episodeStatuses, {
+  flow: z.enum(['one-shot', 'two-stage']),
+  mode: z.enum(podcastModes),
+  language: z.string(),
+  speed: z.number(),
+  slots: z.array(Slot),
+  title: z.string(),
+  outline: z.array(z.string()),
+  source: z.strictObject({ content: z.string(), references: z.array(z.strictObject({ title: z.string(), url: z.string() })) }),
+  lines: z.array(z.strictObject({ slot: z.number().int(), content: z.string() })),
+  sourcesAt: z.number(),
+  outlineAt: z.array(z.number()),
+  linesAt: z.array(z.number()),
+  haltAt: z.number().optional(),
+  stage: z.number().int().min(1),
+  scriptCredits: z.number(),
+  audioCredits: z.number(),
+  charged: z.number(),
+  contentStatus: z.enum(contentStatuses).optional(),
+  failCode: z.number(),
+  failReason: z.string().optional(),
+  completedTime: z.number().optional(),
+  rendering: z.array(objectOf<SpokenLine>()).optional(),
+  audio: z.array(objectOf<SpokenLine>()).optional(),
+});
+export type PodcastRecord = z.infer<typeof podcastRecordSchema>;
 
 /** The time the whole script is written. */
 export const textAt = (r: PodcastRecord) => r.linesAt[r.linesAt.length - 1];

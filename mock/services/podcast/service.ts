@@ -3,8 +3,6 @@
  * flows, the text stream, the handlers (named functions), the episode media.
  * Standard JavaScript only.
  */
-import { z } from 'zod';
-import { episodeStatuses } from '../../../schemas/speech.ts';
 import { errorCatalog, type ErrorName } from '../../../schemas/errors.ts';
 import {
   podcastAudioCredits,
@@ -16,13 +14,12 @@ import {
   type PodcastRequest,
 } from '../../../schemas/podcast.ts';
 import { charCount, inferLanguage, SPEECH_MAX_CHARS } from '../../../schemas/speech.ts';
-import { ApiError } from '../../engine/api-error.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { Handler, Service, ServiceContext } from '../context.ts';
 import { durationOf, episodeMediaRoutes, lineFrames, speakLines, type SpokenLine } from '../narration.ts';
 import { distinctVariants, voiceOf, voicesOf } from '../voices.ts';
-import { forcedFailureReason, taskRecordSchema } from '../tasks.ts';
-import { type PodcastRecord, textAt, shown, countShown, kit, mediaBase, mediaOf } from './record.ts';
+import { forcedFailureReason } from '../tasks.ts';
+import { podcastRecordSchema, type PodcastRecord, textAt, shown, countShown, kit, mediaBase, mediaOf } from './record.ts';
 import { writeEpisode } from './writer.ts';
 import { formatCount } from '../../../schemas/text.ts';
 
@@ -116,14 +113,20 @@ const scriptChars = (r: Pick<PodcastRecord, 'lines'>) => r.lines.reduce((n, l) =
  * `languageMustMatch`, 37002 for a speaker of another language), writes it,
  * reserves its price (37004 when short, nothing taken) and starts it.
  */
-async function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: PodcastRecord['flow']): Promise<string> {
+async function createEpisode<E extends 'SPEAKER_LANGUAGE_MISMATCH' = never>(
+  ctx: ServiceContext<'PODCAST_SPEAKER_NOT_FOUND' | 'PODCAST_INSUFFICIENT_CREDITS' | NoInfer<E>>,
+  body: PodcastRequest,
+  flow: PodcastRecord['flow'],
+  /** The two-stage flow's: every speaker speaks `language` (only its operation declares the error). */
+  languageMismatch?: E,
+): Promise<string> {
   const { engine, now } = ctx;
   const voices = body.speakers.map((s, i) => voiceOf(ctx, s.speakerId, `speakers[${i}].speakerId`, 'PODCAST_SPEAKER_NOT_FOUND'));
-  if (flow === 'two-stage')
+  if (languageMismatch !== undefined)
     voices.forEach((v, i) => {
       if (v.language !== body.language)
-        throw new ApiError(
-          'SPEAKER_LANGUAGE_MISMATCH',
+        throw ctx.fail(
+          languageMismatch,
           `Speaker language mismatch: speakers[${i}].speakerId ${v.speakerId} speaks ${v.language}, and language is ${body.language}; choose a voice of ${body.language} (GET /v1/speakers/list?language=${body.language})`,
         );
     });
@@ -186,8 +189,8 @@ async function createEpisode(ctx: ServiceContext, body: PodcastRequest, flow: Po
 }
 
 /** Checks an edited script against `r`'s: as many lines, the same speaker on each, at most 20,000 characters. Errors: PODCAST_INVALID_PARAMETERS naming the line. */
-function checkEdit(r: PodcastRecord, scripts: { content: string; speakerId: string }[]): void {
-  const bad = (message: string) => new ApiError('PODCAST_INVALID_PARAMETERS', message);
+function checkEdit(ctx: ServiceContext<'PODCAST_INVALID_PARAMETERS'>, r: PodcastRecord, scripts: { content: string; speakerId: string }[]): void {
+  const bad = (message: string) => ctx.fail('PODCAST_INVALID_PARAMETERS', message);
   if (scripts.length !== r.lines.length)
     throw bad(`scripts has ${scripts.length} lines; the episode's script has ${r.lines.length}: keep every line, in order, and change only content`);
   scripts.forEach((line, i) => {
@@ -257,39 +260,12 @@ function written(engine: Engine, id: string) {
 
 const notFound = { notFound: 'PODCAST_EPISODE_NOT_FOUND', field: 'episodeId' } as const;
 
-/** The saved records of the area's stores: checked before a saved state is loaded. */
-const podcastRecordSchema = taskRecordSchema(episodeStatuses, {
-  flow: z.enum(['one-shot', 'two-stage']),
-  mode: z.string(),
-  language: z.string(),
-  speed: z.number(),
-  slots: z.array(z.unknown()),
-  title: z.string(),
-  outline: z.array(z.string()),
-  source: z.strictObject({ content: z.string(), references: z.array(z.strictObject({ title: z.string(), url: z.string() })) }),
-  lines: z.array(z.looseObject({})),
-  sourcesAt: z.number(),
-  outlineAt: z.array(z.number()),
-  linesAt: z.array(z.number()),
-  haltAt: z.number().optional(),
-  stage: z.number().int().min(1),
-  scriptCredits: z.number(),
-  audioCredits: z.number(),
-  charged: z.number(),
-  contentStatus: z.unknown().optional(),
-  failCode: z.number(),
-  failReason: z.string().optional(),
-  completedTime: z.number().optional(),
-  rendering: z.array(z.looseObject({})).optional(),
-  audio: z.array(z.looseObject({})).optional(),
-});
-
 const createPodcastEpisode: Handler<'createPodcastEpisode'> = async ({ body }, ctx) => {
   return { episodeId: await createEpisode(ctx, body, 'one-shot') };
 };
 
 const createPodcastTextContent: Handler<'createPodcastTextContent'> = async ({ body }, ctx) => {
-  const episodeId = await createEpisode(ctx, body, 'two-stage');
+  const episodeId = await createEpisode(ctx, body, 'two-stage', 'SPEAKER_LANGUAGE_MISMATCH');
   return { episodeId, message: 'writing the script; poll the episode until contentStatus is text-success, then POST its /audio' };
 };
 
@@ -302,8 +278,8 @@ const createPodcastAudio: Handler<'createPodcastAudio'> = async ({ params, body 
   const check = () => {
     const r = kit.own(ctx, params.episodeId, notFound);
     const refusal = audioRefusal(r);
-    if (refusal) throw new ApiError('PODCAST_AUDIO_NOT_ALLOWED', refusal);
-    if (body.scripts) checkEdit(r, body.scripts);
+    if (refusal) throw ctx.fail('PODCAST_AUDIO_NOT_ALLOWED', refusal);
+    if (body.scripts) checkEdit(ctx, r, body.scripts);
     const edited = body.scripts ? r.lines.map((l, i) => ({ slot: l.slot, content: body.scripts![i].content })) : r.lines;
     return { r, edited };
   };
