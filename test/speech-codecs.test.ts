@@ -1,12 +1,12 @@
 /**
- * TTS in opus and flac speaks its words (mock/media/speech-codecs.ts); aac
- * keeps its tones with a note to the host. A hand-made engine (a constant
+ * TTS in opus, flac and aac speaks its words (mock/media/speech-codecs.ts). A hand-made engine (a constant
  * tone, 40 ms a character at 22,050 Hz) stands in for eSpeak NG, so the
  * length each file must declare is the WAV answer's for the same input: FLAC's
  * STREAMINFO holds that many samples and its frames carry their CRCs (checked
  * here with a CRC written from the format's description); the Ogg Opus file's
  * last granule position is the pre-skip plus twice that many (48 kHz), its
- * pages' CRCs hold. An episode spoken in words serves its HLS as packed MP3
+ * pages' CRCs hold; the AAC file is ADTS frames (AAC-LC, 24 kHz, mono), the
+ * spoken length in whole 1024-sample frames. An episode spoken in words serves its HLS as packed MP3
  * whose frames are the episode MP3's. ffmpeg's decoding of all of them is in
  * test/speech-timing.ffmpeg.ts (npm run test:media). Seed: document 2, "POST
  * /v1/tts and POST /v1/audio/speech", "Podcast episode" (HLS).
@@ -65,7 +65,7 @@ function oggPages(b: Uint8Array): { granule: number; crcOk: boolean; flags: numb
   return pages;
 }
 
-describe('TTS opus and flac speak the words; aac keeps its tones', () => {
+describe('TTS opus, flac and aac speak the words', () => {
   const input = 'Speech in words. In every format.';
 
   it("flac: STREAMINFO declares the WAV answer's samples; the stream is FLAC frames from byte 42", async () => {
@@ -98,13 +98,25 @@ describe('TTS opus and flac speak the words; aac keeps its tones', () => {
     expect(Buffer.from(await tts(m.base, 'opus', input)).equals(Buffer.from(ogg))).toBe(true);
   });
 
-  it('aac: tones of the spoken length, and the host is told once', async () => {
+  it('aac: ADTS frames (AAC-LC, 24 kHz, mono), as many as the spoken length in whole 1024-sample frames; the same input the same bytes; not the tones', async () => {
     const problems: string[] = [];
     const m = await start({ speech: toneSynth, onSpeechProblem: (p) => problems.push(p) });
-    const a = await tts(m.base, 'aac', input);
-    await tts(m.base, 'aac', `${input} Again.`);
-    expect([a[0], a[1] & 0xf6]).toEqual([0xff, 0xf0]); // an ADTS frame
-    expect(problems).toEqual([expect.stringMatching(/aac keeps its tones/)]);
+    const samples = ((await tts(m.base, 'wav', input)).length - 44) / 2;
+    const aac = await tts(m.base, 'aac', input);
+    // ISO/IEC 13818-7 ADTS: sync 0xFFF, profile (2 bits) 1 = LC, sampling index 6 = 24 kHz, channels 1; 13-bit frame length
+    let frames = 0;
+    for (let at = 0; at < aac.length; frames++) {
+      expect([aac[at], aac[at + 1] & 0xf6]).toEqual([0xff, 0xf0]);
+      expect([aac[at + 2] >> 6, (aac[at + 2] >> 2) & 0x0f, ((aac[at + 2] & 1) << 2) | (aac[at + 3] >> 6)]).toEqual([1, 6, 1]);
+      const length = ((aac[at + 3] & 3) << 11) | (aac[at + 4] << 3) | (aac[at + 5] >> 5);
+      expect(length).toBeGreaterThanOrEqual(7);
+      at += length;
+    }
+    expect(frames).toBe(Math.round(samples / 1024));
+    expect(Buffer.from(await tts(m.base, 'aac', input)).equals(Buffer.from(aac))).toBe(true);
+    const plain = await start();
+    expect(Buffer.from(await tts(plain.base, 'aac', input)).equals(Buffer.from(aac))).toBe(false);
+    expect(problems).toEqual([]);
   });
 });
 

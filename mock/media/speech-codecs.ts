@@ -11,15 +11,21 @@
  *   encoder's 6.5 ms look-ahead) makes a decoder drop the encoder's delay, and
  *   the last page's granule position trims the end, so the decoded samples
  *   line up with the input and last exactly as long.
- * - AAC has no encoder here: no npm package gives one that installs from the
- *   registry alone under a licence an MIT package can carry (libav.js's
- *   published variants carry no AAC encoder, ffmpeg.wasm is a GPL build), so
- *   AAC keeps its tones, of the spoken length.
+ * - AAC (ADTS, AAC-LC, 24 kHz mono, as the tones' frames): FFmpeg's native
+ *   AAC encoder compiled to WebAssembly, the npm package
+ *   `@mediabunny/aac-encoder` (MPL-2.0), driven through mediabunny's
+ *   encoding pipeline (an ADTS output of an audio sample source), imported on
+ *   first use. 48 kbit/s. ADTS cannot say how many samples to skip, so the
+ *   encoder's priming (one frame, 1024 samples) stays: the words are 42.7 ms
+ *   late, as MP3's are 46 ms (LAME's delay), and the file is exactly the
+ *   frames asked for (the input cut or padded to one frame fewer).
  *
- * Deterministic: the same samples give the same bytes (libopus's encoder has
- * no randomness; the WebAssembly build computes the same on every machine).
+ * Deterministic: the same samples give the same bytes (libopus's and FFmpeg's
+ * encoders have no randomness; the WebAssembly builds compute the same on
+ * every machine).
  * Standard JavaScript only (the encoder module is loaded by dynamic import).
  */
+import type * as Mediabunny from 'mediabunny';
 import { hash32 } from '../engine/rng.ts';
 import { oggOpus } from './audio/opus.ts';
 import { flacFromPcm } from './audio/flac.ts';
@@ -84,4 +90,66 @@ export async function encodeSpeechOpus(pcm: Int16Array): Promise<Uint8Array> {
 /** A FLAC file of `pcm` (24 kHz mono 16-bit samples, at least one): lossless, exactly its samples. */
 export function encodeSpeechFlac(pcm: Int16Array): Uint8Array {
   return flacFromPcm(pcm);
+}
+
+/** Samples of one AAC frame. */
+const AAC_FRAME = 1024;
+/** The AAC encoder's bit rate, bits a second (mono speech at 24 kHz). */
+const AAC_BITRATE = 48_000;
+
+/** Loads mediabunny with the AAC encoder registered (once; a failed load is tried again next time). */
+let aacModules: Promise<typeof Mediabunny> | undefined;
+function loadAac(): Promise<typeof Mediabunny> {
+  aacModules ??= (async () => {
+    const [mediabunny, encoder] = await Promise.all([import('mediabunny'), import('@mediabunny/aac-encoder')]);
+    encoder.registerAacEncoder();
+    return mediabunny;
+  })().catch((e: unknown) => {
+    aacModules = undefined;
+    throw e;
+  });
+  return aacModules;
+}
+
+/**
+ * An ADTS AAC file of `pcm` (24 kHz mono 16-bit samples) of exactly `frames`
+ * ADTS frames (at least 2; 1024 samples each): the encoder's first frame is
+ * its priming, so the words start 1024 samples late, and `pcm` is cut or
+ * padded with silence to `frames - 1` frames. Rejects when the encoder module
+ * cannot be loaded or fails, or gives another number of frames (the caller
+ * keeps tones).
+ */
+export async function encodeSpeechAac(pcm: Int16Array, frames: number): Promise<Uint8Array> {
+  if (!Number.isInteger(frames) || frames < 2) throw new RangeError(`speech aac: frames must be an integer >= 2, got ${frames}`);
+  const samples = new Int16Array((frames - 1) * AAC_FRAME);
+  samples.set(pcm.subarray(0, samples.length));
+  const mb = await loadAac();
+  const target = new mb.BufferTarget();
+  const output = new mb.Output({ format: new mb.AdtsOutputFormat(), target });
+  const source = new mb.AudioSampleSource({ codec: 'aac', bitrate: AAC_BITRATE });
+  output.addAudioTrack(source);
+  await output.start();
+  const sample = new mb.AudioSample({ data: samples, format: 's16', numberOfChannels: 1, sampleRate: SPEECH_RATE, timestamp: 0 });
+  try {
+    await source.add(sample);
+  } finally {
+    sample.close();
+  }
+  await output.finalize();
+  const bytes = new Uint8Array(target.buffer!);
+  const count = adtsFrames(bytes);
+  if (count !== frames) throw new Error(`speech aac: the encoder gave ${count} frames, not ${frames}`);
+  return bytes;
+}
+
+/** ADTS frames of `bytes` (each header's 13-bit frame length; -1 when a header is missing). */
+function adtsFrames(bytes: Uint8Array): number {
+  let n = 0;
+  for (let at = 0; at < bytes.length; n++) {
+    if (bytes[at] !== 0xff || (bytes[at + 1] & 0xf6) !== 0xf0) return -1;
+    const length = ((bytes[at + 3] & 3) << 11) | (bytes[at + 4] << 3) | (bytes[at + 5] >> 5);
+    if (length < 7) return -1;
+    at += length;
+  }
+  return n;
 }

@@ -3,9 +3,11 @@
  * and POST /v1/audio/speech") and generated audio's dialogue ("Generated-audio
  * task"). With the world's speech engine, the input is rendered a
  * sentence at a time and encoded in the requested format. mp3 (whole 24 ms
- * frames), opus, flac, wav and pcm (the samples exactly) carry the words; aac
- * keeps its tones, of the spoken length (no AAC encoder is usable here:
- * mock/media/speech-codecs.ts), told to the host once. Standard JavaScript only.
+ * frames), aac (whole 1024-sample ADTS frames, the words one frame late: the
+ * spoken length rounded to frames, as the tones),
+ * opus, flac, wav and pcm (the samples exactly) carry the words; an encoder
+ * that fails answers tones of the spoken length, told to the host
+ * (mock/media/speech-codecs.ts). Standard JavaScript only.
  */
 import { DIALOGUE_TAG } from '../../schemas/generated-audio.ts';
 import type { AudioFormat } from '../../schemas/media.ts';
@@ -13,7 +15,7 @@ import { inferLanguage, type TtsRequest } from '../../schemas/speech.ts';
 import type { Engine } from '../engine/engine.ts';
 import { audioFrameCount, renderAudio } from '../media/audio.ts';
 import { encodeSpeechMp3, framesFor, SPEECH_FRAME, SPEECH_RATE, speechRawPcm, speechWav } from '../media/speech.ts';
-import { speakText, speechNoticeOnce, speechProblem, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
+import { speakText, speechProblem, speechSynthOf, spokenFrames, spokenPcm, type LineSpeech } from './spoken.ts';
 import type { Voice } from './voices.ts';
 
 /**
@@ -33,14 +35,14 @@ export async function spokenTts(engine: Engine, body: TtsRequest, voice: Voice):
   const frames = framesFor(samples);
   const format = body.response_format;
   async function* chunks(): AsyncGenerator<Uint8Array> {
-    if (format === 'aac') {
-      aacTones(engine);
-      yield await renderAudio({ format, durationMs: (Math.max(samples, 5 * SPEECH_FRAME) * 1000) / SPEECH_RATE, variant: voice.variant });
-      return;
-    }
     const pcm = await spokenPcm(engine, speech!, frames);
     if (format === 'mp3') yield await encodeSpeechMp3(pcm, frames);
-    else
+    else if (format === 'aac') {
+      // the spoken length in whole AAC frames, as the tones; the words one frame late (the encoder's priming)
+      const durationMs = (Math.max(samples, 5 * SPEECH_FRAME) * 1000) / SPEECH_RATE;
+      const words = await speechAac(engine, pcm.subarray(0, samples), audioFrameCount('aac', durationMs));
+      yield words ?? (await renderAudio({ format, durationMs, variant: voice.variant }));
+    } else
       yield (
         (await speechFile(engine, format, pcm.subarray(0, samples))) ??
         (await renderAudio({ format, durationMs: (samples * 1000) / SPEECH_RATE, variant: voice.variant }))
@@ -70,9 +72,21 @@ async function speechFile(engine: Engine, format: SampleFormat, pcm: Int16Array)
   }
 }
 
-/** Tells the host, once per world, that AAC keeps its tones with a speech engine. */
-const aacTones = (engine: Engine) =>
-  speechNoticeOnce(engine, 'aac', 'speech: aac keeps its tones (no AAC encoder is usable here; mp3, opus, flac, wav and pcm carry the words)');
+/**
+ * An ADTS AAC file of `pcm` (24 kHz samples) of `frames` frames, the words
+ * one frame late (the encoder's priming; mock/media/speech-codecs.ts, loaded
+ * on first use); undefined when the encoder cannot be loaded or fails (told
+ * to the host; the caller answers tones of the same length).
+ */
+async function speechAac(engine: Engine, pcm: Int16Array, frames: number): Promise<Uint8Array | undefined> {
+  try {
+    const codecs = await import('../media/speech-codecs.ts');
+    return await codecs.encodeSpeechAac(pcm, frames);
+  } catch (e) {
+    speechProblem(engine, `speech: the aac encoder failed (${e instanceof Error ? e.message : String(e)}); tones of the spoken length`);
+    return undefined;
+  }
+}
 
 /**
  * The dialogue of a generated-audio text spoken in words (document 2,
@@ -114,7 +128,7 @@ export const dialogueMs = (lines: readonly LineSpeech[]) => lines.reduce((n, s) 
 /**
  * A generated-audio file of spoken `lines` in `format`, `durationMs` long (the
  * words cut or padded with silence to it): mp3 whole frames, opus, flac, wav
- * and pcm exact samples; aac keeps its tones (`variant`).
+ * and pcm exact samples; aac whole frames, the words one frame late.
  */
 export async function dialogueFile(
   engine: Engine,
@@ -123,10 +137,6 @@ export async function dialogueFile(
   durationMs: number,
   variant: number,
 ): Promise<Uint8Array> {
-  if (format === 'aac') {
-    aacTones(engine);
-    return renderAudio({ format, durationMs, variant });
-  }
   const parts = await Promise.all(lines.map((s) => spokenPcm(engine, s, spokenFrames(s))));
   const total = Math.round((durationMs * SPEECH_RATE) / 1000);
   const pcm = new Int16Array(Math.max(total, 5 * SPEECH_FRAME));
@@ -137,5 +147,6 @@ export async function dialogueFile(
     at += p.length;
   }
   if (format === 'mp3') return encodeSpeechMp3(pcm, audioFrameCount('mp3', durationMs));
+  if (format === 'aac') return (await speechAac(engine, pcm, audioFrameCount('aac', durationMs))) ?? renderAudio({ format, durationMs, variant });
   return (await speechFile(engine, format, pcm.subarray(0, total))) ?? renderAudio({ format, durationMs, variant });
 }
