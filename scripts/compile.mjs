@@ -10,7 +10,7 @@
 // dynamic imports of it point there: the package does not depend on it, so
 // installing it does not bring @types/dom-webcodecs, whose declarations clash
 // with TypeScript's lib.dom for consumers that check libraries
-// (decisions/0022-contract-package.md). Plain JavaScript on purpose: it runs before anything else.
+// (decisions/0022-contract-package.md); its AAC encoder extension likewise. Plain JavaScript on purpose: it runs before anything else.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +34,14 @@ const mediabunnyBundles = dirname(createRequire(import.meta.url).resolve('mediab
 mkdirSync(join(lib, 'vendor'), { recursive: true });
 copyFileSync(join(mediabunnyBundles, 'mediabunny.min.mjs'), join(lib, 'vendor/mediabunny.js'));
 copyFileSync(join(mediabunnyBundles, '../../LICENSE'), join(lib, 'vendor/mediabunny.LICENSE'));
+// its AAC encoder extension (FFmpeg's AAC encoder in WebAssembly, MPL-2.0; spoken AAC: mock/media/speech-codecs.ts),
+// vendored the same way, its imports of mediabunny pointed at the vendored bundle (one registry of encoders)
+const aacBundles = dirname(createRequire(import.meta.url).resolve('@mediabunny/aac-encoder'));
+const aacText = readFileSync(join(aacBundles, 'mediabunny-aac-encoder.min.mjs'), 'utf8');
+const aacOut = aacText.replace(/from\s*(['"])mediabunny\1/g, 'from"./mediabunny.js"');
+if (aacOut === aacText) throw new Error('@mediabunny/aac-encoder: no import of mediabunny found to point at the vendored bundle');
+writeFileSync(join(lib, 'vendor/mediabunny-aac-encoder.js'), aacOut);
+copyFileSync(join(aacBundles, '../../LICENSE'), join(lib, 'vendor/mediabunny-aac-encoder.LICENSE'));
 
 let rewritten = 0;
 let vendored = 0;
@@ -43,11 +51,16 @@ function walk(dir) {
     if (e.isDirectory()) walk(p);
     else if (p.endsWith('.js') && !p.startsWith(join(lib, 'vendor'))) {
       const text = readFileSync(p, 'utf8');
-      const target = relative(dirname(p), join(lib, 'vendor/mediabunny.js'));
-      const out = text.replace(/import\((['"])mediabunny\1\)/g, () => `import(${JSON.stringify(target.startsWith('.') ? target : `./${target}`)})`);
+      const vendor = (file) => {
+        const target = relative(dirname(p), join(lib, 'vendor', file));
+        return `import(${JSON.stringify(target.startsWith('.') ? target : `./${target}`)})`;
+      };
+      const out = text
+        .replace(/import\((['"])mediabunny\1\)/g, () => vendor('mediabunny.js'))
+        .replace(/import\((['"])@mediabunny\/aac-encoder\1\)/g, () => vendor('mediabunny-aac-encoder.js'));
       if (out !== text) {
         writeFileSync(p, out);
-        vendored++;
+        vendored += (text.match(/import\((['"])(mediabunny|@mediabunny\/aac-encoder)\1\)/g) ?? []).length;
       }
     } else if (p.endsWith('.d.ts') && !p.startsWith(join(lib, 'generated')) && !p.startsWith(join(lib, 'docs'))) {
       const text = readFileSync(p, 'utf8');
@@ -60,8 +73,9 @@ function walk(dir) {
   }
 }
 walk(lib);
-if (vendored !== 2) throw new Error(`expected the two dynamic imports of mediabunny in lib/, found ${vendored}`);
-// nothing compiled may still name the package
-for (const f of ['mock/media/video.js', 'mock/media/reference-audio.js'])
-  if (/from\s*['"]mediabunny['"]|import\(['"]mediabunny['"]\)/.test(readFileSync(join(lib, f), 'utf8'))) throw new Error(`${f} still imports mediabunny`);
+if (vendored !== 4) throw new Error(`expected the four dynamic imports of mediabunny and its AAC encoder in lib/, found ${vendored}`);
+// nothing compiled may still name the packages
+for (const f of ['mock/media/video.js', 'mock/media/reference-audio.js', 'mock/media/speech-codecs.js'])
+  if (/from\s*['"](mediabunny|@mediabunny\/aac-encoder)['"]|import\(['"](mediabunny|@mediabunny\/aac-encoder)['"]\)/.test(readFileSync(join(lib, f), 'utf8')))
+    throw new Error(`${f} still imports mediabunny or its AAC encoder`);
 console.log(`compiled the package into lib/ (${rewritten} declaration files with rewritten import paths, mediabunny vendored)`);

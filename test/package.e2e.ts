@@ -221,6 +221,8 @@ describe('the packed package in an empty project', () => {
         'generated/mock-control.d.ts',
         'lib/vendor/mediabunny.js',
         'lib/vendor/mediabunny.LICENSE',
+        'lib/vendor/mediabunny-aac-encoder.js',
+        'lib/vendor/mediabunny-aac-encoder.LICENSE',
         'lib/verify/index.js',
         'lib/verify/cli.js',
         'bin/mediagen-verify.js',
