@@ -8,10 +8,11 @@
  * one line ends and the next begins; a sentence's speech starts near its cue's
  * start; a longer text lasts proportionally longer; the decoded length is the
  * answer's `audioDuration`; two mocks render byte-identical files; ffmpeg
- * decodes every speech file (TTS mp3, opus, flac, wav, pcm; /v1/speech; flow
+ * decodes every speech file (TTS mp3, opus, flac, aac, wav, pcm; /v1/speech; flow
  * speech; podcasts and their HLS; page-deck narration; generated audio; voice
  * demos) with no error. TTS flac decodes to the WAV answer's samples exactly,
- * opus to as many with its speech where the WAV's is; a podcast's packed-MP3
+ * opus to as many with its speech where the WAV's is, aac to the spoken length
+ * in whole frames with its speech one frame later; a podcast's packed-MP3
  * HLS segments are its MP3's frames byte for byte; every catalogue language's
  * demo says its sentence within the 4-s clip.
  *
@@ -256,6 +257,43 @@ describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
     }
     figures.push(
       `TTS ${(wav.samples.length / RATE).toFixed(2)} s: flac ${flacBytes.length} bytes = wav samples exactly; opus ${opusBytes.length} bytes, ${opus.samples.length} samples (wav ${wav.samples.length}), speech windows agree ${(agree * 100).toFixed(1)}%, speech from ${opusStart * 10} to ${opusEnd * 10} ms (wav ${wavStart * 10} to ${wavEnd * 10}); both byte-identical across two mocks`,
+    );
+  });
+
+  it('TTS aac carries the words: ADTS that decodes cleanly to the spoken length in whole 1024-sample frames, its speech where the WAV has it one frame (42.7 ms) later; byte-identical across two mocks', async () => {
+    const input = 'AAC speaks as well. Its words come one frame after the wave file has them.';
+    const tts = async (m: TestMock, format: string) => {
+      const r = await fetch(`${m.base}/v1/tts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
+        body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
+      });
+      expect(r.status).toBe(200);
+      return new Uint8Array(await r.arrayBuffer());
+    };
+    const wav = await decode(await tts(mock, 'wav'));
+    const aacBytes = await tts(mock, 'aac');
+    const aac = await decode(aacBytes);
+    expect([wav.errors, aac.errors]).toEqual(['', '']);
+    // the file is the spoken length rounded to whole AAC frames (1024 samples at 24 kHz), as the tones were
+    expect(aac.samples.length).toBe(Math.round(wav.samples.length / 1024) * 1024);
+    // ADTS keeps the encoder's priming (1024 samples): the WAV's speech windows, 1024 samples later, are the AAC's
+    const shifted = new Int16Array(aac.samples.length);
+    shifted.set(wav.samples.subarray(0, Math.max(0, aac.samples.length - 1024)), 1024);
+    const a = loudWindows(shifted);
+    const b = loudWindows(aac.samples);
+    const agree = a.filter((l, i) => l === b[i]).length / a.length;
+    expect(agree).toBeGreaterThan(0.9);
+    const [wavStart, aacStart] = [a.indexOf(true), b.indexOf(true)];
+    expect(Math.abs(aacStart - wavStart)).toBeLessThanOrEqual(2);
+    const other = await startMock({ speech: createEspeakSynth(version!) });
+    try {
+      expect(sha(await tts(other, 'aac'))).toBe(sha(aacBytes));
+    } finally {
+      await other.close();
+    }
+    figures.push(
+      `TTS aac ${(aac.samples.length / RATE).toFixed(2)} s: ${aacBytes.length} bytes, ${aac.samples.length} samples decoded (wav ${wav.samples.length}), speech windows agree with the wav's one frame later ${(agree * 100).toFixed(1)}%, speech from ${aacStart * 10} ms (the wav's one frame later: ${wavStart * 10} ms); byte-identical across two mocks`,
     );
   });
 
