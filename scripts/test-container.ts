@@ -348,12 +348,14 @@ async function main() {
   const mp4Bytes = Buffer.from(await mp4.arrayBuffer());
   check(mp4.status === 200 && mp4Bytes.toString('latin1', 4, 8) === 'ftyp' && mp4Bytes.length > 10_000, `the video: ${mp4.status}, ${mp4Bytes.length} bytes`);
   for (const path of ['/docs', '/openapi.json']) check((await fetch(base + path)).ok, `GET ${path}`);
-  // Speech in words in every format the image encodes: eSpeak NG installed, opusscript's WebAssembly beside the bundle.
+  // Speech in words in every format the image encodes: eSpeak NG installed, opusscript's WebAssembly beside the bundle,
+  // the AAC encoder's inline in it (a failing encoder would answer tones and log "encoder failed", checked below).
   const sizes: string[] = [];
   for (const [format, magic] of [
     ['opus', 'OggS'],
     ['flac', 'fLaC'],
     ['mp3', '\xff'],
+    ['aac', '\xff'],
   ] as const) {
     const r = await api('/v1/tts', {
       method: 'POST',
