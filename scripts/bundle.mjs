@@ -26,8 +26,12 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   packages: 'external',
-  // mediabunny is bundled in (the package ships it, not depends on it: decisions/0022-contract-package.md)
-  alias: { mediabunny: join(dirname(createRequire(import.meta.url).resolve('mediabunny')), 'mediabunny.min.mjs') },
+  // mediabunny and its AAC encoder extension are bundled in (the package ships them, not depends on them:
+  // decisions/0022-contract-package.md); the extension's own imports of mediabunny resolve to the same file
+  alias: {
+    mediabunny: join(dirname(createRequire(import.meta.url).resolve('mediabunny')), 'mediabunny.min.mjs'),
+    '@mediabunny/aac-encoder': join(dirname(createRequire(import.meta.url).resolve('@mediabunny/aac-encoder')), 'mediabunny-aac-encoder.min.mjs'),
+  },
   platform: 'node',
   format: 'esm',
   target: 'node20',
