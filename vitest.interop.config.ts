@@ -1,5 +1,5 @@
-// `npm run test:interop`: the suites that run real third-party tools (Prism, Chromium, code generators) or hostile
-// peers against the project, apart from `npm test` for its time budget (together about 150 s of CPU on 2 cores);
+// `npm run test:interop`: the suites that run real third-party tools (Prism, Chromium, code generators), hostile
+// peers, or the mock's own command in processes of its own (started as a user starts it) against the project, apart from `npm test` for its time budget (together about 150 s of CPU on 2 cores);
 // `.ci/run` runs it after `npm test`.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
@@ -20,6 +20,10 @@ export const interopSuites = [
   // Prism 5 (@stoplight/prism-cli) in front of the mock, validating every request and answer against the documents
   // (one Prism per document, test/prism-hub.ts)
   'test/*.prism.test.ts',
+  // the command `mediagen-mock` in its own process: flags, signals, the state file, the CI guide's recipe, record and replay
+  'test/cli.test.ts',
+  'test/ci-recipe.test.ts',
+  'test/record-replay-cli.test.ts',
   // the system Chromium: the dashboard, MSW's service worker, sessions and CORS as a page meets them
   'test/dashboard.test.ts',
   'test/dashboard-journal.test.ts',
