@@ -3,15 +3,15 @@ import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/sequencer.ts';
 import { deepSuites } from './vitest.deep.config.ts';
 import { interopSuites } from './vitest.interop.config.ts';
-import { isolatedSuites } from './vitest.media.config.ts';
+import { mediaSuites } from './vitest.media.config.ts';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // the third-party tools (Prism, Chromium, code generators) and hostile peers run apart, by
     // `npm run test:interop` (vitest.interop.config.ts); the long property runs by `npm run test:deep` (vitest.deep.config.ts);
-    // the suites that replace a module by `npm run test:media` (vitest.media.config.ts), each file in its own module graph
-    exclude: ['**/node_modules/**', ...interopSuites, ...deepSuites, ...isolatedSuites],
+    // media decoded whole and the suites that replace a module by `npm run test:media` (vitest.media.config.ts)
+    exclude: ['**/node_modules/**', ...interopSuites, ...deepSuites, ...mediaSuites],
     // limits that only catch a hang: no verdict may depend on how fast a loaded machine is (a file beside two busy
     // cores runs several times slower); speed targets live in `npm run bench`
     testTimeout: 180_000,
