@@ -38,6 +38,17 @@ const version = espeakVersion();
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 const ready = version !== undefined && hasFfmpeg;
 
+/** The bytes of `POST /v1/tts` on mock `m` for `input` in voice en_ava at speed 1, in `format` (expects 200). */
+async function ttsBytes(m: TestMock, input: string, format: string): Promise<Uint8Array> {
+  const r = await fetch(`${m.base}/v1/tts`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
+    body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
+  });
+  expect(r.status).toBe(200);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
 describe('espeak-ng and ffmpeg are installed in CI', () => {
   it.runIf(process.env.CI === 'true')('espeak-ng and ffmpeg run (.ci/run installs them)', () => {
     expect(version).toBeDefined();
@@ -220,15 +231,7 @@ describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
 
   it('TTS opus and flac carry the words: flac decodes to the WAV answer sample for sample; opus to as many samples, its speech where the WAV has it', async () => {
     const input = 'Opus and FLAC speak too. Their words sit where the wave file has them.';
-    const tts = async (m: TestMock, format: string) => {
-      const r = await fetch(`${m.base}/v1/tts`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
-        body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
-      });
-      expect(r.status).toBe(200);
-      return new Uint8Array(await r.arrayBuffer());
-    };
+    const tts = (m: TestMock, format: string) => ttsBytes(m, input, format);
     const wav = await decode(await tts(mock, 'wav'));
     const flacBytes = await tts(mock, 'flac');
     const opusBytes = await tts(mock, 'opus');
@@ -262,15 +265,7 @@ describe.runIf(ready)('speech in words: timing against ffmpeg', () => {
 
   it('TTS aac carries the words: ADTS that decodes cleanly to the spoken length in whole 1024-sample frames, its speech where the WAV has it one frame (42.7 ms) later; byte-identical across two mocks', async () => {
     const input = 'AAC speaks as well. Its words come one frame after the wave file has them.';
-    const tts = async (m: TestMock, format: string) => {
-      const r = await fetch(`${m.base}/v1/tts`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
-        body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
-      });
-      expect(r.status).toBe(200);
-      return new Uint8Array(await r.arrayBuffer());
-    };
+    const tts = (m: TestMock, format: string) => ttsBytes(m, input, format);
     const wav = await decode(await tts(mock, 'wav'));
     const aacBytes = await tts(mock, 'aac');
     const aac = await decode(aacBytes);
