@@ -6,30 +6,19 @@
  * entry stays, marked `responseDropped`), then the oldest entries; beyond the
  * entries, the oldest go. The newest entry is always kept whole.
  *
- * An entry's bodies (the request's and the response's) are kept as JSON text made of fresh characters, and read
- * back parsed (`list`): a cut of a larger string (`slice`, `substring`) and the strings JSON.parse or a form
- * parser hands out may share the memory of the whole request text in V8, so keeping them would keep every request
- * body whole, whatever the cut; and one string per body is what the estimate counts, not a tree of objects that
- * every garbage collection of the young generation would copy (a journal of the last 500 requests is most of what
- * survives one under load: docs/architecture.md, "Keeping the request path fast").
+ * An entry is kept as one Buffer: the UTF-8 bytes of its request body's JSON text, its response body's JSON text and
+ * the JSON of its other fields, one after the other (their lengths in parallel arrays of numbers), read back and
+ * parsed when the journal is read (`list`). The bytes are new memory: a cut of a larger string (`slice`,
+ * `substring`) and the strings JSON.parse or a form parser hands out may share the memory of the whole request text
+ * in V8, so keeping them would keep every request body whole, whatever the cut. And they are outside V8's heap:
+ * under load the journal's entries were most of what survived a garbage collection of the young generation, which
+ * copies every object that survives it (a tree of objects and strings per entry); a Buffer is one small object to
+ * copy (docs/architecture.md, "Keeping the request path fast").
  */
 import type { JournalEntry } from '../../schemas/control.ts';
 
 /** Bytes an entry costs besides its strings (the object, its numbers, the queue's slot), an estimate. */
 const ENTRY_OVERHEAD = 160;
-/**
- * `s` as a new string of its own characters, sharing no memory with the
- * string it was cut from (V8 keeps a cut of 13 or more characters as a view
- * of its parent). `s` and one more character make a pair V8 has to flatten
- * into a new string of their own before it can cut it: the cut of that copy
- * keeps the copy (one character longer than `s`), never `s`'s parent. Every
- * UTF-16 unit (a lone surrogate too) is kept as it is.
- */
-export function flatCopy(s: string): string {
-  if (s.length < 13) return s; // V8 copies cuts this short
-  return (s + ' ').slice(0, -1);
-}
-
 /** Bytes of a string in the heap, at most: two a character, and a header. */
 const stringBytes = (s: string) => 2 * s.length + 24;
 
@@ -56,8 +45,14 @@ function readBack(text: string): unknown {
   }
 }
 
-/** Bytes an entry whose bodies are kept as text is estimated to cost. */
-function entryBytes(e: JournalEntry, bodyBytes: number): number {
+/** An entry's bytes once it is dropped (its slot lets go of them before the slots are compacted). */
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Bytes an entry is estimated to cost, given its bodies' share: two a character, as for strings in V8's heap (what
+ * is kept is UTF-8, one byte a character for most texts; `keep` takes the larger of this and what it keeps).
+ */
+function entryBytes(e: EntryHead, bodyBytes: number): number {
   return (
     ENTRY_OVERHEAD +
     bodyBytes +
@@ -68,9 +63,19 @@ function entryBytes(e: JournalEntry, bodyBytes: number): number {
   );
 }
 
+/** An entry's fields besides its bodies (what is kept as JSON after the bodies' texts). */
+type EntryHead = Omit<JournalEntry, 'body' | 'responseBody'>;
+
+/** Decodes the UTF-8 bytes of a kept entry (stateless: one serves every read). */
+const UTF8 = new TextDecoder();
+
 export class Journal {
-  /** Entries oldest first from `head` (the slots before it are dropped ones, compacted now and then). */
-  private items: JournalEntry[] = [];
+  /** Entries oldest first from `head` (the slots before it are dropped ones, compacted now and then), as kept (see the file's comment). */
+  private items: Buffer[] = [];
+  /** UTF-16 length of each entry's request body text (0: none). */
+  private bodyLengths: number[] = [];
+  /** UTF-16 length of each entry's response body text (0: none, or dropped). */
+  private responseLengths: number[] = [];
   private sizes: number[] = [];
   /** Bytes of each entry's response part (its body or description), 0 once dropped. */
   private responseSizes: number[] = [];
@@ -93,32 +98,26 @@ export class Journal {
   /**
    * Records one request with the next sequence number; beyond `capacity` entries or `maxBytes`, the oldest go.
    * `responseIsJson`: `e.responseBody` is the JSON text the client received (whole: no longer than the cut), kept as
-   * it is (a flat copy) rather than parsed and written again.
+   * it is rather than parsed and written again.
    */
   record(e: Omit<JournalEntry, 'seq'>, responseIsJson = false): void {
     const seq = ++this.seq;
-    if (this.capacity > 0) this.keep({ seq, ...e, path: flatCopy(e.path) }, responseIsJson);
+    if (this.capacity > 0) this.keep({ seq, ...e }, responseIsJson);
   }
 
-  /** Keeps `entry` (a new object of the journal's, its path already copied), its bodies replaced by their JSON text. */
+  /** Keeps `entry` (see the file's comment): its bodies as their JSON texts, then its other fields as JSON, in one Buffer. */
   private keep(entry: JournalEntry, responseIsJson: boolean): void {
-    let bodyBytes = 0;
-    if (entry.body !== undefined) {
-      entry.body = bodyText(entry.body);
-      bodyBytes = stringBytes(entry.body as string);
-    }
-    // the response's body (or its description) takes its share of the same budget, kept the same way
-    let responseBytes = 0;
-    if (entry.responseBody !== undefined) {
-      entry.responseBody = responseIsJson ? flatCopy(entry.responseBody as string) : bodyText(entry.responseBody);
-      responseBytes += stringBytes(entry.responseBody as string);
-    }
-    if (entry.responseMedia !== undefined) {
-      entry.responseMedia = flatCopy(entry.responseMedia);
-      responseBytes += stringBytes(entry.responseMedia);
-    }
-    const size = entryBytes(entry, bodyBytes + responseBytes);
-    this.items.push(entry);
+    const { body, responseBody, ...head } = entry;
+    const bodyJson = body === undefined ? '' : bodyText(body);
+    // the response's body (or its description) takes its share of the same budget
+    const responseJson = responseBody === undefined ? '' : responseIsJson ? (responseBody as string) : bodyText(responseBody);
+    const bodyBytes = bodyJson ? stringBytes(bodyJson) : 0;
+    const responseBytes = (responseJson ? stringBytes(responseJson) : 0) + (head.responseMedia !== undefined ? stringBytes(head.responseMedia) : 0);
+    const bytes = Buffer.from(bodyJson + responseJson + JSON.stringify(head));
+    const size = Math.max(entryBytes(head, bodyBytes + responseBytes), ENTRY_OVERHEAD + bytes.length);
+    this.items.push(bytes);
+    this.bodyLengths.push(bodyJson.length);
+    this.responseLengths.push(responseJson.length);
     this.sizes.push(size);
     this.responseSizes.push(responseBytes);
     this.kept += size;
@@ -128,15 +127,24 @@ export class Journal {
     while (this.length > 1 && this.kept > this.maxBytes) this.dropOldest();
   }
 
+  /** Entry `i` as kept: its request body's text, its response body's text ('' for none) and its other fields. */
+  private read(i: number): { body: string; response: string; head: EntryHead } {
+    const text = UTF8.decode(this.items[i]);
+    const b = this.bodyLengths[i];
+    const r = b + this.responseLengths[i];
+    return { body: text.slice(0, b), response: text.slice(b, r), head: JSON.parse(text.slice(r)) as EntryHead };
+  }
+
   /** Lets go of entry `i`'s response body or description (it stays listed, marked `responseDropped`). */
   private dropResponse(i: number): void {
     const bytes = this.responseSizes[i];
     if (bytes === 0) return;
-    const e = this.items[i];
-    delete e.responseBody;
-    delete e.responseBodyTruncated;
-    delete e.responseMedia;
-    e.responseDropped = true;
+    const { body, head } = this.read(i);
+    delete head.responseBodyTruncated;
+    delete head.responseMedia;
+    head.responseDropped = true;
+    this.items[i] = Buffer.from(body + JSON.stringify(head));
+    this.responseLengths[i] = 0;
     this.responseSizes[i] = 0;
     this.sizes[i] -= bytes;
     this.kept -= bytes;
@@ -146,8 +154,12 @@ export class Journal {
     this.kept -= this.sizes[this.head];
     this.head++;
     if (this.responseHead < this.head) this.responseHead = this.head;
+    // the slot lets go of its bytes at once
+    this.items[this.head - 1] = EMPTY;
     if (this.head > 64 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
+      this.bodyLengths = this.bodyLengths.slice(this.head);
+      this.responseLengths = this.responseLengths.slice(this.head);
       this.sizes = this.sizes.slice(this.head);
       this.responseSizes = this.responseSizes.slice(this.head);
       this.responseHead -= this.head;
@@ -174,9 +186,10 @@ export class Journal {
   list(): JournalEntry[] {
     const out = new Array<JournalEntry>(this.length);
     for (let i = this.head; i < this.items.length; i++) {
-      const e = { ...this.items[i] };
-      if (typeof e.body === 'string') e.body = readBack(e.body);
-      if (typeof e.responseBody === 'string') e.responseBody = readBack(e.responseBody);
+      const { body, response, head } = this.read(i);
+      const e: JournalEntry = head;
+      if (body) e.body = readBack(body);
+      if (response) e.responseBody = readBack(response);
       out[i - this.head] = e;
     }
     return out;
@@ -190,12 +203,14 @@ export class Journal {
   /** Replaces the entries with saved ones (the last that fit `capacity` and `maxBytes`). */
   load(saved: { entries: readonly JournalEntry[]; seq: number }): void {
     this.clear();
-    if (this.capacity > 0) for (const e of saved.entries.slice(-this.capacity)) this.keep({ ...e, path: flatCopy(e.path) }, false);
+    if (this.capacity > 0) for (const e of saved.entries.slice(-this.capacity)) this.keep(e, false);
     this.seq = saved.seq;
   }
 
   clear(): void {
     this.items = [];
+    this.bodyLengths = [];
+    this.responseLengths = [];
     this.sizes = [];
     this.responseSizes = [];
     this.responseHead = 0;

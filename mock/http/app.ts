@@ -77,6 +77,11 @@ export interface MockOptions extends EngineOptions {
    * docs/guides/proxy.md): the control API, the documents and the dashboard stay the mock's.
    */
   proxy?: Proxy;
+  /**
+   * The operations' whole answers are written together at the end of each turn of the event loop, or at once when
+   * this many wait (default 16; 1 writes each answer as soon as it is ready): mock/http/respond.ts, AnswerBatch.
+   */
+  writeBatch?: number;
 }
 
 export interface Mock {
@@ -213,7 +218,7 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     maxAge: 600,
   });
   const ui = createUiRouter({ tokenRequired: !!opts.controlToken, upstream: !!proxy });
-  const dispatch = createOperationDispatcher({ publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, capacity });
+  const dispatch = createOperationDispatcher({ publicUrl: opts.publicUrl, heartbeatMs, strict: opts.strict, capacity, writeBatch: opts.writeBatch });
   /**
    * Everything up to the operations, in one middleware (each layer of Express's router is paid on every request, so
    * this is one, not nine): counts the request in flight until it closes or turns into an event stream (a graceful

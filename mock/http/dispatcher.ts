@@ -17,7 +17,7 @@ import type { ResponseLocals } from './locals.ts';
 import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
 import { bodyTooLargeMessage, type Capacity } from './capacity.ts';
-import { sendAnswer, sendError, writeWhole } from './respond.ts';
+import { AnswerBatch, sendAnswer, sendError } from './respond.ts';
 
 /** Bytes a multipart body may carry beyond its files (boundaries, part headers, text fields): reserved with them. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
@@ -35,7 +35,12 @@ export interface DispatchOptions {
    * request reserves are left in `res.locals.bodyReserved`: the caller gives them back when the response closes.
    */
   capacity?: Capacity;
+  /** Whole answers written at once when that many wait (AnswerBatch, mock/http/respond.ts; default DEFAULT_WRITE_BATCH; 1: each at once). */
+  writeBatch?: number;
 }
+
+/** Whole answers written at once when that many wait (AnswerBatch): about a millisecond of creates under load. */
+export const DEFAULT_WRITE_BATCH = 16;
 
 /** OpenAPI template -> Express 5 path: `/tasks/{taskId}` -> `/tasks/:taskId`. */
 export function expressPath(template: string): string {
@@ -86,6 +91,9 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
 
   // built once: a mock bug found while answering is reported to the request's engine (sendAnswer's default)
   const answerOptions = { heartbeatMs: opts.heartbeatMs, strict: opts.strict, capacity: opts.capacity };
+  const batch = new AnswerBatch(opts.writeBatch ?? DEFAULT_WRITE_BATCH, (res, problem) =>
+    (res.locals as ResponseLocals).world?.engine.reportBug((res.locals as ResponseLocals).operationId ?? '(transport)', problem),
+  );
 
   return (req: Request, res: Response, next: NextFunction) => {
     const d = res.locals as ResponseLocals;
@@ -140,11 +148,16 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
     request.pageOrigin = d.pageOrigin;
     request.selfOrigin = d.selfOrigin;
     const a = await world.run(operationId, request, trace);
+    // the body is read and done with: its reservation is given back now, not when the answer is written (AnswerBatch)
+    if (d.bodyReserved > 0) {
+      opts.capacity?.releaseBody(d.bodyReserved);
+      d.bodyReserved = 0;
+    }
     res.locals.keyId = trace.keyId ?? null;
     if (trace.body !== undefined) res.locals.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
-    // a whole answer (JSON, most of them) is written at once; streams and events by sendAnswer
+    // a whole answer (JSON, most of them) is written with the others of this turn of the event loop; streams and events by sendAnswer
     const b = a.body;
-    if (!b || 'json' in b || 'bytes' in b) writeWhole(res, a);
+    if (!b || 'json' in b || 'bytes' in b) batch.add(res, a);
     else await sendAnswer(req, res, a, world.engine, answerOptions);
   }
 }
