@@ -79,6 +79,19 @@ describe('holds() evaluates the keywords the rules use as JSON Schema does', () 
     ['multipleOf', { multipleOf: 0.01 }, 1.001, false],
     ['oneOf exactly one', { oneOf: [{ required: ['a'] }, { required: ['b'] }] }, { a: 1, b: 1 }, false],
     ['pattern not blank', { pattern: '\\S' }, '  ', false],
+    // one member compared with constants (a rule's usual `if`), which compileFragment makes one function
+    ['member const: not an object', { properties: { model: { const: 'a' } } }, 5, true],
+    ['member const: an array is not an object', { properties: { model: { const: 'a' } }, required: ['model'] }, ['a'], true],
+    ['member const: absent, not required', { properties: { model: { const: 'a' } } }, {}, true],
+    ['member const: absent, required', { properties: { model: { const: 'a' } }, required: ['model'] }, {}, false],
+    ['member const: equal', { properties: { model: { const: 'a' } }, required: ['model'] }, { model: 'a' }, true],
+    ['member const: another value', { properties: { model: { const: 'a' } } }, { model: 'b' }, false],
+    ['member const: same text, another type', { properties: { n: { const: 1 } } }, { n: '1' }, false],
+    ['member enum: among them', { properties: { model: { enum: ['a', 'b'] } } }, { model: 'b' }, true],
+    ['member enum: not among them', { properties: { model: { enum: ['a', 'b'] } }, required: ['model'] }, { model: 'c' }, false],
+    ['member enum: absent, required', { properties: { model: { enum: ['a', 'b'] } }, required: ['model'] }, { other: 'a' }, false],
+    ['member enum: null is a value', { properties: { model: { enum: ['a', null] } } }, { model: null }, true],
+    ['required names another member', { properties: { model: { const: 'a' } }, required: ['other'] }, { model: 'a' }, false],
   ];
   it.each(rows)('%s', (_n, schema, value, expected) => {
     expect(holds(schema as Record<string, unknown>, value)).toBe(expected);

@@ -25,16 +25,33 @@ export function hash32(...parts: (string | number)[]): number {
   return h >>> 0;
 }
 
+/** The float in [0, 1) a mulberry32 stream gives after state `a` (a 32-bit state already advanced). */
+function mulberryOut(a: number): number {
+  let t = a;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 /** A deterministic stream of floats in [0, 1) from a 32-bit seed (mulberry32). */
 export function stream(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return mulberryOut(a);
   };
+}
+
+/** The first float of `stream(seed)`, without making the stream. */
+function firstOf(seed: number): number {
+  return mulberryOut(((seed >>> 0) + 0x6d2b79f5) >>> 0);
+}
+
+/** `n` (an unsigned 32-bit integer) as 8 lowercase hex digits; each half is a small integer, so no double is formatted. */
+function hex8(n: number): string {
+  const high = (n >>> 16).toString(16);
+  const low = (n & 0xffff).toString(16);
+  return '0000'.slice(high.length) + high + '0000'.slice(low.length) + low;
 }
 
 /** The engine's seeded randomness: derive values from the seed and the parts that name them. */
@@ -48,17 +65,11 @@ export class Rng {
 
   /** An integer in [min, max] for (seed, ...parts). */
   int(min: number, max: number, ...parts: (string | number)[]): number {
-    return min + Math.floor(this.for(...parts)() * (max - min + 1));
+    return min + Math.floor(firstOf(hash32(this.seed, ...parts)) * (max - min + 1));
   }
 
   /** A 16-hex-digit id for (seed, ...parts), with a prefix: `vt_1a2b3c4d5e6f7a8b`. */
   id(prefix: string, ...parts: (string | number)[]): string {
-    const a = hash32(this.seed, 'id-a', ...parts)
-      .toString(16)
-      .padStart(8, '0');
-    const b = hash32(this.seed, 'id-b', ...parts)
-      .toString(16)
-      .padStart(8, '0');
-    return `${prefix}_${a}${b}`;
+    return `${prefix}_${hex8(hash32(this.seed, 'id-a', ...parts))}${hex8(hash32(this.seed, 'id-b', ...parts))}`;
   }
 }

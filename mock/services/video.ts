@@ -39,7 +39,7 @@ import { colourFor, rgbHex } from '../media/colour.ts';
 import { labelledImage, renderVideo } from '../media/renderers.ts';
 import type { Handler, MediaAsset, Service, ServiceContext } from './context.ts';
 import { fake } from './fake.ts';
-import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, taskRecordSchema } from './tasks.ts';
+import { MOCK_FAULT_REASON, cataloguedReason, forcedFailureReason, TaskKit, taskRecordSchema, type Lifecycle } from './tasks.ts';
 import { cutText } from '../../schemas/text.ts';
 
 /**
@@ -134,11 +134,19 @@ interface NewTask<E extends ErrorName> {
   insufficient: E;
 }
 
+/** The ledger note of a task's hold, one string per model (kept by every hold's ledger entry). */
+const reserveNotes = new Map<string, string>();
+function reserveNote(model: string): string {
+  let note = reserveNotes.get(model);
+  if (note === undefined) reserveNotes.set(model, (note = `video task ${model}`));
+  return note;
+}
+
 /** Creates, charges and schedules a task; throws the `insufficient` error with nothing charged when the balance is short. */
 function createTask<E extends ErrorName>(ctx: ServiceContext<E>, t: NewTask<E>) {
   const { engine, now } = ctx;
   const id = kit.nextId(ctx);
-  kit.reserve(ctx, id, t.credits, t.insufficient, `video task ${t.model}`);
+  kit.reserve(ctx, id, t.credits, t.insufficient, reserveNote(t.model));
   const r = kit.create(ctx, id, 'generating', {
     episodeId: engine.rng.id('ep', id, 'episode'),
     model: t.model,
@@ -155,21 +163,26 @@ function createTask<E extends ErrorName>(ctx: ServiceContext<E>, t: NewTask<E>) 
     prompt: t.prompt,
     audio: t.audio,
   });
-  const { generatingMs, uploadingMs } = videoPhases(t.scheduleKey, t.duration);
   const failWith = forcedFailureReason(ctx);
-  kit.run(
-    engine,
-    r,
-    {
-      steps: [
-        { status: 'uploading', afterMs: generatingMs },
-        { status: 'success', afterMs: uploadingMs },
-      ],
-      ...(failWith ? { failure: { atStep: 0, reason: failWith } } : {}),
-    },
-    now,
-  );
+  kit.run(engine, r, failWith ? { ...videoLifecycle(t.scheduleKey, t.duration), failure: { atStep: 0, reason: failWith } } : videoLifecycle(t.scheduleKey, t.duration), now);
   return { taskId: id, episodeId: r.episodeId, status: 'generating' as const };
+}
+
+/** The lifecycles of tasks not forced to fail, by schedule and duration: one frozen object each, shared by their tasks (nothing writes to a lifecycle). */
+const lifecycles = new Map<string, Lifecycle<VideoTask['status']>>();
+
+/** A video task's lifecycle: generating, then uploading after its schedule's generation time, then success. */
+function videoLifecycle(scheduleKey: Parameters<typeof videoPhases>[0], duration: number): Lifecycle<VideoTask['status']> {
+  const key = `${scheduleKey} ${duration}`;
+  let l = lifecycles.get(key);
+  if (!l) {
+    const { generatingMs, uploadingMs } = videoPhases(scheduleKey, duration);
+    l = Object.freeze({
+      steps: Object.freeze([Object.freeze({ status: 'uploading' as const, afterMs: generatingMs }), Object.freeze({ status: 'success' as const, afterMs: uploadingMs })]),
+    });
+    lifecycles.set(key, l);
+  }
+  return l;
 }
 
 const sharedLookup = { notFound: 'VIDEO_TASK_NOT_FOUND', forbidden: 'VIDEO_TASK_FORBIDDEN' } as const;
