@@ -164,7 +164,12 @@ function createTask<E extends ErrorName>(ctx: ServiceContext<E>, t: NewTask<E>) 
     audio: t.audio,
   });
   const failWith = forcedFailureReason(ctx);
-  kit.run(engine, r, failWith ? { ...videoLifecycle(t.scheduleKey, t.duration), failure: { atStep: 0, reason: failWith } } : videoLifecycle(t.scheduleKey, t.duration), now);
+  kit.run(
+    engine,
+    r,
+    failWith ? { ...videoLifecycle(t.scheduleKey, t.duration), failure: { atStep: 0, reason: failWith } } : videoLifecycle(t.scheduleKey, t.duration),
+    now,
+  );
   return { taskId: id, episodeId: r.episodeId, status: 'generating' as const };
 }
 
@@ -178,7 +183,10 @@ function videoLifecycle(scheduleKey: Parameters<typeof videoPhases>[0], duration
   if (!l) {
     const { generatingMs, uploadingMs } = videoPhases(scheduleKey, duration);
     l = Object.freeze({
-      steps: Object.freeze([Object.freeze({ status: 'uploading' as const, afterMs: generatingMs }), Object.freeze({ status: 'success' as const, afterMs: uploadingMs })]),
+      steps: Object.freeze([
+        Object.freeze({ status: 'uploading' as const, afterMs: generatingMs }),
+        Object.freeze({ status: 'success' as const, afterMs: uploadingMs }),
+      ]),
     });
     lifecycles.set(key, l);
   }
