@@ -147,7 +147,15 @@ function createTask<E extends ErrorName>(ctx: ServiceContext<E>, t: NewTask<E>) 
   const { engine, now } = ctx;
   const id = kit.nextId(ctx);
   kit.reserve(ctx, id, t.credits, t.insufficient, reserveNote(t.model));
-  const r = kit.create(ctx, id, 'generating', {
+  // one literal with every field, the lifecycle's included (set by kit.run): V8 keeps them all in the object itself,
+  // not in a second array of properties, one object less to copy for each task that survives a scavenge
+  const r = kit.add(engine, {
+    id,
+    owner: ctx.account.apiKey,
+    status: 'generating',
+    createdAt: now,
+    updatedAt: now,
+    lifecycle: undefined,
     episodeId: engine.rng.id('ep', id, 'episode'),
     model: t.model,
     params: t.params,
