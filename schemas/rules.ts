@@ -178,6 +178,12 @@ function memberTest(schema: JsonSchema): Check | undefined {
   return undefined;
 }
 
+/** True when one of `checks` holds for `v` (a loop: a request's checks make no closure). */
+function someHolds(checks: readonly Check[], v: unknown): boolean {
+  for (let i = 0; i < checks.length; i++) if (checks[i](v)) return true;
+  return false;
+}
+
 /** The equality of JSON values (`const`, `enum`) with `s`: identity for a scalar, else the same JSON text. */
 function equalTo(s: unknown): Check {
   if (isPrimitive(s)) return (v) => v === s;
@@ -207,7 +213,10 @@ function keywordCheck(k: string, s: unknown, schema: JsonSchema): Check | undefi
     case 'type': {
       const types = Array.isArray(s) ? (s as string[]) : [s as string];
       for (const t of types) typeOk(t, undefined); // an unknown type throws here, once
-      return (v) => types.some((t) => typeOk(t, v));
+      return (v) => {
+        for (let i = 0; i < types.length; i++) if (typeOk(types[i], v)) return true;
+        return false;
+      };
     }
     case 'const':
       return equalTo(s);
@@ -218,7 +227,7 @@ function keywordCheck(k: string, s: unknown, schema: JsonSchema): Check | undefi
         return (v) => set.has(v);
       }
       const checks = values.map(equalTo);
-      return (v) => checks.some((c) => c(v));
+      return (v) => someHolds(checks, v);
     }
     case 'not': {
       const sub = compileFragment(s as JsonSchema);
@@ -226,11 +235,14 @@ function keywordCheck(k: string, s: unknown, schema: JsonSchema): Check | undefi
     }
     case 'allOf': {
       const subs = list(s);
-      return (v) => subs.every((c) => c(v));
+      return (v) => {
+        for (let i = 0; i < subs.length; i++) if (!subs[i](v)) return false;
+        return true;
+      };
     }
     case 'anyOf': {
       const subs = list(s);
-      return (v) => subs.some((c) => c(v));
+      return (v) => someHolds(subs, v);
     }
     case 'oneOf': {
       const subs = list(s);
@@ -275,7 +287,11 @@ function keywordCheck(k: string, s: unknown, schema: JsonSchema): Check | undefi
     }
     case 'items': {
       const sub = compileFragment(s as JsonSchema);
-      return (v) => !Array.isArray(v) || v.every((x) => sub(x));
+      return (v) => {
+        if (!Array.isArray(v)) return true;
+        for (let i = 0; i < v.length; i++) if (!sub(v[i])) return false;
+        return true;
+      };
     }
     case 'contains': {
       const sub = compileFragment(s as JsonSchema);

@@ -289,6 +289,9 @@ export function parseWholeBody(bytes: Uint8Array | undefined, contentType: strin
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The forcing of a request that forces nothing: one object for all (nothing writes to a request's forcing). */
+const NO_FORCING: Forcing = Object.freeze({});
+
 /** The schema of an operation without query parameters: built once, not per request. */
 const NO_QUERY = z.object({});
 
@@ -304,7 +307,16 @@ interface Plan {
 }
 
 /**
- * The ServiceContext of one API request: its account read live at each use (through `live`, which throws
+ * The caller's account as it is now (`owner`: its API key, or 'anonymous'): read again after every await, so a reset,
+ * a deletion or an eviction meanwhile wins. Errors: UNAUTHORIZED for a key deleted meanwhile.
+ */
+function liveAccount(engine: Engine, apiKey: string | null, owner: string): Account {
+  if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
+  return engine.accounts.get(owner, engine.clock.now());
+}
+
+/**
+ * The ServiceContext of one API request: its account read live at each use (`liveAccount`, which throws
  * UNAUTHORIZED for a key deleted meanwhile), URLs built on the request's origin. A class, so a request costs one
  * object, not a getter and a closure made for it.
  */
@@ -318,11 +330,12 @@ class ApiContext implements ServiceContext<ErrorName> {
     readonly operationId: OperationId,
     private readonly origin: string,
     readonly fromOwnPage: boolean,
-    private readonly live: () => Account,
+    private readonly apiKey: string | null,
+    private readonly owner: string,
   ) {}
 
   get account(): Account {
-    return this.live();
+    return liveAccount(this.engine, this.apiKey, this.owner);
   }
 
   url(path: string): string {
@@ -417,7 +430,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     if (apiKey && trace) trace.keyId = engine.keyPattern.exec(apiKey)?.[1] ?? null;
 
     const directives = readDirectives(req.prefer ?? '', req.query);
-    let forcing: Forcing = {};
+    let forcing: Forcing = NO_FORCING;
     let scenarioId: string | undefined;
     if (directives) forcing = toForcing(directives, op);
     else {
@@ -433,12 +446,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     // Everything below reads the state as it is after the delay (a reset or a key deletion meanwhile wins).
     engine.tick();
     const owner = apiKey ?? 'anonymous';
-    /** The caller's account as it is now: read again after every await (a reset, a deletion or an eviction meanwhile wins). */
-    const liveAccount = () => {
-      if (apiKey && engine.accounts.isDeleted(apiKey)) throw new ApiError('UNAUTHORIZED', 'API key has been deleted');
-      return engine.accounts.get(owner, engine.clock.now());
-    };
-    liveAccount(); // created on first use, before forced answers and the rate limit
+    // the caller's account, created on first use, before forced answers and the rate limit; read again after every await
+    liveAccount(engine, apiKey, owner);
 
     if (forcing.code !== undefined && forcing.code !== op.response.status) {
       const name = errorForStatus(op, forcing.code)!;
@@ -469,8 +478,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     const sent: { body?: unknown; query?: unknown } | undefined = opts.intercept ? {} : undefined;
     const input = await inputOf(plan, req, trace, sent);
     // the body may have streamed for a while: the account is read at use time, never kept from before
-    const ctx = new ApiContext(engine, engine.tick(), forcing, id as OperationId, req.origin, fromOwnPage(req), liveAccount);
-    liveAccount();
+    const ctx = new ApiContext(engine, engine.tick(), forcing, id as OperationId, req.origin, fromOwnPage(req), apiKey, owner);
+    liveAccount(engine, apiKey, owner);
     const answer = opts.intercept?.({
       operationId: id,
       apiKey,
@@ -492,7 +501,6 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     if (!plan) return errorAnswer('ROUTE_NOT_FOUND', `no operation ${id} in this mock`);
     const op = plan.op;
     const response = op.response;
-    const bug = (problem: string) => opts.onMockBug?.(id, problem);
     const seq = ++requestSeq;
     if (trace) trace.operationId = id as OperationId;
     try {
@@ -515,7 +523,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       if (response.kind === 'binary') {
         const b = out as BinaryBody;
         if (opts.strict && !response.contentTypes.includes(b.contentType)) {
-          bug(`answered Content-Type ${b.contentType}, which it does not declare (${response.contentTypes.join(', ')})`);
+          opts.onMockBug?.(id, `answered Content-Type ${b.contentType}, which it does not declare (${response.contentTypes.join(', ')})`);
           return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared Content-Type ${b.contentType}`);
         }
         return binaryAnswer(response.status, b);
@@ -525,7 +533,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
         const status = 'location' in p ? response.status : (p.status ?? 200);
         const declared = 'location' in p ? response.status !== 200 : status === response.status || Object.hasOwn(response.pages ?? {}, status);
         if (opts.strict && !declared) {
-          bug(`answered ${'location' in p ? 'a redirect' : `a page with status ${status}`}, which it does not declare`);
+          opts.onMockBug?.(id, `answered ${'location' in p ? 'a redirect' : `a page with status ${status}`}, which it does not declare`);
           return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared ${'location' in p ? 'redirect' : `page status ${status}`}`);
         }
         return 'location' in p ? redirectAnswer(response.status, p.location) : pageAnswer(status, p.html);
@@ -544,7 +552,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
           const check = plan.answerSchema!.safeParse(JSON.parse(out.text));
           if (!check.success) {
             const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-            bug(problem);
+            opts.onMockBug?.(id, problem);
             return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: the ${id} response does not match its declared schema (${problem})`);
           }
         }
@@ -555,7 +563,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
         const check = plan.answerSchema!.safeParse(json);
         if (!check.success) {
           const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-          bug(problem);
+          opts.onMockBug?.(id, problem);
           return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: the ${id} response does not match its declared schema (${problem})`);
         }
       }
@@ -566,12 +574,12 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
         if (trace && !op.control && trace.body === undefined && readsWholeBody(op)) await journalRefusedBody(req, trace);
         // strict: an error the operation does not declare is not in its spec either (a mock bug)
         if (opts.strict && !(op.errors as readonly string[]).includes(e.error)) {
-          bug(`answered ${e.code} (${e.error}), which ${id} does not declare`);
+          opts.onMockBug?.(id, `answered ${e.code} (${e.error}), which ${id} does not declare`);
           return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered ${e.code}, which it does not declare`);
         }
         return errorAnswer(e);
       }
-      bug((e as Error)?.stack ?? String(e));
+      opts.onMockBug?.(id, (e as Error)?.stack ?? String(e));
       return errorAnswer('MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
     }
   }

@@ -42,6 +42,9 @@ function pageOf<T>(list: readonly Entry<T>[], page: number, pageSize: number): P
   return { items, total: list.length };
 }
 
+/** What an eviction that removes nothing returns: one empty list for all, frozen (callers only read it). */
+const NONE = Object.freeze([]) as unknown as never[];
+
 export class OwnedStore<T> {
   private byId = new Map<string, Entry<T>>();
   private byOwner = new Map<string, Entry<T>[]>();
@@ -99,15 +102,16 @@ export class OwnedStore<T> {
    * list (a create beyond the cap while every task still runs stays cheap).
    */
   evictOldest(owner: string, keep: number, groups: readonly string[]): T[] {
-    return this.evictFrom(
-      groups.map((g) => this.byOwnerGroup.get(`${owner}\u0000${g}`) ?? []),
-      this.countOf(owner) - keep,
-    );
+    const excess = this.countOf(owner) - keep;
+    if (excess <= 0) return NONE;
+    const lists = groups.map((g) => this.byOwnerGroup.get(`${owner}\u0000${g}`) ?? []);
+    // nothing of those groups to remove (every task still runs: the clock stopped): nothing built for it
+    return lists.some((l) => l.length > 0) ? this.evictFrom(lists, excess) : NONE;
   }
 
   /** Removes up to `excess` of the oldest entries at the heads of `lists` (each sorted by seq); returns their records, oldest first. */
   private evictFrom(lists: Entry<T>[][], excess: number): T[] {
-    if (excess <= 0) return [];
+    if (excess <= 0) return NONE;
     const at = lists.map(() => 0);
     const gone: Entry<T>[] = [];
     for (; excess > 0; excess--) {
@@ -129,9 +133,11 @@ export class OwnedStore<T> {
    * create beyond the area's bound while every task still runs stays cheap.
    */
   evictOldestOverall(keep: number, groups: readonly string[]): T[] {
+    const excess = this.byId.size - keep;
+    if (excess <= 0 || !groups.some((g) => (this.byGroup.get(g)?.length ?? 0) > 0)) return NONE;
     return this.evictFrom(
       groups.map((g) => this.byGroup.get(g) ?? []),
-      this.byId.size - keep,
+      excess,
     );
   }
 

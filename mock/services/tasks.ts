@@ -368,12 +368,16 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     const store = this.store(engine);
     store.insert(task.owner, task.id, task, task.status);
     this.report(engine, task);
-    const gone: T[] = [];
-    if (store.countOf(task.owner) > engine.limits.tasksPerKey) gone.push(...store.evictOldest(task.owner, engine.limits.tasksPerKey, this.config.terminal));
-    if (store.size > engine.limits.tasks) gone.push(...store.evictOldestOverall(engine.limits.tasks, this.config.terminal));
+    if (store.countOf(task.owner) > engine.limits.tasksPerKey)
+      this.evicted(engine, store.evictOldest(task.owner, engine.limits.tasksPerKey, this.config.terminal));
+    if (store.size > engine.limits.tasks) this.evicted(engine, store.evictOldestOverall(engine.limits.tasks, this.config.terminal));
+    return task;
+  }
+
+  /** Tells the activity feed of tasks `add` dropped beyond the bounds. */
+  private evicted(engine: Engine, gone: readonly T[]): void {
     for (const old of gone)
       engine.activity.record({ at: engine.clock.now(), area: this.config.area, taskId: old.id, apiKey: old.owner, status: 'evicted', terminal: true });
-    return task;
   }
 
   /** Moves `task` to `status` at `at` (virtual ms): updatedAt, the status list, the activity feed. */
