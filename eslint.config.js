@@ -167,6 +167,20 @@ export default tseslint.config(
       ],
     },
   },
+  // The layers below the transports run in browsers too (MSW, the in-process fetch): no Node global either (an
+  // import of node:* is refused above; a global such as Buffer would only fail in the browser)
+  {
+    files: ['mock/engine/**/*.ts', 'mock/media/**/*.ts', 'mock/services/**/*.ts', 'mock/core/**/*.ts', 'mock/web/**/*.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['Buffer', 'process', 'setImmediate', 'clearImmediate', '__dirname', '__filename', 'require', 'global'].map((name) => ({
+          name,
+          message: 'this layer runs in browsers too (MSW): use standard JavaScript (Uint8Array, TextEncoder, globalThis)',
+        })),
+      ],
+    },
+  },
   // The order of the layers (docs/architecture.md, "The layers"): engine < media < services < core < http, web
   // < index, cli. A layer imports only from the layers below it; an upward import fails here.
   {

@@ -48,3 +48,25 @@ describe('no upward dynamic import', () => {
     expect(await problems(file, `export const load = () => ${expression};\n`)).toEqual([]);
   });
 });
+
+describe('no Node global below the transports', () => {
+  // the project's own configuration (eslint.config.js): these layers run in browsers too (MSW)
+  const project = new ESLint({ cwd: join(import.meta.dirname, '..') });
+  /** The no-restricted-globals messages for `code` linted as the file `file`. */
+  const globalsFound = async (file: string, code: string) => {
+    const [result] = await project.lintText(code, { filePath: join(import.meta.dirname, '..', file) });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-globals').map((m) => m.message);
+  };
+
+  it.each([
+    ['mock/engine/journal.ts', "export const bytes = Buffer.from('x');\n"],
+    ['mock/core/answer.ts', 'export const argv = process.argv;\n'],
+    ['mock/services/video.ts', 'export const later = (f: () => void) => setImmediate(f);\n'],
+  ])('%s: %s is refused', async (file, code) => {
+    expect(await globalsFound(file, code)).toEqual([expect.stringContaining('runs in browsers too')]);
+  });
+
+  it('mock/http may use them (Node only)', async () => {
+    expect(await globalsFound('mock/http/respond.ts', "export const bytes = Buffer.from('x');\n")).toEqual([]);
+  });
+});

@@ -6,14 +6,16 @@
  * entry stays, marked `responseDropped`), then the oldest entries; beyond the
  * entries, the oldest go. The newest entry is always kept whole.
  *
- * An entry is kept as one Buffer: the UTF-8 bytes of its request body's JSON text, its response body's JSON text and
- * the JSON of its other fields, one after the other (their lengths in parallel arrays of numbers), read back and
- * parsed when the journal is read (`list`). The bytes are new memory: a cut of a larger string (`slice`,
+ * An entry is kept as one byte array: the UTF-8 bytes of its request body's JSON text, its response body's JSON text
+ * and the JSON of its other fields, one after the other (their lengths in parallel arrays of numbers), read back and
+ * parsed when the journal is read (`list`); written with the web's TextEncoder (the engine runs in browsers too:
+ * MSW), each in an array of its own (a shared slab would keep the bytes of dropped entries while one of its entries
+ * stays). The bytes are new memory: a cut of a larger string (`slice`,
  * `substring`) and the strings JSON.parse or a form parser hands out may share the memory of the whole request text
  * in V8, so keeping them would keep every request body whole, whatever the cut. And they are outside V8's heap:
  * under load the journal's entries were most of what survived a garbage collection of the young generation, which
- * copies every object that survives it (a tree of objects and strings per entry); a Buffer is one small object to
- * copy (docs/architecture.md, "Keeping the request path fast").
+ * copies every object that survives it (a tree of objects and strings per entry); an array's bytes are not
+ * copied (docs/architecture.md, "Keeping the request path fast").
  */
 import type { JournalEntry } from '../../schemas/control.ts';
 
@@ -46,7 +48,7 @@ function readBack(text: string): unknown {
 }
 
 /** An entry's bytes once it is dropped (its slot lets go of them before the slots are compacted). */
-const EMPTY = Buffer.alloc(0);
+const EMPTY = new Uint8Array(0);
 
 /**
  * Bytes an entry is estimated to cost, given its bodies' share: two a character, as for strings in V8's heap (what
@@ -63,6 +65,13 @@ function entryBytes(e: EntryHead, bodyBytes: number): number {
   );
 }
 
+const ENCODER = new TextEncoder();
+
+/** `text` as UTF-8 in an array of its own (no shared slab: an entry kept never keeps the memory of entries dropped). */
+function encodeEntry(text: string): Uint8Array {
+  return ENCODER.encode(text);
+}
+
 /** An entry's fields besides its bodies (what is kept as JSON after the bodies' texts). */
 type EntryHead = Omit<JournalEntry, 'body' | 'responseBody'>;
 
@@ -71,7 +80,7 @@ const UTF8 = new TextDecoder();
 
 export class Journal {
   /** Entries oldest first from `head` (the slots before it are dropped ones, compacted now and then), as kept (see the file's comment). */
-  private items: Buffer[] = [];
+  private items: Uint8Array[] = [];
   /** UTF-16 length of each entry's request body text (0: none). */
   private bodyLengths: number[] = [];
   /** UTF-16 length of each entry's response body text (0: none, or dropped). */
@@ -105,7 +114,7 @@ export class Journal {
     if (this.capacity > 0) this.keep({ seq, ...e }, responseIsJson);
   }
 
-  /** Keeps `entry` (see the file's comment): its bodies as their JSON texts, then its other fields as JSON, in one Buffer. */
+  /** Keeps `entry` (see the file's comment): its bodies as their JSON texts, then its other fields as JSON, in one byte array. */
   private keep(entry: JournalEntry, responseIsJson: boolean): void {
     const { body, responseBody, ...head } = entry;
     const bodyJson = body === undefined ? '' : bodyText(body);
@@ -113,7 +122,7 @@ export class Journal {
     const responseJson = responseBody === undefined ? '' : responseIsJson ? (responseBody as string) : bodyText(responseBody);
     const bodyBytes = bodyJson ? stringBytes(bodyJson) : 0;
     const responseBytes = (responseJson ? stringBytes(responseJson) : 0) + (head.responseMedia !== undefined ? stringBytes(head.responseMedia) : 0);
-    const bytes = Buffer.from(bodyJson + responseJson + JSON.stringify(head));
+    const bytes = encodeEntry(bodyJson + responseJson + JSON.stringify(head));
     const size = Math.max(entryBytes(head, bodyBytes + responseBytes), ENTRY_OVERHEAD + bytes.length);
     this.items.push(bytes);
     this.bodyLengths.push(bodyJson.length);
@@ -143,7 +152,7 @@ export class Journal {
     delete head.responseBodyTruncated;
     delete head.responseMedia;
     head.responseDropped = true;
-    this.items[i] = Buffer.from(body + JSON.stringify(head));
+    this.items[i] = encodeEntry(body + JSON.stringify(head));
     this.responseLengths[i] = 0;
     this.responseSizes[i] = 0;
     this.sizes[i] -= bytes;
