@@ -32,7 +32,8 @@ export interface DispatchOptions {
   strict?: boolean;
   /**
    * The process's caps on bodies in flight and open event streams (shared by every world); none: no caps. The bytes a
-   * request reserves are left in `res.locals.bodyReserved`: the caller gives them back when the response closes.
+   * request reserves are left in `res.locals.bodyReserved`: given back once its operation has answered, or by the caller
+   * when the response closes (a request refused before its operation ran).
    */
   capacity?: Capacity;
   /** Whole answers written at once when that many wait (AnswerBatch, mock/http/respond.ts; default DEFAULT_WRITE_BATCH; 1: each at once). */
