@@ -43,7 +43,7 @@ function pageOf<T>(list: readonly Entry<T>[], page: number, pageSize: number): P
 }
 
 /** What an eviction that removes nothing returns: one empty list for all, frozen (callers only read it). */
-const NONE = Object.freeze([]) as unknown as never[];
+const NONE: readonly never[] = Object.freeze([]);
 
 export class OwnedStore<T> {
   private byId = new Map<string, Entry<T>>();
@@ -101,7 +101,7 @@ export class OwnedStore<T> {
    * O(removed x groups): it walks the per-group lists, never the owner's whole
    * list (a create beyond the cap while every task still runs stays cheap).
    */
-  evictOldest(owner: string, keep: number, groups: readonly string[]): T[] {
+  evictOldest(owner: string, keep: number, groups: readonly string[]): readonly T[] {
     const excess = this.countOf(owner) - keep;
     if (excess <= 0) return NONE;
     const lists = groups.map((g) => this.byOwnerGroup.get(`${owner}\u0000${g}`) ?? []);
@@ -110,7 +110,7 @@ export class OwnedStore<T> {
   }
 
   /** Removes up to `excess` of the oldest entries at the heads of `lists` (each sorted by seq); returns their records, oldest first. */
-  private evictFrom(lists: Entry<T>[][], excess: number): T[] {
+  private evictFrom(lists: Entry<T>[][], excess: number): readonly T[] {
     if (excess <= 0) return NONE;
     const at = lists.map(() => 0);
     const gone: Entry<T>[] = [];
@@ -132,7 +132,7 @@ export class OwnedStore<T> {
    * walks the per-group lists, never the whole store: O(removed x groups), so a
    * create beyond the area's bound while every task still runs stays cheap.
    */
-  evictOldestOverall(keep: number, groups: readonly string[]): T[] {
+  evictOldestOverall(keep: number, groups: readonly string[]): readonly T[] {
     const excess = this.byId.size - keep;
     if (excess <= 0 || !groups.some((g) => (this.byGroup.get(g)?.length ?? 0) > 0)) return NONE;
     return this.evictFrom(
