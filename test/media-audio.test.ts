@@ -11,7 +11,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import ToneMidi from '@tonejs/midi';
-import { Parser as M3u8Parser } from 'm3u8-parser';
 import { BufferTarget, EncodedAudioPacketSource, EncodedPacket, Mp4OutputFormat, Output } from 'mediabunny';
 import { parseMidi } from 'midi-file';
 import { parseBuffer } from 'music-metadata';
@@ -21,6 +20,7 @@ import { audioMaxDurationMs, encodedAudio, loadAudioLoops, renderAudio } from '.
 import { hlsAudio } from '../mock/media/hls.ts';
 import { renderMidi } from '../mock/media/midi.ts';
 import { cuesForText, renderSrt } from '../mock/media/srt.ts';
+import { parsePlaylist } from './speech-media-helpers.ts';
 import { audioFileTypes, audioFormats, durationMatches, renderedAudio, type AudioFormat } from '../schemas/media.ts';
 
 const { Midi } = ToneMidi;
@@ -287,16 +287,6 @@ describe('encodedAudio', () => {
 
 describe('hlsAudio', () => {
   beforeAll(() => loadAudioLoops()); // hlsAudio is synchronous: the loops it copies load on first use
-  function parsePlaylist(text: string) {
-    const parser = new M3u8Parser();
-    const warnings: string[] = [];
-    parser.on('warn', (w) => warnings.push(w.message));
-    parser.push(text);
-    parser.end();
-    expect(warnings).toEqual([]);
-    return parser.manifest;
-  }
-
   it.each([
     [100, undefined],
     [5000, undefined],

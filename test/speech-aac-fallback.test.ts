@@ -8,6 +8,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SpeechSynth } from '../mock/media/speech.ts';
 import { useMocks } from './helpers.ts';
+import { ttsBytes } from './speech-media-helpers.ts';
 
 vi.mock('@mediabunny/aac-encoder', () => ({
   registerAacEncoder: () => {
@@ -25,25 +26,15 @@ const toneSynth: SpeechSynth = {
   },
 };
 
-async function tts(base: string, input: string, format: string): Promise<Uint8Array> {
-  const r = await fetch(`${base}/v1/tts`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
-    body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
-  });
-  expect(r.status).toBe(200);
-  return new Uint8Array(await r.arrayBuffer());
-}
-
 describe('TTS aac with an encoder that fails', () => {
   it('answers ADTS tones of the spoken length and tells the host', async () => {
     const problems: string[] = [];
     const m = await start({ speech: toneSynth, onSpeechProblem: (p) => problems.push(p) });
-    const aac = await tts(m.base, 'abc', 'aac');
+    const aac = await ttsBytes(m.base, 'aac', 'abc');
     expect([aac[0], aac[1] & 0xf6]).toEqual([0xff, 0xf0]);
     let frames = 0;
     for (let at = 0; at < aac.length; frames++) at += ((aac[at + 3] & 3) << 11) | (aac[at + 4] << 3) | (aac[at + 5] >> 5);
-    const samples = ((await tts(m.base, 'abc', 'wav')).length - 44) / 2;
+    const samples = ((await ttsBytes(m.base, 'wav', 'abc')).length - 44) / 2;
     expect(frames).toBe(Math.round(samples / 1024));
     expect(problems.some((p) => /aac encoder failed/.test(p))).toBe(true);
   });

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import type { SpeechSynth } from '../mock/media/speech.ts';
 import { flowSpeechBody } from './factories.ts';
 import { useMocks } from './helpers.ts';
+import { ttsBytes } from './speech-media-helpers.ts';
 
 const start = useMocks();
 
@@ -25,16 +26,6 @@ const toneSynth: SpeechSynth = {
     return Promise.resolve({ samples, sampleRate: 22_050 });
   },
 };
-
-async function tts(base: string, format: string, input: string): Promise<Uint8Array> {
-  const r = await fetch(`${base}/v1/tts`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
-    body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
-  });
-  expect(r.status).toBe(200);
-  return new Uint8Array(await r.arrayBuffer());
-}
 
 /** CRC-32 of Ogg (RFC 3533: polynomial 0x04c11db7, not reflected, initial 0), bit by bit. */
 function oggCrc(bytes: Uint8Array): number {
@@ -70,9 +61,9 @@ describe('TTS opus, flac and aac speak the words', () => {
 
   it("flac: STREAMINFO declares the WAV answer's samples; the stream is FLAC frames from byte 42", async () => {
     const m = await start({ speech: toneSynth });
-    const wav = await tts(m.base, 'wav', input);
+    const wav = await ttsBytes(m.base, 'wav', input);
     const samples = (wav.length - 44) / 2;
-    const flac = await tts(m.base, 'flac', input);
+    const flac = await ttsBytes(m.base, 'flac', input);
     expect(String.fromCharCode(...flac.subarray(0, 4))).toBe('fLaC');
     const si = flac.subarray(8, 42);
     const total = (si[13] & 0x0f) * 2 ** 32 + new DataView(si.buffer, si.byteOffset + 14, 4).getUint32(0);
@@ -80,13 +71,13 @@ describe('TTS opus, flac and aac speak the words', () => {
     expect([flac[42], flac[43] & 0xfe]).toEqual([0xff, 0xf8]); // the first frame's sync code
     // the tone's samples are not the tones of the no-engine path: a mock without the engine answers other bytes
     const plain = await start();
-    expect(Buffer.from(await tts(plain.base, 'flac', input)).equals(Buffer.from(flac))).toBe(false);
+    expect(Buffer.from(await ttsBytes(plain.base, 'flac', input)).equals(Buffer.from(flac))).toBe(false);
   });
 
   it('opus: OpusHead with a 312 pre-skip, every page CRC holds, the last granule is the pre-skip plus the samples at 48 kHz', async () => {
     const m = await start({ speech: toneSynth });
-    const samples = ((await tts(m.base, 'wav', input)).length - 44) / 2;
-    const ogg = await tts(m.base, 'opus', input);
+    const samples = ((await ttsBytes(m.base, 'wav', input)).length - 44) / 2;
+    const ogg = await ttsBytes(m.base, 'opus', input);
     const pages = oggPages(ogg);
     expect(pages.every((p) => p.crcOk)).toBe(true);
     const head = ogg.subarray(28, 28 + 19);
@@ -95,14 +86,14 @@ describe('TTS opus, flac and aac speak the words', () => {
     expect(pages.at(-1)!.flags & 0x04).toBe(0x04); // end of stream
     expect(pages.at(-1)!.granule).toBe(312 + samples * 2);
     // the same input, the same bytes
-    expect(Buffer.from(await tts(m.base, 'opus', input)).equals(Buffer.from(ogg))).toBe(true);
+    expect(Buffer.from(await ttsBytes(m.base, 'opus', input)).equals(Buffer.from(ogg))).toBe(true);
   });
 
   it('aac: ADTS frames (AAC-LC, 24 kHz, mono), as many as the spoken length in whole 1024-sample frames; the same input the same bytes; not the tones', async () => {
     const problems: string[] = [];
     const m = await start({ speech: toneSynth, onSpeechProblem: (p) => problems.push(p) });
-    const samples = ((await tts(m.base, 'wav', input)).length - 44) / 2;
-    const aac = await tts(m.base, 'aac', input);
+    const samples = ((await ttsBytes(m.base, 'wav', input)).length - 44) / 2;
+    const aac = await ttsBytes(m.base, 'aac', input);
     // ISO/IEC 13818-7 ADTS: sync 0xFFF, profile (2 bits) 1 = LC, sampling index 6 = 24 kHz, channels 1; 13-bit frame length
     let frames = 0;
     for (let at = 0; at < aac.length; frames++) {
@@ -113,9 +104,9 @@ describe('TTS opus, flac and aac speak the words', () => {
       at += length;
     }
     expect(frames).toBe(Math.round(samples / 1024));
-    expect(Buffer.from(await tts(m.base, 'aac', input)).equals(Buffer.from(aac))).toBe(true);
+    expect(Buffer.from(await ttsBytes(m.base, 'aac', input)).equals(Buffer.from(aac))).toBe(true);
     const plain = await start();
-    expect(Buffer.from(await tts(plain.base, 'aac', input)).equals(Buffer.from(aac))).toBe(false);
+    expect(Buffer.from(await ttsBytes(plain.base, 'aac', input)).equals(Buffer.from(aac))).toBe(false);
     expect(problems).toEqual([]);
   });
 });

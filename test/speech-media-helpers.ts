@@ -187,19 +187,24 @@ export function mp3Span(frames: string[], fromMs: number, toMs: number): string[
   return frames.slice(fromMs / MP3_FRAME_MS, toMs / MP3_FRAME_MS);
 }
 
-/** The M3U8 at `url` parsed (no parser warnings). */
-export async function playlistAt(url: string) {
-  const r = await load(url);
-  expect(r.status).toBe(200);
-  expect(r.headers.get('content-type')).toMatch(/^application\/vnd\.apple\.mpegurl/i);
-  const text = new TextDecoder().decode(r.bytes);
+/** An M3U8 text parsed by m3u8-parser, which must give no warning. */
+export function parsePlaylist(text: string) {
   const parser = new M3u8Parser();
   const warnings: string[] = [];
   parser.on('warn', (w) => warnings.push(w.message));
   parser.push(text);
   parser.end();
   expect(warnings).toEqual([]);
-  return { text, manifest: parser.manifest };
+  return parser.manifest;
+}
+
+/** The M3U8 at `url` parsed (no parser warnings). */
+export async function playlistAt(url: string) {
+  const r = await load(url);
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^application\/vnd\.apple\.mpegurl/i);
+  const text = new TextDecoder().decode(r.bytes);
+  return { text, manifest: parsePlaylist(text) };
 }
 
 /** Advances the clock past an episode's processing and answers its GET data (expected success). */
@@ -216,4 +221,15 @@ export async function createEpisode(m: TestMock, path: string, body: unknown): P
   const r = await m.call('POST', path, { body });
   expect(r.status, r.text).toBe(200);
   return r.json.data.episodeId as string;
+}
+
+/** The bytes of a POST /v1/tts in `format` saying `input` with voice en_ava at speed 1 (the test key), which must answer 200. */
+export async function ttsBytes(base: string, format: string, input: string): Promise<Uint8Array> {
+  const r = await fetch(`${base}/v1/tts`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer mg_test_secret1', 'content-type': 'application/json' },
+    body: JSON.stringify({ input, voice: 'en_ava', response_format: format, speed: 1 }),
+  });
+  expect(r.status).toBe(200);
+  return new Uint8Array(await r.arrayBuffer());
 }
