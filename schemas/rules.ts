@@ -428,9 +428,12 @@ export function withRules<S extends z.ZodObject>(
     if (ids.has(r.id)) throw new Error(`rules: ${r.id} is declared twice`);
     ids.add(r.id);
   }
+  const guard = guardIndex(built);
   const out = object
     .superRefine((v, ctx) => {
-      for (let i = 0; i < built.length; i++) {
+      const due = guard.due(v);
+      for (let j = 0; j < due.length; j++) {
+        const i = due[j];
         if (checks[i](v)) continue;
         const r = built[i];
         const path = typeof r.path === 'function' ? r.path(v) : r.path;
@@ -443,6 +446,62 @@ export function withRules<S extends z.ZodObject>(
     .openapi(name, { ...meta, ...(built.length ? { allOf: built.map((r) => emittedFragment(r as BuiltRule<never>)) } : {}) });
   ruleSets.set(out, built);
   return out;
+}
+
+/** The values a `when` lists for a field (one value or a list). */
+function whenValues(values: Scalar | readonly Scalar[]): readonly Scalar[] {
+  return Array.isArray(values) ? (values as readonly Scalar[]) : [values as Scalar];
+}
+
+/**
+ * Which of a rule set's rules a body needs checked. Most rules are guarded by one top-level field ("when model is X":
+ * a `when` naming one field and its values); a rule whose guard fails holds whatever the body, so a body only needs
+ * the rules its value of that field selects, with the unguarded ones. `due(v)` lists their indices in declaration
+ * order (issues keep the order `withRules` promises). The guard field is the one most `when`s name alone; each value
+ * a rule lists, and an absent field, get their list once, found by evaluating each rule's compiled `if` on a probe
+ * body holding only that field (so the lists agree with the fragments, defaults included). Another primitive value
+ * selects no guarded rule; a value that is not primitive, or a body that is not an object, gets every rule (their
+ * checks decide).
+ */
+export function guardIndex(rules: readonly BuiltRule[]): { field: string | undefined; due: (v: unknown) => readonly number[] } {
+  const everyRule = rules.map((_, i) => i);
+  const counts = new Map<string, number>();
+  const guardOf = (r: BuiltRule): string | undefined => {
+    if (!r.when || 'schema' in r.when) return undefined;
+    const fields = Object.keys(r.when);
+    if (fields.length !== 1) return undefined;
+    const values = r.when[fields[0]];
+    return whenValues(values).every((x) => ['string', 'number', 'boolean'].includes(typeof x)) ? fields[0] : undefined;
+  };
+  for (const r of rules) {
+    const f = guardOf(r);
+    if (f !== undefined) counts.set(f, (counts.get(f) ?? 0) + 1);
+  }
+  const field = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (field === undefined) return { field, due: () => everyRule };
+  const guarded = rules.map((r) => guardOf(r) === field);
+  const ifOf = rules.map((r, i) => (guarded[i] ? compileFragment((r.schema as { if: JsonSchema }).if) : always));
+  /** The rules a body whose guard field is `probe` (an object holding only it, or none) needs. */
+  const listFor = (probe: Record<string, unknown>) => everyRule.filter((i) => !guarded[i] || ifOf[i](probe));
+  const byValue = new Map<unknown, readonly number[]>();
+  for (let i = 0; i < rules.length; i++) {
+    if (!guarded[i]) continue;
+    const values = (rules[i].when as Record<string, Scalar | readonly Scalar[]>)[field];
+    for (const x of whenValues(values)) if (!byValue.has(x)) byValue.set(x, listFor({ [field]: x }));
+  }
+  const absent = listFor({});
+  const unguarded = everyRule.filter((i) => !guarded[i]);
+  return {
+    field,
+    due(v) {
+      if (!isObject(v)) return everyRule;
+      const x = v[field];
+      if (x === undefined) return absent;
+      const listed = byValue.get(x);
+      if (listed) return listed;
+      return isPrimitive(x) ? unguarded : everyRule;
+    },
+  };
 }
 
 /** Rule `r`'s fragment as the document carries it: its schema, with `x-error-code` (the catalog code it answers) and `x-rule` (its id). */
