@@ -16,7 +16,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../mock/http/app.ts';
 import { createFetchHandler } from '../mock/web/fetch.ts';
-import { parseJsonBody } from '../mock/core/operation.ts';
+import { parseJsonBody } from '../mock/core/request-body.ts';
 import { errorCatalog } from '../schemas/errors.ts';
 
 const BASE = 'http://localhost:4010';

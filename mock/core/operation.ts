@@ -21,16 +21,16 @@ import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Account } from '../engine/accounts.ts';
 import type { Forcing } from '../engine/scenarios.ts';
-import type { AnyHandler, ServiceSet } from '../services/index.ts';
+import type { AnyHandler, HandlerInput, ServiceSet } from '../services/index.ts';
 import type { ControlContext, ControlHost, ServiceContext } from '../services/context.ts';
-import { binaryAnswer, errorAnswer, isJsonType, jsonAnswer, jsonTextAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
+import { binaryAnswer, errorAnswer, jsonAnswer, jsonTextAnswer, pageAnswer, redirectAnswer, type Answer } from './answer.ts';
 import { JsonText } from '../engine/json-text.ts';
 import { errorForStatus, forcedBy, forcingApplies, forcingToDirectives, readDirectives, toForcing } from './forcing.ts';
 import { loadFake } from '../services/fake.ts';
 import { loadAudioLoops } from '../media/audio.ts';
 import { loadRenderers } from '../media/renderers.ts';
 import { parseOrThrow } from './validate.ts';
-import { LARGE_JSON_FROM, parseLargeJson } from './json-slices.ts';
+import { readsWholeBody } from './request-body.ts';
 import { charCount, cutText } from '../../schemas/text.ts';
 
 /** True once faker, the audio loops and the renderers are loaded (then a request awaits nothing for them). */
@@ -39,25 +39,6 @@ let lazyLoaded = false;
 async function loadLazy(): Promise<void> {
   await Promise.all([loadFake(), loadAudioLoops(), loadRenderers()]);
   lazyLoaded = true;
-}
-
-/** Default largest JSON body, in bytes. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/** Largest JSON or form body `op` accepts, in bytes. */
-export function bodyLimitOf(op: OperationDef): number {
-  const body = op.request.body;
-  return body?.kind === 'json' || body?.kind === 'form' ? (body.limitBytes ?? DEFAULT_BODY_LIMIT) : DEFAULT_BODY_LIMIT;
-}
-
-/** True when the transport reads `op`'s body whole before the operation runs (JSON and form bodies; multipart streams later). */
-export function readsWholeBody(op: OperationDef): boolean {
-  return op.request.body?.kind === 'json' || op.request.body?.kind === 'form';
-}
-
-/** The answer to a JSON or form body over `limit` bytes (413, 10006). */
-export function bodyTooLarge(limit: number): Answer {
-  return errorAnswer('PAYLOAD_TOO_LARGE', `request body is larger than the ${limit} bytes this operation accepts`);
 }
 
 export interface OperationOptions {
@@ -103,8 +84,11 @@ export interface OperationRequest {
   params: Record<string, string>;
   /** Query parameters as parsed (strings, or arrays of strings for repeated names). */
   query: Record<string, unknown>;
-  /** The body before validation: called once, after auth, for an operation with a body (JSON value, multipart fields and files, or undefined when empty). */
-  readBody: () => Promise<unknown>;
+  /**
+   * The body before validation: called once, after auth, for an operation with a body (JSON value, multipart fields and
+   * files, or undefined when empty); the value itself when the transport has it at hand, else a promise of it.
+   */
+  readBody: () => unknown;
   /** `proto://host[:port]` media URLs are built on. */
   origin: string;
   /** The web origin of the page that sent it, if any (see pageOriginOf; a web page operation reads it: `fromOwnPage`). */
@@ -233,60 +217,6 @@ function bearerKey(header: string | undefined, engine: Engine, services: Service
 /** The error a credential resolver throws for a token of its that no longer works. */
 const unauthorized = (error: 'UNAUTHORIZED', message: string) => new ApiError(error, message);
 
-/** Decodes UTF-8 (a leading BOM dropped); stateless between calls, so one serves every request. */
-const UTF8 = new TextDecoder();
-
-/**
- * A JSON request body of `op` from its bytes; undefined when empty.
- * Errors: UNSUPPORTED_MEDIA_TYPE (not a JSON media type; a control operation
- * takes JSON under any Content-Type, as `curl -d` sends it), MALFORMED_JSON, PAYLOAD_TOO_LARGE
- * (above 1 MiB, more than one object or array per 16 bytes: refused before it is parsed). Above 1 MiB the
- * value is a Promise: checked and parsed in slices on later turns of the event loop (mock/core/json-slices.ts).
- */
-export function parseJsonBody(bytes: Uint8Array | undefined, contentType: string | undefined, op?: Pick<OperationDef, 'control'>): unknown {
-  if (!bytes || bytes.length === 0) return undefined;
-  if (!op?.control && !isJsonType(contentType))
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType || '(none)'} is not accepted; send application/json`);
-  // a large body (a state document) is checked and parsed a slice at a time: the requests that arrive meanwhile are answered
-  if (bytes.length > LARGE_JSON_FROM) return parseLargeJson(bytes);
-  try {
-    return JSON.parse(UTF8.decode(bytes));
-  } catch (e) {
-    throw new ApiError('MALFORMED_JSON', `request body is not valid JSON: ${(e as Error).message}`);
-  }
-}
-
-/** True for `application/x-www-form-urlencoded` (parameters allowed). */
-function isFormType(contentType: string | null | undefined): boolean {
-  return /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '');
-}
-
-/** Fields of an urlencoded text: a string per name, an array of strings for a repeated name. */
-export function formFields(params: URLSearchParams): Record<string, unknown> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of params) {
-    const prev = Object.hasOwn(out, k) ? out[k] : undefined;
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
-}
-
-/**
- * An HTML form's body (application/x-www-form-urlencoded) from its bytes, as
- * fields (see formFields); undefined when empty. Errors: UNSUPPORTED_MEDIA_TYPE.
- */
-export function parseFormBody(bytes: Uint8Array | undefined, contentType: string | undefined): unknown {
-  if (!bytes || bytes.length === 0) return undefined;
-  if (!isFormType(contentType))
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType || '(none)'} is not accepted; send application/x-www-form-urlencoded`);
-  return formFields(new URLSearchParams(UTF8.decode(bytes)));
-}
-
-/** The body of `op` read whole (JSON or form) from its bytes; see parseJsonBody and parseFormBody. */
-export function parseWholeBody(bytes: Uint8Array | undefined, contentType: string | undefined, op: OperationDef): unknown {
-  return op.request.body?.kind === 'form' ? parseFormBody(bytes, contentType) : parseJsonBody(bytes, contentType, op);
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The forcing of a request that forces nothing: one object for all (nothing writes to a request's forcing). */
@@ -294,6 +224,29 @@ const NO_FORCING: Forcing = Object.freeze({});
 
 /** The schema of an operation without query parameters: built once, not per request. */
 const NO_QUERY = z.object({});
+
+/** A request's parsed body, path parameters and query (what a handler gets). */
+interface Input extends HandlerInput {
+  params: Record<string, unknown>;
+}
+
+/** The body and query as sent (before validation), for a replayed recording (`intercept`). */
+interface SentInput {
+  body?: unknown;
+  query?: unknown;
+}
+
+/** What an API operation gave: the handler's value and message, or the answer an interception gave instead. */
+interface ApiOutcome {
+  out: unknown;
+  message: string | undefined;
+  answer: Answer | undefined;
+}
+
+/** True for a promise or any other thenable (what `await` would wait for). */
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (typeof x === 'object' || typeof x === 'function') && x !== null && typeof (x as { then?: unknown }).then === 'function';
+}
 
 /** What the runner precomputes once per operation. */
 interface Plan {
@@ -377,12 +330,21 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   };
   const host: ControlHost = opts.host ?? {};
 
-  /** The parsed body, path and query of a request to `op` (its validation error naming the field and the rule). */
-  async function inputOf(plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, sent?: { body?: unknown; query?: unknown }) {
+  /**
+   * The parsed body, path and query of a request to `op` (its validation error naming the field and the rule): at
+   * once when the transport has the body at hand (a JSON or form body read before the operation runs), else a promise.
+   */
+  function inputOf(plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, sent?: SentInput): Input | Promise<Input> {
+    if (!plan.op.request.body) return inputFrom(plan, req, trace, sent, undefined);
+    const raw = req.readBody();
+    return isThenable(raw) ? Promise.resolve(raw).then((r) => inputFrom(plan, req, trace, sent, r)) : inputFrom(plan, req, trace, sent, raw);
+  }
+
+  /** The input of a request to `plan`'s operation whose body (if it has one) is `raw`, as read (see inputOf). */
+  function inputFrom(plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, sent: SentInput | undefined, raw: unknown): Input {
     const op = plan.op;
     let body: unknown;
     if (op.request.body) {
-      const raw = await req.readBody();
       if (sent) sent.body = raw;
       if (trace && raw !== undefined && !op.control) Object.assign(trace, journalBody(raw));
       const value = raw === undefined && op.request.bodyOptional ? {} : raw;
@@ -423,8 +385,13 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     }
   }
 
-  /** Answers a request to an API operation: auth, forcing, delay, account, rate limit, input, handler. */
-  async function runApi(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, seq: number) {
+  /**
+   * Answers a request to an API operation: auth, forcing, delay, account, rate limit, input, handler. At once when
+   * nothing on the way is asynchronous (no delay, the body at hand, a handler that returns its value: a create, a
+   * read), else a promise: a request costs no turn of the microtask queue it does not need (docs/architecture.md,
+   * "Keeping the request path fast"). Errors are thrown (or reject): ApiError for an answer, anything else a mock bug.
+   */
+  function runApi(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, seq: number): ApiOutcome | Promise<ApiOutcome> {
     const op = plan.op;
     const apiKey = op.auth ? bearerKey(req.authorization, engine, services) : null;
     if (apiKey && trace) trace.keyId = engine.keyPattern.exec(apiKey)?.[1] ?? null;
@@ -441,8 +408,21 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       }
     }
     const delay = (forcing.delayMs ?? 0) + (opts.latency?.(seq) ?? 0);
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) return sleep(delay).then(() => runApiAfterDelay(id, plan, req, trace, apiKey, forcing, scenarioId));
+    return runApiAfterDelay(id, plan, req, trace, apiKey, forcing, scenarioId);
+  }
 
+  /** The rest of runApi once its delay (if any) is over. */
+  function runApiAfterDelay(
+    id: string,
+    plan: Plan,
+    req: OperationRequest,
+    trace: Partial<OperationTrace> | undefined,
+    apiKey: string | null,
+    forcing: Forcing,
+    scenarioId: string | undefined,
+  ): ApiOutcome | Promise<ApiOutcome> {
+    const op = plan.op;
     // Everything below reads the state as it is after the delay (a reset or a key deletion meanwhile wins).
     engine.tick();
     const owner = apiKey ?? 'anonymous';
@@ -475,8 +455,24 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       }
     }
 
-    const sent: { body?: unknown; query?: unknown } | undefined = opts.intercept ? {} : undefined;
-    const input = await inputOf(plan, req, trace, sent);
+    const sent: SentInput | undefined = opts.intercept ? {} : undefined;
+    const input = inputOf(plan, req, trace, sent);
+    return isThenable(input)
+      ? Promise.resolve(input).then((i) => runHandler(id, plan, req, apiKey, owner, forcing, sent, i))
+      : runHandler(id, plan, req, apiKey, owner, forcing, sent, input);
+  }
+
+  /** The end of runApi: the handler (or the interception) with the request's input. */
+  function runHandler(
+    id: string,
+    plan: Plan,
+    req: OperationRequest,
+    apiKey: string | null,
+    owner: string,
+    forcing: Forcing,
+    sent: SentInput | undefined,
+    input: Input,
+  ): ApiOutcome | Promise<ApiOutcome> {
     // the body may have streamed for a while: the account is read at use time, never kept from before
     const ctx = new ApiContext(engine, engine.tick(), forcing, id as OperationId, req.origin, fromOwnPage(req), apiKey, owner);
     liveAccount(engine, apiKey, owner);
@@ -491,8 +487,11 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     });
     if (answer) return { out: undefined, message: undefined, answer };
     if (plan.handler.kind !== 'api') throw new Error(`${plan.op.operationId}: an API operation with a control handler`);
-    const out = await plan.handler.run(input, ctx);
-    return { out, message: ctx.message, answer: undefined };
+    const out = plan.handler.run(input, ctx);
+    // the message is read once the handler is done
+    return isThenable(out)
+      ? Promise.resolve(out).then((o) => ({ out: o, message: ctx.message, answer: undefined }))
+      : { out, message: ctx.message, answer: undefined };
   }
 
   /** Answers one request to operation `id`; fills `trace` (operationId, keyId, body) for the journal. Never throws. */
@@ -511,7 +510,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       let message: string | undefined;
       if (op.control) out = await runControl(plan, req);
       else {
-        const r = await runApi(id, plan, req, trace, seq);
+        const started = runApi(id, plan, req, trace, seq);
+        const r = isThenable(started) ? await started : started;
         if (r.answer) {
           engine.changed();
           return r.answer;

@@ -11,7 +11,7 @@
  * reserves its cap and is cut off at it while streaming.
  */
 import { MAX_STATE_BYTES } from '../../schemas/control.ts';
-import { bodyLimitOf } from '../core/operation.ts';
+import { bodyLimitOf } from '../core/request-body.ts';
 import type { OperationDef } from '../../schemas/registry-types.ts';
 
 /** Default caps (assumed): 256 MiB of bodies in flight, 1,000 open event streams. */

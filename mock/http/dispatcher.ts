@@ -10,7 +10,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import getRawBody from 'raw-body';
 import onFinished, { isFinished } from 'on-finished';
 import type { OperationDef } from '../../schemas/registry-types.ts';
-import { bodyLimitOf, formFields, parseWholeBody, readsWholeBody, type OperationRequest, type OperationTrace } from '../core/operation.ts';
+import type { OperationRequest, OperationTrace } from '../core/operation.ts';
+import { bodyLimitOf, formFields, parseWholeBody, readsWholeBody } from '../core/request-body.ts';
 import type { World } from '../core/worlds.ts';
 import type { OperationHit } from '../core/front.ts';
 import type { ResponseLocals } from './locals.ts';
@@ -22,7 +23,7 @@ import { AnswerBatch, sendAnswer, sendError } from './respond.ts';
 /** Bytes a multipart body may carry beyond its files (boundaries, part headers, text fields): reserved with them. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
 
-export { DEFAULT_BODY_LIMIT } from '../core/operation.ts';
+export { DEFAULT_BODY_LIMIT } from '../core/request-body.ts';
 
 export interface DispatchOptions {
   /** Base of media URLs (--public-url); default: from each request. */
@@ -271,7 +272,7 @@ const NO_QUERY: Record<string, unknown> = Object.freeze(Object.create(null) as R
 
 /**
  * The query parameters of a request target: a string per name, an array of strings for a repeated name, folded by
- * the one rule of every transport and of form bodies (`formFields`, mock/core/operation.ts). Read from the target,
+ * the one rule of every transport and of form bodies (`formFields`, mock/core/request-body.ts). Read from the target,
  * not Express's `req.query`: an operation's request is Node's, not Express's (mock/http/app.ts).
  */
 function queryOf(target: string): Record<string, unknown> {
@@ -305,10 +306,11 @@ class ExpressOperationRequest implements OperationRequest {
     this.query = queryOf(req.url);
   }
 
-  readBody(): Promise<unknown> {
+  /** A multipart body streamed (a promise); a JSON or form body, read before the operation ran, parsed at once. */
+  readBody(): unknown {
     const body = this.op.request.body;
     return body?.kind === 'multipart'
       ? readMultipart(this.req, body, this.op.validationError)
-      : Promise.resolve(parseWholeBody(this.req.body as Buffer | undefined, this.req.headers['content-type'], this.op));
+      : parseWholeBody(this.req.body as Buffer | undefined, this.req.headers['content-type'], this.op);
   }
 }

@@ -16,7 +16,8 @@ import { pumpEvents } from '../core/event-stream.ts';
 import { encodedMultipart, multipartCollector, notMultipart } from '../core/multipart.ts';
 import type { ControlGuardOptions } from '../core/guard.ts';
 import { createFront, Decision, journalRequest, noRoute, type RequestReader } from '../core/front.ts';
-import { bodyLimitOf, bodyTooLarge, formFields, parseWholeBody, readsWholeBody, type OperationTrace } from '../core/operation.ts';
+import type { OperationTrace } from '../core/operation.ts';
+import { bodyLimitOf, bodyTooLarge, formFields, parseWholeBody, readsWholeBody } from '../core/request-body.ts';
 import { createWorlds, type Worlds } from '../core/worlds.ts';
 import { ApiError } from '../engine/api-error.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -157,7 +158,7 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
     }
     const op = hit.op;
     const body = op.request.body;
-    let readBody: () => Promise<unknown> = () => Promise.resolve(undefined);
+    let readBody: () => unknown = () => undefined;
     if (readsWholeBody(op)) {
       // JSON and form bodies are read before the operation runs, as the server's body parser does: an oversized body is answered first
       let bytes: Uint8Array;
@@ -169,7 +170,7 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
       }
       const limit = bodyLimitOf(op);
       if (bytes.byteLength > limit) return bodyTooLarge(limit);
-      readBody = () => Promise.resolve(parseWholeBody(bytes, request.headers.get('content-type') ?? undefined, op));
+      readBody = () => parseWholeBody(bytes, request.headers.get('content-type') ?? undefined, op);
     } else if (body?.kind === 'multipart') {
       readBody = async () => {
         const wrongType = notMultipart(request.headers.get('content-type')) ?? encodedMultipart(request.headers.get('content-encoding'));
