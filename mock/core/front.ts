@@ -183,19 +183,11 @@ export function journalRequest(
   // a JSON answer within the cut (nearly all of them) is kept as the text the client read, parsed only when the
   // journal is read (the value journalResponse gives); a journal that keeps nothing costs no parse
   if (b && 'json' in b && keptWhole(b.json)) {
-    const entry: Omit<JournalEntry, 'seq'> = {
-      at,
-      method,
-      path,
-      operationId: operationId ?? null,
-      keyId: keyId ?? null,
-      status,
-      code,
-      ...body,
-      responseBody: b.json,
-    };
-    if (proxy) entry.proxy = proxy;
-    return journal.record(entry, true);
+    // the entry in its parts (Journal.recordParts): no object made to be taken apart again
+    const head: Omit<JournalEntry, 'seq' | 'body' | 'responseBody'> = { at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code };
+    if (body?.bodyTruncated) head.bodyTruncated = true;
+    if (proxy) head.proxy = proxy;
+    return journal.recordParts(head, body?.body, b.json, true);
   }
   const response = answer && journal.capacity > 0 ? journalResponse(answer) : undefined;
   journal.record({ at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code, ...body, ...response, ...(proxy ? { proxy } : {}) });

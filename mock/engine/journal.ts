@@ -54,7 +54,7 @@ const EMPTY = new Uint8Array(0);
  * Bytes an entry is estimated to cost, given its bodies' share: two a character, as for strings in V8's heap (what
  * is kept is UTF-8, one byte a character for most texts; `keep` takes the larger of this and what it keeps).
  */
-function entryBytes(e: EntryHead, bodyBytes: number): number {
+function entryBytes(e: Omit<EntryHead, 'seq'>, bodyBytes: number): number {
   return (
     ENTRY_OVERHEAD +
     bodyBytes +
@@ -110,19 +110,30 @@ export class Journal {
    * it is rather than parsed and written again.
    */
   record(e: Omit<JournalEntry, 'seq'>, responseIsJson = false): void {
-    const seq = ++this.seq;
-    if (this.capacity > 0) this.keep({ seq, ...e }, responseIsJson);
+    const { body, responseBody, ...head } = e;
+    this.recordParts(head, body, responseBody, responseIsJson);
   }
 
-  /** Keeps `entry` (see the file's comment): its bodies as their JSON texts, then its other fields as JSON, in one byte array. */
-  private keep(entry: JournalEntry, responseIsJson: boolean): void {
-    const { body, responseBody, ...head } = entry;
+  /**
+   * `record` with the entry in its parts, as the request path has them (no object spread to join and split them
+   * again): `head`, the fields besides the bodies (its `seq` is set here), the request body's value (undefined: none)
+   * and the response body (its JSON text when `responseIsJson`, else its value; undefined: none).
+   */
+  recordParts(head: Omit<EntryHead, 'seq'>, body: unknown, responseBody: unknown, responseIsJson = false): void {
+    const seq = ++this.seq;
+    if (this.capacity > 0) this.keep(seq, head, body, responseBody, responseIsJson);
+  }
+
+  /** Keeps entry `seq` (see the file's comment): its bodies as their JSON texts, then its other fields as JSON, in one byte array. */
+  private keep(seq: number, head: Omit<EntryHead, 'seq'>, body: unknown, responseBody: unknown, responseIsJson: boolean): void {
     const bodyJson = body === undefined ? '' : bodyText(body);
     // the response's body (or its description) takes its share of the same budget
     const responseJson = responseBody === undefined ? '' : responseIsJson ? (responseBody as string) : bodyText(responseBody);
     const bodyBytes = bodyJson ? stringBytes(bodyJson) : 0;
     const responseBytes = (responseJson ? stringBytes(responseJson) : 0) + (head.responseMedia !== undefined ? stringBytes(head.responseMedia) : 0);
-    const bytes = encodeEntry(bodyJson + responseJson + JSON.stringify(head));
+    // the fields' JSON with `seq` first, as an entry lists it
+    const fields = JSON.stringify(head);
+    const bytes = encodeEntry(bodyJson + responseJson + (fields === '{}' ? `{"seq":${seq}}` : `{"seq":${seq},${fields.slice(1)}`));
     const size = Math.max(entryBytes(head, bodyBytes + responseBytes), ENTRY_OVERHEAD + bytes.length);
     this.items.push(bytes);
     this.bodyLengths.push(bodyJson.length);
@@ -212,7 +223,8 @@ export class Journal {
   /** Replaces the entries with saved ones (the last that fit `capacity` and `maxBytes`). */
   load(saved: { entries: readonly JournalEntry[]; seq: number }): void {
     this.clear();
-    if (this.capacity > 0) for (const e of saved.entries.slice(-this.capacity)) this.keep(e, false);
+    if (this.capacity > 0)
+      for (const { seq, body, responseBody, ...head } of saved.entries.slice(-this.capacity)) this.keep(seq, head, body, responseBody, false);
     this.seq = saved.seq;
   }
 

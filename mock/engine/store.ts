@@ -48,7 +48,8 @@ const NONE: readonly never[] = Object.freeze([]);
 export class OwnedStore<T> {
   private byId = new Map<string, Entry<T>>();
   private byOwner = new Map<string, Entry<T>[]>();
-  private byOwnerGroup = new Map<string, Entry<T>[]>();
+  /** Each owner's records by group, in creation order (a map per owner: no key string built per insert or eviction). */
+  private byOwnerGroup = new Map<string, Map<string, Entry<T>[]>>();
   /** Every owner's records of a group, in creation order (the area-wide eviction walks these). */
   private byGroup = new Map<string, Entry<T>[]>();
   private seq = 0;
@@ -68,7 +69,7 @@ export class OwnedStore<T> {
     this.byId.set(id, e);
     this.list(this.byOwner, owner).push(e);
     if (group !== undefined) {
-      this.list(this.byOwnerGroup, `${owner}\u0000${group}`).push(e);
+      this.list(this.groupsOf(owner), group).push(e);
       this.list(this.byGroup, group).push(e);
     }
     return record;
@@ -79,10 +80,10 @@ export class OwnedStore<T> {
     const e = this.byId.get(id);
     if (!e || e.group === group) return;
     if (e.group !== undefined) {
-      this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
+      this.unlistGroup(e.owner, e.group, e.seq);
       this.unlist(this.byGroup, e.group, e.seq);
     }
-    const to = this.list(this.byOwnerGroup, `${e.owner}\u0000${group}`);
+    const to = this.list(this.groupsOf(e.owner), group);
     to.splice(search(to, e.seq), 0, e);
     const all = this.list(this.byGroup, group);
     all.splice(search(all, e.seq), 0, e);
@@ -104,9 +105,13 @@ export class OwnedStore<T> {
   evictOldest(owner: string, keep: number, groups: readonly string[]): readonly T[] {
     const excess = this.countOf(owner) - keep;
     if (excess <= 0) return NONE;
-    const lists = groups.map((g) => this.byOwnerGroup.get(`${owner}\u0000${g}`) ?? []);
+    const mine = this.byOwnerGroup.get(owner);
     // nothing of those groups to remove (every task still runs: the clock stopped): nothing built for it
-    return lists.some((l) => l.length > 0) ? this.evictFrom(lists, excess) : NONE;
+    if (!mine || !groups.some((g) => (mine.get(g)?.length ?? 0) > 0)) return NONE;
+    return this.evictFrom(
+      groups.map((g) => mine.get(g) ?? []),
+      excess,
+    );
   }
 
   /** Removes up to `excess` of the oldest entries at the heads of `lists` (each sorted by seq); returns their records, oldest first. */
@@ -147,7 +152,7 @@ export class OwnedStore<T> {
     if (!e) return;
     this.byId.delete(id);
     if (e.group !== undefined) {
-      this.unlist(this.byOwnerGroup, `${e.owner}\u0000${e.group}`, e.seq);
+      this.unlistGroup(e.owner, e.group, e.seq);
       this.unlist(this.byGroup, e.group, e.seq);
     }
     if (this.unlist(this.byOwner, e.owner, e.seq)) this.onOwnerEmpty?.(e.owner);
@@ -166,7 +171,7 @@ export class OwnedStore<T> {
 
   /** A page (1-based) of the owner's records, newest first, optionally only those of `group`. */
   pageNewestFirst(owner: string, page: number, pageSize: number, group?: string): Page<T> {
-    const list = group === undefined ? this.byOwner.get(owner) : this.byOwnerGroup.get(`${owner}\u0000${group}`);
+    const list = group === undefined ? this.byOwner.get(owner) : this.byOwnerGroup.get(owner)?.get(group);
     return pageOf(list ?? [], page, pageSize);
   }
 
@@ -203,6 +208,19 @@ export class OwnedStore<T> {
     if (l.length > 0) return false;
     map.delete(key);
     return true;
+  }
+
+  /** Removes the entry `seq` from `owner`'s list of `group`; drops the owner's map of groups once it has none. */
+  private unlistGroup(owner: string, group: string, seq: number): void {
+    const mine = this.byOwnerGroup.get(owner);
+    if (mine && this.unlist(mine, group, seq) && mine.size === 0) this.byOwnerGroup.delete(owner);
+  }
+
+  /** `owner`'s lists by group (made on first use). */
+  private groupsOf(owner: string): Map<string, Entry<T>[]> {
+    let m = this.byOwnerGroup.get(owner);
+    if (!m) this.byOwnerGroup.set(owner, (m = new Map<string, Entry<T>[]>()));
+    return m;
   }
 
   private list(map: Map<string, Entry<T>[]>, key: string): Entry<T>[] {
