@@ -8,6 +8,7 @@
  */
 import { defaultAccount, type Plan } from '../../schemas/plans.ts';
 import type { AccountUpdate, LedgerEntry } from '../../schemas/control.ts';
+import { ShardedMap } from './sharded-map.ts';
 
 /**
  * One area's part of every account (an image area's free generations, the
@@ -94,7 +95,8 @@ export class Accounts {
   private accounts = new Map<string, Account>();
   /** The key set last into `accounts` (its last entry while it is there; any other key set moves it). */
   private newest: string | undefined;
-  private holds = new Map<string, LiveHold>();
+  /** Live holds by task id (in parts: growing it never stalls a create; see ShardedMap). */
+  private holds = new ShardedMap<LiveHold>();
   /** Keys deleted through the control API: refused (401) until set again. */
   private deleted = new Set<string>();
   /** The areas' extensions, by field (see `declare`). */

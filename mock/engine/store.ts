@@ -9,6 +9,8 @@
  * dropped, so the indexes keep nothing for an owner without records, however
  * many owners come and go; `onOwnerEmpty` is told when an owner's last record goes.
  */
+import { ShardedMap } from './sharded-map.ts';
+
 export interface Page<T> {
   items: T[];
   total: number;
@@ -46,7 +48,8 @@ function pageOf<T>(list: readonly Entry<T>[], page: number, pageSize: number): P
 const NONE: readonly never[] = Object.freeze([]);
 
 export class OwnedStore<T> {
-  private byId = new Map<string, Entry<T>>();
+  /** Every record by id (in parts: growing it never stalls a create; see ShardedMap). */
+  private byId = new ShardedMap<Entry<T>>();
   private byOwner = new Map<string, Entry<T>[]>();
   /** Each owner's records by group, in creation order (a map per owner: no key string built per insert or eviction). */
   private byOwnerGroup = new Map<string, Map<string, Entry<T>[]>>();
