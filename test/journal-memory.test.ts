@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { JOURNAL_BODY_CHARS } from '../schemas/control.ts';
 import { jsonAnswer } from '../mock/core/answer.ts';
 import { journalResponse } from '../mock/core/front.ts';
-import { journalBody } from '../mock/core/operation.ts';
+import { journalBody } from '../mock/core/journal-body.ts';
 import { createWorlds } from '../mock/core/worlds.ts';
 import { DEFAULT_JOURNAL_BYTES } from '../mock/engine/engine.ts';
 import { Journal } from '../mock/engine/journal.ts';

@@ -6,7 +6,7 @@
  * answer the control error naming the field.
  */
 import { describe, expect, it } from 'vitest';
-import { journalBody } from '../mock/core/operation.ts';
+import { journalBody } from '../mock/core/journal-body.ts';
 import { JOURNAL_BODY_CHARS } from '../schemas/control.ts';
 import { errorCatalog } from '../schemas/errors.ts';
 import { cloneForm, pathOf, videoBody } from './factories.ts';

@@ -1,7 +1,7 @@
 /**
  * The runner goes on at once when nothing on a request's way is asynchronous (mock/core/operation.ts, runApi;
  * docs/architecture.md, "Keeping the request path fast"): a create whose body the transport has at hand has run,
- * its credits held, before `run` returns; with a body that comes as a promise (a streamed body), nothing has run
+ * its credits held, and `run` returns the answer itself; with a body that comes as a promise (a streamed body), nothing has run
  * until it comes, and both answer alike.
  */
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,8 @@ describe('the runner without awaits', () => {
     const start = credits();
     const trace: Partial<OperationTrace> = {};
     const atHand = world.run('createVideoTask', request(() => videoBody()), trace);
-    // ran already: the body journaled, the hold taken
+    // ran already, and answered: the answer itself, the body journaled, the hold taken
+    expect(atHand).not.toBeInstanceOf(Promise);
     expect(trace.body).toEqual(videoBody());
     const held = start - credits();
     expect(held).toBeGreaterThan(0);
@@ -46,6 +47,7 @@ describe('the runner without awaits', () => {
       trace2,
     );
     // nothing ran: the body has not come
+    expect(later).toBeInstanceOf(Promise);
     expect(trace2.body).toBeUndefined();
     expect(start - credits()).toBe(held);
     const b = await later;

@@ -13,7 +13,6 @@
  */
 import { z } from 'zod';
 import { envelope } from '../../schemas/common.ts';
-import { JOURNAL_BODY_CHARS } from '../../schemas/control.ts';
 import { describeErrorRef, errorCatalog, type CatalogError, type ErrorName } from '../../schemas/errors.ts';
 import type { OperationId } from '../../schemas/operations.ts';
 import type { BinaryBody, EventStreamSource, OperationDef, PageBody } from '../../schemas/registry-types.ts';
@@ -31,7 +30,7 @@ import { loadAudioLoops } from '../media/audio.ts';
 import { loadRenderers } from '../media/renderers.ts';
 import { parseOrThrow } from './validate.ts';
 import { readsWholeBody } from './request-body.ts';
-import { charCount, cutText } from '../../schemas/text.ts';
+import { journalBody } from './journal-body.ts';
 
 /** True once faker, the audio loops and the renderers are loaded (then a request awaits nothing for them). */
 let lazyLoaded = false;
@@ -109,81 +108,6 @@ export interface OperationTrace {
   /** The body as read (files summarized), cut to JOURNAL_BODY_CHARS of JSON text. */
   body?: unknown;
   bodyTruncated?: boolean;
-}
-
-/**
- * An upper bound of the length of `value`'s JSON text, exact enough to skip
- * JSON.stringify for a body far below the journal's cut: a string counts 6
- * characters per character (the longest escape) and its quotes, a number 24
- * (the longest a double prints as). Returns Infinity once over `budget`, or for
- * anything but JSON data (then the caller stringifies).
- */
-function jsonLengthBound(value: unknown, budget: number): number {
-  switch (typeof value) {
-    case 'string':
-      return 6 * value.length + 2;
-    case 'number':
-      return 24;
-    case 'boolean':
-      return 5;
-    case 'undefined':
-      return 4;
-    case 'object': {
-      if (value === null) return 4;
-      // a budget spent on the way down ends the walk (a body nested 20,000 deep never reaches the stack's limit here)
-      if (budget < 2) return Infinity;
-      let n = 2;
-      if (Array.isArray(value)) {
-        for (const v of value) if ((n += jsonLengthBound(v, budget - n) + 1) > budget) return Infinity;
-        return n;
-      }
-      const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) return Infinity;
-      for (const k in value) {
-        n += 6 * k.length + 4 + jsonLengthBound((value as Record<string, unknown>)[k], budget - n);
-        if (n > budget) return Infinity;
-      }
-      return n;
-    }
-    default:
-      return Infinity;
-  }
-}
-
-/** An uploaded file as the multipart reader gives it. */
-function isFile(f: unknown): f is { filename?: unknown; mimeType?: unknown; bytes: Uint8Array } {
-  return typeof f === 'object' && f !== null && (f as { bytes?: unknown }).bytes instanceof Uint8Array;
-}
-
-/** True when a field of `body` is a file or a list holding one. */
-function hasFile(body: Record<string, unknown>): boolean {
-  for (const k in body) {
-    const v = body[k];
-    if (Array.isArray(v) ? v.some(isFile) : isFile(v)) return true;
-  }
-  return false;
-}
-
-/** A request body for the journal: files as {filename, mimeType, size}; beyond JOURNAL_BODY_CHARS of JSON text, the cut text. */
-export function journalBody(raw: unknown): { body: unknown; bodyTruncated?: boolean } {
-  let summary = raw;
-  // a body with files (multipart) is summarized; any other is kept as it is, not copied
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && hasFile(raw as Record<string, unknown>)) {
-    const file = (f: unknown) => (isFile(f) ? { filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength } : f);
-    summary = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.map(file) : file(v)]));
-  }
-  // most bodies are far below the cut: their text is never built
-  if (jsonLengthBound(summary, JOURNAL_BODY_CHARS) <= JOURNAL_BODY_CHARS) return { body: summary };
-  let text: string;
-  try {
-    text = JSON.stringify(summary) ?? '';
-  } catch {
-    // nested deeper than JSON.stringify's stack allows (JSON.parse took it): recorded as a note, the request goes on
-    return { body: '(a body nested too deeply to record)', bodyTruncated: true };
-  }
-  // code points are at least half the UTF-16 units: a text over twice the cut is never counted through
-  const over = text.length > 2 * JOURNAL_BODY_CHARS || charCount(text) > JOURNAL_BODY_CHARS;
-  return over ? { body: cutText(text, JOURNAL_BODY_CHARS), bodyTruncated: true } : { body: summary };
 }
 
 /** Records the JSON or form body of a request refused before it was read, as it would have been read; a body that does not parse is left out. */
@@ -494,94 +418,120 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       : { out, message: ctx.message, answer: undefined };
   }
 
-  /** Answers one request to operation `id`; fills `trace` (operationId, keyId, body) for the journal. Never throws. */
-  async function run(id: string, req: OperationRequest, trace?: Partial<OperationTrace>): Promise<Answer> {
+  /**
+   * Answers one request to operation `id`; fills `trace` (operationId, keyId, body) for the journal. Never throws (nor
+   * rejects). The answer itself when nothing on the request's way was asynchronous (see runApi), else a promise of it.
+   */
+  function run(id: string, req: OperationRequest, trace?: Partial<OperationTrace>): Answer | Promise<Answer> {
     const plan = planOf(id);
     if (!plan) return errorAnswer('ROUTE_NOT_FOUND', `no operation ${id} in this mock`);
-    const op = plan.op;
-    const response = op.response;
     const seq = ++requestSeq;
     if (trace) trace.operationId = id as OperationId;
-    try {
-      // faker, the audio loops and the renderers load on first use (chunks of their own in a browser build): before anything
-      // of this request runs; the health check (the one open control operation) needs none of them and never waits
-      if (!lazyLoaded && op.control !== 'open') await loadLazy();
-      let out: unknown;
-      let message: string | undefined;
-      if (op.control) out = await runControl(plan, req);
-      else {
-        const started = runApi(id, plan, req, trace, seq);
-        const r = isThenable(started) ? await started : started;
-        if (r.answer) {
-          engine.changed();
-          return r.answer;
-        }
-        ({ out, message } = r);
-      }
-      engine.changed();
+    // faker, the audio loops and the renderers load on first use (chunks of their own in a browser build): before anything
+    // of this request runs; the health check (the one open control operation) needs none of them and never waits
+    if (!lazyLoaded && plan.op.control !== 'open')
+      return loadLazy().then(
+        () => runPlan(id, plan, req, trace, seq),
+        (e: unknown) => failed(id, plan, req, trace, e),
+      );
+    return runPlan(id, plan, req, trace, seq);
+  }
 
-      if (response.kind === 'binary') {
-        const b = out as BinaryBody;
-        if (opts.strict && !response.contentTypes.includes(b.contentType)) {
-          opts.onMockBug?.(id, `answered Content-Type ${b.contentType}, which it does not declare (${response.contentTypes.join(', ')})`);
-          return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared Content-Type ${b.contentType}`);
-        }
-        return binaryAnswer(response.status, b);
+  /** `run` once the lazy modules are there: the operation, then its answer (see run). */
+  function runPlan(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, seq: number): Answer | Promise<Answer> {
+    let started: ApiOutcome | Promise<ApiOutcome>;
+    try {
+      started = plan.op.control ? runControl(plan, req).then((out) => ({ out, message: undefined, answer: undefined })) : runApi(id, plan, req, trace, seq);
+    } catch (e) {
+      return failed(id, plan, req, trace, e);
+    }
+    if (isThenable(started))
+      return Promise.resolve(started).then(
+        (r) => answerOf(id, plan, r),
+        (e: unknown) => failed(id, plan, req, trace, e),
+      );
+    try {
+      return answerOf(id, plan, started);
+    } catch (e) {
+      return failed(id, plan, req, trace, e);
+    }
+  }
+
+  /** The answer of an operation that gave `r` (its value, or an interception's answer), of the operation's response kind. */
+  function answerOf(id: string, plan: Plan, r: ApiOutcome): Answer {
+    engine.changed();
+    if (r.answer) return r.answer;
+    const { out, message } = r;
+    const response = plan.op.response;
+    if (response.kind === 'binary') {
+      const b = out as BinaryBody;
+      if (opts.strict && !response.contentTypes.includes(b.contentType)) {
+        opts.onMockBug?.(id, `answered Content-Type ${b.contentType}, which it does not declare (${response.contentTypes.join(', ')})`);
+        return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared Content-Type ${b.contentType}`);
       }
-      if (response.kind === 'page') {
-        const p = out as PageBody;
-        const status = 'location' in p ? response.status : (p.status ?? 200);
-        const declared = 'location' in p ? response.status !== 200 : status === response.status || Object.hasOwn(response.pages ?? {}, status);
-        if (opts.strict && !declared) {
-          opts.onMockBug?.(id, `answered ${'location' in p ? 'a redirect' : `a page with status ${status}`}, which it does not declare`);
-          return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared ${'location' in p ? 'redirect' : `page status ${status}`}`);
-        }
-        return 'location' in p ? redirectAnswer(response.status, p.location) : pageAnswer(status, p.html);
+      return binaryAnswer(response.status, b);
+    }
+    if (response.kind === 'page') {
+      const p = out as PageBody;
+      const status = 'location' in p ? response.status : (p.status ?? 200);
+      const declared = 'location' in p ? response.status !== 200 : status === response.status || Object.hasOwn(response.pages ?? {}, status);
+      if (opts.strict && !declared) {
+        opts.onMockBug?.(id, `answered ${'location' in p ? 'a redirect' : `a page with status ${status}`}, which it does not declare`);
+        return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered an undeclared ${'location' in p ? 'redirect' : `page status ${status}`}`);
       }
-      if (response.kind === 'event-stream') {
-        return {
-          status: 200,
-          headers: {},
-          body: { events: { source: out as EventStreamSource, ...(opts.strict ? { events: response.events } : {}) } },
-          envelopeCode: null,
-        };
-      }
-      // JSON a handler serialised itself (the whole state): sent as it is, parsed here only to check it in strict mode
-      if (out instanceof JsonText && response.kind !== 'envelope') {
-        if (opts.strict) {
-          const check = plan.answerSchema!.safeParse(JSON.parse(out.text));
-          if (!check.success) {
-            const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-            opts.onMockBug?.(id, problem);
-            return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: the ${id} response does not match its declared schema (${problem})`);
-          }
-        }
-        return jsonTextAnswer(response.status, out.text);
-      }
-      const json = response.kind === 'envelope' ? { code: 0, message: message ?? '', data: out } : out;
+      return 'location' in p ? redirectAnswer(response.status, p.location) : pageAnswer(status, p.html);
+    }
+    if (response.kind === 'event-stream') {
+      return {
+        status: 200,
+        headers: {},
+        body: { events: { source: out as EventStreamSource, ...(opts.strict ? { events: response.events } : {}) } },
+        envelopeCode: null,
+      };
+    }
+    // JSON a handler serialised itself (the whole state): sent as it is, parsed here only to check it in strict mode
+    if (out instanceof JsonText && response.kind !== 'envelope') {
       if (opts.strict) {
-        const check = plan.answerSchema!.safeParse(json);
+        const check = plan.answerSchema!.safeParse(JSON.parse(out.text));
         if (!check.success) {
           const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
           opts.onMockBug?.(id, problem);
           return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: the ${id} response does not match its declared schema (${problem})`);
         }
       }
-      return jsonAnswer(response.status, json);
-    } catch (e) {
-      if (e instanceof ApiError) {
-        // refused before its body was read (auth, Prefer, a forced error, the rate limit): the journal still shows the body
-        if (trace && !op.control && trace.body === undefined && readsWholeBody(op)) await journalRefusedBody(req, trace);
-        // strict: an error the operation does not declare is not in its spec either (a mock bug)
-        if (opts.strict && !(op.errors as readonly string[]).includes(e.error)) {
-          opts.onMockBug?.(id, `answered ${e.code} (${e.error}), which ${id} does not declare`);
-          return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered ${e.code}, which it does not declare`);
-        }
-        return errorAnswer(e);
-      }
-      opts.onMockBug?.(id, (e as Error)?.stack ?? String(e));
-      return errorAnswer('MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
+      return jsonTextAnswer(response.status, out.text);
     }
+    const json = response.kind === 'envelope' ? { code: 0, message: message ?? '', data: out } : out;
+    if (opts.strict) {
+      const check = plan.answerSchema!.safeParse(json);
+      if (!check.success) {
+        const problem = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+        opts.onMockBug?.(id, problem);
+        return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: the ${id} response does not match its declared schema (${problem})`);
+      }
+    }
+    return jsonAnswer(response.status, json);
+  }
+
+  /** The answer to an operation that threw `e`: an ApiError's own answer (the journal still shows a body refused unread), else a mock bug's 500. */
+  function failed(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, e: unknown): Answer | Promise<Answer> {
+    const op = plan.op;
+    if (e instanceof ApiError) {
+      // refused before its body was read (auth, Prefer, a forced error, the rate limit): the journal still shows the body
+      if (trace && !op.control && trace.body === undefined && readsWholeBody(op)) return journalRefusedBody(req, trace).then(() => refused(id, op, e));
+      return refused(id, op, e);
+    }
+    opts.onMockBug?.(id, (e as Error)?.stack ?? String(e));
+    return errorAnswer('MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
+  }
+
+  /** The answer to an ApiError `e` thrown by operation `id` (strict: an error it does not declare is not in its spec either, a mock bug). */
+  function refused(id: string, op: OperationDef, e: ApiError): Answer {
+    if (opts.strict && !(op.errors as readonly string[]).includes(e.error)) {
+      opts.onMockBug?.(id, `answered ${e.code} (${e.error}), which ${id} does not declare`);
+      return errorAnswer('MOCK_INTERNAL_ERROR', `mock bug: ${id} answered ${e.code}, which it does not declare`);
+    }
+    return errorAnswer(e);
   }
   return run;
 }

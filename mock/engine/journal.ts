@@ -25,7 +25,7 @@ const ENTRY_OVERHEAD = 160;
 const stringBytes = (s: string) => 2 * s.length + 24;
 
 /**
- * `value` (JSON data: what `journalBody` of mock/core/operation.ts hands over) as the JSON text the journal keeps:
+ * `value` (JSON data: what `journalBody` of mock/core/journal-body.ts hands over) as the JSON text the journal keeps:
  * a new string (JSON.stringify makes one). Anything JSON.stringify refuses or drops is kept as its String().
  */
 function bodyText(value: unknown): string {

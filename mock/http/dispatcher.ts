@@ -13,6 +13,7 @@ import type { OperationDef } from '../../schemas/registry-types.ts';
 import type { OperationRequest, OperationTrace } from '../core/operation.ts';
 import { bodyLimitOf, formFields, parseWholeBody, readsWholeBody } from '../core/request-body.ts';
 import type { World } from '../core/worlds.ts';
+import type { Answer } from '../core/answer.ts';
 import type { OperationHit } from '../core/front.ts';
 import type { ResponseLocals } from './locals.ts';
 import { readMultipart } from './multipart.ts';
@@ -129,38 +130,53 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
     // JSON and form bodies are read (up to their limit) before the operation runs; multipart bodies are streamed later, after auth.
     if (readsWholeBody(op))
       readBody(limit, req, res, (err?: unknown) => {
-        if (!err) return void answer(req, res, hit, world).catch(next);
+        if (!err) return answer(req, res, hit, world, next);
         // a form body that cannot be read (a corrupt Content-Encoding, an aborted upload) is not malformed JSON
         const type = (err as { type?: unknown }).type;
         if (body?.kind === 'form' && type !== 'entity.too.large')
           return sendError(res, 'MALFORMED_REQUEST', `request body could not be read (${typeof type === 'string' ? type : (err as Error)?.message})`);
         next(err);
       });
-    else answer(req, res, hit, world).catch(next);
+    else answer(req, res, hit, world, next);
   };
 
-  /** Runs operation `hit` in `world` and writes its answer (a function of the dispatcher's, not a closure made per request). */
-  async function answer(req: Request, res: Response, hit: OperationHit, world: World): Promise<void> {
+  /**
+   * Runs operation `hit` in `world` and writes its answer, or hands an error to `next` (functions of the dispatcher's,
+   * not closures made per request). An answer the runner gives at once is written at once (no turn of the microtask
+   * queue; see runApi in mock/core/operation.ts).
+   */
+  function answer(req: Request, res: Response, hit: OperationHit, world: World, next: NextFunction): void {
     const { op, operationId } = hit;
     const trace: Partial<OperationTrace> = {};
     const d = res.locals as ResponseLocals;
-    if (!op.control) d.operationId = operationId;
-    const request = new ExpressOperationRequest(req, op, hit.params, originOf(req, opts.publicUrl) + world.prefix);
-    // a web page's form reads where a request comes from (the entry read it)
-    request.pageOrigin = d.pageOrigin;
-    request.selfOrigin = d.selfOrigin;
-    const a = await world.run(operationId, request, trace);
+    try {
+      if (!op.control) d.operationId = operationId;
+      const request = new ExpressOperationRequest(req, op, hit.params, originOf(req, opts.publicUrl) + world.prefix);
+      // a web page's form reads where a request comes from (the entry read it)
+      request.pageOrigin = d.pageOrigin;
+      request.selfOrigin = d.selfOrigin;
+      const a = world.run(operationId, request, trace);
+      if (a instanceof Promise) a.then((x) => write(req, res, world, trace, x), next).catch(next);
+      else write(req, res, world, trace, a)?.catch(next);
+    } catch (e) {
+      next(e);
+    }
+  }
+
+  /** Writes answer `a` of a request traced in `trace` (the body's reservation given back first); a promise for a stream. */
+  function write(req: Request, res: Response, world: World, trace: Partial<OperationTrace>, a: Answer): Promise<void> | undefined {
+    const d = res.locals as ResponseLocals;
     // the body is read and done with: its reservation is given back now, not when the answer is written (AnswerBatch)
     if (d.bodyReserved > 0) {
       opts.capacity?.releaseBody(d.bodyReserved);
       d.bodyReserved = 0;
     }
-    res.locals.keyId = trace.keyId ?? null;
-    if (trace.body !== undefined) res.locals.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
+    d.keyId = trace.keyId ?? null;
+    if (trace.body !== undefined) d.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
     // a whole answer (JSON, most of them) is written with the others of this turn of the event loop; streams and events by sendAnswer
     const b = a.body;
     if (!b || 'json' in b || 'bytes' in b) batch.add(res, a);
-    else await sendAnswer(req, res, a, world.engine, answerOptions);
+    else return sendAnswer(req, res, a, world.engine, answerOptions);
   }
 }
 
