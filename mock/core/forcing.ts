@@ -19,6 +19,8 @@ export const MAX_DELAY_MS = 60_000;
 export type Directives = Partial<Record<'code' | 'error' | 'outcome' | 'delay', string>>;
 
 const KEYS = ['code', 'error', 'outcome', 'delay'] as const;
+/** The query parameters of the directives (`__code`, ...), named once. */
+const QUERY_NAMES = KEYS.map((k) => `__${k}`);
 
 /** Reads the Prefer header and the `__` query parameters; undefined when the request forces nothing. */
 export function readDirectives(prefer: string | undefined, query: Record<string, unknown>): Directives | undefined {
@@ -37,10 +39,10 @@ export function readDirectives(prefer: string | undefined, query: Record<string,
       }
     }
   }
-  for (const key of KEYS) {
-    const v = query[`__${key}`];
+  for (let i = 0; i < KEYS.length; i++) {
+    const v = query[QUERY_NAMES[i]];
     if (typeof v === 'string') {
-      out[key] = v;
+      out[KEYS[i]] = v;
       any = true;
     }
   }
