@@ -83,6 +83,22 @@ describe('journal bodies are copies of their cut', () => {
     expect(second.responseBody).toEqual({ text: 'é😀'.repeat(100) });
   });
 
+  it('texts the journal is handed as they are (a response JSON text, a body) hold their own bytes, not the strings they were cut from', () => {
+    const journal = new Journal(500);
+    const record = (i: number) => {
+      // a cut of an 8 MiB string (a slice shares its parent's memory in V8), handed over as the response's JSON text
+      journal.recordParts({ at: 0, method: 'GET', path: '/v1/x', operationId: null, keyId: 'k', status: 200, code: 0 }, undefined, `"${bigText(8, i).slice(0, 100)}"`, true);
+    };
+    record(0);
+    // from the first entry on (V8 may keep the last large string it made in a cache of its own)
+    const before = heapUsed();
+    for (let i = 1; i < 8; i++) record(i);
+    const grown = heapUsed() - before;
+    expect(journal.list()[7].responseBody).toBe(`7:${'z'.repeat(98)}`);
+    // the parents, kept by views, would be 7 x 8 MiB
+    expect(grown).toBeLessThan(4 * MB);
+  });
+
   it('24 MiB bodies journaled 8 times hold kilobytes, not the bodies', () => {
     const journal = new Journal(500);
     const record = (i: number) => {
