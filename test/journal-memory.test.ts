@@ -87,7 +87,12 @@ describe('journal bodies are copies of their cut', () => {
     const journal = new Journal(500);
     const record = (i: number) => {
       // a cut of an 8 MiB string (a slice shares its parent's memory in V8), handed over as the response's JSON text
-      journal.recordParts({ at: 0, method: 'GET', path: '/v1/x', operationId: null, keyId: 'k', status: 200, code: 0 }, undefined, `"${bigText(8, i).slice(0, 100)}"`, true);
+      journal.recordParts(
+        { at: 0, method: 'GET', path: '/v1/x', operationId: null, keyId: 'k', status: 200, code: 0 },
+        undefined,
+        `"${bigText(8, i).slice(0, 100)}"`,
+        true,
+      );
     };
     record(0);
     // from the first entry on (V8 may keep the last large string it made in a cache of its own)

@@ -27,11 +27,22 @@ describe('the runner without awaits', () => {
   it('a create with its body at hand holds its credits before run returns; with a promised body, once it comes', async () => {
     const { world, credits, request } = setUp();
     // the first request loads the lazy modules (faker, media): awaited once
-    expect((await world.run('createVideoTask', request(() => videoBody()))).status).toBe(200);
+    expect(
+      (
+        await world.run(
+          'createVideoTask',
+          request(() => videoBody()),
+        )
+      ).status,
+    ).toBe(200);
 
     const start = credits();
     const trace: Partial<OperationTrace> = {};
-    const atHand = world.run('createVideoTask', request(() => videoBody()), trace);
+    const atHand = world.run(
+      'createVideoTask',
+      request(() => videoBody()),
+      trace,
+    );
     // ran already, and answered: the answer itself, the body journaled, the hold taken
     expect(atHand).not.toBeInstanceOf(Promise);
     expect(trace.body).toEqual(videoBody());
@@ -60,10 +71,19 @@ describe('the runner without awaits', () => {
 
   it('a body that does not parse answers its error at once, and the same when it comes later', async () => {
     const { world, request } = setUp();
-    await world.run('createVideoTask', request(() => videoBody()));
+    await world.run(
+      'createVideoTask',
+      request(() => videoBody()),
+    );
     const bad = videoBody({ duration: 'five' });
-    const now = await world.run('createVideoTask', request(() => bad));
-    const later = await world.run('createVideoTask', request(() => Promise.resolve(bad)));
+    const now = await world.run(
+      'createVideoTask',
+      request(() => bad),
+    );
+    const later = await world.run(
+      'createVideoTask',
+      request(() => Promise.resolve(bad)),
+    );
     expect(now.status).toBe(400);
     expect(later.status).toBe(400);
     expect(JSON.stringify(later.body)).toBe(JSON.stringify(now.body));

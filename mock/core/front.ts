@@ -184,7 +184,15 @@ export function journalRequest(
   // journal is read (the value journalResponse gives); a journal that keeps nothing costs no parse
   if (b && 'json' in b && keptWhole(b.json)) {
     // the entry in its parts (Journal.recordParts): no object made to be taken apart again
-    const head: Omit<JournalEntry, 'seq' | 'body' | 'responseBody'> = { at, method, path, operationId: operationId ?? null, keyId: keyId ?? null, status, code };
+    const head: Omit<JournalEntry, 'seq' | 'body' | 'responseBody'> = {
+      at,
+      method,
+      path,
+      operationId: operationId ?? null,
+      keyId: keyId ?? null,
+      status,
+      code,
+    };
     if (body?.bodyTruncated) head.bodyTruncated = true;
     if (proxy) head.proxy = proxy;
     return journal.recordParts(head, body?.body, b.json, true);
