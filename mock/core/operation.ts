@@ -446,10 +446,9 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
       return failed(id, plan, req, trace, e);
     }
     if (isThenable(started))
-      return Promise.resolve(started).then(
-        (r) => answerOf(id, plan, r),
-        (e: unknown) => failed(id, plan, req, trace, e),
-      );
+      return Promise.resolve(started)
+        .then((r) => answerOf(id, plan, r))
+        .catch((e: unknown) => failed(id, plan, req, trace, e));
     try {
       return answerOf(id, plan, started);
     } catch (e) {
