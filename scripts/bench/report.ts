@@ -102,6 +102,7 @@ export function reportTables(f: BenchFigures): string[] {
     p(
       `== ${fmt(store.tasks)} stored tasks (one account; seeded in ${fmt(store.seedMs)} ms; heapUsed ${store.heapUsedMB} MB (was ${store.heapUsedBeforeMB}), RSS ${store.rssMB} MB (was ${store.rssBeforeMB})) ==`,
     );
+    p(`slowest single creates while seeding (task number: ms): ${store.slowestCreates.map((c) => `#${fmt(c.task)}: ${c.ms}`).join(', ')}`);
     p(
       table(
         ['list page', 'query', 'items', 'total', 'HTTP p50/p99 ms', 'in-process p50/p99 ms'],
