@@ -10,42 +10,25 @@ import { operationIds, operations } from '../schemas/operations.ts';
 import type { OperationDef } from '../schemas/registry-types.ts';
 import { guardIndex, holds, rule, rulesOf, withRules, type JsonSchema } from '../schemas/rules.ts';
 
+/** A toy rule: `n` at most `max` when `when` holds (always without one). */
+const atMost = (id: string, max: number, when?: Record<string, string | string[]>) =>
+  rule({
+    id,
+    rule: `n at most ${max}`,
+    code: 'VIDEO_INVALID_PARAMETERS',
+    path: ['n'],
+    ...(when ? { when } : {}),
+    then: { properties: { n: { maximum: max } } },
+  });
+
 const Toy = withRules(
   z.object({ model: z.enum(['a', 'b', 'c', 'd']).default('a'), n: z.number(), tag: z.string().optional() }),
   [
-    rule({
-      id: 'toy.a',
-      rule: 'a: n at most 1',
-      code: 'VIDEO_INVALID_PARAMETERS',
-      path: ['n'],
-      when: { model: 'a' },
-      then: { properties: { n: { maximum: 1 } } },
-    }),
-    rule({
-      id: 'toy.bc',
-      rule: 'b, c: n at most 2',
-      code: 'VIDEO_INVALID_PARAMETERS',
-      path: ['n'],
-      when: { model: ['b', 'c'] },
-      then: { properties: { n: { maximum: 2 } } },
-    }),
+    atMost('toy.a', 1, { model: 'a' }),
+    atMost('toy.bc', 2, { model: ['b', 'c'] }),
     rule({ id: 'toy.all', rule: 'n at least 0', code: 'VIDEO_INVALID_PARAMETERS', path: ['n'], then: { properties: { n: { minimum: 0 } } } }),
-    rule({
-      id: 'toy.c',
-      rule: 'c: n at most 3',
-      code: 'VIDEO_INVALID_PARAMETERS',
-      path: ['n'],
-      when: { model: 'c' },
-      then: { properties: { n: { maximum: 3 } } },
-    }),
-    rule({
-      id: 'toy.tag',
-      rule: 'tag x: n at most 4',
-      code: 'VIDEO_INVALID_PARAMETERS',
-      path: ['n'],
-      when: { tag: 'x' },
-      then: { properties: { n: { maximum: 4 } } },
-    }),
+    atMost('toy.c', 3, { model: 'c' }),
+    atMost('toy.tag', 4, { tag: 'x' }),
   ],
   'ToyRequest',
 );
