@@ -56,17 +56,31 @@ export interface Running {
   agent: Agent;
   /** Highest RSS seen (sampled every 250 ms). */
   peak: () => number;
+  /**
+   * RSS in MB after a full garbage collection (what the process keeps, whatever the collector's timing): only for a
+   * mock started with `collectable`; the collection is asked with SIGUSR2 (scripts/soak/collect-on-signal.mjs) and the
+   * reading taken once RSS has stopped falling (sampled every 100 ms, at most 3 s).
+   */
+  settledRss(): Promise<number>;
   call(method: string, path: string, headers?: Record<string, string>, body?: unknown): Promise<{ status: number; json: unknown; bytes: number }>;
   stop(): Promise<void>;
 }
 
-/** Starts the mock with `flags` and waits for its health check. */
-export async function start(flags: string[]): Promise<Running> {
+/**
+ * Starts the mock with `flags` and waits for its health check. `collectable`: the mock runs with `--expose-gc` and a
+ * preload that collects on SIGUSR2, so `settledRss` can read its memory with no garbage left.
+ */
+export async function start(flags: string[], opts: { collectable?: boolean } = {}): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/mediagen-mock.js', '--port', String(port), '--quiet', '--clock', 'manual', '--no-rate-limit', ...flags], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const nodeFlags = opts.collectable ? ['--expose-gc', '--import', './scripts/soak/collect-on-signal.mjs'] : [];
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, 'bin/mediagen-mock.js', '--port', String(port), '--quiet', '--clock', 'manual', '--no-rate-limit', ...flags],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   // the child goes with this process, whatever ends it
   process.on('exit', () => child.kill('SIGKILL'));
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -102,6 +116,18 @@ export async function start(flags: string[]): Promise<Running> {
     agent,
     peak: () => peak,
     call,
+    async settledRss() {
+      if (!opts.collectable) throw new Error('settledRss needs a mock started with collectable');
+      child.kill('SIGUSR2');
+      let last = rssMB(child.pid!);
+      for (let i = 0; i < 30; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const now = rssMB(child.pid!);
+        if (i >= 2 && now >= last) return now;
+        last = Math.min(last, now);
+      }
+      return last;
+    },
     async stop() {
       clearInterval(sampler);
       agent.destroy();
