@@ -7,6 +7,7 @@
  * the emitted document), the Content-Type, Retry-After on 429 and 503.
  */
 import type { ErrorObject } from 'ajv';
+import { aborted, Deadline, type Send } from './deadline.ts';
 import { describeAjvError, type SpecOperation } from './document.ts';
 
 /** An answer as the verifier keeps it; `status` 0: no answer (`error` says why). */
@@ -60,15 +61,10 @@ async function readCapped(body: ReadableStream<Uint8Array>, cap: number, signal:
   const parts: Uint8Array[] = [];
   let n = 0;
   // the signal cancels the read itself, whether or not the fetch passes it on to the body
-  const aborted = new Promise<never>((_, reject) => {
-    const stop = () => reject(signal.reason as Error);
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-  });
-  aborted.catch(() => {});
+  const stopped = aborted(signal);
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), aborted]);
+      const { done, value } = await Promise.race([reader.read(), stopped]);
       if (done) break;
       n += value.length;
       if (n > cap) return { bytes: concat(parts, n - value.length), over: true };
@@ -103,10 +99,19 @@ const errorText = (e: unknown, timeoutMs: number): string => {
  * transport error or a time limit gives status 0 with `error`; a body over its
  * cap keeps the status with `error` set. Event streams: headers only.
  */
-export async function exchange(send: (r: Request) => Promise<Response>, request: Request, requestLine: string, limits: ExchangeLimits): Promise<Answer> {
+export async function exchange(send: Send, request: Request, requestLine: string, limits: ExchangeLimits): Promise<Answer> {
+  const deadline = new Deadline(limits.timeoutMs, limits.runSignal);
+  try {
+    return await exchangeWithin(deadline, send, request, requestLine, limits);
+  } finally {
+    deadline.end();
+  }
+}
+
+/** `exchange` under `deadline` (which the caller ends). */
+async function exchangeWithin(deadline: Deadline, send: Send, request: Request, requestLine: string, limits: ExchangeLimits): Promise<Answer> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(limits.timeoutMs);
-  const signal = limits.runSignal ? AbortSignal.any([timeout, limits.runSignal]) : timeout;
+  const signal = deadline.signal;
   const none = (error: string): Answer => ({
     status: 0,
     headers: new Headers(),
@@ -118,7 +123,7 @@ export async function exchange(send: (r: Request) => Promise<Response>, request:
   });
   let res: Response;
   try {
-    res = await send(new Request(request, { signal, redirect: 'manual' }));
+    res = await deadline.send(send, request);
   } catch (e) {
     return none(errorText(e, limits.timeoutMs));
   }

@@ -23,6 +23,7 @@
 import { createControlClient } from '../mock/web/controls.ts';
 import { cleanUp, deletable, type Made } from './cleanup.ts';
 import { Credits } from './credits.ts';
+import { sendWithin } from './deadline.ts';
 import { loadPackageDocument, operationsOf, validatorsOf, type SpecOperation } from './document.ts';
 import { lifecycle, oneShot, type Followed } from './lifecycles.ts';
 import { isPaginated, pagination } from './pages.ts';
@@ -182,10 +183,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     progress: options.onProgress ?? (() => {}),
   };
   if (options.mock) {
-    // the clock's requests get the same limits as the API's
-    const limited = (r: Request) =>
-      rawSend(new Request(r, { signal: AbortSignal.any([AbortSignal.timeout(requestTimeoutMs), runAbort.signal]), redirect: 'manual' }));
-    shared.control = createControlClient({ baseUrl: base, fetch: limited });
+    // the clock's requests get the same limits as the API's (verify/deadline.ts)
+    shared.control = createControlClient({ baseUrl: base, fetch: sendWithin(rawSend, requestTimeoutMs, runAbort.signal) });
   }
   const run = new Run(shared);
   const credits = new Credits(run, shared.byId.get('getSubscription'));
