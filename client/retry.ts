@@ -64,6 +64,17 @@ export function resolveRetry(client: RetryOptions | boolean | undefined, call: R
   return { ...(base ?? DEFAULT_RETRY), ...call };
 }
 
+/**
+ * Each attempt's request, held as long as its response is. An attempt is a
+ * copy of the caller's request whose signal follows the caller's, and in Node
+ * 20 only that copy holds the link. A clone's link is held by nothing, and a
+ * garbage collection drops it (nodejs/undici#4068). If the link is lost while
+ * the attempt waits or while its body is read, the caller's abort (a time limit,
+ * a cancel) never reaches the fetch, and a call to a server that stopped
+ * answering waits for ever (test/client-abort-gc.test.ts).
+ */
+const attemptOf = new WeakMap<Response, Request>();
+
 /** The wait before retry `n` (from 0) when the answer gives no Retry-After, ms. */
 const backoff = (n: number) => Math.min(8_000, 500 * 2 ** n);
 
@@ -86,11 +97,13 @@ export function retryingFetch(
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= policy.maxRetries;
-      // the original stays unread, so each attempt sends the same body
-      const sent = last ? request : request.clone();
+      // the original stays unread, so each attempt sends the same body; the attempt follows the caller's signal
+      // through a Request of its own (a clone's link to it is lost in a garbage collection: see attemptOf)
+      const sent = last ? request : new Request(request.clone(), { signal: request.signal });
       let response: Response;
       try {
         response = await base(sent);
+        attemptOf.set(response, sent);
       } catch (error) {
         if (last || !read || request.signal.aborted) throw error;
         const waitMs = backoff(attempt);
