@@ -248,7 +248,7 @@ const program = new EnvCommand()
   )
   .option(
     '--upstream-timeout <s>',
-    'with --upstream: seconds the upstream may stay silent before the request is given up',
+    'with --upstream: seconds the upstream (with --record, also a media host) may stay silent before the request is given up',
     int('upstream-timeout', 1, 3600),
     30,
   )
@@ -376,7 +376,7 @@ if (o.record && !o.upstream)
   program.error('error: --record needs --upstream <url>: it records what the proxy forwards to that server (to serve a recording, use --replay)');
 const recordProblem = o.record ? stateLocationProblem(o.record) : undefined;
 if (recordProblem) program.error(`error: --record ${o.record}: ${recordProblem}`);
-const recorder = o.record ? createRecorder({ file: o.record, upstream: o.upstream }) : undefined;
+const recorder = o.record ? createRecorder({ file: o.record, upstream: o.upstream, mediaTimeoutMs: o.upstreamTimeout * 1000 }) : undefined;
 // ... and a recording to replay is read and checked before anything starts: a file the mock cannot use stops it here
 let recording: Recording | undefined;
 if (o.replay)

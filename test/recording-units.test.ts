@@ -1,10 +1,13 @@
 /**
  * The parts of record and replay on hand-written cases: what the redactor
  * replaces (docs/guides/proxy.md, "What is and is not stored"), the recorder's
- * media caps and fetch-once rule with a fake fetch, and the new ids a replay
+ * media caps and fetch-once rule with a fake fetch, its time limit per media
+ * file against a local host that stalls, and the new ids a replay
  * gives a recorded create asked again (never a recorded one).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -121,6 +124,37 @@ describe('the recorder', () => {
     expect(summary).toMatchObject({ exchanges: 1, tasks: 1, mediaStored: 1, mediaNotStored: 3, mediaBytes: 10 });
     expect(readFileSync(file, 'utf8')).not.toContain('mg_unit');
   });
+
+  it('a media host that stalls (no answer, or headers then nothing) is listed once it has sent nothing for the time limit, and close() writes the file', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/ok.png') res.end('png');
+      else if (req.url === '/drip.mp4') {
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '1000' });
+        res.write('....');
+      } // anything else: no answer at all
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const file = join(dir, 'stalled.json');
+      // the global fetch (the recorder's default), given up after 200 ms of silence
+      const rec = createRecorder({ file, mediaTimeoutMs: 200 });
+      const data = { taskId: 'vt_00000000000000bb', status: 'success', urls: [`${base}/ok.png`, `${base}/silent.mp3`, `${base}/drip.mp4`] };
+      rec.observe(exchange('createVideoTask', 'POST', '/v1/video-generation/generate', data, 1000, { content: [{ type: 'text', text: 'a fox' }] }));
+      const summary = await rec.close();
+      const media = readRecordingFile(file).media;
+      expect(media.map((m) => [new URL(m.url).pathname, m.notStored ?? 'stored'])).toEqual([
+        ['/ok.png', 'stored'],
+        ['/silent.mp3', 'the fetch failed: the host sent nothing for 0.2 s'],
+        ['/drip.mp4', 'the fetch failed: the host sent nothing for 0.2 s'],
+      ]);
+      expect(summary).toMatchObject({ mediaStored: 1, mediaNotStored: 2 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }, 30_000);
 
   it('keeps at most maxExchanges, and counts the rest', async () => {
     const file = join(dir, 'bounded.json');

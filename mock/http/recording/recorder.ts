@@ -8,8 +8,9 @@
  * `LifecycleDef` of schemas/registry-types.ts; an area's other creates use its
  * one lifecycle); and the media the answers point to, fetched once each and
  * stored by sha256, within a per-file and a total cap (what is over a cap is
- * listed, not stored). `close()` waits for the media still being fetched and
- * writes the file (./format.ts) atomically: a temporary file beside it,
+ * listed, not stored). A media host that sends nothing for `mediaTimeoutMs`
+ * is given up, and its file listed with why. `close()` waits for the media
+ * still being fetched and writes the file (./format.ts) atomically: a temporary file beside it,
  * renamed over it.
  */
 import { createHash } from 'node:crypto';
@@ -29,14 +30,19 @@ import {
 } from './format.ts';
 import { KEPT_REQUEST_HEADERS, KEPT_RESPONSE_HEADERS, Redactor } from './redact.ts';
 
-/** Defaults: 32 MB per media file, 256 MB of media in all, 10,000 exchanges (assumed: a working session's worth). */
-export const RECORDING_DEFAULTS = { maxMediaBytes: 32 * 1024 * 1024, maxTotalMediaBytes: 256 * 1024 * 1024, maxExchanges: 10_000 };
+/**
+ * Defaults: 32 MB per media file, 256 MB of media in all, 10,000 exchanges (assumed: a working session's worth), 30 s
+ * of silence from a media host before its file is given up (assumed: the proxy's own for the upstream, `--upstream-timeout`).
+ */
+export const RECORDING_DEFAULTS = { maxMediaBytes: 32 * 1024 * 1024, maxTotalMediaBytes: 256 * 1024 * 1024, maxExchanges: 10_000, mediaTimeoutMs: 30_000 };
 
 export interface RecorderOptions {
   /** Where the recording is written at `close()`. */
   file: string;
-  /** How media URLs are fetched (default: the global fetch). */
-  fetchMedia?: (url: string) => Promise<Response>;
+  /** How media URLs are fetched (default: the global fetch); `signal` aborts when the file is given up. */
+  fetchMedia?: (url: string, signal: AbortSignal) => Promise<Response>;
+  /** Silence from a media host (no headers, no body byte) before its file is given up, ms; the file is listed, not stored. */
+  mediaTimeoutMs?: number;
   /** The most bytes of one media file stored; a larger file is listed as over the cap. */
   maxMediaBytes?: number;
   /** The most bytes of media stored in all; files beyond are listed as over the total cap. */
@@ -125,7 +131,9 @@ export function createRecorder(o: RecorderOptions): Recorder {
   const maxMedia = o.maxMediaBytes ?? RECORDING_DEFAULTS.maxMediaBytes;
   const maxTotal = o.maxTotalMediaBytes ?? RECORDING_DEFAULTS.maxTotalMediaBytes;
   const maxExchanges = o.maxExchanges ?? RECORDING_DEFAULTS.maxExchanges;
-  const fetchMedia = o.fetchMedia ?? ((url: string) => fetch(url));
+  const mediaTimeoutMs = o.mediaTimeoutMs ?? RECORDING_DEFAULTS.mediaTimeoutMs;
+  // the signal goes to fetch itself, not through a copied Request (a garbage collection can drop that link)
+  const fetchMedia = o.fetchMedia ?? ((url: string, signal: AbortSignal) => fetch(url, { signal }));
   const redactor = new Redactor();
   const lifecycles = lifecycleIndex();
   const exchanges: RecordedExchange[] = [];
@@ -148,41 +156,66 @@ export function createRecorder(o: RecorderOptions): Recorder {
     return h;
   }
 
+  /**
+   * Fetches `url` into `entry`, given up once the host has sent nothing for `mediaTimeoutMs` (the headers, then each
+   * chunk, start the wait again): its own controller, held by its timer until the fetch ends.
+   */
   async function fetchOne(url: string, entry: RecordedMedia): Promise<void> {
+    const limit = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const heard = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => limit.abort(new Error(`the host sent nothing for ${mediaTimeoutMs / 1000} s`)), mediaTimeoutMs);
+    };
+    const silent = new Promise<never>((_, reject) => limit.signal.addEventListener('abort', () => reject(limit.signal.reason as Error), { once: true }));
+    silent.catch(() => {});
+    heard();
     try {
-      const res = await fetchMedia(url);
-      entry.contentType = res.headers.get('content-type') ?? '';
-      if (!res.ok) {
-        entry.notStored = `the fetch answered ${res.status}`;
-        await res.body?.cancel();
-        return;
-      }
-      const declared = Number(res.headers.get('content-length') ?? NaN);
-      if (declared > maxMedia) {
-        entry.size = declared;
-        entry.notStored = `over the per-file cap of ${maxMedia} bytes`;
-        await res.body?.cancel();
-        return;
-      }
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of res.body ?? []) {
-        size += chunk.length;
-        if (size > maxMedia) {
-          entry.size = size;
-          entry.notStored = `over the per-file cap of ${maxMedia} bytes`;
-          return;
-        }
-        chunks.push(chunk);
-      }
-      const bytes = Buffer.concat(chunks);
-      entry.size = bytes.length;
-      const h = keep(bytes);
-      if (h) entry.sha256 = h;
-      else entry.notStored = `over the total cap of ${maxTotal} bytes`;
+      await Promise.race([fetchInto(url, entry, limit.signal, heard), silent]);
     } catch (e) {
       entry.notStored = `the fetch failed: ${(e as Error).message}`;
+    } finally {
+      clearTimeout(timer);
+      limit.abort();
     }
+  }
+
+  /** Fetches `url` into `entry` (see fetchOne); `heard` is called on the headers and on each chunk. */
+  async function fetchInto(url: string, entry: RecordedMedia, signal: AbortSignal, heard: () => void): Promise<void> {
+    const res = await fetchMedia(url, signal);
+    heard();
+    entry.contentType = res.headers.get('content-type') ?? '';
+    if (!res.ok) {
+      entry.notStored = `the fetch answered ${res.status}`;
+      await res.body?.cancel();
+      return;
+    }
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > maxMedia) {
+      entry.size = declared;
+      entry.notStored = `over the per-file cap of ${maxMedia} bytes`;
+      await res.body?.cancel();
+      return;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of res.body ?? []) {
+      heard();
+      size += chunk.length;
+      if (size > maxMedia) {
+        entry.size = size;
+        entry.notStored = `over the per-file cap of ${maxMedia} bytes`;
+        return;
+      }
+      chunks.push(chunk);
+    }
+    // a fetchMedia that does not heed the signal may finish after the time is up: what it brings is not kept
+    if (signal.aborted) return;
+    const bytes = Buffer.concat(chunks);
+    entry.size = bytes.length;
+    const h = keep(bytes);
+    if (h) entry.sha256 = h;
+    else entry.notStored = `over the total cap of ${maxTotal} bytes`;
   }
 
   /** Fetches, once each, the URLs of an answer that were not in its request. */
