@@ -10,8 +10,8 @@
  * stored by sha256, within a per-file and a total cap (what is over a cap is
  * listed, not stored). A media host that sends nothing for `mediaTimeoutMs`
  * is given up, and its file listed with why. `close()` waits for the media
- * still being fetched and writes the file (./format.ts) atomically: a temporary file beside it,
- * renamed over it.
+ * still being fetched and writes the file (./format.ts) atomically: a
+ * temporary file beside it, renamed over it.
  */
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -164,6 +164,7 @@ export function createRecorder(o: RecorderOptions): Recorder {
     const limit = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const heard = () => {
+      if (limit.signal.aborted) return; // given up, or done: no new wait
       clearTimeout(timer);
       timer = setTimeout(() => limit.abort(new Error(`the host sent nothing for ${mediaTimeoutMs / 1000} s`)), mediaTimeoutMs);
     };
