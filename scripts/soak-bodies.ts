@@ -22,12 +22,13 @@
  * mock itself): what the process keeps. Read as the last answer comes, the RSS
  * still holds the garbage of the last bodies in flight (up to 8 of 24 MB, each
  * as bytes, text and parsed): at the end of the large bodies it read 577, 678
- * and 695 MB in three runs of the same code, by the collector's timing alone. Target: the RSS kept at the end
- * of each scene and after the deletion below 600 MB (the journal's budget is
- * 32 MB; the rest is the process, the sessions' worlds and what the allocator
- * keeps). A request
- * the mock cuts off (a 503 for a full budget of bodies in flight closes the
- * connection while the body is still being sent) is counted, not a failure.
+ * and 695 MB in three runs of the same code, by the collector's timing alone.
+ *
+ * Target: the RSS kept at the end of each scene and after the deletion below
+ * 600 MB (the journal's budget is 32 MB; the rest is the process, the
+ * sessions' worlds and what the allocator keeps). A request the mock cuts off
+ * (a 503 for a full budget of bodies in flight closes the connection while the
+ * body is still being sent) is counted, not a failure.
  *
  *   npm run soak -- --bodies [--sessions-count N] [--rounds N] [--body-kb K] [--large N] [--large-mb M]
  *
