@@ -138,16 +138,17 @@ describe('the recorder', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const file = join(dir, 'stalled.json');
-      // the global fetch (the recorder's default), given up after 200 ms of silence
-      const rec = createRecorder({ file, mediaTimeoutMs: 200 });
+      // the global fetch (the recorder's default), given up after 2 s of silence: long enough for the local host that
+      // answers to be heard on a loaded machine, short enough for the test
+      const rec = createRecorder({ file, mediaTimeoutMs: 2000 });
       const data = { taskId: 'vt_00000000000000bb', status: 'success', urls: [`${base}/ok.png`, `${base}/silent.mp3`, `${base}/drip.mp4`] };
       rec.observe(exchange('createVideoTask', 'POST', '/v1/video-generation/generate', data, 1000, { content: [{ type: 'text', text: 'a fox' }] }));
       const summary = await rec.close();
       const media = readRecordingFile(file).media;
       expect(media.map((m) => [new URL(m.url).pathname, m.notStored ?? 'stored'])).toEqual([
         ['/ok.png', 'stored'],
-        ['/silent.mp3', 'the fetch failed: the host sent nothing for 0.2 s'],
-        ['/drip.mp4', 'the fetch failed: the host sent nothing for 0.2 s'],
+        ['/silent.mp3', 'the fetch failed: the host sent nothing for 2 s'],
+        ['/drip.mp4', 'the fetch failed: the host sent nothing for 2 s'],
       ]);
       expect(summary).toMatchObject({ mediaStored: 1, mediaNotStored: 2 });
     } finally {
