@@ -529,6 +529,17 @@ describe('Rng', () => {
     expect(hash32(...parts)).toBe((h ^ (h >>> 16)) >>> 0);
   });
 
+  it.each<[string, number, (string | number)[]]>([
+    ['no parts', 1, []],
+    ['a task id', 42, ['mg_bench_secret1', 'video', 1]],
+    ['an id of an id', 0, ['vt_0123456789abcdef', 'episode']],
+    ['numbers, a negative seed', -5, [1, 2.5, -0, 1e21, NaN]],
+    ['text beyond ASCII and the separator', 4_294_967_295, ['héllo', '😀', 'x\u0000y', '']],
+  ])("id is the prefix, then hash32(seed, 'id-a', ...parts) and hash32(seed, 'id-b', ...parts) in 8 hex digits each (%s)", (_, seed, parts) => {
+    const hex = (n: number) => n.toString(16).padStart(8, '0');
+    expect(new Rng(seed).id('vt', ...parts)).toBe(`vt_${hex(hash32(seed, 'id-a', ...parts))}${hex(hash32(seed, 'id-b', ...parts))}`);
+  });
+
   it('int stays within [min, max] and covers the range', () => {
     const r = new Rng(7);
     const seen = new Set<number>();

@@ -11,12 +11,19 @@ export function hash32(...parts: (string | number)[]): number {
   for (let p = 0; p < parts.length; p++) {
     if (p > 0) h = Math.imul(h, 0x01000193); // the separator: h ^= 0, then the multiply
     const part = parts[p];
-    const s = typeof part === 'string' ? part : String(part);
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
+    h = fnvText(h, typeof part === 'string' ? part : String(part));
   }
+  return avalanche(h);
+}
+
+/** FNV-1a state `h` after the UTF-16 code units of `s`. */
+function fnvText(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** The final mix of an FNV-1a state (murmur3's fmix32), as an unsigned 32-bit integer. */
+function avalanche(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -47,11 +54,30 @@ function firstOf(seed: number): number {
   return mulberryOut(((seed >>> 0) + 0x6d2b79f5) >>> 0);
 }
 
-/** `n` (an unsigned 32-bit integer) as 8 lowercase hex digits; each half is a small integer, so no double is formatted. */
-function hex8(n: number): string {
-  const high = (n >>> 16).toString(16);
-  const low = (n & 0xffff).toString(16);
-  return '0000'.slice(high.length) + high + '0000'.slice(low.length) + low;
+const HEX_DIGITS = '0123456789abcdef';
+/** The code unit of the hex digit of `n`'s 4 bits at `shift`. */
+const digit = (n: number, shift: number): number => HEX_DIGITS.charCodeAt((n >>> shift) & 15);
+
+/** `a` then `b` (unsigned 32-bit integers) as 16 lowercase hex digits, made in one string (no number is formatted). */
+function hex16(a: number, b: number): string {
+  return String.fromCharCode(
+    digit(a, 28),
+    digit(a, 24),
+    digit(a, 20),
+    digit(a, 16),
+    digit(a, 12),
+    digit(a, 8),
+    digit(a, 4),
+    digit(a, 0),
+    digit(b, 28),
+    digit(b, 24),
+    digit(b, 20),
+    digit(b, 16),
+    digit(b, 12),
+    digit(b, 8),
+    digit(b, 4),
+    digit(b, 0),
+  );
 }
 
 /** The engine's seeded randomness: derive values from the seed and the parts that name them. */
@@ -68,8 +94,27 @@ export class Rng {
     return min + Math.floor(firstOf(hash32(this.seed, ...parts)) * (max - min + 1));
   }
 
-  /** A 16-hex-digit id for (seed, ...parts), with a prefix: `vt_1a2b3c4d5e6f7a8b`. */
+  /**
+   * A 16-hex-digit id for (seed, ...parts), with a prefix: `vt_1a2b3c4d5e6f7a8b`: the hex of
+   * `hash32(seed, 'id-a', ...parts)` then of `hash32(seed, 'id-b', ...parts)`. Both hashes are taken in one pass
+   * (the text they share is read once; a create takes two ids, so this is on the request path).
+   */
   id(prefix: string, ...parts: (string | number)[]): string {
-    return `${prefix}_${hex8(hash32(this.seed, 'id-a', ...parts))}${hex8(hash32(this.seed, 'id-b', ...parts))}`;
+    let a = fnvText(0x811c9dc5, String(this.seed));
+    a = Math.imul(a, 0x01000193); // the separator after the seed
+    let b = fnvText(a, 'id-b');
+    a = fnvText(a, 'id-a');
+    for (let p = 0; p < parts.length; p++) {
+      a = Math.imul(a, 0x01000193);
+      b = Math.imul(b, 0x01000193);
+      const part = parts[p];
+      const s = typeof part === 'string' ? part : String(part);
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x01000193);
+      }
+    }
+    return `${prefix}_${hex16(avalanche(a), avalanche(b))}`;
   }
 }
