@@ -484,8 +484,9 @@ export class TaskKit<T extends Task<S>, S extends string = T['status']> {
     });
   }
 
+  /** Schedules task event `args` at `at` (virtual ms), installing this kit first unless the engine has it already (a kit known to an engine has its handler: handlers are never removed). */
   private schedule(engine: Engine, at: number, args: TaskEventArgs): void {
-    TaskKit.install(engine, [this as unknown as TaskKit<Task>]);
+    if (kitsOf(engine).get(this.config.area) !== (this as unknown)) TaskKit.install(engine, [this as unknown as TaskKit<Task>]);
     engine.scheduler.at(at, EVENT_KIND, args);
   }
 

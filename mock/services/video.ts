@@ -181,13 +181,17 @@ function createTask<E extends ErrorName>(ctx: ServiceContext<E>, t: NewTask<E>) 
   return { taskId: id, episodeId: r.episodeId, status: 'generating' as const };
 }
 
-/** The lifecycles of tasks not forced to fail, by schedule and duration: one frozen object each, shared by their tasks (nothing writes to a lifecycle). */
-const lifecycles = new Map<string, Lifecycle<VideoTask['status']>>();
+/**
+ * The lifecycles of tasks not forced to fail, by schedule, then duration (seconds): one frozen object each, shared by
+ * their tasks (nothing writes to a lifecycle). Two maps, not one keyed by a joined string: a create builds no key.
+ */
+const lifecycles = new Map<string, Map<number, Lifecycle<VideoTask['status']>>>();
 
 /** A video task's lifecycle: generating, then uploading after its schedule's generation time, then success. */
 function videoLifecycle(scheduleKey: Parameters<typeof videoPhases>[0], duration: number): Lifecycle<VideoTask['status']> {
-  const key = `${scheduleKey} ${duration}`;
-  let l = lifecycles.get(key);
+  let byDuration = lifecycles.get(scheduleKey);
+  if (!byDuration) lifecycles.set(scheduleKey, (byDuration = new Map<number, Lifecycle<VideoTask['status']>>()));
+  let l = byDuration.get(duration);
   if (!l) {
     const { generatingMs, uploadingMs } = videoPhases(scheduleKey, duration);
     l = Object.freeze({
@@ -196,7 +200,7 @@ function videoLifecycle(scheduleKey: Parameters<typeof videoPhases>[0], duration
         Object.freeze({ status: 'success' as const, afterMs: uploadingMs }),
       ]),
     });
-    lifecycles.set(key, l);
+    byDuration.set(duration, l);
   }
   return l;
 }
