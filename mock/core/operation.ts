@@ -315,10 +315,30 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
    * read), else a promise: a request costs no turn of the microtask queue it does not need (docs/architecture.md,
    * "Keeping the request path fast"). Errors are thrown (or reject): ApiError for an answer, anything else a mock bug.
    */
+  /**
+   * The last `Authorization` header that was exactly `Bearer <API key>`, with its key and key id. A client sends the
+   * same header on every request, so its regular expressions run once, not on every request. Only an API key is kept
+   * (an OAuth access token is resolved every time: it may expire or be revoked); a key deleted since is refused later,
+   * by its account, as before.
+   */
+  let lastKey: { header: string; apiKey: string; keyId: string | null } | undefined;
+  /** `bearerKey` of `header`, with the key id of an API key (null for another credential). */
+  function callerOf(header: string | undefined): { apiKey: string; keyId: string | null } {
+    if (lastKey !== undefined && header === lastKey.header) return lastKey;
+    const apiKey = bearerKey(header, engine, services);
+    const keyId = engine.keyPattern.exec(apiKey)?.[1] ?? null;
+    if (keyId !== null && header === `Bearer ${apiKey}`) lastKey = { header, apiKey, keyId };
+    return { apiKey, keyId };
+  }
+
   function runApi(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, seq: number): ApiOutcome | Promise<ApiOutcome> {
     const op = plan.op;
-    const apiKey = op.auth ? bearerKey(req.authorization, engine, services) : null;
-    if (apiKey && trace) trace.keyId = engine.keyPattern.exec(apiKey)?.[1] ?? null;
+    let apiKey: string | null = null;
+    if (op.auth) {
+      const caller = callerOf(req.authorization);
+      apiKey = caller.apiKey;
+      if (trace) trace.keyId = caller.keyId;
+    }
 
     const directives = readDirectives(req.prefer ?? '', req.query);
     let forcing: Forcing = NO_FORCING;
