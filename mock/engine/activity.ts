@@ -31,7 +31,8 @@ export class ActivityFeed {
 
   /** Appends a change; beyond `capacity`, the oldest goes. */
   record(e: Omit<TaskActivity, 'seq'>): void {
-    this.entries.push({ seq: ++this.seq, ...e });
+    // its fields named, not spread: one shape for every entry, and no generic copy per task change
+    this.entries.push({ seq: ++this.seq, at: e.at, area: e.area, taskId: e.taskId, apiKey: e.apiKey, status: e.status, terminal: e.terminal });
   }
 
   /** Sequence number of the latest change (0 when none). */
