@@ -310,19 +310,13 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   }
 
   /**
-   * Answers a request to an API operation: auth, forcing, delay, account, rate limit, input, handler. At once when
-   * nothing on the way is asynchronous (no delay, the body at hand, a handler that returns its value: a create, a
-   * read), else a promise: a request costs no turn of the microtask queue it does not need (docs/architecture.md,
-   * "Keeping the request path fast"). Errors are thrown (or reject): ApiError for an answer, anything else a mock bug.
-   */
-  /**
    * The last `Authorization` header that was exactly `Bearer <API key>`, with its key and key id. A client sends the
    * same header on every request, so its regular expressions run once, not on every request. Only an API key is kept
    * (an OAuth access token is resolved every time: it may expire or be revoked); a key deleted since is refused later,
    * by its account, as before.
    */
   let lastKey: { header: string; apiKey: string; keyId: string | null } | undefined;
-  /** `bearerKey` of `header`, with the key id of an API key (null for another credential). */
+  /** `bearerKey` of `header`, with the key id of an API key (null for another credential). Errors: as `bearerKey`'s (UNAUTHORIZED). */
   function callerOf(header: string | undefined): { apiKey: string; keyId: string | null } {
     if (lastKey !== undefined && header === lastKey.header) return lastKey;
     const apiKey = bearerKey(header, engine, services);
@@ -331,6 +325,12 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     return { apiKey, keyId };
   }
 
+  /**
+   * Answers a request to an API operation: auth, forcing, delay, account, rate limit, input, handler. At once when
+   * nothing on the way is asynchronous (no delay, the body at hand, a handler that returns its value: a create, a
+   * read), else a promise: a request costs no turn of the microtask queue it does not need (docs/architecture.md,
+   * "Keeping the request path fast"). Errors are thrown (or reject): ApiError for an answer, anything else a mock bug.
+   */
   function runApi(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, seq: number): ApiOutcome | Promise<ApiOutcome> {
     const op = plan.op;
     let apiKey: string | null = null;
