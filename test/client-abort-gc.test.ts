@@ -8,7 +8,9 @@
  * abort then never reached the fetch, and a call to a server that stopped
  * answering waited for ever.
  *
- * Each case forces a full collection 50 ms in and aborts at 300 ms. The call
+ * Each case forces a full collection 50 ms in and aborts at 300 ms, with the
+ * default retries and with `retry: false` (the request the call made is sent as
+ * it is). The call
  * must reject with the caller's reason. A hang fails the case at vitest's time
  * limit, however slow the machine.
  */
@@ -40,8 +42,8 @@ async function serve(answer: (res: ServerResponse) => void): Promise<string> {
 }
 
 /** Calls getSubscription (a read: retried by default) with a signal aborted at 300 ms, collecting at 50 ms; what it rejected with. */
-async function abortedCall(baseUrl: string): Promise<unknown> {
-  const client = createClient({ baseUrl, apiKey: 'mg_abortgc_secret1' });
+async function abortedCall(baseUrl: string, retry?: false): Promise<unknown> {
+  const client = createClient({ baseUrl, apiKey: 'mg_abortgc_secret1', ...(retry === false ? { retry } : {}) });
   const abort = new AbortController();
   const reason = new Error('the caller gave up');
   setTimeout(() => (gc(), gc()), 50);
@@ -66,5 +68,19 @@ describe("the caller's abort survives a garbage collection", () => {
         res.write('{"code":0,');
       }),
     );
+  }, 30_000);
+
+  it('without retries (retry: false): the request the call made is sent as it is, headers sent, then nothing', async () => {
+    await abortedCall(
+      await serve((res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write('{"code":0,');
+      }),
+      false,
+    );
+  }, 30_000);
+
+  it('without retries (retry: false), while the server has not answered at all', async () => {
+    await abortedCall(await serve(() => {}), false);
   }, 30_000);
 });
