@@ -10,9 +10,8 @@
  *
  * Each case forces a full collection 50 ms in and aborts at 300 ms, with the
  * default retries and with `retry: false` (the request the call made is sent as
- * it is). The call
- * must reject with the caller's reason. A hang fails the case at vitest's time
- * limit, however slow the machine.
+ * it is). The call must reject with the caller's reason. A hang fails the case
+ * at vitest's time limit, however slow the machine.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
