@@ -23,6 +23,7 @@ import { chooseSpeech, speechModes } from './http/espeak.ts';
 import { loadState, readStateFile, stateLocationProblem, writeStateFile } from './http/state-file.ts';
 import { DEFAULT_LIMITS, DEFAULT_START_TIME } from './engine/engine.ts';
 import { readRecordingFile, type Recording } from './http/recording/format.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './http/proxy/exchange.ts';
 import { createRecorder } from './http/recording/recorder.ts';
 import { createReplay } from './http/recording/replay.ts';
 import { loadAudioLoops } from './media/audio.ts';
@@ -250,7 +251,7 @@ const program = new EnvCommand()
     '--upstream-timeout <s>',
     'with --upstream: seconds the upstream (with --record, also a media host) may stay silent before the request is given up',
     int('upstream-timeout', 1, 3600),
-    30,
+    DEFAULT_UPSTREAM_TIMEOUT_MS / 1000,
   )
   .option(
     '--check-report <file>',

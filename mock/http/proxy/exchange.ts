@@ -1,5 +1,11 @@
 import type { Violation } from './check.ts';
 
+/**
+ * The longest silence (no header, no body byte) allowed of the upstream, and of a media host the recorder fetches,
+ * before the request is given up, ms (assumed: a generation answer takes seconds; 30 s is well past one). `--upstream-timeout`.
+ */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
 /** One request forwarded to the upstream and its answer, as the proxy saw it. */
 export interface ProxyExchange {
   operationId: string;

@@ -25,7 +25,7 @@ import { sendError } from '../respond.ts';
 import type { ResponseLocals } from '../locals.ts';
 import { clip } from '../../../verify/answers.ts';
 import { ContractChecker, type Violation } from './check.ts';
-import type { ProxyExchange } from './exchange.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyExchange } from './exchange.ts';
 import { ProxyTally } from './report.ts';
 
 export type { ProxyExchange, ProxyMark } from './exchange.ts';
@@ -143,7 +143,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
   const prefix = base.pathname.replace(/\/+$/, '');
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
   const fallbackOn = opts.fallback === 'mock';
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const now = opts.now ?? Date.now;
   const cap = opts.checkCapBytes ?? DEFAULT_CHECK_CAP;
   const maxBuffered = opts.maxBufferedBytes ?? 256 * 1024 * 1024;

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { operations } from '../../../schemas/operations.ts';
 import type { LifecycleDef, OperationDef } from '../../../schemas/registry-types.ts';
-import type { ProxyExchange } from '../proxy/exchange.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyExchange } from '../proxy/exchange.ts';
 import { tempNameFor } from '../state-file.ts';
 import {
   RECORDING_FORMAT,
@@ -31,10 +31,16 @@ import {
 import { KEPT_REQUEST_HEADERS, KEPT_RESPONSE_HEADERS, Redactor } from './redact.ts';
 
 /**
- * Defaults: 32 MB per media file, 256 MB of media in all, 10,000 exchanges (assumed: a working session's worth), 30 s
- * of silence from a media host before its file is given up (assumed: the proxy's own for the upstream, `--upstream-timeout`).
+ * Defaults: 32 MB per media file, 256 MB of media in all, 10,000 exchanges (assumed: a working session's worth), and
+ * 30 s of silence from a media host before its file is given up (the proxy's own for the upstream,
+ * `DEFAULT_UPSTREAM_TIMEOUT_MS`, which `--upstream-timeout` sets for both).
  */
-export const RECORDING_DEFAULTS = { maxMediaBytes: 32 * 1024 * 1024, maxTotalMediaBytes: 256 * 1024 * 1024, maxExchanges: 10_000, mediaTimeoutMs: 30_000 };
+export const RECORDING_DEFAULTS = {
+  maxMediaBytes: 32 * 1024 * 1024,
+  maxTotalMediaBytes: 256 * 1024 * 1024,
+  maxExchanges: 10_000,
+  mediaTimeoutMs: DEFAULT_UPSTREAM_TIMEOUT_MS,
+};
 
 export interface RecorderOptions {
   /** Where the recording is written at `close()`. */
