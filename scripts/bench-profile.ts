@@ -3,9 +3,9 @@
  * does (dist/cli.js, the installed command's code: run `npm run bundle` first;
  * `--clock manual --no-rate-limit --quiet`, a preloaded account) under
  * `node --cpu-prof` (sampling every 200 µs, five times the default, so that a
- * function of a microsecond per request gets a few hundred samples), loads one route with autocannon from this process, stops
- * the mock (its profile is written at exit) and prints the functions with the
- * most self time.
+ * function of a microsecond per request gets a few hundred samples), loads one
+ * route with autocannon from this process, stops the mock (its profile is
+ * written at exit) and prints the functions with the most self time.
  *
  *   tsx scripts/bench-profile.ts [--route post|get] [--duration 5] [--connections 10] [--top 30] [--out DIR] [--no-profile] [--trace-gc] [--server mock|bare|node] [--cli dist/cli.js]
  *
