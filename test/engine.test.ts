@@ -490,6 +490,29 @@ describe('Accounts and ledgers', () => {
     acc.clear();
     expect(acc.all()).toEqual([]);
   });
+
+  it('a saved state lists its holds in the order they were taken, over every part of the map, and a loaded order is kept', () => {
+    const acc = make();
+    const a = acc.get('mg_a_1', 0);
+    // 300 ids, taken in an order unrelated to their text (and to the map's part of each)
+    const ids = Array.from({ length: 300 }, (_, i) => `task-${(i * 7919) % 1000}`);
+    ids.forEach((id, i) => expect(acc.reserve(a, id, 1 + (i % 3), 1, 'hold')).toBe(true));
+    // every third hold settled: the rest stay in their order
+    ids.forEach((id, i) => {
+      if (i % 3 === 0) acc.release(id, 2, 'failed');
+      if (i % 3 === 1) acc.capture(id, 2);
+    });
+    const kept = ids.filter((_, i) => i % 3 === 2);
+    const saved = acc.dump();
+    expect(saved.holds.map(([id]) => id)).toEqual(kept);
+    expect(saved.holds[0]).toEqual([kept[0], { apiKey: 'mg_a_1', amount: 3 }]);
+    // a document's order (here reversed) is the order it saves back in, the holds taken after it following
+    const reversed = { ...saved, holds: [...saved.holds].reverse() };
+    const again = make();
+    again.load(structuredClone(reversed));
+    again.reserve(again.get('mg_a_1', 3), 'task-new', 1, 3, 'hold');
+    expect(again.dump().holds.map(([id]) => id)).toEqual([...[...kept].reverse(), 'task-new']);
+  });
 });
 
 describe('Rng', () => {

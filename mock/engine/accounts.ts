@@ -79,9 +79,13 @@ export interface Hold {
   amount: number;
 }
 
-/** A hold as kept: with the account (the ledger) it was reserved on, so it settles there or nowhere. */
+/**
+ * A hold as kept: with the account (the ledger) it was reserved on, so it settles there or nowhere, and its place
+ * in the order holds were taken (a saved state lists them in that order, whatever the map's parts).
+ */
 interface LiveHold extends Hold {
   account: Account;
+  seq: number;
 }
 
 /** The accounts as saved with the state. */
@@ -97,6 +101,8 @@ export class Accounts {
   private newest: string | undefined;
   /** Live holds by task id (in parts: growing it never stalls a create; see ShardedMap). */
   private holds = new ShardedMap<LiveHold>();
+  /** The `seq` of the newest hold. */
+  private holdSeq = 0;
   /** Keys deleted through the control API: refused (401) until set again. */
   private deleted = new Set<string>();
   /** The areas' extensions, by field (see `declare`). */
@@ -274,7 +280,7 @@ export class Accounts {
       throw new Error(`reserve for ${taskId} on an account of ${acc.keyId} that is no longer the key's (read it again)`);
     if (acc.credits < amount) return false;
     if (this.holds.has(taskId)) throw new Error(`task ${taskId} already holds credits`);
-    this.holds.set(taskId, { apiKey: acc.apiKey, amount, account: acc });
+    this.holds.set(taskId, { apiKey: acc.apiKey, amount, account: acc, seq: ++this.holdSeq });
     this.entry(acc, at, 'reserve', -amount, taskId, note);
     return true;
   }
@@ -327,11 +333,16 @@ export class Accounts {
     return undefined;
   }
 
-  /** Every account, hold and deleted key (for saving the state). */
+  /**
+   * Every account, hold and deleted key (for saving the state). Holds are listed in the order they were taken (a
+   * loaded state's in its document's order, then the newer ones), so the same state saves to the same document
+   * whatever the map's parts keep them in.
+   */
   dump(): AccountsSnapshot {
+    const held = [...this.holds.entries()].sort((a, b) => a[1].seq - b[1].seq);
     return {
       accounts: [...this.accounts.values()].map((a) => this.view(a)),
-      holds: [...this.holds.entries()].map(([taskId, h]) => [taskId, { apiKey: h.apiKey, amount: h.amount }]),
+      holds: held.map(([taskId, h]) => [taskId, { apiKey: h.apiKey, amount: h.amount }]),
       deleted: [...this.deleted],
     };
   }
@@ -349,7 +360,7 @@ export class Accounts {
     }
     for (const [taskId, hold] of saved.holds) {
       const account = this.accounts.get(hold.apiKey);
-      if (account) this.holds.set(taskId, { apiKey: hold.apiKey, amount: hold.amount, account });
+      if (account) this.holds.set(taskId, { apiKey: hold.apiKey, amount: hold.amount, account, seq: ++this.holdSeq });
     }
     for (const k of saved.deleted) this.deleted.add(k);
   }
@@ -357,6 +368,7 @@ export class Accounts {
   clear(): void {
     this.accounts.clear();
     this.holds.clear();
+    this.holdSeq = 0;
     this.deleted.clear();
   }
 

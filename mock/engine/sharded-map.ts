@@ -7,7 +7,8 @@
  * the request path fast").
  *
  * Iteration goes part by part, each in its insertion order: deterministic (it depends on the keys alone), but not
- * the insertion order of the whole, so a caller that needs an order sorts (the store by sequence number).
+ * the insertion order of the whole, so a caller that needs an order sorts (the store by sequence number, the
+ * accounts' saved holds by the order they were taken).
  */
 const SHARDS = 64;
 
