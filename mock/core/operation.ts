@@ -108,6 +108,11 @@ export interface OperationTrace {
   /** The body as read (files summarized), cut to JOURNAL_BODY_CHARS of JSON text. */
   body?: unknown;
   bodyTruncated?: boolean;
+  /**
+   * The journal's generation (Journal.generation) when the handler ran, or when the request was refused: a transport
+   * that journals the request later (when its response has closed) writes nothing into a journal cleared since.
+   */
+  generation?: number;
 }
 
 /** Records the JSON or form body of a request refused before it was read, as it would have been read; a body that does not parse is left out. */
@@ -402,8 +407,8 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     const sent: SentInput | undefined = opts.intercept ? {} : undefined;
     const input = inputOf(plan, req, trace, sent);
     return isThenable(input)
-      ? Promise.resolve(input).then((i) => runHandler(id, plan, req, apiKey, owner, forcing, sent, i))
-      : runHandler(id, plan, req, apiKey, owner, forcing, sent, input);
+      ? Promise.resolve(input).then((i) => runHandler(id, plan, req, trace, apiKey, owner, forcing, sent, i))
+      : runHandler(id, plan, req, trace, apiKey, owner, forcing, sent, input);
   }
 
   /** The end of runApi: the handler (or the interception) with the request's input. */
@@ -411,12 +416,14 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     id: string,
     plan: Plan,
     req: OperationRequest,
+    trace: Partial<OperationTrace> | undefined,
     apiKey: string | null,
     owner: string,
     forcing: Forcing,
     sent: SentInput | undefined,
     input: Input,
   ): ApiOutcome | Promise<ApiOutcome> {
+    if (trace) trace.generation = engine.journal.generation;
     // the body may have streamed for a while: the account is read at use time, never kept from before
     const ctx = new ApiContext(engine, engine.tick(), forcing, id as OperationId, req.origin, fromOwnPage(req), apiKey, owner);
     liveAccount(engine, apiKey, owner);
@@ -535,6 +542,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   /** The answer to an operation that threw `e`: an ApiError's own answer (the journal still shows a body refused unread), else a mock bug's 500. */
   function failed(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, e: unknown): Answer | Promise<Answer> {
     const op = plan.op;
+    if (trace && trace.generation === undefined) trace.generation = engine.journal.generation;
     if (e instanceof ApiError) {
       // refused before its body was read (auth, Prefer, a forced error, the rate limit): the journal still shows the body
       if (trace && !op.control && trace.body === undefined && readsWholeBody(op)) return journalRefusedBody(req, trace).then(() => refused(id, op, e));

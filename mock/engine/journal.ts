@@ -94,6 +94,12 @@ export class Journal {
   private seq = 0;
   /** Bytes the kept entries are estimated to cost. */
   private kept = 0;
+  /**
+   * How many times the journal was cleared (a reset, a state loaded): a transport that writes an entry after its
+   * answer (when the response has closed) compares it with the value it read when the answer was made, and writes
+   * nothing into a journal cleared since, which lists only what came after.
+   */
+  generation = 0;
 
   /**
    * @param capacity most entries kept (a whole number >= 0)
@@ -229,6 +235,7 @@ export class Journal {
   }
 
   clear(): void {
+    this.generation++;
     this.items = [];
     this.bodyLengths = [];
     this.responseLengths = [];

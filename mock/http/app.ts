@@ -26,6 +26,7 @@ export { EXPOSED_HEADERS } from './cors.ts';
 import { createOperationDispatcher } from './dispatcher.ts';
 import { saveStateFile } from './state-file.ts';
 import { ResponseLocals } from './locals.ts';
+import { answered, mustWait, wait } from './pipelining.ts';
 import type { Proxy } from './proxy/forward.ts';
 
 export interface MockOptions extends EngineOptions {
@@ -182,6 +183,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
    * status.
    */
   function closed(this: Response) {
+    // a request whose answer was never marked decided (a document, the dashboard, the proxy) gives its turn up here
+    answered(this);
     uncount.call(this);
     const l = this.locals as ResponseLocals;
     const reserved = l.bodyReserved;
@@ -189,7 +192,8 @@ export function createMockServer(opts: MockOptions = {}): Mock {
       l.bodyReserved = 0;
       capacity.releaseBody(reserved);
     }
-    if (l.journaled && this.writableFinished) {
+    // not when the journal was cleared (a reset, a state loaded) after the answer was made: it lists what came after
+    if (l.journaled && this.writableFinished && worldOf(this).engine.journal.generation === l.journalGeneration) {
       l.journaled = false;
       journalRequest(
         worldOf(this),
@@ -222,22 +226,35 @@ export function createMockServer(opts: MockOptions = {}): Mock {
   /**
    * Everything up to the operations, in one middleware (each layer of Express's router is paid on every request, so
    * this is one, not nine): counts the request in flight until it closes or turns into an event stream (a graceful
-   * shutdown waits for it); asks the request entry (mock/core/front.ts: the session, the Host check, the control
-   * guard, CORS, who opens a session, the journal, the route) and follows its decision: an answer at once, a
-   * preflight (the cors package), an operation (the dispatcher), hosted media, the dashboard; anything else goes on
-   * to the layers below (the documents, the 404 envelope).
+   * shutdown waits for it); takes a pipelined request in its turn (mock/http/pipelining.ts); asks the request entry
+   * (mock/core/front.ts: the session, the Host check, the control guard, CORS, who opens a session, the journal, the
+   * route) and follows its decision: an answer at once, a preflight (the cors package), an operation (the
+   * dispatcher), hosted media, the dashboard; anything else goes on to the layers below (the documents, the 404
+   * envelope).
    */
   const front: RequestHandler = (req, res, next) => {
     inFlight++;
-    const d = res.locals as ResponseLocals;
-    d.counted = true;
+    (res.locals as ResponseLocals).counted = true;
     res.on('close', closed);
-
+    // a pipelined request behind one of its connection still running waits for its turn (mock/http/pipelining.ts)
+    if (mustWait(req, res)) return inTurnLater(req, res, next);
+    handle(req, res, next);
+  };
+  /** A pipelined request taken in its turn (a function of its own: its closures are made for such requests only). */
+  function inTurnLater(req: Request, res: Response, next: NextFunction): void {
+    wait(req, res, () => handle(req, res, next));
+  }
+  /** The request entry's decision, followed (see `front`). */
+  const handle: RequestHandler = (req, res, next) => {
+    const d = res.locals as ResponseLocals;
     const path = pathOfTarget(req.url);
     const early = enter(req, NODE_READER, req.method, path, d);
     // the session prefix is taken off before any layer reads the path
     if (d.path !== path) req.url = req.url.slice(path.length - d.path.length);
-    if (d.journaled) d.journalAt = d.world!.engine.clock.now();
+    if (d.journaled) {
+      d.journalAt = d.world!.engine.clock.now();
+      d.journalGeneration = d.world!.engine.journal.generation;
+    }
     if (early) return writeWhole(res, early);
     if (d.route) {
       // an event stream stays open until its source is done: it does not hold a shutdown up

@@ -20,6 +20,7 @@ import { readMultipart } from './multipart.ts';
 import { originOf } from './origin.ts';
 import { bodyTooLargeMessage, type Capacity } from './capacity.ts';
 import { AnswerBatch, sendAnswer, sendError } from './respond.ts';
+import { answered } from './pipelining.ts';
 
 /** Bytes a multipart body may carry beyond its files (boundaries, part headers, text fields): reserved with them. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
@@ -172,7 +173,12 @@ export function createOperationDispatcher(opts: DispatchOptions): RequestHandler
       d.bodyReserved = 0;
     }
     d.keyId = trace.keyId ?? null;
+    // the journal's generation when the handler ran (or the request was refused): written at close only if no reset
+    // or state load came since
+    d.journalGeneration = trace.generation ?? world.engine.journal.generation;
     if (trace.body !== undefined) d.journalBody = trace.bodyTruncated ? { body: trace.body, bodyTruncated: true } : { body: trace.body };
+    // decided: a request pipelined behind this one may run now (mock/http/pipelining.ts)
+    answered(res);
     // a whole answer (JSON, most of them) is written with the others of this turn of the event loop; streams and events by sendAnswer
     const b = a.body;
     if (!b || 'json' in b || 'bytes' in b) batch.add(res, a);

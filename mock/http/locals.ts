@@ -24,6 +24,8 @@ export class ResponseLocals extends Decision {
   journalBody: { body: unknown; bodyTruncated?: boolean } | undefined = undefined;
   /** Virtual ms the request reached the mock at (the journal's `at`). */
   journalAt = 0;
+  /** The journal's generation when the answer was made: an entry is not written into a journal cleared since (Journal.generation). */
+  journalGeneration = 0;
   /** Body bytes reserved against the process's cap (given back once the operation has answered, or when the response closes). */
   bodyReserved = 0;
   /** Counted in flight (until the response closes or turns into an event stream). */

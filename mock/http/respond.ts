@@ -12,6 +12,7 @@ import type { Engine } from '../engine/engine.ts';
 import { streamsBusy, type Capacity } from './capacity.ts';
 import { streamEvents } from './event-stream.ts';
 import { applyCors, takeCors } from './cors.ts';
+import { answered } from './pipelining.ts';
 
 /**
  * Sends the error envelope of a catalogued error, with Retry-After on 429 and 503 (see errorAnswer).
@@ -26,6 +27,7 @@ export function sendError(res: Response, err: ApiError | ErrorName, message?: st
  * and the body one end: Node sends them in one write.
  */
 export function writeWhole(res: Response, a: Answer): void {
+  answered(res);
   res.locals.envelopeCode = a.envelopeCode;
   res.locals.answer = a;
   const head: string[] = [];

@@ -232,7 +232,8 @@ export function createFetchHandler(opts: FetchHandlerOptions = {}, worlds?: Worl
         a = errorAnswer('MOCK_INTERNAL_ERROR', 'mock bug: unexpected error while handling the request');
       }
     }
-    if (d.journaled)
+    // not into a journal cleared (a reset, a state loaded) since the handler ran: it lists only what came after
+    if (d.journaled && (trace.generation === undefined || trace.generation === engine.journal.generation))
       journalRequest(
         d.world!,
         at,

@@ -1,0 +1,221 @@
+/**
+ * Pipelined requests (several written on one connection before the first is answered; mock/http/pipelining.ts),
+ * judged from outside over raw sockets: each is taken in its turn, so the answers equal those of the same requests
+ * sent one at a time; a connection reset with requests still queued gives back everything they held; and a journal
+ * cleared by a reset lists nothing that came before it (Journal.generation), whether the create was pipelined before
+ * the reset, sent on another connection in the same turn of the event loop, or sent in-process beside it. Over
+ * sockets, the case that showed phantom entries was a mock's first requests, which wait for its lazily loaded
+ * modules; in-process, any round did.
+ */
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { errorCatalog } from '../schemas/errors.ts';
+import { createMock } from '../mock/index.ts';
+import { pathOf, videoBody } from './factories.ts';
+import { KEY, useMocks } from './helpers.ts';
+
+const mock = useMocks();
+
+/** An HTTP/1.1 request as bytes: JSON `body` with its Content-Length (or `declared` bytes of which only `body` is sent). */
+function raw(method: string, path: string, opts: { key?: string | null; body?: string; declared?: number; headers?: Record<string, string> } = {}): string {
+  const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1'];
+  if (opts.key !== null) lines.push(`Authorization: Bearer ${opts.key ?? KEY}`);
+  for (const [k, v] of Object.entries(opts.headers ?? {})) lines.push(`${k}: ${v}`);
+  if (opts.body !== undefined || opts.declared !== undefined) {
+    lines.push('Content-Type: application/json', `Content-Length: ${opts.declared ?? Buffer.byteLength(opts.body ?? '')}`);
+  }
+  return `${lines.join('\r\n')}\r\n\r\n${opts.body ?? ''}`;
+}
+
+/** A parsed response: status and JSON body. */
+interface Parsed {
+  status: number;
+  json: any;
+}
+
+/** Takes every whole response (each with a Content-Length, as the mock's JSON answers have) off the front of `buf`. */
+function parseResponses(buf: Buffer, out: Parsed[]): Buffer {
+  for (;;) {
+    const end = buf.indexOf('\r\n\r\n');
+    if (end < 0) return buf;
+    const head = buf.subarray(0, end).toString('latin1');
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+    if (!Number.isFinite(length)) throw new Error(`a response without Content-Length:\n${head}`);
+    if (buf.length < end + 4 + length) return buf;
+    out.push({ status: Number(head.slice(9, 12)), json: JSON.parse(buf.subarray(end + 4, end + 4 + length).toString('utf8')) });
+    buf = buf.subarray(end + 4 + length);
+  }
+}
+
+/** Opens a connection to `base`. */
+function open(base: string): Promise<Socket> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(url.port), url.hostname, () => resolve(s));
+    s.once('error', reject);
+  });
+}
+
+/** Writes `requests` in one write on one connection and resolves with their `count` answers, in the order they came. */
+async function pipeline(base: string, requests: string[], count = requests.length): Promise<Parsed[]> {
+  const s = await open(base);
+  return new Promise((resolve, reject) => {
+    const got: Parsed[] = [];
+    let buf: Buffer = Buffer.alloc(0);
+    s.on('data', (c: Buffer) => {
+      buf = parseResponses(Buffer.concat([buf, c]), got);
+      if (got.length >= count) {
+        s.destroy();
+        resolve(got);
+      }
+    });
+    s.on('error', reject);
+    s.on('close', () => (got.length < count ? reject(new Error(`connection closed after ${got.length} of ${count} answers`)) : undefined));
+    s.write(requests.join(''));
+  });
+}
+
+const create = (text: string) => raw('POST', pathOf('createVideoTask'), { body: JSON.stringify(videoBody({ content: [{ type: 'text', text }] })) });
+const subscription = raw('GET', pathOf('getSubscription'));
+const tasks = raw('GET', pathOf('listVideoTasks'));
+
+describe('pipelined requests', () => {
+  it('a create, then reads of the balance and the task list, pipelined: the answers a client sending them one at a time gets', async () => {
+    const piped = await mock();
+    const [created, balance, list] = await pipeline(piped.base, [create('a pipelined cat'), subscription, tasks]);
+    expect(created.status).toBe(200);
+    const id = created.json.data.taskId as string;
+    // the reads come after the create: its task is listed, its hold taken from the balance
+    expect(list.json.data.items.map((t: { id: string }) => t.id)).toEqual([id]);
+    expect(list.json.data.total).toBe(1);
+
+    // the same three, one at a time, to a mock of the same seed
+    const one = await mock();
+    const alone = [];
+    for (const r of [create('a pipelined cat'), subscription, tasks]) alone.push(...(await pipeline(one.base, [r])));
+    expect(balance.json).toEqual(alone[1].json);
+    expect([created, balance, list]).toEqual(alone);
+    expect(balance.json.data.balance).toBeLessThan(10_000);
+    expect(piped.bugs).toEqual([]);
+  });
+
+  it('a connection reset with a request queued behind a slow one: nothing stays in flight and no body bytes stay reserved', async () => {
+    const m = await mock({ rateLimit: false, maxInflightBodyBytes: 1024 * 1024 });
+    for (let round = 0; round < 3; round++) {
+      const s = await open(m.base);
+      // the first answer takes 300 ms (Prefer: delay); the second request declares 900 KB and sends 1 KB of it
+      s.write(
+        raw('POST', pathOf('createVideoTask'), { body: JSON.stringify(videoBody()), headers: { Prefer: 'delay=300' } }) +
+          raw('POST', pathOf('createVideoTask'), { declared: 900 * 1024, body: ' '.repeat(1024) }),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      s.resetAndDestroy();
+    }
+    // 40 creates pipelined and the connection reset at once: their answers were queued without the socket
+    for (let round = 0; round < 3; round++) {
+      const s = await open(m.base);
+      s.write(Array.from({ length: 40 }, (_, i) => create(`queued ${round} #${i}`)).join(''));
+      s.resetAndDestroy();
+    }
+    // the slow answers finish on their own; then nothing is left in flight (a limit only against a hang)
+    await vi.waitFor(() => expect(m.inFlight()).toBe(0), { timeout: 30_000, interval: 20 });
+    // a body of 700 KB is admitted: the cap of 1 MiB is free again
+    const big = await m.call('POST', pathOf('createVideoTask'), {
+      raw: JSON.stringify(videoBody()) + ' '.repeat(700 * 1024),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(big.status, big.text).toBe(200);
+    expect(m.bugs).toEqual([]);
+  });
+
+  it('eight requests pipelined, then the connection half-closed: every answer comes back, in order', async () => {
+    const m = await mock();
+    const s = await open(m.base);
+    const got: Parsed[] = [];
+    let buf: Buffer = Buffer.alloc(0);
+    const closed = new Promise<void>((resolve) => s.on('close', () => resolve()));
+    s.on('data', (c: Buffer) => (buf = parseResponses(Buffer.concat([buf, c]), got)));
+    s.end(
+      [
+        create('one'),
+        subscription,
+        raw('POST', pathOf('createVideoTask'), { body: '{"model": ' }),
+        raw('GET', '/v1/no-such-thing'),
+        create('two'),
+        tasks,
+        subscription,
+        raw('GET', '/__mock/health', { key: null }),
+      ].join(''),
+    );
+    await closed;
+    expect(got.map((r) => r.status)).toEqual([200, 200, 400, 404, 200, 200, 200, 200]);
+    expect(got[2].json.code).toBe(errorCatalog.MALFORMED_JSON.code);
+    expect(got[3].json.code).toBe(errorCatalog.ROUTE_NOT_FOUND.code);
+    // the list after the second create holds both, newest first
+    expect(got[5].json.data.items.map((t: { id: string }) => t.id)).toEqual([got[4].json.data.taskId, got[0].json.data.taskId]);
+    expect(got[6].json.data.balance).toBeLessThan(got[1].json.data.balance);
+  });
+
+  it('a create pipelined before a reset: the journal after the reset lists nothing, as the store keeps nothing', async () => {
+    const m = await mock();
+    const [created, reset] = await pipeline(m.base, [create('before the reset'), raw('POST', '/__mock/reset', { key: null, body: '{}' })]);
+    expect(created.status).toBe(200);
+    expect(reset.status).toBe(200);
+    expect((await m.call('GET', '/__mock/requests', { key: null })).json.items).toEqual([]);
+    const gone = await m.call('GET', pathOf('getVideoTask', { taskId: created.json.data.taskId }));
+    expect(gone.json?.code, gone.text).toBe(errorCatalog.VIDEO_TASK_NOT_FOUND.code);
+  });
+
+  it('creates and a reset sent on separate connections in one turn: every create the journal lists has its task', async () => {
+    const m = await mock({ rateLimit: false });
+    for (let round = 0; round < 20; round++) {
+      const sockets = await Promise.all(Array.from({ length: 11 }, () => open(m.base)));
+      const answers = sockets.map(
+        (s) =>
+          new Promise<Parsed>((resolve, reject) => {
+            const got: Parsed[] = [];
+            let buf: Buffer = Buffer.alloc(0);
+            s.on('data', (c: Buffer) => {
+              buf = parseResponses(Buffer.concat([buf, c]), got);
+              if (got.length > 0) resolve(got[0]);
+            });
+            s.on('error', reject);
+          }),
+      );
+      // the reset in the middle of the creates, all written in one turn of the client's event loop
+      sockets.forEach((s, i) => s.write(i === 5 ? raw('POST', '/__mock/reset', { key: null, body: '{}' }) : create(`round ${round} #${i}`)));
+      for (const a of await Promise.all(answers)) expect(a.status).toBe(200);
+      for (const s of sockets) s.destroy();
+      const journal = (await m.call('GET', '/__mock/requests', { key: null })).json.items as { operationId: string; responseBody: any }[];
+      for (const e of journal.filter((x) => x.operationId === 'createVideoTask')) {
+        const id = e.responseBody.data.taskId as string;
+        const got = await m.call('GET', pathOf('getVideoTask', { taskId: id }));
+        expect(got.status, `journaled create ${id} of round ${round} has no task`).toBe(200);
+      }
+      await m.call('POST', '/__mock/reset', { key: null, body: {} });
+    }
+    expect(m.bugs).toEqual([]);
+  });
+
+  it('in-process (createMock().fetch): creates and a reset at once, from a fresh mock; every create the journal lists has its task', async () => {
+    for (let round = 0; round < 5; round++) {
+      // fresh each round: the first requests wait for the lazily loaded modules, so they run on later turns
+      const m = createMock({ rateLimit: false });
+      const post = (path: string, body: unknown, key: string | null = KEY) =>
+        m.fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+          body: JSON.stringify(body),
+        });
+      const sent = Array.from({ length: 11 }, (_, i) =>
+        i === 5 ? post('/__mock/reset', {}, null) : post(pathOf('createVideoTask'), videoBody({ content: [{ type: 'text', text: `#${i}` }] })),
+      );
+      for (const r of await Promise.all(sent)) expect(r.status).toBe(200);
+      const journal = (await (await m.fetch('/__mock/requests')).json()) as { items: { operationId: string; responseBody: any }[] };
+      for (const e of journal.items.filter((x) => x.operationId === 'createVideoTask')) {
+        const got = await m.fetch(pathOf('getVideoTask', { taskId: e.responseBody.data.taskId }), { headers: { authorization: `Bearer ${KEY}` } });
+        expect(got.status, `journaled create ${e.responseBody.data.taskId} of round ${round} has no task`).toBe(200);
+      }
+    }
+  });
+});
