@@ -109,8 +109,9 @@ export interface OperationTrace {
   body?: unknown;
   bodyTruncated?: boolean;
   /**
-   * The journal's generation (Journal.generation) when the handler ran, or when the request was refused: a transport
-   * that journals the request later (when its response has closed) writes nothing into a journal cleared since.
+   * The journal's generation (Journal.generation) when the handler was done (an asynchronous one when it resolved),
+   * or when the request was refused: a transport that journals the request later (when its response has closed)
+   * writes nothing into a journal cleared since.
    */
   generation?: number;
 }
@@ -439,10 +440,14 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
     if (answer) return { out: undefined, message: undefined, answer };
     if (plan.handler.kind !== 'api') throw new Error(`${plan.op.operationId}: an API operation with a control handler`);
     const out = plan.handler.run(input, ctx);
-    // the message is read once the handler is done
-    return isThenable(out)
-      ? Promise.resolve(out).then((o) => ({ out: o, message: ctx.message, answer: undefined }))
-      : { out, message: ctx.message, answer: undefined };
+    // the message is read once the handler is done; so is the journal's generation, for a handler that awaits (an
+    // uploaded file inspected) may make its task after a reset, in the world that follows it
+    if (isThenable(out))
+      return Promise.resolve(out).then((o) => {
+        if (trace) trace.generation = engine.journal.generation;
+        return { out: o, message: ctx.message, answer: undefined };
+      });
+    return { out, message: ctx.message, answer: undefined };
   }
 
   /**
@@ -542,7 +547,7 @@ export function createOperationRunner(engine: Engine, services: ServiceSet, opts
   /** The answer to an operation that threw `e`: an ApiError's own answer (the journal still shows a body refused unread), else a mock bug's 500. */
   function failed(id: string, plan: Plan, req: OperationRequest, trace: Partial<OperationTrace> | undefined, e: unknown): Answer | Promise<Answer> {
     const op = plan.op;
-    if (trace && trace.generation === undefined) trace.generation = engine.journal.generation;
+    if (trace) trace.generation = engine.journal.generation;
     if (e instanceof ApiError) {
       // refused before its body was read (auth, Prefer, a forced error, the rate limit): the journal still shows the body
       if (trace && !op.control && trace.body === undefined && readsWholeBody(op)) return journalRefusedBody(req, trace).then(() => refused(id, op, e));

@@ -259,10 +259,17 @@ export function createMockServer(opts: MockOptions = {}): Mock {
     if (d.route) {
       // an event stream stays open until its source is done: it does not hold a shutdown up
       if (d.route.op.response.kind === 'event-stream') res.on('streaming', uncount);
-      // with --upstream an API operation is the upstream's (the mock's own answer is the fallback)
-      if (proxy && !d.route.op.control) return proxy.operation(req, res, (r) => dispatch(r, res, next));
+      // with --upstream an API operation is the upstream's (the mock's own answer is the fallback); the upstream
+      // orders its own requests, and the answer may wait for a stream ahead of it: the turn is given up at once
+      if (proxy && !d.route.op.control) {
+        answered(res);
+        return proxy.operation(req, res, (r) => dispatch(r, res, next));
+      }
       return dispatch(req, res, next);
     }
+    // a preflight, media, the dashboard, the documents: they change nothing, and their answer may wait for a stream
+    // ahead of it on the connection (whose task may wait for a request behind): the turn is given up at once
+    answered(res);
     switch (d.kind) {
       case 'preflight':
         return preflight(req, res, next);
