@@ -284,7 +284,8 @@ describe('pipelined requests', () => {
 
   it('in-process (createMock().fetch): creates and a reset at once, from a fresh mock; every create the journal lists has its task', async () => {
     for (let round = 0; round < 5; round++) {
-      // fresh each round: the first requests wait for the lazily loaded modules, so they run on later turns
+      // a mock of its own each round; in-process the creates' handlers and the reset's interleave on the microtask
+      // queue, so some creates run before the reset and are journaled after it (the previous code listed them)
       const m = createMock({ rateLimit: false });
       const post = (path: string, body: unknown, key: string | null = KEY) =>
         m.fetch(path, {
