@@ -10,6 +10,10 @@ export const mediaSuites = [
   'test/image-decode.test.ts',
   // TTS aac when the AAC encoder fails (vi.mock): tones of the spoken length, the host told
   'test/speech-aac-fallback.test.ts',
+  // every audio format rendered and decoded whole (music-metadata, and ffmpeg where installed), every length
+  'test/media-audio.test.ts',
+  // every video rendered and parsed whole (mp4box), its H.264 parameter sets and covers (pngjs)
+  'test/media-video.test.ts',
 ];
 
 export default defineConfig({

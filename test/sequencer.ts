@@ -10,32 +10,30 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Longest first (measured on main, whole suite, two workers, `--reporter=json`, 2026-11-25; the durations of a run on a
- * loaded machine, so only their order counts).
+ * Longest first (the per-file durations of a fresh-clone CI run of the whole suite, two workers, 2026-11-28; the
+ * durations of a run on a loaded machine, so only their order counts).
  */
 export const LONGEST_FIRST = [
-  'test/money-invariants.test.ts',
   'test/registry-walk.test.ts',
-  'test/fuzz.test.ts',
-  'test/music.test.ts',
-  'test/image-decode.test.ts',
-  'test/docs-site.test.ts',
-  'test/cli.test.ts',
-  'test/guides.test.ts',
-  'test/music-analysis.test.ts',
-  'test/music-uploads.test.ts',
-  'test/generated-audio.test.ts',
-  'test/verify.test.ts',
-  'test/media-audio.test.ts',
+  'test/layers-lint.test.ts',
   'test/storybook.test.ts',
-  'test/voice-clone-contract.prism.test.ts',
-  'test/video-contract.prism.test.ts',
-  'test/video-contract-errors.prism.test.ts',
-  'test/voice-clone-rules.test.ts',
-  'test/image-contract.prism.test.ts',
+  'test/journal-memory.test.ts',
+  'test/music-analysis.test.ts',
+  'test/guides.test.ts',
+  'test/music-uploads.test.ts',
+  'test/video-media.test.ts',
   'test/image-rules.test.ts',
-  'test/image-lifecycle.test.ts',
-  'test/media-video.test.ts',
+  'test/generated-audio.test.ts',
+  'test/voice-clone-rules.test.ts',
+  'test/types.test.ts',
+  'test/state-invariants.test.ts',
+  'test/parallel-sessions.test.ts',
+  'test/fuzz-regressions.test.ts',
+  'test/music.test.ts',
+  'test/media-ocr.test.ts',
+  'test/media-label.test.ts',
+  'test/proxy-guide.test.ts',
+  'test/state-load-turns.test.ts',
 ];
 
 export default class LongestFirstSequencer extends BaseSequencer {
