@@ -1,8 +1,8 @@
 // Lint rules of the project (npm run lint, part of npm test): typescript-eslint
-// with type information, the layer rules of docs/architecture.md ("The
-// layers"), and no import cycles. Formatting is Prettier's (.prettierrc).
+// with type information and the layer rules of docs/architecture.md ("The
+// layers"). Import cycles are found by `npm run lint:code`
+// (scripts/import-cycles.mjs). Formatting is Prettier's (.prettierrc).
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/eslint-layers.mjs';
@@ -79,14 +79,8 @@ export default tseslint.config(
       parserOptions: { projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },
     },
-    plugins: { 'import-x': importX, layers: layersPlugin },
-    settings: {
-      'import-x/extensions': ['.ts', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.mjs'] })],
-    },
+    plugins: { layers: layersPlugin },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'layers/no-upward-dynamic-import': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
