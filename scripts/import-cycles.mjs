@@ -4,15 +4,24 @@
 // import-x/no-cycle took about 7 s of the same run for a check that skipped `import type`. Plain JavaScript on
 // purpose, like the other scripts npm runs.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseCircular, parseDependencyTree } from 'dpdm';
 
 /** The files whose imports are checked: what ESLint lints (eslint.config.js), TypeScript and JavaScript. */
 export const CYCLE_GLOBS = ['*.{ts,js,mjs}', '{mock,schemas,client,verify,scripts,test,bin,packages}/**/*.{ts,tsx,js,mjs}'];
 
-/** Folders left out, as eslint.config.js ignores them (built, generated, or type fixtures with their own tsconfig). */
-const EXCLUDE =
-  /(^|[\\/])(node_modules|dist|lib|generated|spec|coverage)[\\/]|[\\/]test[\\/](types|frontend-app)[\\/]|[\\/]\.gen[\\/]|[\\/]packages[\\/]contract[\\/](client|types)[\\/]/;
+/**
+ * The files left out under `root`, as eslint.config.js ignores them (built, generated, or type fixtures with their own
+ * tsconfig), and any package. dpdm tests absolute paths, so the folders are anchored at `root`: a checkout that
+ * itself lives under a folder named `lib` or `dist` is still read.
+ */
+function excluded(root) {
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const base = escape(resolve(root)).replaceAll('\\\\', '[\\\\/]');
+  return new RegExp(
+    `^${base}[\\\\/](?:(?:dist|lib|generated|spec|coverage)[\\\\/]|test[\\\\/](?:types|frontend-app|type-fixtures[\\\\/]\\.gen)[\\\\/]|packages[\\\\/]contract[\\\\/](?:client|types)[\\\\/])|[\\\\/]node_modules[\\\\/]`,
+  );
+}
 
 /**
  * The import cycles among the files of `root` matching `globs` (relative to `root`): `cycles`, each the list of its
@@ -26,9 +35,9 @@ export async function importCycles(root, globs = CYCLE_GLOBS) {
     ...(existsSync(join(root, 'tsconfig.json')) ? { tsconfig: join(root, 'tsconfig.json') } : {}),
     transform: false,
     skipDynamicImports: false,
-    exclude: EXCLUDE,
+    exclude: excluded(root),
   });
-  // a file left out (EXCLUDE) or not code (a JSON document) is a leaf of the tree: not read
+  // a file left out (excluded) or not code (a JSON document) is a leaf of the tree: not read
   const read = Object.keys(tree).filter((f) => tree[f] !== null && /\.(ts|tsx|js|mjs)$/.test(f));
   return { files: read, cycles: parseCircular(tree) };
 }

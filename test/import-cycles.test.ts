@@ -49,6 +49,16 @@ describe('import cycles', () => {
     expect(files.some((f) => f.startsWith('test/types/') || f.startsWith('dist/'))).toBe(false);
   });
 
+  it('a checkout that itself lives in a folder named lib or dist is read all the same', async () => {
+    const nested = join(dir, 'lib', 'dist', 'checkout');
+    mkdirSync(join(nested, 'mock'), { recursive: true });
+    writeFileSync(join(nested, 'mock/e.ts'), "import { f } from './f.ts';\nexport const e = f;\n");
+    writeFileSync(join(nested, 'mock/f.ts'), "export const f = 1;\nexport const later = () => import('./e.ts');\n");
+    const { cycles, files } = await importCycles(nested);
+    expect(files.sort()).toEqual(['mock/e.ts', 'mock/f.ts']);
+    expect(cycles.map((c) => [...c].sort())).toEqual([['mock/e.ts', 'mock/f.ts']]);
+  });
+
   it('the repository has none, and its scripts and tests are read', async () => {
     const { cycles, files } = await importCycles(root);
     expect(cycles).toEqual([]);
